@@ -1,0 +1,16 @@
+//! take6: a King-of-the-Hill tournament controller for Take 6! (6 nimmt!) bots.
+//!
+//! The library is a one-way pipeline, one module per stage:
+//! [`config`] → [`bots`] → [`schedule`] → [`table`] (driving the pure rules in [`game`] through
+//! [`player`]s, which speak [`protocol`]) → [`record`]. [`series`] wires the stages together
+//! and owns the single reporter; `main.rs` is only the command line.
+
+pub mod bots;
+pub mod config;
+pub mod game;
+pub mod player;
+pub mod protocol;
+pub mod record;
+pub mod schedule;
+pub mod series;
+pub mod table;
