@@ -1,1 +1,296 @@
-//! TODO
+//! Settings of a series, from `take6.toml` and command-line flags, validated once.
+//!
+//! Flags win over the file; the file wins over built-in defaults. Paths in the file are relative
+//! to the file's folder, paths in flags to the current directory. Nothing here knows about
+//! games or processes.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use serde::{Deserialize, Serialize};
+
+use crate::player::Limits;
+
+/// The name of the settings file looked for in the current directory.
+pub const CONFIG_FILE: &str = "take6.toml";
+
+/// take6: a King-of-the-Hill tournament controller for Take 6! (6 nimmt!) bots.
+///
+/// Drop each bot's folder (with an executable `launch`, optionally a `build`) into `bots/` and
+/// run a series; results go to `results/<series-id>/` (`results/latest` is the newest).
+#[derive(Debug, Parser)]
+#[command(version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a series: build every bot, play the games, write games.jsonl, leaderboard.csv,
+    /// series.toml and logs under the results folder.
+    Run(RunArgs),
+}
+
+/// Flags of `take6 run`. Each overrides the same key of `take6.toml`.
+#[derive(Debug, Default, Clone, Args)]
+pub struct RunArgs {
+    /// Folder holding one subfolder per bot [default: bots]
+    #[arg(long, value_name = "DIR")]
+    pub bots: Option<PathBuf>,
+    /// Folder the series' results folder is made in [default: results]
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+    /// Games to play; with more than 10 bots, every 10-bot subset plays ceil(N / subsets) games
+    /// [default: 100]
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
+    /// Master seed of all randomness (deals, seats, built-ins) [default: random, recorded in
+    /// series.toml]
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Games played at once [default: the number of CPUs]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Time limit for a bot's first reply of a game, start-up included [default: 3000]
+    #[arg(long, value_name = "MS")]
+    pub first_reply_ms: Option<u64>,
+    /// Time limit for every later reply [default: 1000]
+    #[arg(long, value_name = "MS")]
+    pub reply_ms: Option<u64>,
+    /// Time limit for a bot's build script [default: 300]
+    #[arg(long, value_name = "SECONDS")]
+    pub build_timeout_s: Option<u64>,
+    /// How long a bot may take to exit after its last message before its process group is
+    /// killed [default: 1000]
+    #[arg(long, value_name = "MS")]
+    pub grace_ms: Option<u64>,
+    /// Folder of message template sets [default: templates, when it exists]
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
+    /// Settings file [default: take6.toml in the current directory, when it exists]
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// The keys `take6.toml` may hold; all optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    bots: Option<PathBuf>,
+    results: Option<PathBuf>,
+    games: Option<u64>,
+    seed: Option<u64>,
+    jobs: Option<usize>,
+    first_reply_ms: Option<u64>,
+    reply_ms: Option<u64>,
+    build_timeout_s: Option<u64>,
+    grace_ms: Option<u64>,
+    templates: Option<PathBuf>,
+    stderr_cap_kib: Option<usize>,
+    line_cap_bytes: Option<usize>,
+}
+
+/// The settings of one series, after defaults, the file and the flags.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Settings {
+    pub bots: PathBuf,
+    pub results: PathBuf,
+    pub games: u64,
+    pub seed: u64,
+    /// Whether the seed was chosen by the user (else drawn at random).
+    pub seed_given: bool,
+    pub jobs: usize,
+    pub first_reply_ms: u64,
+    pub reply_ms: u64,
+    pub build_timeout_s: u64,
+    pub grace_ms: u64,
+    /// The template folder, when there is one; built-in sets are always available.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub templates: Option<PathBuf>,
+    pub stderr_cap_kib: usize,
+    pub line_cap_bytes: usize,
+    /// The settings file that was read, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub config: Option<PathBuf>,
+}
+
+/// Settings that cannot be used. Each message names the setting and the fix.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read settings file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("settings file {path} is not valid: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("{setting} = {value} is not allowed: {fix}")]
+    Invalid {
+        setting: &'static str,
+        value: String,
+        fix: &'static str,
+    },
+    #[error("template folder {0} does not exist; create it or leave --templates out to use the built-in sets")]
+    NoTemplates(PathBuf),
+}
+
+impl Settings {
+    /// Resolves the settings of `take6 run`: defaults, then the settings file (the one given, or
+    /// `take6.toml` in the current directory when present), then the flags.
+    pub fn resolve(args: &RunArgs) -> Result<Settings, ConfigError> {
+        let (file, config_path) = match &args.config {
+            Some(path) => (read_file(path)?, Some(path.clone())),
+            None if Path::new(CONFIG_FILE).is_file() => {
+                let path = PathBuf::from(CONFIG_FILE);
+                (read_file(&path)?, Some(path))
+            }
+            None => (FileConfig::default(), None),
+        };
+        let base = config_path
+            .as_deref()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let from_file = |p: &Option<PathBuf>| p.as_ref().map(|p| base.join(p));
+
+        let (seed, seed_given) = match args.seed.or(file.seed) {
+            Some(seed) => (seed, true),
+            None => (rand::random(), false),
+        };
+        let templates = match args.templates.clone().or(from_file(&file.templates)) {
+            Some(dir) if !dir.is_dir() => return Err(ConfigError::NoTemplates(dir)),
+            Some(dir) => Some(dir),
+            None => Some(base.join("templates")).filter(|d| d.is_dir()),
+        };
+        let settings = Settings {
+            bots: args
+                .bots
+                .clone()
+                .or(from_file(&file.bots))
+                .unwrap_or_else(|| base.join("bots")),
+            results: args
+                .results
+                .clone()
+                .or(from_file(&file.results))
+                .unwrap_or_else(|| base.join("results")),
+            games: args.games.or(file.games).unwrap_or(100),
+            seed,
+            seed_given,
+            jobs: args.jobs.or(file.jobs).unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+            }),
+            first_reply_ms: args.first_reply_ms.or(file.first_reply_ms).unwrap_or(3000),
+            reply_ms: args.reply_ms.or(file.reply_ms).unwrap_or(1000),
+            build_timeout_s: args.build_timeout_s.or(file.build_timeout_s).unwrap_or(300),
+            grace_ms: args.grace_ms.or(file.grace_ms).unwrap_or(1000),
+            templates,
+            stderr_cap_kib: file.stderr_cap_kib.unwrap_or(64),
+            line_cap_bytes: file.line_cap_bytes.unwrap_or(1024),
+            config: config_path,
+        };
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        let positive = |setting, value: u64, fix| {
+            if value == 0 {
+                Err(ConfigError::Invalid {
+                    setting,
+                    value: value.to_string(),
+                    fix,
+                })
+            } else {
+                Ok(())
+            }
+        };
+        positive("games", self.games, "play at least 1 game")?;
+        positive("jobs", self.jobs as u64, "run at least 1 game at a time")?;
+        positive("first_reply_ms", self.first_reply_ms, "give bots at least 1 ms")?;
+        positive("reply_ms", self.reply_ms, "give bots at least 1 ms")?;
+        positive("build_timeout_s", self.build_timeout_s, "give builds at least 1 s")?;
+        positive("line_cap_bytes", self.line_cap_bytes as u64, "allow at least a few bytes")?;
+        Ok(())
+    }
+
+    /// The limits every bot process plays under.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            first_reply: Duration::from_millis(self.first_reply_ms),
+            reply: Duration::from_millis(self.reply_ms),
+            grace: Duration::from_millis(self.grace_ms),
+            line_cap: self.line_cap_bytes,
+            stderr_cap: self.stderr_cap_kib * 1024,
+        }
+    }
+
+    pub fn build_timeout(&self) -> Duration {
+        Duration::from_secs(self.build_timeout_s)
+    }
+}
+
+fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    toml::from_str(&text).map_err(|e| ConfigError::Parse {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args_with_config(text: &str) -> (tempfile::TempDir, RunArgs) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("take6.toml");
+        std::fs::write(&path, text).unwrap();
+        let args = RunArgs {
+            config: Some(path),
+            ..RunArgs::default()
+        };
+        (dir, args)
+    }
+
+    #[test]
+    fn flags_win_over_the_file_and_file_paths_are_relative_to_it() {
+        let (dir, mut args) = args_with_config("games = 7\nseed = 5\nreply_ms = 20\nbots = \"b\"\n");
+        args.games = Some(9);
+        let s = Settings::resolve(&args).unwrap();
+        assert_eq!(s.games, 9);
+        assert_eq!((s.seed, s.seed_given), (5, true));
+        assert_eq!(s.reply_ms, 20);
+        assert_eq!(s.first_reply_ms, 3000);
+        assert_eq!(s.bots, dir.path().join("b"));
+        assert_eq!(s.results, dir.path().join("results"));
+    }
+
+    #[test]
+    fn unknown_keys_and_zero_values_are_named_in_the_error() {
+        let (_dir, args) = args_with_config("gmaes = 7\n");
+        let err = Settings::resolve(&args).unwrap_err().to_string();
+        assert!(err.contains("take6.toml") && err.contains("gmaes"), "{err}");
+        let (_dir, args) = args_with_config("jobs = 0\n");
+        let err = Settings::resolve(&args).unwrap_err().to_string();
+        assert!(err.contains("jobs = 0"), "{err}");
+    }
+
+    #[test]
+    fn a_missing_config_file_or_template_folder_is_an_error() {
+        let args = RunArgs {
+            config: Some("/no/such/take6.toml".into()),
+            ..RunArgs::default()
+        };
+        let err = Settings::resolve(&args).unwrap_err().to_string();
+        assert!(err.contains("/no/such/take6.toml"), "{err}");
+        let (_dir, mut args) = args_with_config("");
+        args.templates = Some("/no/such/templates".into());
+        let err = Settings::resolve(&args).unwrap_err().to_string();
+        assert!(err.contains("/no/such/templates"), "{err}");
+    }
+}

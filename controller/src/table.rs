@@ -1,1 +1,301 @@
-//! TODO
+//! Playing one game: starts the players, asks them for cards and rows, applies their answers to
+//! the pure rules in [`crate::game`], turns bad answers into faults and substitutes, and returns
+//! the game's record. Where the record goes is not its business.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures::future::join_all;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use tokio::task::JoinHandle;
+
+use crate::game::{Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Phase, Placement, ROWS, View};
+use crate::player::{Builtin, Fault, Limits, Player, Process, Seat, StderrLog, Strategy};
+use crate::protocol::TemplateSet;
+use crate::record::{
+    FaultPhase, GameRecord, InvalidRecord, PlacementRecord, RowChoice, TurnRecord,
+};
+
+/// Who plays a seat.
+#[derive(Clone)]
+pub enum Occupant {
+    Builtin(Strategy),
+    /// An external bot, started from its working copy.
+    Bot {
+        launch: PathBuf,
+        workdir: PathBuf,
+        templates: Arc<TemplateSet>,
+    },
+}
+
+/// One seat of a game about to be played.
+#[derive(Clone)]
+pub struct TableSeat {
+    pub name: String,
+    pub occupant: Occupant,
+}
+
+/// A game to play: what the schedule planned, with its players resolved.
+pub struct TableGame {
+    pub game: u64,
+    pub seed: u64,
+    pub subset: u64,
+    pub seats: Vec<TableSeat>,
+}
+
+/// A bot's stderr in one game.
+#[derive(Debug, Clone)]
+pub struct SeatLog {
+    pub seat: usize,
+    pub name: String,
+    pub stderr: StderrLog,
+}
+
+/// A finished game: its record and what its bots wrote to stderr.
+#[derive(Debug, Clone)]
+pub struct GameOutcome {
+    pub record: GameRecord,
+    pub logs: Vec<SeatLog>,
+}
+
+/// Plays one whole game. Never fails: whatever a bot does becomes part of the record.
+pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
+    let started = Instant::now();
+    let n = table.seats.len();
+    let names: Vec<String> = table.seats.iter().map(|s| s.name.clone()).collect();
+    let deal = Deal::shuffled(n, &mut ChaCha8Rng::seed_from_u64(table.seed));
+    let mut game = Game::new(&deal);
+    let mut state = Table {
+        seed: table.seed,
+        names,
+        players: Vec::with_capacity(n),
+        invalid: Vec::new(),
+        start_faults: vec![None; n],
+        logs: Vec::new(),
+    };
+    for (seat, s) in table.seats.iter().enumerate() {
+        let player = match &s.occupant {
+            Occupant::Builtin(strategy) => Seat::Builtin(Builtin::new(*strategy, table.seed, seat)),
+            Occupant::Bot {
+                launch,
+                workdir,
+                templates,
+            } => match Process::spawn(launch, workdir, Arc::clone(templates), limits) {
+                Ok(p) => Seat::Process(Box::new(p)),
+                Err(fault) => {
+                    state.start_faults[seat] = Some(fault);
+                    Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, table.seed, seat))
+                }
+            },
+        };
+        state.players.push(player);
+    }
+
+    state.tell_all(&game, Phase::Start).await;
+    state.tell_all(&game, Phase::Cards).await;
+
+    let mut turns = Vec::with_capacity(deal.hands[0].len());
+    while !game.is_over() {
+        game.begin_turn();
+        for seat in 0..n {
+            if let Some(fault) = state.start_faults[seat].take() {
+                state.record_fault(&mut game, seat, FaultPhase::Card, fault);
+            }
+        }
+        let cards = state.choose_cards(&mut game).await;
+        let order = game.reveal(&cards);
+        state.tell_all(&game, Phase::Used).await;
+        let mut events = Vec::with_capacity(n);
+        for seat in order {
+            let (placement, reason) = match game.place(seat) {
+                Some(p) => (p, None),
+                None => state.take_a_row(&mut game, seat).await,
+            };
+            if !placement.took.is_empty() {
+                let mut view = state.view(&game, seat, Phase::Cardgain);
+                view.gained = placement.took.clone();
+                view.gained_cows = placement.cows;
+                state.players[seat].tell(&view).await;
+            }
+            let Placement { row, took, cows } = placement;
+            events.push(PlacementRecord {
+                seat,
+                card: cards[seat],
+                row,
+                took,
+                cows,
+                reason,
+            });
+        }
+        turns.push(TurnRecord {
+            played: cards,
+            events,
+        });
+    }
+
+    // The end: every bot still playing gets its score, then all shut down at once.
+    let mut endings = Vec::new();
+    for (seat, player) in std::mem::take(&mut state.players).into_iter().enumerate() {
+        if let Seat::Process(p) = player {
+            let view = state.view(&game, seat, Phase::Score);
+            endings.push(async move { (seat, p.finish(Some(view)).await) });
+        }
+    }
+    let mut finished: Vec<(usize, StderrLog)> = join_all(endings).await;
+    for (seat, task) in state.logs.drain(..) {
+        if let Ok(log) = task.await {
+            finished.push((seat, log));
+        }
+    }
+    finished.sort_by_key(|(seat, _)| *seat);
+    let logs = finished
+        .into_iter()
+        .map(|(seat, stderr)| SeatLog {
+            seat,
+            name: state.names[seat].clone(),
+            stderr,
+        })
+        .collect();
+
+    let record = GameRecord {
+        game: table.game,
+        seed: table.seed,
+        subset: table.subset,
+        players: state.names,
+        builtin: table
+            .seats
+            .iter()
+            .map(|s| matches!(s.occupant, Occupant::Builtin(_)))
+            .collect(),
+        hands: deal.hands.clone(),
+        rows: deal.rows,
+        turns,
+        invalid: state.invalid,
+        cows: (0..n).map(|s| game.cows(s)).collect(),
+        penalty: (0..n).map(|s| game.penalty(s)).collect(),
+        scores: game.scores(),
+        ms: started.elapsed().as_millis() as u64,
+    };
+    GameOutcome { record, logs }
+}
+
+/// The players of a game in progress and what has gone wrong so far.
+struct Table {
+    seed: u64,
+    names: Vec<String>,
+    players: Vec<Seat>,
+    invalid: Vec<InvalidRecord>,
+    /// Bots that could not even be started; their fault is recorded when turn 1 begins.
+    start_faults: Vec<Option<Fault>>,
+    /// Faulted bots shutting down in the background, so their grace period delays no one.
+    logs: Vec<(usize, JoinHandle<StderrLog>)>,
+}
+
+impl Table {
+    fn view(&self, game: &Game, seat: usize, phase: Phase) -> View {
+        game.view(seat, phase, &self.names)
+    }
+
+    async fn tell_all(&mut self, game: &Game, phase: Phase) {
+        let views: Vec<View> = (0..self.players.len())
+            .map(|seat| self.view(game, seat, phase))
+            .collect();
+        join_all(
+            self.players
+                .iter_mut()
+                .zip(&views)
+                .map(|(player, view)| player.tell(view)),
+        )
+        .await;
+    }
+
+    /// Asks every seat for a card at once; a seat that faults is taken over by a substitute,
+    /// which chooses in its place.
+    async fn choose_cards(&mut self, game: &mut Game) -> Vec<Card> {
+        let views: Vec<View> = (0..self.players.len())
+            .map(|seat| self.view(game, seat, Phase::Turn))
+            .collect();
+        let answers = join_all(
+            self.players
+                .iter_mut()
+                .zip(&views)
+                .map(|(player, view)| player.choose_card(view)),
+        )
+        .await;
+        let mut cards = Vec::with_capacity(answers.len());
+        for (seat, answer) in answers.into_iter().enumerate() {
+            let card = match answer.and_then(|n| held_card(n, &views[seat].hand)) {
+                Ok(card) => card,
+                Err(fault) => {
+                    self.record_fault(game, seat, FaultPhase::Card, fault);
+                    self.substitute(seat).card(&views[seat])
+                }
+            };
+            cards.push(card);
+        }
+        cards
+    }
+
+    /// `seat`'s card is lower than every top: asks it for a row. A seat that has faulted (now
+    /// or earlier) is made to take the cheapest row.
+    async fn take_a_row(&mut self, game: &mut Game, seat: usize) -> (Placement, Option<RowChoice>) {
+        if game.faulted(seat).is_none() {
+            let view = self.view(game, seat, Phase::Pickrow);
+            match self.players[seat].choose_row(&view).await.and_then(row_index) {
+                Ok(row) => return (game.take_row(seat, row), Some(RowChoice::Pick)),
+                Err(fault) => self.record_fault(game, seat, FaultPhase::Row, fault),
+            }
+        }
+        let row = game.board().cheapest_row();
+        (game.take_row(seat, row), Some(RowChoice::Forced))
+    }
+
+    /// Records `fault` and starts shutting the bot down (it is sent `invalid` first).
+    fn record_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: Fault) {
+        game.fault(seat);
+        tracing::info!(
+            seat,
+            bot = %self.names[seat],
+            turn = game.turn(),
+            "fault: {fault}"
+        );
+        self.invalid.push(InvalidRecord {
+            seat,
+            turn: game.turn(),
+            phase,
+            kind: fault.kind().to_string(),
+            reason: fault.to_string(),
+        });
+        let substitute = Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, self.seed, seat));
+        if let Seat::Process(p) = std::mem::replace(&mut self.players[seat], substitute) {
+            let view = self.view(game, seat, Phase::Invalid);
+            self.logs
+                .push((seat, tokio::spawn(async move { p.finish(Some(view)).await })));
+        }
+    }
+
+    /// The built-in now playing `seat` (after a fault).
+    fn substitute(&mut self, seat: usize) -> &mut Builtin {
+        match &mut self.players[seat] {
+            Seat::Builtin(b) => b,
+            Seat::Process(_) => unreachable!("a faulted seat is played by a built-in"),
+        }
+    }
+}
+
+/// The card `n` if it is a card in `hand`.
+fn held_card(n: i64, hand: &[Card]) -> Result<Card, Fault> {
+    Card::try_from(n)
+        .ok()
+        .filter(|c| (LOWEST_CARD..=HIGHEST_CARD).contains(c) && hand.contains(c))
+        .ok_or(Fault::NotInHand(n))
+}
+
+fn row_index(n: i64) -> Result<usize, Fault> {
+    usize::try_from(n)
+        .ok()
+        .filter(|&r| r < ROWS)
+        .ok_or(Fault::NoSuchRow(n))
+}

@@ -1,0 +1,135 @@
+//! Built-in primitive players: they pad a table to ten seats and take over the seat of a bot
+//! that faulted. They run in-process and decide from the [`View`] alone, so a substitute needs
+//! no history to join a game midway.
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use serde::{Deserialize, Serialize};
+
+use super::{Fault, Player};
+use crate::game::{Card, ROW_LIMIT, View};
+
+/// How a built-in player chooses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    /// Any remaining card, uniformly; any row.
+    Random,
+    /// Cards in dealt order; the cheapest row.
+    First,
+    /// The lowest card; the cheapest row.
+    Lowest,
+    /// The highest card; the cheapest row.
+    Highest,
+    /// The card that lands closest above a row's top without being its 6th card; when none
+    /// does, the card that costs fewest cows. The cheapest row.
+    Gap,
+}
+
+impl Strategy {
+    /// The order padding cycles through.
+    pub const ALL: [Strategy; 5] = [
+        Strategy::Random,
+        Strategy::First,
+        Strategy::Lowest,
+        Strategy::Highest,
+        Strategy::Gap,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Random => "random",
+            Strategy::First => "first",
+            Strategy::Lowest => "lowest",
+            Strategy::Highest => "highest",
+            Strategy::Gap => "gap",
+        }
+    }
+
+    /// The strategy that takes over a faulted seat: a sensible one, so that the other players'
+    /// game stays close to what it would have been.
+    pub const SUBSTITUTE: Strategy = Strategy::Gap;
+}
+
+/// An in-process player. Its random choices come from its own ChaCha stream, seeded from the
+/// game's seed and its seat, so they never depend on timing or on other games.
+pub struct Builtin {
+    strategy: Strategy,
+    rng: ChaCha8Rng,
+}
+
+impl Builtin {
+    /// A player for `seat` of the game whose seed is `game_seed`.
+    pub fn new(strategy: Strategy, game_seed: u64, seat: usize) -> Builtin {
+        let mut rng = ChaCha8Rng::seed_from_u64(game_seed);
+        // Stream 0 deals; each seat's player draws from a stream of its own.
+        rng.set_stream(1 + seat as u64);
+        Builtin { strategy, rng }
+    }
+
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// The card this player plays now.
+    pub fn card(&mut self, view: &View) -> Card {
+        let hand = &view.hand;
+        assert!(!hand.is_empty(), "asked for a card with an empty hand");
+        match self.strategy {
+            Strategy::Random => hand[self.rng.random_range(0..hand.len())],
+            Strategy::First => hand[0],
+            Strategy::Lowest => *hand.iter().min().expect("non-empty"),
+            Strategy::Highest => *hand.iter().max().expect("non-empty"),
+            Strategy::Gap => gap_card(view),
+        }
+    }
+
+    /// The row this player takes when its card is lower than every top.
+    pub fn row(&mut self, view: &View) -> usize {
+        match self.strategy {
+            Strategy::Random => self.rng.random_range(0..view.rows.len()),
+            _ => cheapest_row(view),
+        }
+    }
+}
+
+/// The row with the fewest cows, lowest index on ties.
+fn cheapest_row(view: &View) -> usize {
+    (0..view.rows.len())
+        .min_by_key(|&r| (view.rows[r].cows, r))
+        .expect("there are rows")
+}
+
+fn gap_card(view: &View) -> Card {
+    // (cows it would cost now, gap to the row's top) — lower is better on both.
+    let cost = |card: Card| -> (u32, u32) {
+        let target = view
+            .rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.top < card)
+            .max_by_key(|(_, r)| r.top);
+        match target {
+            Some((_, row)) if row.count >= ROW_LIMIT => (row.cows, u32::from(card - row.top)),
+            Some((_, row)) => (0, u32::from(card - row.top)),
+            None => (view.rows[cheapest_row(view)].cows, u32::MAX),
+        }
+    };
+    *view
+        .hand
+        .iter()
+        .min_by_key(|&&c| (cost(c), c))
+        .expect("non-empty")
+}
+
+impl Player for Builtin {
+    async fn tell(&mut self, _view: &View) {}
+
+    async fn choose_card(&mut self, view: &View) -> Result<i64, Fault> {
+        Ok(i64::from(self.card(view)))
+    }
+
+    async fn choose_row(&mut self, view: &View) -> Result<i64, Fault> {
+        Ok(self.row(view) as i64)
+    }
+}

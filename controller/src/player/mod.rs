@@ -1,0 +1,122 @@
+//! Who sits at a seat: the [`Player`] trait and its kinds — in-process [`builtin`] players and
+//! external bot [`process`]es.
+//!
+//! A player answers two questions (which card, which row) and is told everything else. It
+//! never judges its own answers: the table checks them against the rules, so a bot's bad
+//! answer and a bot's crash end up as the same kind of value, a [`Fault`].
+
+pub mod builtin;
+pub mod process;
+
+use std::fmt;
+use std::future::Future;
+
+use crate::game::View;
+use crate::protocol::ReplyError;
+
+pub use builtin::{Builtin, Strategy};
+pub use process::{Limits, Process, StderrLog};
+
+/// Why a player lost its seat. Faults are data recorded in the game, never controller errors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// The bot could not be started at all.
+    CouldNotStart(String),
+    /// No reply within the time limit.
+    Timeout { ms: u64 },
+    /// The bot exited or closed its output; `status` is its exit status when known.
+    Exited { status: Option<String> },
+    /// A reply line longer than the cap (the rest is never buffered).
+    LineTooLong { cap: usize },
+    /// The reply did not match the expected pattern or was not an integer.
+    BadReply(String, &'static str),
+    /// A card the player does not hold.
+    NotInHand(i64),
+    /// A row index outside 0–3.
+    NoSuchRow(i64),
+    /// The bot's template could not render a message. Templates are checked at series start,
+    /// so this only happens for data-dependent template errors.
+    Template(String),
+}
+
+impl Fault {
+    /// A short, stable name for the kind of fault, used in records and tallies.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Fault::CouldNotStart(_) => "could_not_start",
+            Fault::Timeout { .. } => "timeout",
+            Fault::Exited { .. } => "exited",
+            Fault::LineTooLong { .. } => "line_too_long",
+            Fault::BadReply(_, kind) => kind,
+            Fault::NotInHand(_) => "not_in_hand",
+            Fault::NoSuchRow(_) => "no_such_row",
+            Fault::Template(_) => "template",
+        }
+    }
+}
+
+impl From<ReplyError> for Fault {
+    fn from(e: ReplyError) -> Self {
+        Fault::BadReply(e.to_string(), e.kind())
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::CouldNotStart(why) => write!(f, "could not start: {why}"),
+            Fault::Timeout { ms } => write!(f, "no reply within {ms} ms"),
+            Fault::Exited { status: Some(s) } => write!(f, "exited ({s}) before replying"),
+            Fault::Exited { status: None } => write!(f, "closed its output before replying"),
+            Fault::LineTooLong { cap } => write!(f, "reply line longer than {cap} bytes"),
+            Fault::BadReply(why, _) => write!(f, "{why}"),
+            Fault::NotInHand(c) => write!(f, "played {c}, a card it does not hold"),
+            Fault::NoSuchRow(r) => write!(f, "picked row {r}; rows are 0 to 3"),
+            Fault::Template(why) => write!(f, "template error: {why}"),
+        }
+    }
+}
+
+/// Something that can play a seat.
+///
+/// The futures are `Send` so that a table can run on any worker thread.
+pub trait Player: Send {
+    /// Delivers a message that needs no answer. Delivery problems are not reported here: they
+    /// surface as a fault at the next question, where the rules say what a fault costs.
+    fn tell(&mut self, view: &View) -> impl Future<Output = ()> + Send;
+
+    /// Asks for a card; the answer is checked by the table.
+    fn choose_card(&mut self, view: &View) -> impl Future<Output = Result<i64, Fault>> + Send;
+
+    /// Asks for a row to take; the answer is checked by the table.
+    fn choose_row(&mut self, view: &View) -> impl Future<Output = Result<i64, Fault>> + Send;
+}
+
+/// A seat's player: one of the kinds, so a table holds a plain `Vec<Seat>`.
+pub enum Seat {
+    Builtin(Builtin),
+    Process(Box<Process>),
+}
+
+impl Player for Seat {
+    async fn tell(&mut self, view: &View) {
+        match self {
+            Seat::Builtin(p) => p.tell(view).await,
+            Seat::Process(p) => p.tell(view).await,
+        }
+    }
+
+    async fn choose_card(&mut self, view: &View) -> Result<i64, Fault> {
+        match self {
+            Seat::Builtin(p) => p.choose_card(view).await,
+            Seat::Process(p) => p.choose_card(view).await,
+        }
+    }
+
+    async fn choose_row(&mut self, view: &View) -> Result<i64, Fault> {
+        match self {
+            Seat::Builtin(p) => p.choose_row(view).await,
+            Seat::Process(p) => p.choose_row(view).await,
+        }
+    }
+}

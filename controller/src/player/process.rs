@@ -1,0 +1,276 @@
+//! An external bot: one child process per game, spoken to line by line.
+//!
+//! [`Process`] is the one connection type for a bot (after mini-redis's `Connection`): it owns
+//! the child and its process group, the framing (bounded line reads), the time limits, the
+//! stderr drain and its cap, and the shutdown. Nothing a bot does can block the controller for
+//! longer than the bot's own time limits.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::StreamExt;
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::task::JoinHandle;
+use tokio::time::timeout;
+use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
+
+use super::{Fault, Player};
+use crate::game::View;
+use crate::protocol::TemplateSet;
+
+/// The limits a bot plays under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// For the first reply of a game, which includes the bot's start-up.
+    pub first_reply: Duration,
+    /// For every later reply.
+    pub reply: Duration,
+    /// How long a bot may take to exit once its input is closed, before its process group is
+    /// killed.
+    pub grace: Duration,
+    /// The longest reply line accepted, in bytes.
+    pub line_cap: usize,
+    /// How much of a bot's stderr is kept per game, in bytes; the rest is drained and counted.
+    pub stderr_cap: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            first_reply: Duration::from_millis(3000),
+            reply: Duration::from_millis(1000),
+            grace: Duration::from_millis(1000),
+            line_cap: 1024,
+            stderr_cap: 64 * 1024,
+        }
+    }
+}
+
+/// What a bot wrote to stderr during one game, capped.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StderrLog {
+    /// The first `stderr_cap` bytes.
+    pub kept: Vec<u8>,
+    /// How many bytes past the cap were read and thrown away.
+    pub dropped: u64,
+}
+
+/// A running bot.
+pub struct Process {
+    child: Child,
+    /// The child leads its own process group, so one signal reaches everything it started.
+    group: Pid,
+    stdin: Option<ChildStdin>,
+    stdout: FramedRead<ChildStdout, LinesCodec>,
+    stderr: Option<JoinHandle<StderrLog>>,
+    templates: Arc<TemplateSet>,
+    limits: Limits,
+    replied: bool,
+    /// Set when a message could not be delivered; reported at the next question.
+    broken: Option<Fault>,
+    /// Whether the process group has been killed already.
+    ended: bool,
+}
+
+impl Process {
+    /// Starts `launch` in `workdir` (the bot's working copy) as the leader of a new process
+    /// group. A failure to start is the bot's fault, returned as such.
+    pub fn spawn(
+        launch: &Path,
+        workdir: &Path,
+        templates: Arc<TemplateSet>,
+        limits: Limits,
+    ) -> Result<Process, Fault> {
+        let mut child = Command::new(launch)
+            .current_dir(workdir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| Fault::CouldNotStart(format!("{}: {e}", launch.display())))?;
+        let pid = child.id().ok_or_else(|| {
+            Fault::CouldNotStart(format!("{}: exited at once", launch.display()))
+        })?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let cap = limits.stderr_cap;
+        Ok(Process {
+            child,
+            group: Pid::from_raw(pid as i32),
+            stdin,
+            stdout: FramedRead::new(stdout, LinesCodec::new_with_max_length(limits.line_cap)),
+            stderr: Some(tokio::spawn(drain(stderr, cap))),
+            templates,
+            limits,
+            replied: false,
+            broken: None,
+            ended: false,
+        })
+    }
+
+    /// Renders and writes the message for `view`, if its template sends one.
+    async fn send(&mut self, view: &View) -> Result<(), Fault> {
+        if let Some(fault) = &self.broken {
+            return Err(fault.clone());
+        }
+        let text = match self.templates.render(view) {
+            Ok(Some(text)) => text,
+            Ok(None) => return Ok(()),
+            Err(e) => return Err(self.mark_broken(Fault::Template(e.to_string()))),
+        };
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.mark_broken(Fault::Exited { status: None }));
+        };
+        // A bot that stops reading could fill the pipe; it gets as long as for a reply.
+        match timeout(self.limits.reply, stdin.write_all(text.as_bytes())).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => {
+                let status = self.exit_status();
+                Err(self.mark_broken(Fault::Exited { status }))
+            }
+            Err(_) => Err(self.mark_broken(Fault::Timeout {
+                ms: self.limits.reply.as_millis() as u64,
+            })),
+        }
+    }
+
+    fn mark_broken(&mut self, fault: Fault) -> Fault {
+        self.broken = Some(fault.clone());
+        fault
+    }
+
+    fn exit_status(&mut self) -> Option<String> {
+        match self.child.try_wait() {
+            Ok(Some(status)) => Some(status.to_string()),
+            _ => None,
+        }
+    }
+
+    /// Sends the prompt for `view` and reads one reply line within the time limit.
+    async fn ask(&mut self, view: &View) -> Result<String, Fault> {
+        self.send(view).await?;
+        let limit = if self.replied {
+            self.limits.reply
+        } else {
+            self.limits.first_reply
+        };
+        let line = match timeout(limit, self.stdout.next()).await {
+            Err(_) => Fault::Timeout {
+                ms: limit.as_millis() as u64,
+            },
+            Ok(Some(Ok(line))) => {
+                self.replied = true;
+                return Ok(line);
+            }
+            Ok(Some(Err(LinesCodecError::MaxLineLengthExceeded))) => Fault::LineTooLong {
+                cap: self.limits.line_cap,
+            },
+            Ok(Some(Err(LinesCodecError::Io(e)))) if e.kind() == std::io::ErrorKind::InvalidData => {
+                Fault::BadReply("reply is not UTF-8 text".into(), "bad_reply")
+            }
+            Ok(Some(Err(LinesCodecError::Io(_)))) | Ok(None) => {
+                // Give the exit status a moment to be reaped so the reason can name it.
+                let status = timeout(Duration::from_millis(50), self.child.wait())
+                    .await
+                    .ok()
+                    .and_then(Result::ok)
+                    .map(|s| s.to_string());
+                Fault::Exited { status }
+            }
+        };
+        Err(self.mark_broken(line))
+    }
+
+    /// Ends the game for this bot: optionally sends one last message (`score` or `invalid`),
+    /// closes its input, waits up to the grace period for it to exit, then kills its whole
+    /// process group (whatever it left behind goes too). Returns what it wrote to stderr.
+    pub async fn finish(mut self: Box<Self>, last: Option<View>) -> StderrLog {
+        if let Some(view) = last {
+            let _ = self.send(&view).await;
+        }
+        drop(self.stdin.take());
+        let _ = timeout(self.limits.grace, self.child.wait()).await;
+        self.kill_group();
+        let _ = self.child.wait().await;
+        // The group is gone, so stderr reaches end of file; a grandchild that left the group
+        // could hold it open, so do not wait for ever.
+        match self.stderr.take() {
+            Some(task) => match timeout(Duration::from_millis(500), task).await {
+                Ok(Ok(log)) => log,
+                _ => StderrLog::default(),
+            },
+            None => StderrLog::default(),
+        }
+    }
+
+    fn kill_group(&mut self) {
+        if !self.ended {
+            self.ended = true;
+            // ESRCH (already gone) is fine.
+            let _ = killpg(self.group, Signal::SIGKILL);
+        }
+    }
+}
+
+impl Drop for Process {
+    /// A table that is dropped midway (an aborted series) still leaves no process behind.
+    fn drop(&mut self) {
+        self.kill_group();
+        if let Some(task) = &self.stderr {
+            task.abort();
+        }
+    }
+}
+
+/// Reads `stream` to its end, keeping the first `cap` bytes: a chatty bot never blocks on a
+/// full pipe, and never fills the controller's memory.
+async fn drain(mut stream: impl AsyncRead + Unpin, cap: usize) -> StderrLog {
+    let mut log = StderrLog::default();
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        match stream.read(&mut buf).await {
+            Ok(0) | Err(_) => return log,
+            Ok(n) => {
+                let room = cap.saturating_sub(log.kept.len()).min(n);
+                log.kept.extend_from_slice(&buf[..room]);
+                log.dropped += (n - room) as u64;
+            }
+        }
+    }
+}
+
+impl Player for Process {
+    async fn tell(&mut self, view: &View) {
+        // Remembered in `broken`; the next question reports it.
+        let _ = self.send(view).await;
+    }
+
+    async fn choose_card(&mut self, view: &View) -> Result<i64, Fault> {
+        let line = self.ask(view).await?;
+        let templates = Arc::clone(&self.templates);
+        templates
+            .parse_card(&line)
+            .map_err(|e| self.mark_broken(e.into()))
+    }
+
+    async fn choose_row(&mut self, view: &View) -> Result<i64, Fault> {
+        let line = self.ask(view).await?;
+        let templates = Arc::clone(&self.templates);
+        templates
+            .parse_row(&line)
+            .map_err(|e| self.mark_broken(e.into()))
+    }
+}
+
+/// Where a bot's `launch` script is, in its working copy.
+pub fn launch_path(workdir: &Path) -> PathBuf {
+    workdir.join("launch")
+}
