@@ -106,7 +106,11 @@ pub async fn prepare(
     folders.sort();
 
     let logs = series_dir.join("logs");
-    let work = series_dir.join("work");
+    // Bots run with their working copy as current directory, so it must not be relative.
+    let work = std::path::absolute(series_dir.join("work")).map_err(|source| BotsError::Write {
+        path: series_dir.join("work"),
+        source,
+    })?;
     for dir in [&logs, &work] {
         fs::create_dir_all(dir).map_err(|source| BotsError::Write {
             path: dir.clone(),

@@ -1,1 +1,69 @@
-fn main() {}
+//! The `take6` command line: parse, call the library, map errors to exit codes.
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+use take6::config::{Cli, Command, Settings};
+use take6::series::{self, SeriesDir, Status, StderrAboveBar};
+use tracing_subscriber::EnvFilter;
+use tracing_subscriber::layer::{Layer, SubscriberExt};
+use tracing_subscriber::util::SubscriberInitExt;
+
+/// Exit code of a series stopped by Ctrl-C (128 + SIGINT), as shells expect.
+const INTERRUPTED: u8 = 130;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let Command::Run(args) = cli.command;
+    let settings = Settings::resolve(&args)?;
+    let dir = SeriesDir::create(&settings.results)?;
+    init_logging(&dir)?;
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let outcome = runtime.block_on(series::run(&settings, &dir, async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            // No signal handling available: never stop early.
+            std::future::pending::<()>().await;
+        }
+    }))?;
+    print!("{}", outcome.summary());
+    Ok(match outcome.status {
+        Status::Interrupted => ExitCode::from(INTERRUPTED),
+        _ => ExitCode::SUCCESS,
+    })
+}
+
+/// Logs go to the series' `logs/controller.log` (info and up, or RUST_LOG) and to stderr
+/// (warnings and up, or RUST_LOG), above the progress bar.
+fn init_logging(dir: &SeriesDir) -> anyhow::Result<()> {
+    let path = dir.log_file();
+    let file = std::fs::File::create(&path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    let filter = |default: &str| {
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default))
+    };
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_ansi(false)
+                .with_writer(std::sync::Mutex::new(file))
+                .with_filter(filter("info")),
+        )
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(StderrAboveBar)
+                .with_filter(filter("warn")),
+        )
+        .init();
+    Ok(())
+}
