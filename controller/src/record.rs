@@ -405,3 +405,285 @@ pub fn read_games_jsonl(reader: impl BufRead) -> Result<Vec<GameRecord>, RecordE
     }
     Ok(games)
 }
+
+// ---------------------------------------------------------------------------------------------
+// Consistency checker
+// ---------------------------------------------------------------------------------------------
+
+/// Checks that a game record is internally consistent by replaying it with a second, minimal
+/// implementation of the rules written here on purpose (it does not use `crate::game`), so
+/// whole-program tests catch a bug in the rules as well as in the recording.
+///
+/// Verified: per-seat vectors have one entry per player and names are unique; each seat was
+/// dealt 10 distinct cards in 1..=104, disjoint from each other and the 4 row starts; there are
+/// 10 turns; each turn every seat plays a card it still holds; events cover every seat once,
+/// in ascending card order, each card the one its seat played; every placement follows the
+/// rules (the row whose top is the highest below the card, the 6th card taking the 5 before
+/// it; a card below every top carries a reason, `forced` only for a seat that has faulted by
+/// then and only on the cheapest row, lowest index on ties, and takes the row it names; a card
+/// that fits carries no reason); `took` and `cows` match the board; a `row`-phase fault comes
+/// with that seat's forced placement in that turn; every dealt card ends on the board or in a
+/// pile; faults name valid seats and turns in non-decreasing turn order, no seat twice; and per
+/// seat, `cows` are those taken in turns before its fault turn (all turns without a fault),
+/// `penalty` is 100 exactly when it faulted, and `scores = cows + penalty`.
+///
+/// Returns a message naming the first inconsistency found.
+pub fn check_record(r: &GameRecord) -> Result<(), String> {
+    const TURNS: usize = 10;
+    const HAND: usize = 10;
+    const NROWS: usize = 4;
+    const ROW_FULL: usize = 5;
+    const PENALTY: u32 = 100;
+    fn cows(card: u8) -> u32 {
+        if card == 55 {
+            7
+        } else if card.is_multiple_of(11) {
+            5
+        } else if card.is_multiple_of(10) {
+            3
+        } else if card.is_multiple_of(5) {
+            2
+        } else {
+            1
+        }
+    }
+    fn sum_cows(cards: &[u8]) -> u32 {
+        cards.iter().map(|&c| cows(c)).sum()
+    }
+
+    // Shape.
+    let n = r.players.len();
+    if n == 0 || n > 10 {
+        return Err(format!("{n} players; a game seats 1 to 10"));
+    }
+    for (what, len) in [
+        ("builtin", r.builtin.len()),
+        ("hands", r.hands.len()),
+        ("cows", r.cows.len()),
+        ("penalty", r.penalty.len()),
+        ("scores", r.scores.len()),
+    ] {
+        if len != n {
+            return Err(format!("{what} has {len} entries for {n} players"));
+        }
+    }
+    let mut names: Vec<&String> = r.players.iter().collect();
+    names.sort();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("player name {:?} appears twice", w[0]));
+    }
+
+    // The deal.
+    let mut dealt: Vec<u8> = r.rows.to_vec();
+    for (seat, hand) in r.hands.iter().enumerate() {
+        if hand.len() != HAND {
+            return Err(format!(
+                "seat {seat} was dealt {} cards, not 10",
+                hand.len()
+            ));
+        }
+        dealt.extend_from_slice(hand);
+    }
+    if let Some(c) = dealt.iter().find(|&&c| !(1..=104).contains(&c)) {
+        return Err(format!("card {c} is not in the deck"));
+    }
+    dealt.sort_unstable();
+    if let Some(w) = dealt.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("card {} was dealt twice", w[0]));
+    }
+
+    // Faults.
+    let mut fault_turn: Vec<Option<u8>> = vec![None; n];
+    let mut last_turn = 0;
+    for f in &r.invalid {
+        if f.seat >= n {
+            return Err(format!("fault of seat {}, which does not exist", f.seat));
+        }
+        if !(1..=TURNS as u8).contains(&f.turn) {
+            return Err(format!("fault of seat {} in turn {}", f.seat, f.turn));
+        }
+        if f.turn < last_turn {
+            return Err(format!(
+                "fault of seat {} in turn {} is recorded after one in turn {last_turn}",
+                f.seat, f.turn
+            ));
+        }
+        last_turn = f.turn;
+        if fault_turn[f.seat].replace(f.turn).is_some() {
+            return Err(format!("seat {} faults twice", f.seat));
+        }
+    }
+
+    // Replay.
+    if r.turns.len() != TURNS {
+        return Err(format!("{} turns, not 10", r.turns.len()));
+    }
+    let mut board: Vec<Vec<u8>> = r.rows.iter().map(|&c| vec![c]).collect();
+    let mut held: Vec<Vec<u8>> = r.hands.clone();
+    let mut piles: Vec<Vec<u8>> = vec![Vec::new(); n];
+    let mut counted = vec![0u32; n];
+    for (i, turn) in r.turns.iter().enumerate() {
+        let t = i + 1;
+        if turn.played.len() != n {
+            return Err(format!(
+                "turn {t}: {} cards played by {n} players",
+                turn.played.len()
+            ));
+        }
+        for (seat, &card) in turn.played.iter().enumerate() {
+            let Some(at) = held[seat].iter().position(|&c| c == card) else {
+                return Err(format!(
+                    "turn {t}: seat {seat} played {card}, which it does not hold"
+                ));
+            };
+            held[seat].remove(at);
+        }
+        if turn.events.len() != n {
+            return Err(format!(
+                "turn {t}: {} placements for {n} cards",
+                turn.events.len()
+            ));
+        }
+        let mut placed = vec![false; n];
+        let mut previous: Option<u8> = None;
+        for ev in &turn.events {
+            let seat = ev.seat;
+            if seat >= n || std::mem::replace(&mut placed[seat], true) {
+                return Err(format!(
+                    "turn {t}: seat {seat} placed twice or does not exist"
+                ));
+            }
+            if ev.card != turn.played[seat] {
+                return Err(format!(
+                    "turn {t}: seat {seat} placed {} but played {}",
+                    ev.card, turn.played[seat]
+                ));
+            }
+            if previous.is_some_and(|p| p >= ev.card) {
+                return Err(format!("turn {t}: card {} placed out of order", ev.card));
+            }
+            previous = Some(ev.card);
+            let fits = (0..NROWS)
+                .filter(|&row| *board[row].last().unwrap_or(&0) < ev.card)
+                .max_by_key(|&row| board[row].last().copied());
+            let (row, took) = match (fits, ev.reason) {
+                (Some(row), None) => {
+                    if board[row].len() >= ROW_FULL {
+                        (row, std::mem::replace(&mut board[row], vec![ev.card]))
+                    } else {
+                        board[row].push(ev.card);
+                        (row, Vec::new())
+                    }
+                }
+                (Some(_), Some(reason)) => {
+                    return Err(format!(
+                        "turn {t}: card {} fits a row but has reason {reason:?}",
+                        ev.card
+                    ));
+                }
+                (None, None) => {
+                    return Err(format!(
+                        "turn {t}: card {} is below every row but has no reason",
+                        ev.card
+                    ));
+                }
+                (None, Some(reason)) => {
+                    if ev.row >= NROWS {
+                        return Err(format!("turn {t}: card {} took row {}", ev.card, ev.row));
+                    }
+                    if reason == RowChoice::Forced {
+                        if fault_turn[seat].is_none_or(|f| usize::from(f) > t) {
+                            return Err(format!(
+                                "turn {t}: seat {seat} was forced to take a row without a fault"
+                            ));
+                        }
+                        let cheapest = (0..NROWS)
+                            .min_by_key(|&row| (sum_cows(&board[row]), row))
+                            .unwrap_or(0);
+                        if ev.row != cheapest {
+                            return Err(format!(
+                                "turn {t}: seat {seat} was forced to take row {}, not the \
+                                 cheapest row {cheapest}",
+                                ev.row
+                            ));
+                        }
+                    }
+                    (ev.row, std::mem::replace(&mut board[ev.row], vec![ev.card]))
+                }
+            };
+            if ev.row != row {
+                return Err(format!(
+                    "turn {t}: card {} recorded in row {}, belongs in row {row}",
+                    ev.card, ev.row
+                ));
+            }
+            if ev.took != took {
+                return Err(format!(
+                    "turn {t}: card {} recorded taking {:?}, takes {took:?}",
+                    ev.card, ev.took
+                ));
+            }
+            let got = sum_cows(&took);
+            if ev.cows != got {
+                return Err(format!(
+                    "turn {t}: card {} recorded {} cows, took {got}",
+                    ev.card, ev.cows
+                ));
+            }
+            if fault_turn[seat].is_none_or(|f| t < usize::from(f)) {
+                counted[seat] += got;
+            }
+            piles[seat].extend(took);
+        }
+        for f in r.invalid.iter().filter(|f| usize::from(f.turn) == t) {
+            if f.phase == FaultPhase::Row
+                && !turn
+                    .events
+                    .iter()
+                    .any(|e| e.seat == f.seat && e.reason == Some(RowChoice::Forced))
+            {
+                return Err(format!(
+                    "turn {t}: seat {} faulted choosing a row but was not forced to take one",
+                    f.seat
+                ));
+            }
+        }
+    }
+
+    // Every card dealt is on the board or in a pile, once.
+    let mut end: Vec<u8> = board.concat();
+    end.extend(piles.concat());
+    end.sort_unstable();
+    if end != dealt {
+        return Err("the cards on the board and in the piles are not the cards dealt".into());
+    }
+
+    // Scores.
+    for seat in 0..n {
+        let penalty = if fault_turn[seat].is_some() {
+            PENALTY
+        } else {
+            0
+        };
+        if r.cows[seat] != counted[seat] {
+            return Err(format!(
+                "seat {seat} recorded {} cows, took {} that count",
+                r.cows[seat], counted[seat]
+            ));
+        }
+        if r.penalty[seat] != penalty {
+            return Err(format!(
+                "seat {seat} recorded penalty {}, should be {penalty}",
+                r.penalty[seat]
+            ));
+        }
+        if r.scores[seat] != counted[seat] + penalty {
+            return Err(format!(
+                "seat {seat} recorded score {}, should be {}",
+                r.scores[seat],
+                counted[seat] + penalty
+            ));
+        }
+    }
+    Ok(())
+}
