@@ -69,7 +69,12 @@ impl Deal {
             .map(<[Card]>::to_vec)
             .collect();
         let start = players * HAND_SIZE;
-        let rows = [deck[start], deck[start + 1], deck[start + 2], deck[start + 3]];
+        let rows = [
+            deck[start],
+            deck[start + 1],
+            deck[start + 2],
+            deck[start + 3],
+        ];
         Deal { hands, rows }
     }
 }
@@ -534,7 +539,11 @@ mod tests {
 
         // Celia's 7 is lower than every top: she picks row 3 (69 72 81, 3 cows).
         assert_eq!(game.place(2), None);
-        assert_eq!(game.board(), &deal_rows, "a card that needs a row changes nothing");
+        assert_eq!(
+            game.board(),
+            &deal_rows,
+            "a card that needs a row changes nothing"
+        );
         let celia = game.take_row(2, 3);
         assert_eq!(celia.took, vec![69, 72, 81]);
         assert_eq!(celia.cows, 3);
