@@ -182,7 +182,8 @@ async fn prepare_one(
 
     let workdir = work.join(&name);
     if workdir.exists() {
-        fs::remove_dir_all(&workdir).map_err(|e| format!("cannot clear {}: {e}", workdir.display()))?;
+        fs::remove_dir_all(&workdir)
+            .map_err(|e| format!("cannot clear {}: {e}", workdir.display()))?;
     }
     copy_tree(folder, &workdir)
         .map_err(|e| format!("cannot copy to {}: {e}", workdir.display()))?;
@@ -210,7 +211,8 @@ async fn prepare_one(
 fn template_choice(folder: &Path) -> Result<TemplateChoice, String> {
     let toml_path = folder.join(BOT_TOML);
     let settings: BotToml = if toml_path.exists() {
-        let text = fs::read_to_string(&toml_path).map_err(|e| format!("cannot read bot.toml: {e}"))?;
+        let text =
+            fs::read_to_string(&toml_path).map_err(|e| format!("cannot read bot.toml: {e}"))?;
         toml::from_str(&text).map_err(|e| {
             format!(
                 "bot.toml is not valid ({}); the only key is template = \"<set name>\"",
@@ -339,14 +341,22 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let bots = tmp.path().join("bots");
         let series = tmp.path().join("series");
-        for name in ["good", "nolaunch", "noexec", "badbuild", ".hidden", "bad toml"] {
+        for name in [
+            "good", "nolaunch", "noexec", "badbuild", ".hidden", "bad toml",
+        ] {
             fs::create_dir_all(bots.join(name)).unwrap();
         }
         write_exec(&bots.join("good/launch"), "#!/bin/sh\ncat\n");
-        write_exec(&bots.join("good/build"), "#!/bin/sh\necho built > made.txt\n");
+        write_exec(
+            &bots.join("good/build"),
+            "#!/bin/sh\necho built > made.txt\n",
+        );
         fs::write(bots.join("noexec/launch"), "#!/bin/sh\n").unwrap();
         write_exec(&bots.join("badbuild/launch"), "#!/bin/sh\n");
-        write_exec(&bots.join("badbuild/build"), "#!/bin/sh\necho oops >&2\nexit 1\n");
+        write_exec(
+            &bots.join("badbuild/build"),
+            "#!/bin/sh\necho oops >&2\nexit 1\n",
+        );
         write_exec(&bots.join(".hidden/launch"), "#!/bin/sh\n");
 
         let (ok, skipped) = prepare(&bots, &series, Duration::from_secs(10), 2)
@@ -356,8 +366,14 @@ mod tests {
         let good = &ok[0];
         assert_eq!(good.name, "good");
         assert_eq!(good.template, TemplateChoice::Set("default".into()));
-        assert_eq!(fs::read_to_string(good.workdir.join("made.txt")).unwrap(), "built\n");
-        assert!(!bots.join("good/made.txt").exists(), "the bots folder is never written");
+        assert_eq!(
+            fs::read_to_string(good.workdir.join("made.txt")).unwrap(),
+            "built\n"
+        );
+        assert!(
+            !bots.join("good/made.txt").exists(),
+            "the bots folder is never written"
+        );
         assert_eq!(good.hash, content_hash(&bots.join("good")).unwrap());
 
         let reason = |n: &str| {
@@ -389,7 +405,10 @@ mod tests {
             .await
             .unwrap();
         assert!(ok.is_empty());
-        assert!(skipped[0].reason.contains("timed out after 1 s"), "{skipped:?}");
+        assert!(
+            skipped[0].reason.contains("timed out after 1 s"),
+            "{skipped:?}"
+        );
         assert!(started.elapsed() < Duration::from_secs(10));
     }
 

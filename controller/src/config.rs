@@ -132,7 +132,9 @@ pub enum ConfigError {
         value: String,
         fix: &'static str,
     },
-    #[error("template folder {0} does not exist; create it or leave --templates out to use the built-in sets")]
+    #[error(
+        "template folder {0} does not exist; create it or leave --templates out to use the built-in sets"
+    )]
     NoTemplates(PathBuf),
 }
 
@@ -208,10 +210,22 @@ impl Settings {
         };
         positive("games", self.games, "play at least 1 game")?;
         positive("jobs", self.jobs as u64, "run at least 1 game at a time")?;
-        positive("first_reply_ms", self.first_reply_ms, "give bots at least 1 ms")?;
+        positive(
+            "first_reply_ms",
+            self.first_reply_ms,
+            "give bots at least 1 ms",
+        )?;
         positive("reply_ms", self.reply_ms, "give bots at least 1 ms")?;
-        positive("build_timeout_s", self.build_timeout_s, "give builds at least 1 s")?;
-        positive("line_cap_bytes", self.line_cap_bytes as u64, "allow at least a few bytes")?;
+        positive(
+            "build_timeout_s",
+            self.build_timeout_s,
+            "give builds at least 1 s",
+        )?;
+        positive(
+            "line_cap_bytes",
+            self.line_cap_bytes as u64,
+            "allow at least a few bytes",
+        )?;
         Ok(())
     }
 
@@ -259,7 +273,8 @@ mod tests {
 
     #[test]
     fn flags_win_over_the_file_and_file_paths_are_relative_to_it() {
-        let (dir, mut args) = args_with_config("games = 7\nseed = 5\nreply_ms = 20\nbots = \"b\"\n");
+        let (dir, mut args) =
+            args_with_config("games = 7\nseed = 5\nreply_ms = 20\nbots = \"b\"\n");
         args.games = Some(9);
         let s = Settings::resolve(&args).unwrap();
         assert_eq!(s.games, 9);

@@ -491,15 +491,15 @@ mod tests {
     fn cows_of_agrees_with_the_specifications_python() {
         fn koth(card: u32) -> u32 {
             let mut out = 1;
-            if card % 5 == 0 {
+            if card.is_multiple_of(5) {
                 out += 1;
             }
-            if card % 10 == 0 {
+            if card.is_multiple_of(10) {
                 out += 1;
             }
-            if card % 11 == 0 {
+            if card.is_multiple_of(11) {
                 out += 4;
-                if card % 5 == 0 {
+                if card.is_multiple_of(5) {
                     out += 1;
                 }
             }

@@ -30,12 +30,22 @@ impl TemplateSet {
         "default"
     }
     pub fn render(&self, view: &View) -> Result<Option<String>, TemplateError> {
-        let j = |v: &[u8]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ");
+        let j = |v: &[u8]| {
+            v.iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         let rows = |v: &View| {
             let c: Vec<String> = v.rows.iter().map(|r| r.count.to_string()).collect();
             let w: Vec<String> = v.rows.iter().map(|r| r.cows.to_string()).collect();
             let t: Vec<String> = v.rows.iter().map(|r| r.top.to_string()).collect();
-            format!("count {}\ncows {}\ntop {}\n", c.join(" "), w.join(" "), t.join(" "))
+            format!(
+                "count {}\ncows {}\ntop {}\n",
+                c.join(" "),
+                w.join(" "),
+                t.join(" ")
+            )
         };
         use crate::game::Phase::*;
         Ok(match view.phase {
@@ -44,17 +54,28 @@ impl TemplateSet {
             Turn => Some(rows(view)),
             Used => Some(format!("used {}\n", j(&view.used))),
             Pickrow => Some(format!("pickrow\n{}", rows(view))),
-            Cardgain => Some(format!("cardgain {}\ncowgain {}\n", j(&view.gained), view.gained_cows)),
+            Cardgain => Some(format!(
+                "cardgain {}\ncowgain {}\n",
+                j(&view.gained),
+                view.gained_cows
+            )),
             Score => Some(format!(
                 "score {}\nothers {}\n",
                 view.score,
-                view.others.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+                view.others
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
             )),
             Invalid => Some("invalid\n".into()),
         })
     }
     pub fn parse_card(&self, reply: &str) -> Result<i64, ReplyError> {
-        reply.trim().parse().map_err(|_| ReplyError::NotANumber(reply.into()))
+        reply
+            .trim()
+            .parse()
+            .map_err(|_| ReplyError::NotANumber(reply.into()))
     }
     pub fn parse_row(&self, reply: &str) -> Result<i64, ReplyError> {
         self.parse_card(reply)

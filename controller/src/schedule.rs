@@ -232,7 +232,10 @@ mod tests {
         let s = Schedule::new(10, 5, 0).unwrap();
         assert_eq!((s.subsets(), s.total_games()), (1, 5));
         let s = Schedule::new(11, 3, 0).unwrap();
-        assert_eq!((s.subsets(), s.games_per_subset(), s.total_games()), (11, 1, 11));
+        assert_eq!(
+            (s.subsets(), s.games_per_subset(), s.total_games()),
+            (11, 1, 11)
+        );
     }
 
     #[test]

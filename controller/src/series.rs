@@ -227,7 +227,11 @@ pub async fn run(
     }
     skipped.sort_by(|a, b| a.name.cmp(&b.name));
     for s in &skipped {
-        eprintln!("{}: skipped: {}", settings.bots.join(&s.name).display(), s.reason);
+        eprintln!(
+            "{}: skipped: {}",
+            settings.bots.join(&s.name).display(),
+            s.reason
+        );
     }
 
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
@@ -316,7 +320,8 @@ pub async fn run(
 
     let standings = tally.standings();
     let leaderboard = dir.path.join("leaderboard.csv");
-    fs::write(&leaderboard, record::leaderboard_csv(&standings)).map_err(write_err(&leaderboard))?;
+    fs::write(&leaderboard, record::leaderboard_csv(&standings))
+        .map_err(write_err(&leaderboard))?;
     manifest.status = if interrupted {
         Status::Interrupted
     } else {
@@ -325,7 +330,12 @@ pub async fn run(
     manifest.games_played = tally.games();
     manifest.finished = Some(now());
     write_manifest(&manifest_path, &manifest)?;
-    tracing::info!(games = tally.games(), "series {} {:?}", dir.id, manifest.status);
+    tracing::info!(
+        games = tally.games(),
+        "series {} {:?}",
+        dir.id,
+        manifest.status
+    );
 
     Ok(SeriesOutcome {
         dir: dir.clone(),
@@ -451,7 +461,8 @@ impl Reporter {
                 }
             }
             for (name, log) in &mut self.bot_logs {
-                log.flush().map_err(write_err(&self.logs.join(format!("{name}.log"))))?;
+                log.flush()
+                    .map_err(write_err(&self.logs.join(format!("{name}.log"))))?;
             }
             Ok(())
         }

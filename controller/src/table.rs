@@ -83,7 +83,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
                 workdir,
                 templates,
             } => match Process::spawn(launch, workdir, Arc::clone(templates), limits) {
-                Ok(p) => Seat::Process(Box::new(p)),
+                Ok(p) => Seat::Process(p),
                 Err(fault) => {
                     state.start_faults[seat] = Some(fault);
                     Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, table.seed, seat))
@@ -243,7 +243,11 @@ impl Table {
     async fn take_a_row(&mut self, game: &mut Game, seat: usize) -> (Placement, Option<RowChoice>) {
         if game.faulted(seat).is_none() {
             let view = self.view(game, seat, Phase::Pickrow);
-            match self.players[seat].choose_row(&view).await.and_then(row_index) {
+            match self.players[seat]
+                .choose_row(&view)
+                .await
+                .and_then(row_index)
+            {
                 Ok(row) => return (game.take_row(seat, row), Some(RowChoice::Pick)),
                 Err(fault) => self.record_fault(game, seat, FaultPhase::Row, fault),
             }
@@ -271,8 +275,10 @@ impl Table {
         let substitute = Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, self.seed, seat));
         if let Seat::Process(p) = std::mem::replace(&mut self.players[seat], substitute) {
             let view = self.view(game, seat, Phase::Invalid);
-            self.logs
-                .push((seat, tokio::spawn(async move { p.finish(Some(view)).await })));
+            self.logs.push((
+                seat,
+                tokio::spawn(async move { p.finish(Some(view)).await }),
+            ));
         }
     }
 

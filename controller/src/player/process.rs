@@ -95,9 +95,9 @@ impl Process {
             .kill_on_drop(true)
             .spawn()
             .map_err(|e| Fault::CouldNotStart(format!("{}: {e}", launch.display())))?;
-        let pid = child.id().ok_or_else(|| {
-            Fault::CouldNotStart(format!("{}: exited at once", launch.display()))
-        })?;
+        let pid = child
+            .id()
+            .ok_or_else(|| Fault::CouldNotStart(format!("{}: exited at once", launch.display())))?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
@@ -173,7 +173,9 @@ impl Process {
             Ok(Some(Err(LinesCodecError::MaxLineLengthExceeded))) => Fault::LineTooLong {
                 cap: self.limits.line_cap,
             },
-            Ok(Some(Err(LinesCodecError::Io(e)))) if e.kind() == std::io::ErrorKind::InvalidData => {
+            Ok(Some(Err(LinesCodecError::Io(e))))
+                if e.kind() == std::io::ErrorKind::InvalidData =>
+            {
                 Fault::BadReply("reply is not UTF-8 text".into(), "bad_reply")
             }
             Ok(Some(Err(LinesCodecError::Io(_)))) | Ok(None) => {
@@ -192,7 +194,7 @@ impl Process {
     /// Ends the game for this bot: optionally sends one last message (`score` or `invalid`),
     /// closes its input, waits up to the grace period for it to exit, then kills its whole
     /// process group (whatever it left behind goes too). Returns what it wrote to stderr.
-    pub async fn finish(mut self: Box<Self>, last: Option<View>) -> StderrLog {
+    pub async fn finish(mut self, last: Option<View>) -> StderrLog {
         if let Some(view) = last {
             let _ = self.send(&view).await;
         }
