@@ -86,7 +86,7 @@ pub enum TemplateError {
     },
     /// A key that is neither a message nor a reply pattern (most likely a typo).
     #[error(
-        "{path}:{line}: unknown key '{key}'{hint}; the keys are {} and {} (see templates/README.md)",
+        "{path}:{line}: unknown key '{key}'{hint}; the keys are {}, {} (see templates/README.md)",
         MESSAGE_KEYS.join(", "),
         REPLY_KEYS.join(", ")
     )]
@@ -124,8 +124,8 @@ pub enum TemplateError {
     /// A template that parses but fails when rendered against a sample view of its phase.
     #[error(
         "{path}:{line}: message '{message}' (template line {template_line}) fails on a sample \
-         view ({sample}): {reason}; every variable is always defined but lists may be empty, \
-         so guard indexing and attributes (see templates/README.md)"
+         view ({sample}): {reason}; lists may be empty (guard indexing with {{% if %}}) and a \
+         row has only cards, count, cows and top (see templates/README.md)"
     )]
     SampleRender {
         path: String,
@@ -1268,6 +1268,34 @@ mod tests {
         assert_eq!(get(Phase::Cards).as_deref(), Some("a\nb\n"));
         assert_eq!(get(Phase::Used).as_deref(), Some("u\n"));
         assert!(!default_set().sends(Phase::Start));
+    }
+
+    /// The README's example file loads, and the filters it mentions exist.
+    #[test]
+    fn readme_example_and_filters_work() {
+        let readme = include_str!("../../templates/README.md");
+        let example = readme
+            .split("```toml\n")
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .expect("the README has a toml example");
+        let set = TemplateSet::from_source("example", "README.md", example).unwrap();
+        assert_eq!(set.card_pattern(), "PLAY {card}");
+        let set = TemplateSet::from_source(
+            "filters",
+            "filters.toml",
+            "turn = \"{{ rows | map(attribute='top') | join(' ') }} {{ hand | length }}\"",
+        )
+        .unwrap();
+        let view = simulate(7, 2)
+            .into_iter()
+            .find(|v| v.phase == Phase::Turn)
+            .unwrap();
+        let tops: Vec<String> = view.rows.iter().map(|r| r.top.to_string()).collect();
+        assert_eq!(
+            set.render(&view).unwrap().unwrap(),
+            format!("{} 10\n", tops.join(" "))
+        );
     }
 
     #[test]
