@@ -1299,6 +1299,12 @@ mod tests {
     }
 
     #[test]
+    fn message_keys_follow_the_phases() {
+        let names: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
+        assert_eq!(names, MESSAGE_KEYS);
+    }
+
+    #[test]
     fn default_set_has_every_key() {
         let entries = default_entries();
         assert_eq!(entries.len(), MESSAGE_KEYS.len() + REPLY_KEYS.len());
