@@ -615,4 +615,76 @@ mod tests {
         assert_eq!(game.score(0), 104);
         assert_eq!(game.faulted(0), Some(1));
     }
+
+    mod properties {
+        use proptest::prelude::*;
+        use rand::rngs::ChaCha8Rng;
+        use rand::{RngExt, SeedableRng};
+
+        use super::super::*;
+
+        proptest! {
+            /// Whatever is played, every dealt card ends on the board or in exactly one pile,
+            /// rows never exceed five cards, and the cows in the piles are the scores.
+            #[test]
+            fn every_card_is_accounted_for_and_cows_are_conserved(
+                seed: u64,
+                players in 1usize..=MAX_PLAYERS,
+                fault_at in proptest::option::of((0usize..MAX_PLAYERS, 1u8..=10)),
+            ) {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let deal = Deal::shuffled(players, &mut rng);
+                let mut game = Game::new(&deal);
+                while !game.is_over() {
+                    game.begin_turn();
+                    if let Some((seat, turn)) = fault_at
+                        && seat < players && turn == game.turn() {
+                        game.fault(seat);
+                    }
+                    let cards: Vec<Card> = (0..players)
+                        .map(|s| {
+                            let hand = game.hand(s);
+                            hand[rng.random_range(0..hand.len())]
+                        })
+                        .collect();
+                    for seat in game.reveal(&cards) {
+                        if game.place(seat).is_none() {
+                            let row = rng.random_range(0..ROWS);
+                            game.take_row(seat, row);
+                        }
+                        prop_assert!(game.board().rows().iter().all(|r| r.len() <= ROW_LIMIT));
+                    }
+                }
+                let mut seen: Vec<Card> = game.board().rows().iter().flatten().copied().collect();
+                for s in 0..players {
+                    seen.extend_from_slice(game.pile(s));
+                }
+                let mut dealt: Vec<Card> = deal.hands.concat();
+                dealt.extend_from_slice(&deal.rows);
+                seen.sort_unstable();
+                dealt.sort_unstable();
+                prop_assert_eq!(seen, dealt);
+
+                let on_board: u32 = game.board().rows().iter().map(|r| cows_in(r)).sum();
+                let in_piles: u32 = (0..players).map(|s| cows_in(game.pile(s))).sum();
+                let all: u32 = deal.hands.iter().map(|h| cows_in(h)).sum::<u32>() + cows_in(&deal.rows);
+                prop_assert_eq!(on_board + in_piles, all);
+                for s in 0..players {
+                    match game.faulted(s) {
+                        None => {
+                            prop_assert_eq!(game.cows(s), cows_in(game.pile(s)));
+                            prop_assert_eq!(game.score(s), game.cows(s));
+                        }
+                        Some(_) => {
+                            prop_assert!(game.cows(s) <= cows_in(game.pile(s)));
+                            prop_assert_eq!(game.score(s), game.cows(s) + FAULT_PENALTY);
+                        }
+                    }
+                }
+                if players == MAX_PLAYERS {
+                    prop_assert_eq!(all, DECK_COWS);
+                }
+            }
+        }
+    }
 }
