@@ -305,3 +305,59 @@ fn row_index(n: i64) -> Result<usize, Fault> {
         .filter(|&r| r < ROWS)
         .ok_or(Fault::NoSuchRow(n))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::check_record;
+
+    fn builtin_table(game: u64, seed: u64) -> TableGame {
+        TableGame {
+            game,
+            seed,
+            subset: 0,
+            seats: Strategy::ALL
+                .iter()
+                .cycle()
+                .take(10)
+                .enumerate()
+                .map(|(i, s)| TableSeat {
+                    name: format!("{}#{i}", s.name()),
+                    occupant: Occupant::Builtin(*s),
+                })
+                .collect(),
+        }
+    }
+
+    #[tokio::test]
+    async fn built_in_games_follow_the_rules_and_repeat_from_their_seed() {
+        for seed in 0..20 {
+            let a = play(builtin_table(seed, seed), Limits::default()).await;
+            check_record(&a.record).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            assert!(a.record.invalid.is_empty());
+            assert_eq!(a.record.turns.len(), 10);
+            let total: u32 = a.record.cows.iter().sum();
+            assert!(total > 0, "someone takes cows in a game of ten");
+            let b = play(builtin_table(seed, seed), Limits::default()).await;
+            assert_eq!(
+                GameRecord { ms: 0, ..a.record },
+                GameRecord { ms: 0, ..b.record }
+            );
+        }
+    }
+
+    #[test]
+    fn answers_are_checked_against_the_hand_and_the_rows() {
+        assert_eq!(held_card(7, &[3, 7]), Ok(7));
+        assert_eq!(held_card(8, &[3, 7]), Err(Fault::NotInHand(8)));
+        assert_eq!(
+            held_card(263, &[7]),
+            Err(Fault::NotInHand(263)),
+            "no wrapping to 7"
+        );
+        assert_eq!(held_card(-1, &[7]), Err(Fault::NotInHand(-1)));
+        assert_eq!(row_index(3), Ok(3));
+        assert_eq!(row_index(4), Err(Fault::NoSuchRow(4)));
+        assert_eq!(row_index(-1), Err(Fault::NoSuchRow(-1)));
+    }
+}

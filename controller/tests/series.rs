@@ -1,0 +1,565 @@
+//! The real `take6` binary on real bot processes: the fixture bots in `tests/bots/` (a few
+//! well-behaved ones and a zoo of misbehaving ones) and the sample bots in `bots/`.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use take6::record::{GameRecord, check_record, read_games_jsonl};
+use tempfile::TempDir;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
+}
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots")
+}
+
+/// Copies a folder, keeping permissions (the executable bits matter).
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let dst = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &dst);
+        } else {
+            fs::copy(entry.path(), &dst).unwrap();
+        }
+    }
+}
+
+/// A scratch folder with `bots/` holding the named bots (`(folder name, source folder)`).
+fn arena(bots: &[(&str, PathBuf)]) -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, src) in bots {
+        copy_dir(src, &tmp.path().join("bots").join(name));
+    }
+    tmp
+}
+
+fn fixture(name: &str) -> (&str, PathBuf) {
+    (name, fixtures().join(name))
+}
+
+/// Runs `take6 run` in `dir` with test-friendly limits plus `args`.
+fn take6(dir: &Path, args: &[&str]) -> Output {
+    Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(dir)
+        .args([
+            "run",
+            "--jobs",
+            "2",
+            "--first-reply-ms",
+            "2000",
+            "--reply-ms",
+            "1000",
+        ])
+        .args(["--grace-ms", "300"])
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn assert_ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "take6 failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+fn series_dir(dir: &Path) -> PathBuf {
+    fs::canonicalize(dir.join("results/latest")).unwrap()
+}
+
+fn games(dir: &Path) -> Vec<GameRecord> {
+    let file = fs::File::open(series_dir(dir).join("games.jsonl")).unwrap();
+    let mut games = read_games_jsonl(BufReader::new(file)).unwrap();
+    games.sort_by_key(|g| g.game);
+    games
+}
+
+fn leaderboard(dir: &Path) -> Vec<BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(series_dir(dir).join("leaderboard.csv")).unwrap();
+    reader.deserialize().map(Result::unwrap).collect()
+}
+
+/// The faults of `bot` in `game`, as (turn, phase, kind).
+fn faults_of(game: &GameRecord, bot: &str) -> Vec<(u8, String, String)> {
+    let seat = game.players.iter().position(|p| p == bot).unwrap();
+    game.invalid
+        .iter()
+        .filter(|f| f.seat == seat)
+        .map(|f| {
+            (
+                f.turn,
+                format!("{:?}", f.phase).to_lowercase(),
+                f.kind.clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn sample_bots_play_a_clean_series_and_the_leaderboard_agrees_with_the_games() {
+    let names: Vec<String> = fs::read_dir(samples())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    assert!(names.len() >= 3, "at least three sample bots: {names:?}");
+    let bots: Vec<(&str, PathBuf)> = names
+        .iter()
+        .map(|n| (n.as_str(), samples().join(n)))
+        .collect();
+    let tmp = arena(&bots);
+    let out = take6(tmp.path(), &["--games", "12", "--seed", "5"]);
+    assert_ok(&out);
+
+    let games = games(tmp.path());
+    assert_eq!(games.len(), 12);
+    for g in &games {
+        check_record(g).unwrap_or_else(|e| panic!("game {}: {e}", g.game));
+        assert!(g.invalid.is_empty(), "game {}: {:?}", g.game, g.invalid);
+        assert_eq!(g.players.len(), 10, "padded to ten");
+        for n in &names {
+            assert!(g.players.contains(n), "{n} plays every game");
+        }
+    }
+
+    // The leaderboard is what the games say: totals, means, wins.
+    let board = leaderboard(tmp.path());
+    assert_eq!(board.len(), 10);
+    for row in &board {
+        let bot = &row["bot"];
+        let scores: Vec<u32> = games
+            .iter()
+            .map(|g| g.scores[g.players.iter().position(|p| p == bot).unwrap()])
+            .collect();
+        let total: u32 = scores.iter().sum();
+        assert_eq!(row["games"], "12");
+        assert_eq!(row["total_score"], total.to_string(), "{bot}");
+        let mean: f64 = row["mean_score"].parse().unwrap();
+        assert!((mean - f64::from(total) / 12.0).abs() < 0.001, "{bot}");
+        assert_eq!(row["builtin"], (!names.contains(bot)).to_string(), "{bot}");
+        assert_eq!(row["faults"], "0");
+    }
+    let means: Vec<f64> = board
+        .iter()
+        .map(|r| r["mean_score"].parse().unwrap())
+        .collect();
+    assert!(
+        means.windows(2).all(|w| w[0] <= w[1]),
+        "sorted by mean score"
+    );
+    let wins: f64 = board
+        .iter()
+        .map(|r| r["wins"].parse::<f64>().unwrap())
+        .sum();
+    assert!(
+        (wins - 12.0).abs() < 0.05,
+        "one win per game, shared on ties: {wins}"
+    );
+
+    let stdout = text(&out.stdout);
+    for n in &names {
+        assert!(stdout.contains(n.as_str()), "summary names {n}:\n{stdout}");
+    }
+    let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+    assert!(manifest.contains("seed = 5"));
+    assert!(manifest.contains("status = \"complete\""));
+    for n in &names {
+        assert!(manifest.contains(&format!("name = \"{n}\"")), "{manifest}");
+    }
+    // The bots folder is never written; builds happen in the working copies.
+    for n in &names {
+        let copy = series_dir(tmp.path()).join("work").join(n);
+        assert!(copy.join("launch").exists());
+    }
+    assert_eq!(
+        fs::read_dir(tmp.path().join("bots/cgap"))
+            .map(|d| d.count())
+            .ok(),
+        fs::read_dir(samples().join("cgap")).map(|d| d.count()).ok(),
+        "no build output in the bots folder"
+    );
+}
+
+#[test]
+fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
+    let tmp = arena(&[
+        fixture("first"),
+        fixture("lowest"),
+        fixture("silent"),
+        fixture("crash-at-start"),
+        fixture("words"),
+        fixture("not-held"),
+        fixture("row-seven"),
+        fixture("flood"),
+        fixture("quits-midgame"),
+    ]);
+    let started = Instant::now();
+    let out = take6(tmp.path(), &["--games", "4", "--seed", "3"]);
+    assert_ok(&out);
+    // Four games, two at a time, each waiting 2 s at most for the silent bot: far less than
+    // any bot could stall the series if faults were not bounded.
+    assert!(started.elapsed() < Duration::from_secs(60));
+
+    let games = games(tmp.path());
+    assert_eq!(games.len(), 4);
+    let mut row_faults = 0;
+    for g in &games {
+        check_record(g).unwrap_or_else(|e| panic!("game {}: {e}", g.game));
+        let one = |bot: &str, turn: u8, phase: &str, kind: &str| {
+            assert_eq!(
+                faults_of(g, bot),
+                vec![(turn, phase.to_string(), kind.to_string())],
+                "{bot} in game {}",
+                g.game
+            );
+            let seat = g.players.iter().position(|p| p == bot).unwrap();
+            assert_eq!(g.penalty[seat], 100);
+            assert_eq!(g.scores[seat], g.cows[seat] + 100);
+        };
+        one("silent", 1, "card", "timeout");
+        one("crash-at-start", 1, "card", "exited");
+        one("words", 1, "card", "not_a_number");
+        one("not-held", 2, "card", "not_in_hand");
+        one("flood", 1, "card", "line_too_long");
+        one("quits-midgame", 4, "card", "exited");
+        match faults_of(g, "row-seven").as_slice() {
+            [] => {}
+            [(_, phase, kind)] => {
+                assert_eq!((phase.as_str(), kind.as_str()), ("row", "no_such_row"));
+                row_faults += 1;
+            }
+            more => panic!("row-seven faulted twice: {more:?}"),
+        }
+        for clean in ["first", "lowest"] {
+            assert!(faults_of(g, clean).is_empty(), "{clean} in game {}", g.game);
+        }
+        assert!(g.invalid.iter().all(|f| !f.reason.is_empty()));
+    }
+    assert!(row_faults > 0, "row-seven had to pick a row at least once");
+
+    let board = leaderboard(tmp.path());
+    let row = |bot: &str| board.iter().find(|r| r["bot"] == bot).unwrap().clone();
+    assert_eq!(row("silent")["faults"], "4");
+    assert_eq!(row("first")["faults"], "0");
+    let log = fs::read_to_string(series_dir(tmp.path()).join("logs/silent.log")).unwrap();
+    assert!(log.contains("no reply within 2000 ms"), "{log}");
+    let log = fs::read_to_string(series_dir(tmp.path()).join("logs/crash-at-start.log")).unwrap();
+    assert!(log.contains("fault in turn 1"), "{log}");
+}
+
+#[test]
+fn chatty_slow_and_child_leaving_bots_are_contained_without_faults() {
+    let tmp = arena(&[
+        fixture("first"),
+        fixture("orphan"),
+        fixture("chatty"),
+        fixture("slow-start"),
+        fixture("slow-reply"),
+    ]);
+    let out = take6(
+        tmp.path(),
+        &["--games", "2", "--seed", "8", "--reply-ms", "1500"],
+    );
+    assert_ok(&out);
+    let games = games(tmp.path());
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        check_record(g).unwrap();
+        assert!(g.invalid.is_empty(), "game {}: {:?}", g.game, g.invalid);
+    }
+    // The orphan's child and the orphan itself are gone with its process group.
+    let left = Command::new("pgrep")
+        .args(["-f", "sleep 7777"])
+        .output()
+        .unwrap();
+    assert!(
+        left.stdout.is_empty(),
+        "processes left behind: {}",
+        text(&left.stdout)
+    );
+    // stderr is drained and capped: 64 KiB kept per game, the rest counted.
+    let log = fs::read_to_string(series_dir(tmp.path()).join("logs/chatty.log")).unwrap();
+    assert!(
+        log.len() < 2 * (64 * 1024 + 1024),
+        "capped: {} bytes",
+        log.len()
+    );
+    assert!(log.contains("more bytes of stderr dropped"));
+}
+
+#[test]
+fn unusable_folders_are_skipped_with_reasons_and_the_series_goes_on() {
+    let tmp = arena(&[
+        fixture("first"),
+        fixture("build-fails"),
+        fixture("build-hangs"),
+        fixture("no-launch"),
+        fixture("not-executable"),
+        fixture("bad-template"),
+    ]);
+    // Git keeps the executable bit, but make sure the fixture is what it claims.
+    let launch = tmp.path().join("bots/not-executable/launch");
+    let mut perms = fs::metadata(&launch).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o644);
+    fs::set_permissions(&launch, perms).unwrap();
+
+    let out = take6(tmp.path(), &["--games", "2", "--build-timeout-s", "2"]);
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    let expect = [
+        ("build-fails", "build exited with status 1"),
+        ("build-hangs", "build timed out after 2 s"),
+        ("no-launch", "no launch script"),
+        ("not-executable", "chmod +x launch"),
+        ("bad-template", "no-such-set"),
+    ];
+    for (bot, reason) in expect {
+        let line = stderr
+            .lines()
+            .find(|l| l.contains(&format!("bots/{bot}: skipped:")))
+            .unwrap_or_else(|| panic!("no skip line for {bot}:\n{stderr}"));
+        assert!(line.contains(reason), "{line}");
+    }
+    assert!(stderr.contains("build-fails.build.log"));
+    let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+    for (bot, _) in expect {
+        assert!(
+            manifest.contains(&format!("name = \"{bot}\"")),
+            "{manifest}"
+        );
+    }
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Skipped"), "{stdout}");
+    assert_eq!(games(tmp.path()).len(), 2);
+}
+
+#[test]
+fn no_usable_bot_is_an_error_listing_the_reasons() {
+    let tmp = arena(&[fixture("no-launch"), fixture("build-fails")]);
+    let out = take6(tmp.path(), &["--games", "1"]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("no usable bot"), "{stderr}");
+    assert!(
+        stderr.contains("no-launch") && stderr.contains("build-fails"),
+        "{stderr}"
+    );
+
+    let empty = tempfile::tempdir().unwrap();
+    let out = take6(empty.path(), &["--bots", "nowhere"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("nowhere"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn the_same_seed_gives_the_same_games_whatever_jobs_is() {
+    let bots = [fixture("first"), fixture("lowest"), fixture("cg-first")];
+    let run = |jobs: &str| {
+        let tmp = arena(&bots);
+        let out = take6(
+            tmp.path(),
+            &["--games", "6", "--seed", "11", "--jobs", jobs],
+        );
+        assert_ok(&out);
+        games(tmp.path())
+            .into_iter()
+            .map(|g| GameRecord { ms: 0, ..g })
+            .collect::<Vec<_>>()
+    };
+    let one = run("1");
+    let three = run("3");
+    assert_eq!(one.len(), 6);
+    assert_eq!(one, three);
+    for g in &one {
+        check_record(g).unwrap();
+        assert!(
+            g.invalid.is_empty(),
+            "a CodinGame bot shares the table: {:?}",
+            g.invalid
+        );
+    }
+    let other_seed = {
+        let tmp = arena(&bots);
+        assert_ok(&take6(tmp.path(), &["--games", "1", "--seed", "12"]));
+        games(tmp.path()).remove(0)
+    };
+    assert_ne!(other_seed.hands, one[0].hands);
+}
+
+#[test]
+fn more_than_ten_bots_play_every_ten_bot_subset() {
+    let names: Vec<String> = (0..11).map(|i| format!("first{i:02}")).collect();
+    let bots: Vec<(&str, PathBuf)> = names
+        .iter()
+        .map(|n| (n.as_str(), fixtures().join("first")))
+        .collect();
+    let tmp = arena(&bots);
+    let out = take6(tmp.path(), &["--games", "5", "--seed", "2"]);
+    assert_ok(&out);
+    let games = games(tmp.path());
+    assert_eq!(games.len(), 11, "11 subsets, at least one game each");
+    let mut subsets: Vec<Vec<String>> = games
+        .iter()
+        .map(|g| {
+            assert!(g.builtin.iter().all(|b| !b), "no padding");
+            let mut p = g.players.clone();
+            p.sort();
+            p
+        })
+        .collect();
+    subsets.sort();
+    subsets.dedup();
+    assert_eq!(subsets.len(), 11);
+    for row in leaderboard(tmp.path()) {
+        assert_eq!(row["games"], "10", "each bot sits out one subset");
+    }
+}
+
+#[test]
+fn bad_settings_are_errors_that_name_the_setting() {
+    let tmp = arena(&[fixture("first")]);
+    fs::write(tmp.path().join("take6.toml"), "gmaes = 3\n").unwrap();
+    let out = take6(tmp.path(), &[]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("take6.toml") && stderr.contains("gmaes"),
+        "{stderr}"
+    );
+
+    fs::write(tmp.path().join("take6.toml"), "games = 0\n").unwrap();
+    let out = take6(tmp.path(), &[]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("games = 0"));
+
+    fs::write(tmp.path().join("take6.toml"), "games = 2\nseed = 4\n").unwrap();
+    assert_ok(&take6(tmp.path(), &[]));
+    assert_eq!(games(tmp.path()).len(), 2);
+    assert_eq!(games(tmp.path())[0].seed, {
+        let s = take6::schedule::Schedule::new(1, 2, 4).unwrap();
+        s.game_seed(0)
+    });
+}
+
+#[test]
+fn a_broken_template_skips_only_its_bot_naming_file_and_line() {
+    let tmp = arena(&[fixture("first"), ("typo", fixtures().join("first"))]);
+    fs::write(
+        tmp.path().join("bots/typo/template.toml"),
+        "turn = \"\"\"\ncount {{ rows | length }}\nhand {{ hnd }}\n\"\"\"\n",
+    )
+    .unwrap();
+    let out = take6(tmp.path(), &["--games", "1"]);
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("bots/typo: skipped:"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        line.contains("template.toml:") && line.contains("hnd"),
+        "{line}"
+    );
+    assert_eq!(
+        games(tmp.path())[0]
+            .players
+            .iter()
+            .filter(|p| *p == "first")
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn bots_keep_private_files_across_games_of_a_series_but_not_across_series() {
+    let tmp = arena(&[fixture("first")]);
+    let bot = tmp.path().join("bots/counter");
+    fs::create_dir_all(&bot).unwrap();
+    let launch = bot.join("launch");
+    fs::write(&launch, "#!/bin/sh\necho x >> games.txt\nexec ./play\n").unwrap();
+    fs::copy(fixtures().join("first/launch"), bot.join("play")).unwrap();
+    let mut perms = fs::metadata(bot.join("play")).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    fs::set_permissions(&launch, perms.clone()).unwrap();
+
+    for _ in 0..2 {
+        assert_ok(&take6(tmp.path(), &["--games", "3", "--seed", "1"]));
+        let counted =
+            fs::read_to_string(series_dir(tmp.path()).join("work/counter/games.txt")).unwrap();
+        assert_eq!(
+            counted.lines().count(),
+            3,
+            "a fresh copy each series, kept within it"
+        );
+        assert!(games(tmp.path()).iter().all(|g| g.invalid.is_empty()));
+    }
+    assert!(!bot.join("games.txt").exists());
+}
+
+#[test]
+fn an_interrupted_series_keeps_every_finished_game() {
+    let tmp = arena(&[fixture("first"), fixture("slow-reply")]);
+    let child = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(tmp.path())
+        .args(["run", "--games", "50", "--jobs", "2", "--seed", "6"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // slow-reply takes ~5 s a game: wait for the first games to finish, then Ctrl-C.
+    let jsonl = tmp.path().join("results/latest/games.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while fs::read_to_string(&jsonl).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(Instant::now() < deadline, "no game finished");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    let played = games(tmp.path());
+    assert!(played.len() >= 2 && played.len() < 50);
+    let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+    assert!(manifest.contains("status = \"interrupted\""), "{manifest}");
+    assert!(manifest.contains(&format!("games_played = {}", played.len())));
+    let board = leaderboard(tmp.path());
+    let first = board.iter().find(|r| r["bot"] == "first").unwrap();
+    assert_eq!(first["games"], played.len().to_string());
+    assert!(text(&out.stdout).contains("interrupted"));
+    let left = Command::new("pgrep")
+        .args(["-f", &tmp.path().to_string_lossy()])
+        .output()
+        .unwrap();
+    assert!(
+        left.stdout.is_empty(),
+        "bots left running: {}",
+        text(&left.stdout)
+    );
+}
