@@ -20,7 +20,7 @@ pub const CONFIG_FILE: &str = "take6.toml";
 /// Drop each bot's folder (with an executable `launch`, optionally a `build`) into `bots/` and
 /// run a series; results go to `results/<series-id>/` (`results/latest` is the newest).
 #[derive(Debug, Parser)]
-#[command(version, about, long_about)]
+#[command(version, about, long_about, args_override_self = true)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -29,7 +29,8 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a series: build every bot, play the games, write games.jsonl, leaderboard.csv,
-    /// series.toml and logs under the results folder.
+    /// series.toml and logs under the results folder. A flag given twice takes its last value.
+    #[command(args_override_self = true)]
     Run(RunArgs),
 }
 
