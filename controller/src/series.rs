@@ -109,6 +109,8 @@ pub struct SeriesOutcome {
     pub skipped: Vec<Skipped>,
     pub games_planned: u64,
     pub games_played: u64,
+    /// The master seed, to run the same series again.
+    pub seed: u64,
 }
 
 impl SeriesOutcome {
@@ -125,9 +127,10 @@ impl SeriesOutcome {
             _ => "",
         };
         text.push_str(&format!(
-            "\n{} of {} games played{status}; results in {}\n",
+            "\n{} of {} games played{status} (seed {}); results in {}\n",
             self.games_played,
             self.games_planned,
+            self.seed,
             self.dir.path.display()
         ));
         text
@@ -344,6 +347,7 @@ pub async fn run(
         skipped: skipped.clone(),
         games_planned: schedule.total_games(),
         games_played: tally.games(),
+        seed: settings.seed,
     })
 }
 
