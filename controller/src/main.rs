@@ -30,17 +30,29 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let dir = SeriesDir::create(&settings.results)?;
     init_logging(&dir)?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let outcome = runtime.block_on(series::run(&settings, &dir, async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            // No signal handling available: never stop early.
-            std::future::pending::<()>().await;
-        }
-    }))?;
+    let outcome = runtime.block_on(series::run(&settings, &dir, stop_signal()))?;
     print!("{}", outcome.summary());
     Ok(match outcome.status {
         Status::Interrupted => ExitCode::from(INTERRUPTED),
         _ => ExitCode::SUCCESS,
     })
+}
+
+/// Resolves on Ctrl-C, SIGTERM or SIGHUP (a closed terminal): the series then stops cleanly,
+/// killing its bots and keeping every finished game, instead of dying with bots left behind.
+async fn stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let kinds = [
+        SignalKind::interrupt(),
+        SignalKind::terminate(),
+        SignalKind::hangup(),
+    ];
+    let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
+    if streams.is_empty() {
+        // No signal handling available: never stop early.
+        std::future::pending::<()>().await;
+    }
+    futures::future::select_all(streams.iter_mut().map(|s| Box::pin(s.recv()))).await;
 }
 
 /// Logs go to the series' `logs/controller.log` (info and up, or RUST_LOG) and to stderr

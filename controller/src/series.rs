@@ -302,6 +302,19 @@ pub async fn run(
         dir.id
     );
 
+    eprintln!(
+        "take6: {} bots{}, {} games ({} subsets x {}), seed {}, results in {}",
+        bots.len(),
+        match manifest.builtins.len() {
+            0 => String::new(),
+            n => format!(" + {n} built-ins"),
+        },
+        schedule.total_games(),
+        schedule.subsets(),
+        schedule.games_per_subset(),
+        settings.seed,
+        dir.path.display()
+    );
     let seats: Vec<TableSeat> = bots
         .iter()
         .map(|(bot, set)| TableSeat {
@@ -438,9 +451,15 @@ impl Reporter {
         let bar = ProgressBar::with_draw_target(Some(total), target);
         bar.set_style(
             ProgressStyle::with_template(
-                "{bar:40.cyan/blue} {pos}/{len} games  {per_sec}  ETA {eta}  {msg}",
+                "{bar:40.cyan/blue} {pos}/{len} games  {rate} games/s  ETA {eta}  {msg}",
             )
-            .expect("the template is valid"),
+            .expect("the template is valid")
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1}", state.per_sec());
+                },
+            ),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
         if let Ok(mut slot) = BAR.lock() {

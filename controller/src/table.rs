@@ -198,15 +198,18 @@ impl Table {
         game.view(seat, phase, &self.names)
     }
 
+    /// Tells every seat about `phase` at once. Built-ins ignore news, so no view is made for
+    /// them.
     async fn tell_all(&mut self, game: &Game, phase: Phase) {
-        let views: Vec<View> = (0..self.players.len())
-            .map(|seat| self.view(game, seat, phase))
-            .collect();
+        let names = &self.names;
         join_all(
             self.players
                 .iter_mut()
-                .zip(&views)
-                .map(|(player, view)| player.tell(view)),
+                .enumerate()
+                .filter(|(_, player)| matches!(player, Seat::Process(_)))
+                .map(|(seat, player)| async move {
+                    player.tell(&game.view(seat, phase, names)).await;
+                }),
         )
         .await;
     }

@@ -266,6 +266,12 @@ fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
     assert!(log.contains("fault in turn 1"), "{log}");
 }
 
+/// Pids of the `orphan` fixture's background child.
+fn orphans() -> Vec<String> {
+    let out = Command::new("pgrep").args(["-f", "sleep 7777"]).output().unwrap();
+    text(&out.stdout).lines().map(str::to_string).collect()
+}
+
 #[test]
 fn chatty_slow_and_child_leaving_bots_are_contained_without_faults() {
     let tmp = arena(&[

@@ -1,0 +1,56 @@
+//! How fast the controller plays games when players cost nothing: ten built-ins per table, so
+//! the figure is the rules, the table logic and the views alone (no processes, no rendering).
+//!
+//! Run with `cargo bench --bench table`. A plain `Instant` loop, no harness.
+
+use std::time::Instant;
+
+use take6::player::{Limits, Strategy};
+use take6::record::check_record;
+use take6::table::{self, Occupant, TableGame, TableSeat};
+
+fn table_of_builtins(game: u64) -> TableGame {
+    TableGame {
+        game,
+        seed: game,
+        subset: 0,
+        seats: (0..10)
+            .map(|i| {
+                let strategy = Strategy::ALL[i % Strategy::ALL.len()];
+                TableSeat {
+                    name: format!("{}#{i}", strategy.name()),
+                    occupant: Occupant::Builtin(strategy),
+                }
+            })
+            .collect(),
+    }
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("a runtime");
+    let games = 20_000u64;
+    let started = Instant::now();
+    let cows: u64 = runtime.block_on(async {
+        let mut cows = 0u64;
+        for game in 0..games {
+            let outcome = table::play(table_of_builtins(game), Limits::default()).await;
+            if game < 100 {
+                check_record(&outcome.record).expect("valid record");
+            }
+            cows += outcome
+                .record
+                .cows
+                .iter()
+                .map(|&c| u64::from(c))
+                .sum::<u64>();
+        }
+        cows
+    });
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "table (10 built-ins, one thread): {games} games in {secs:.2} s = {:.0} games/s ({cows} cows taken)",
+        games as f64 / secs
+    );
+}
