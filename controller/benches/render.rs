@@ -7,55 +7,12 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use rand::rngs::ChaCha8Rng;
-use rand::seq::IndexedRandom;
-use rand::{RngExt, SeedableRng};
-use take6::game::{Deal, Game, Phase, View};
-use take6::protocol::TemplateLibrary;
-
-/// Every view a table sends in one game of `players` with random choices.
-fn game_views(seed: u64, players: usize) -> Vec<View> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let deal = Deal::shuffled(players, &mut rng);
-    let names: Vec<String> = (0..players).map(|s| format!("bot{s}")).collect();
-    let mut game = Game::new(&deal);
-    let mut out = Vec::new();
-    let every = |game: &Game, phase, out: &mut Vec<View>| {
-        out.extend((0..players).map(|s| game.view(s, phase, &names)));
-    };
-    every(&game, Phase::Start, &mut out);
-    every(&game, Phase::Cards, &mut out);
-    while !game.is_over() {
-        game.begin_turn();
-        every(&game, Phase::Turn, &mut out);
-        let cards: Vec<_> = (0..players)
-            .map(|s| *game.hand(s).choose(&mut rng).unwrap())
-            .collect();
-        let order = game.reveal(&cards);
-        every(&game, Phase::Used, &mut out);
-        for seat in order {
-            let placement = match game.place(seat) {
-                Some(p) => p,
-                None => {
-                    out.push(game.view(seat, Phase::Pickrow, &names));
-                    game.take_row(seat, rng.random_range(0..4))
-                }
-            };
-            if !placement.took.is_empty() {
-                let mut view = game.view(seat, Phase::Cardgain, &names);
-                view.gained = placement.took;
-                view.gained_cows = placement.cows;
-                out.push(view);
-            }
-        }
-    }
-    every(&game, Phase::Score, &mut out);
-    out
-}
+use take6::game::View;
+use take6::protocol::{TemplateLibrary, random_game_views};
 
 fn main() {
     let views: Vec<View> = (0..20)
-        .flat_map(|g| game_views(g, 2 + (g as usize % 9)))
+        .flat_map(|g| random_game_views(g, 2 + (g as usize % 9)))
         .collect();
     let library = TemplateLibrary::load(None).expect("built-in sets load");
     println!("{} views from 20 games of 2 to 10 players", views.len());

@@ -742,7 +742,7 @@ fn sample_views() -> &'static [Vec<(String, View)>; 8] {
         let mut out: [Vec<(String, View)>; 8] = Default::default();
         for (seed, players) in [(1u64, 2usize), (2, 3), (3, 10)] {
             let mut all: [Vec<View>; 8] = Default::default();
-            for view in simulate(seed, players) {
+            for view in random_game_views(seed, players) {
                 all[phase_index(view.phase)].push(view);
             }
             for (i, views) in all.into_iter().enumerate() {
@@ -767,8 +767,10 @@ fn sample_views() -> &'static [Vec<(String, View)>; 8] {
     })
 }
 
-/// Every view a table would send in one game with random choices, in order.
-fn simulate(seed: u64, players: usize) -> Vec<View> {
+/// Every view a table would send in one game of `players` with random choices, in order (plus
+/// an `invalid` view each turn): the sample views checked at load, and the workload of the
+/// rendering benchmark.
+pub fn random_game_views(seed: u64, players: usize) -> Vec<View> {
     let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
     let deal = Deal::shuffled(players, &mut rng);
     let names: Vec<String> = (0..players).map(|s| format!("bot{s}")).collect();
@@ -965,7 +967,7 @@ mod tests {
         let mut count = [0usize; 8];
         for seed in 0..150u64 {
             let players = 1 + (seed as usize % 10);
-            for view in simulate(1000 + seed, players) {
+            for view in random_game_views(1000 + seed, players) {
                 count[phase_index(view.phase)] += 1;
                 assert_eq!(
                     set.render(&view).unwrap(),
@@ -982,7 +984,7 @@ mod tests {
 
     #[test]
     fn view_fields_are_the_variables() {
-        let view = simulate(1, 2).remove(0);
+        let view = random_game_views(1, 2).remove(0);
         let json = serde_json::to_value(&view).unwrap();
         let fields: BTreeSet<&str> = json
             .as_object()
@@ -1032,7 +1034,7 @@ mod tests {
             lib.names(),
             ["broken", "codingame", "default", "loud", "named"]
         );
-        let view = simulate(4, 2).remove(0);
+        let view = random_game_views(4, 2).remove(0);
         let named = lib.get("named").unwrap();
         assert_eq!(named.render(&view).unwrap().as_deref(), Some("hello 0\n"));
         let loud = lib.get("loud").unwrap();
@@ -1259,7 +1261,7 @@ mod tests {
             "start = \"{% if seat > 100 %}x{% endif %}  \\n\"\ncards = \"a\\nb\"\nused = \"u\\n\\n\"\n",
         )
         .unwrap();
-        let views = simulate(5, 2);
+        let views = random_game_views(5, 2);
         let get = |phase| {
             let v = views.iter().find(|v| v.phase == phase).unwrap();
             set.render(v).unwrap()
@@ -1287,7 +1289,7 @@ mod tests {
             "turn = \"{{ rows | map(attribute='top') | join(' ') }} {{ hand | length }}\"",
         )
         .unwrap();
-        let view = simulate(7, 2)
+        let view = random_game_views(7, 2)
             .into_iter()
             .find(|v| v.phase == Phase::Turn)
             .unwrap();

@@ -266,10 +266,18 @@ fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
     assert!(log.contains("fault in turn 1"), "{log}");
 }
 
+/// Pids of the processes whose command line contains `pattern`.
+fn processes_matching(pattern: &str) -> Vec<String> {
+    let out = Command::new("pgrep")
+        .args(["-f", pattern])
+        .output()
+        .unwrap();
+    text(&out.stdout).lines().map(str::to_string).collect()
+}
+
 /// Pids of the `orphan` fixture's background child.
 fn orphans() -> Vec<String> {
-    let out = Command::new("pgrep").args(["-f", "sleep 7777"]).output().unwrap();
-    text(&out.stdout).lines().map(str::to_string).collect()
+    processes_matching("sleep 7777")
 }
 
 #[test]
@@ -281,6 +289,8 @@ fn chatty_slow_and_child_leaving_bots_are_contained_without_faults() {
         fixture("slow-start"),
         fixture("slow-reply"),
     ]);
+    // Only this run's processes count: a killed run elsewhere may have left its own.
+    let before = orphans();
     let out = take6(
         tmp.path(),
         &["--games", "2", "--seed", "8", "--reply-ms", "1500"],
@@ -293,15 +303,11 @@ fn chatty_slow_and_child_leaving_bots_are_contained_without_faults() {
         assert!(g.invalid.is_empty(), "game {}: {:?}", g.game, g.invalid);
     }
     // The orphan's child and the orphan itself are gone with its process group.
-    let left = Command::new("pgrep")
-        .args(["-f", "sleep 7777"])
-        .output()
-        .unwrap();
-    assert!(
-        left.stdout.is_empty(),
-        "processes left behind: {}",
-        text(&left.stdout)
-    );
+    let left: Vec<String> = orphans()
+        .into_iter()
+        .filter(|p| !before.contains(p))
+        .collect();
+    assert!(left.is_empty(), "processes left behind: {left:?}");
     // stderr is drained and capped: 64 KiB kept per game, the rest counted.
     let log = fs::read_to_string(series_dir(tmp.path()).join("logs/chatty.log")).unwrap();
     assert!(
@@ -559,13 +565,6 @@ fn an_interrupted_series_keeps_every_finished_game() {
     let first = board.iter().find(|r| r["bot"] == "first").unwrap();
     assert_eq!(first["games"], played.len().to_string());
     assert!(text(&out.stdout).contains("interrupted"));
-    let left = Command::new("pgrep")
-        .args(["-f", &tmp.path().to_string_lossy()])
-        .output()
-        .unwrap();
-    assert!(
-        left.stdout.is_empty(),
-        "bots left running: {}",
-        text(&left.stdout)
-    );
+    let left = processes_matching(&tmp.path().to_string_lossy());
+    assert!(left.is_empty(), "bots left running: {left:?}");
 }
