@@ -568,3 +568,101 @@ fn an_interrupted_series_keeps_every_finished_game() {
     let left = processes_matching(&tmp.path().to_string_lossy());
     assert!(left.is_empty(), "bots left running: {left:?}");
 }
+
+/// A bot folder that records everything it is sent in `input.txt`, then plays as `player`.
+fn recording_bot(dir: &Path, name: &str, player: &str, template: &str) {
+    let bot = dir.join("bots").join(name);
+    fs::create_dir_all(&bot).unwrap();
+    fs::copy(fixtures().join(player).join("launch"), bot.join("play")).unwrap();
+    fs::write(bot.join("launch"), "#!/bin/sh\ntee input.txt | ./play\n").unwrap();
+    let exec = fs::metadata(bot.join("play")).unwrap().permissions();
+    fs::set_permissions(bot.join("launch"), exec).unwrap();
+    fs::write(bot.join("bot.toml"), format!("template = \"{template}\"\n")).unwrap();
+}
+
+#[test]
+fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
+    let tmp = arena(&[fixture("first")]);
+    recording_bot(tmp.path(), "named", "first", "named");
+    recording_bot(tmp.path(), "arena", "cg-first", "codingame");
+    assert_ok(&take6(tmp.path(), &["--games", "1", "--seed", "4"]));
+    let game = games(tmp.path()).remove(0);
+    check_record(&game).unwrap();
+    assert!(game.invalid.is_empty(), "{:?}", game.invalid);
+    let input = |bot: &str| {
+        fs::read_to_string(
+            series_dir(tmp.path())
+                .join("work")
+                .join(bot)
+                .join("input.txt"),
+        )
+        .unwrap()
+    };
+    let seat = |bot: &str| game.players.iter().position(|p| p == bot).unwrap();
+    let join = |cards: &[u8]| {
+        cards
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+
+    let named = input("named");
+    let lines: Vec<&str> = named.lines().collect();
+    assert_eq!(lines[0], format!("players {}", game.players.join(" ")));
+    assert_eq!(
+        lines[1],
+        format!("cards {}", join(&game.hands[seat("named")]))
+    );
+    assert_eq!(lines[2], "count 1 1 1 1");
+    assert_eq!(
+        *lines.last().unwrap(),
+        format!("others {}", {
+            let s = seat("named");
+            let others: Vec<String> = (0..10)
+                .filter(|&i| i != s)
+                .map(|i| game.scores[i].to_string())
+                .collect();
+            others.join(" ")
+        })
+    );
+
+    let arena = input("arena");
+    let lines: Vec<&str> = arena.lines().collect();
+    assert_eq!(lines[0], format!("10 {}", seat("arena")));
+    assert_eq!(lines[1], "CHOOSE_CARD_TO_PLAY");
+    assert_eq!(lines[2], vec!["-1"; 10].join(" "));
+    for (row, &start) in game.rows.iter().enumerate() {
+        assert_eq!(lines[3 + 2 * row], "1");
+        assert_eq!(lines[4 + 2 * row], start.to_string());
+    }
+    assert_eq!(lines[11], vec!["0"; 10].join(" "), "scores");
+    assert_eq!(lines[12], "10");
+    assert_eq!(lines[13], join(&game.hands[seat("arena")]));
+    // Turn 2 shows every seat's turn-1 card.
+    let second = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| **l == "CHOOSE_CARD_TO_PLAY")
+        .nth(1)
+        .unwrap()
+        .0;
+    assert_eq!(lines[second + 1], join(&game.turns[0].played));
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.starts_with("used") && !l.starts_with("cards")),
+        "nothing of the default protocol reaches a CodinGame bot"
+    );
+    let picks = lines
+        .iter()
+        .filter(|l| **l == "CHOOSE_LINE_TO_PICK")
+        .count();
+    let seat_picks = game
+        .turns
+        .iter()
+        .flat_map(|t| &t.events)
+        .filter(|e| e.seat == seat("arena") && e.reason.is_some())
+        .count();
+    assert_eq!(picks, seat_picks);
+}
