@@ -631,12 +631,12 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
     let lines: Vec<&str> = arena.lines().collect();
     assert_eq!(lines[0], format!("10 {}", seat("arena")));
     assert_eq!(lines[1], "CHOOSE_CARD_TO_PLAY");
-    assert_eq!(lines[2], vec!["-1"; 10].join(" "));
+    assert_eq!(lines[2], ["-1"; 10].join(" "));
     for (row, &start) in game.rows.iter().enumerate() {
         assert_eq!(lines[3 + 2 * row], "1");
         assert_eq!(lines[4 + 2 * row], start.to_string());
     }
-    assert_eq!(lines[11], vec!["0"; 10].join(" "), "scores");
+    assert_eq!(lines[11], ["0"; 10].join(" "), "scores");
     assert_eq!(lines[12], "10");
     assert_eq!(lines[13], join(&game.hands[seat("arena")]));
     // Turn 2 shows every seat's turn-1 card.
