@@ -249,14 +249,12 @@ async fn run_build(workdir: &Path, log: &Path, limit: Duration) -> Result<(), St
         .kill_on_drop(true)
         .spawn()
         .map_err(|e| format!("build could not start: {e}"))?;
-    let group = child.id().map(|id| Pid::from_raw(id as i32));
+    // Whatever the build leaves running goes when this ends, even if the series is abandoned.
+    let group = child.id().map(|id| GroupKill(Pid::from_raw(id as i32)));
     let status = tokio::time::timeout(limit, child.wait()).await;
-    if let Some(group) = group {
-        // Whatever the build left running goes too.
-        let _ = killpg(group, Signal::SIGKILL);
-    }
     match status {
         Err(_) => {
+            drop(group);
             let _ = child.wait().await;
             Err(format!("build timed out after {} s", limit.as_secs()))
         }
@@ -266,6 +264,16 @@ async fn run_build(workdir: &Path, log: &Path, limit: Duration) -> Result<(), St
             Some(code) => format!("build exited with status {code}"),
             None => format!("build ended by {status}"),
         }),
+    }
+}
+
+/// Kills a process group when dropped.
+struct GroupKill(Pid);
+
+impl Drop for GroupKill {
+    fn drop(&mut self) {
+        // ESRCH (already gone) is fine.
+        let _ = killpg(self.0, Signal::SIGKILL);
     }
 }
 

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 use take6::config::{Cli, Command, Settings};
-use take6::series::{self, SeriesDir, Status, StderrAboveBar};
+use take6::series::{self, SeriesDir, SeriesError, Status, StderrAboveBar};
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::layer::{Layer, SubscriberExt};
 use tracing_subscriber::util::SubscriberInitExt;
@@ -30,7 +30,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let dir = SeriesDir::create(&settings.results)?;
     init_logging(&dir)?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let outcome = runtime.block_on(series::run(&settings, &dir, stop_signal()))?;
+    let outcome = match runtime.block_on(series::run(&settings, &dir, stop_signal())) {
+        Ok(outcome) => outcome,
+        Err(e @ SeriesError::InterruptedBeforeGames) => {
+            eprintln!("take6: {e}");
+            return Ok(ExitCode::from(INTERRUPTED));
+        }
+        Err(e) => return Err(e.into()),
+    };
     print!("{}", outcome.summary());
     Ok(match outcome.status {
         Status::Interrupted => ExitCode::from(INTERRUPTED),

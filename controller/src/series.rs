@@ -35,6 +35,8 @@ pub enum SeriesError {
     NoUsableBots { folder: PathBuf, reasons: String },
     #[error(transparent)]
     Schedule(#[from] ScheduleError),
+    #[error("interrupted while preparing the bots; no game was played")]
+    InterruptedBeforeGames,
     #[error("template folder: {0}")]
     Templates(String),
     #[error("cannot write {path}: {source}")]
@@ -211,13 +213,17 @@ pub async fn run(
     let started = now();
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
-    let (found, mut skipped) = bots::prepare(
-        &settings.bots,
-        &dir.path,
-        settings.build_timeout(),
-        settings.jobs,
-    )
-    .await?;
+    // Watch for a stop from the start: builds can take minutes.
+    let mut stop = std::pin::pin!(stop);
+    let (found, mut skipped) = tokio::select! {
+        prepared = bots::prepare(
+            &settings.bots,
+            &dir.path,
+            settings.build_timeout(),
+            settings.jobs,
+        ) => prepared?,
+        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
+    };
     let mut bots = Vec::new();
     for bot in found {
         match templates_of(&library, &bot) {
