@@ -491,7 +491,7 @@ impl Reporter {
             }
             for (name, log) in &mut self.bot_logs {
                 log.flush()
-                    .map_err(write_err(&self.logs.join(format!("{name}.log"))))?;
+                    .map_err(write_err(&bot_log_path(&self.logs, name)))?;
             }
             Ok(())
         }
@@ -519,7 +519,7 @@ impl Reporter {
         Ok(())
     }
 
-    /// Appends the game's faults and stderr to `logs/<bot>.log` for each bot that had either.
+    /// Appends the game's faults and stderr to `logs/<bot>.games.log` for each bot that had either.
     fn bot_log(&mut self, record: &GameRecord, outcome: &GameOutcome) -> Result<(), SeriesError> {
         for (seat, name) in record.players.iter().enumerate() {
             if record.builtin[seat] {
@@ -531,7 +531,7 @@ impl Reporter {
             if faults.is_empty() && !has_stderr {
                 continue;
             }
-            let path = self.logs.join(format!("{name}.log"));
+            let path = bot_log_path(&self.logs, name);
             if !self.bot_logs.contains_key(name) {
                 let file = File::create(&path).map_err(write_err(&path))?;
                 self.bot_logs.insert(name.clone(), BufWriter::new(file));
@@ -558,6 +558,11 @@ impl Reporter {
         }
         Ok(())
     }
+}
+
+/// `logs/<bot>.games.log`: a name no build log (`<bot>.build.log`) or `controller.log` can take.
+fn bot_log_path(logs: &Path, bot: &str) -> PathBuf {
+    logs.join(format!("{bot}.games.log"))
 }
 
 fn write_manifest(path: &Path, manifest: &Manifest<'_>) -> Result<(), SeriesError> {

@@ -260,9 +260,10 @@ fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
     let row = |bot: &str| board.iter().find(|r| r["bot"] == bot).unwrap().clone();
     assert_eq!(row("silent")["faults"], "4");
     assert_eq!(row("first")["faults"], "0");
-    let log = fs::read_to_string(series_dir(tmp.path()).join("logs/silent.log")).unwrap();
+    let log = fs::read_to_string(series_dir(tmp.path()).join("logs/silent.games.log")).unwrap();
     assert!(log.contains("no reply within 2000 ms"), "{log}");
-    let log = fs::read_to_string(series_dir(tmp.path()).join("logs/crash-at-start.log")).unwrap();
+    let log =
+        fs::read_to_string(series_dir(tmp.path()).join("logs/crash-at-start.games.log")).unwrap();
     assert!(log.contains("fault in turn 1"), "{log}");
 }
 
@@ -309,7 +310,7 @@ fn chatty_slow_and_child_leaving_bots_are_contained_without_faults() {
         .collect();
     assert!(left.is_empty(), "processes left behind: {left:?}");
     // stderr is drained and capped: 64 KiB kept per game, the rest counted.
-    let log = fs::read_to_string(series_dir(tmp.path()).join("logs/chatty.log")).unwrap();
+    let log = fs::read_to_string(series_dir(tmp.path()).join("logs/chatty.games.log")).unwrap();
     assert!(
         log.len() < 2 * (64 * 1024 + 1024),
         "capped: {} bytes",
