@@ -33,7 +33,7 @@ pub const BOT_TEMPLATE: &str = "template.toml";
 pub enum TemplateChoice {
     /// A set from the template folder or built in, by name.
     Set(String),
-    /// The bot's own `template.toml` (in its working copy).
+    /// The bot's own `template.toml`, in its folder (where its author would fix an error).
     File(PathBuf),
 }
 
@@ -195,10 +195,6 @@ async fn prepare_one(
             .await
             .map_err(|why| format!("{why} (see {})", log.display()))?;
     }
-    let template = match template {
-        TemplateChoice::File(_) => TemplateChoice::File(workdir.join(BOT_TEMPLATE)),
-        set => set,
-    };
     Ok(Bot {
         name,
         source: folder.to_path_buf(),

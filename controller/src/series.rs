@@ -308,16 +308,19 @@ pub async fn run(
         dir.id
     );
 
+    let subsets = match schedule.subsets() {
+        1 => String::new(),
+        n => format!(" ({n} ten-bot subsets x {})", schedule.games_per_subset()),
+    };
     eprintln!(
-        "take6: {} bots{}, {} games ({} subsets x {}), seed {}, results in {}",
+        "take6: {} bot{}{}, {} games{subsets}, seed {}, results in {}",
         bots.len(),
+        if bots.len() == 1 { "" } else { "s" },
         match manifest.builtins.len() {
             0 => String::new(),
             n => format!(" + {n} built-ins"),
         },
         schedule.total_games(),
-        schedule.subsets(),
-        schedule.games_per_subset(),
         settings.seed,
         dir.path.display()
     );
@@ -394,7 +397,8 @@ async fn dispatch(
     let mut plans = schedule.plans();
     let work = async {
         loop {
-            while running.len() < settings.jobs {
+            // A closed channel means the reporter failed (it reports why): play no more.
+            while running.len() < settings.jobs && !tx.is_closed() {
                 let Some(plan) = plans.next() else { break };
                 let table = TableGame {
                     game: plan.game,
