@@ -65,10 +65,10 @@ pub enum BotsError {
         "bots folder {0} does not exist; create it with one subfolder per bot, or pass --bots DIR"
     )]
     Missing(PathBuf),
-    #[error("cannot read bots folder {path}: {source}")]
-    Read { path: PathBuf, source: io::Error },
-    #[error("cannot create {path}: {source}")]
-    Write { path: PathBuf, source: io::Error },
+    #[error("cannot read bots folder {path}: {error}")]
+    Read { path: PathBuf, error: io::Error },
+    #[error("cannot create {path}: {error}")]
+    Write { path: PathBuf, error: io::Error },
 }
 
 /// `bot.toml`: per-bot settings.
@@ -91,9 +91,9 @@ pub async fn prepare(
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
     }
-    let read_err = |source| BotsError::Read {
+    let read_err = |error| BotsError::Read {
         path: bots_dir.to_path_buf(),
-        source,
+        error,
     };
     let mut folders: Vec<PathBuf> = fs::read_dir(bots_dir)
         .map_err(read_err)?
@@ -107,14 +107,14 @@ pub async fn prepare(
 
     let logs = series_dir.join("logs");
     // Bots run with their working copy as current directory, so it must not be relative.
-    let work = std::path::absolute(series_dir.join("work")).map_err(|source| BotsError::Write {
+    let work = std::path::absolute(series_dir.join("work")).map_err(|error| BotsError::Write {
         path: series_dir.join("work"),
-        source,
+        error,
     })?;
     for dir in [&logs, &work] {
-        fs::create_dir_all(dir).map_err(|source| BotsError::Write {
+        fs::create_dir_all(dir).map_err(|error| BotsError::Write {
             path: dir.clone(),
-            source,
+            error,
         })?;
     }
 

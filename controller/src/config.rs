@@ -32,6 +32,13 @@ pub enum Command {
     /// series.toml and logs under the results folder. A flag given twice takes its last value.
     #[command(args_override_self = true)]
     Run(RunArgs),
+    /// Recompute a series' leaderboard from its games.jsonl (e.g. after the controller was
+    /// killed), rewrite its leaderboard.csv and print the summary.
+    Leaderboard {
+        /// The series folder [default: results/latest]
+        #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
+        dir: PathBuf,
+    },
 }
 
 /// Flags of `take6 run`. Each overrides the same key of `take6.toml`.
@@ -120,10 +127,10 @@ pub struct Settings {
 /// Settings that cannot be used. Each message names the setting and the fix.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read settings file {path}: {source}")]
+    #[error("cannot read settings file {path}: {error}")]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("settings file {path} is not valid: {message}")]
     Parse { path: PathBuf, message: String },
@@ -247,9 +254,9 @@ impl Settings {
 }
 
 fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     toml::from_str(&text).map_err(|e| ConfigError::Parse {
         path: path.to_path_buf(),

@@ -25,7 +25,18 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let Command::Run(args) = cli.command;
+    let args = match cli.command {
+        Command::Run(args) => args,
+        Command::Leaderboard { dir } => {
+            let (standings, games) = series::rebuild_leaderboard(&dir)?;
+            print!("{}", take6::record::summary_table(&standings, &[]));
+            println!(
+                "\n{games} games; leaderboard written to {}",
+                dir.join(series::LEADERBOARD).display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
     let settings = Settings::resolve(&args)?;
     let dir = SeriesDir::create(&settings.results)?;
     init_logging(&dir)?;

@@ -385,18 +385,18 @@ pub fn games_jsonl_line(record: &GameRecord) -> String {
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
     /// The reader failed.
-    #[error("reading games.jsonl line {line}: {source}")]
+    #[error("reading games.jsonl line {line}: {error}")]
     Io {
         /// 1-based line number.
         line: usize,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A line is not the JSON of a [`GameRecord`].
-    #[error("games.jsonl line {line} is not a game record: {source}")]
+    #[error("games.jsonl line {line} is not a game record: {error}")]
     Json {
         /// 1-based line number.
         line: usize,
-        source: serde_json::Error,
+        error: serde_json::Error,
     },
 }
 
@@ -405,16 +405,16 @@ pub fn read_games_jsonl(reader: impl BufRead) -> Result<Vec<GameRecord>, RecordE
     let mut games = Vec::new();
     for (i, line) in reader.lines().enumerate() {
         let line_no = i + 1;
-        let line = line.map_err(|source| RecordError::Io {
+        let line = line.map_err(|error| RecordError::Io {
             line: line_no,
-            source,
+            error,
         })?;
         if line.trim().is_empty() {
             continue;
         }
-        let record = serde_json::from_str(&line).map_err(|source| RecordError::Json {
+        let record = serde_json::from_str(&line).map_err(|error| RecordError::Json {
             line: line_no,
-            source,
+            error,
         })?;
         games.push(record);
     }

@@ -39,14 +39,18 @@ pub enum SeriesError {
     InterruptedBeforeGames,
     #[error("template folder: {0}")]
     Templates(String),
-    #[error("cannot write {path}: {source}")]
-    Write { path: PathBuf, source: io::Error },
+    #[error("cannot write {path}: {error}")]
+    Write { path: PathBuf, error: io::Error },
+    #[error("cannot read {path}: {error}")]
+    Read { path: PathBuf, error: io::Error },
+    #[error("{path}: {reason}")]
+    Games { path: PathBuf, reason: String },
 }
 
 fn write_err(path: &Path) -> impl FnOnce(io::Error) -> SeriesError + '_ {
-    move |source| SeriesError::Write {
+    move |error| SeriesError::Write {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 
@@ -344,9 +348,7 @@ pub async fn run(
     let tally = reporter.await.expect("the reporter does not panic")?;
 
     let standings = tally.standings();
-    let leaderboard = dir.path.join("leaderboard.csv");
-    fs::write(&leaderboard, record::leaderboard_csv(&standings))
-        .map_err(write_err(&leaderboard))?;
+    write_leaderboard(&dir.path, &standings)?;
     manifest.status = if interrupted {
         Status::Interrupted
     } else {
@@ -439,6 +441,9 @@ async fn dispatch(
 
 /// The single owner of everything a series writes while it runs.
 struct Reporter {
+    dir: PathBuf,
+    /// When the leaderboard was last rewritten.
+    leaderboard_at: std::time::Instant,
     games: BufWriter<File>,
     games_path: PathBuf,
     logs: PathBuf,
@@ -451,7 +456,7 @@ struct Reporter {
 
 impl Reporter {
     fn new(dir: &Path, total: u64) -> Result<Reporter, SeriesError> {
-        let games_path = dir.join("games.jsonl");
+        let games_path = dir.join(GAMES);
         let games = File::create(&games_path).map_err(write_err(&games_path))?;
         let target = if io::stdout().is_terminal() {
             ProgressDrawTarget::stderr()
@@ -476,6 +481,8 @@ impl Reporter {
             *slot = Some(bar.clone());
         }
         Ok(Reporter {
+            dir: dir.to_path_buf(),
+            leaderboard_at: std::time::Instant::now(),
             games: BufWriter::new(games),
             games_path,
             logs: dir.join("logs"),
@@ -515,6 +522,10 @@ impl Reporter {
             .map_err(write_err(&self.games_path))?;
         self.tally.add(record);
         self.bot_log(record, outcome)?;
+        if self.leaderboard_at.elapsed() >= LEADERBOARD_EVERY {
+            self.leaderboard_at = std::time::Instant::now();
+            write_leaderboard(&self.dir, &self.tally.standings())?;
+        }
         self.bar.inc(1);
         if !record.invalid.is_empty() {
             self.faults += record.invalid.len() as u64;
@@ -562,6 +573,46 @@ impl Reporter {
         }
         Ok(())
     }
+}
+
+/// The file name of the leaderboard in a series folder.
+pub const LEADERBOARD: &str = "leaderboard.csv";
+/// The file name of the game log in a series folder.
+pub const GAMES: &str = "games.jsonl";
+
+/// How often the reporter rewrites the leaderboard while games run, so a long series can be
+/// watched and a killed one still leaves a recent leaderboard.
+const LEADERBOARD_EVERY: Duration = Duration::from_secs(2);
+
+/// Writes `leaderboard.csv` in `dir` atomically (a reader never sees half a file).
+pub fn write_leaderboard(dir: &Path, standings: &[Standing]) -> Result<(), SeriesError> {
+    let path = dir.join(LEADERBOARD);
+    let partial = dir.join(format!("{LEADERBOARD}.partial"));
+    fs::write(&partial, record::leaderboard_csv(standings))
+        .and_then(|()| fs::rename(&partial, &path))
+        .map_err(write_err(&path))
+}
+
+/// Recomputes the standings of a series folder from its `games.jsonl`: for a series that was
+/// killed before it could write its leaderboard, or to check one. Rewrites `leaderboard.csv`.
+pub fn rebuild_leaderboard(dir: &Path) -> Result<(Vec<Standing>, u64), SeriesError> {
+    let path = dir.join(GAMES);
+    let file = File::open(&path).map_err(|error| SeriesError::Read {
+        path: path.clone(),
+        error,
+    })?;
+    let records =
+        record::read_games_jsonl(io::BufReader::new(file)).map_err(|e| SeriesError::Games {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+    let mut tally = Tally::default();
+    for r in &records {
+        tally.add(r);
+    }
+    let standings = tally.standings();
+    write_leaderboard(dir, &standings)?;
+    Ok((standings, tally.games()))
 }
 
 /// `logs/<bot>.games.log`: a name no build log (`<bot>.build.log`) or `controller.log` can take.

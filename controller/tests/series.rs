@@ -667,3 +667,43 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
         .count();
     assert_eq!(picks, seat_picks);
 }
+
+#[test]
+fn the_leaderboard_can_be_rebuilt_from_games_jsonl() {
+    let tmp = arena(&[fixture("first"), fixture("lowest")]);
+    assert_ok(&take6(tmp.path(), &["--games", "5", "--seed", "9"]));
+    let path = series_dir(tmp.path()).join("leaderboard.csv");
+    let written = fs::read_to_string(&path).unwrap();
+    fs::remove_file(&path).unwrap();
+    let out = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(tmp.path())
+        .arg("leaderboard")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert_eq!(fs::read_to_string(&path).unwrap(), written);
+    assert!(
+        text(&out.stdout).contains("5 games"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // A damaged log is an error naming the file and the line, not a silent partial result.
+    let jsonl = series_dir(tmp.path()).join("games.jsonl");
+    let mut log = fs::read_to_string(&jsonl).unwrap();
+    log.push_str("{\"game\": 99, \"trunc\n");
+    fs::write(&jsonl, log).unwrap();
+    let out = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(tmp.path())
+        .arg("leaderboard")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("games.jsonl") && stderr.contains("line 6"),
+        "{stderr}"
+    );
+}
