@@ -163,6 +163,49 @@ struct Manifest<'a> {
     skipped: &'a [Skipped],
 }
 
+impl<'a> Manifest<'a> {
+    /// The manifest of a series about to start (status `running`, no games yet).
+    fn new(
+        dir: &'a SeriesDir,
+        settings: &'a Settings,
+        bots: &'a [(Bot, Arc<TemplateSet>)],
+        skipped: &'a [Skipped],
+        started: String,
+    ) -> Manifest<'a> {
+        let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
+        Manifest {
+            series: &dir.id,
+            controller_version: env!("CARGO_PKG_VERSION"),
+            status: Status::Running,
+            started,
+            finished: None,
+            seed: settings.seed,
+            games_planned: 0,
+            games_played: 0,
+            subsets: 0,
+            games_per_subset: 0,
+            settings,
+            bots: bots
+                .iter()
+                .map(|(b, _)| ManifestBot {
+                    name: &b.name,
+                    hash: &b.hash,
+                    source: &b.source,
+                    template: match &b.template {
+                        TemplateChoice::Set(name) => name.clone(),
+                        TemplateChoice::File(path) => path.display().to_string(),
+                    },
+                })
+                .collect(),
+            builtins: Schedule::padding(names.len())
+                .iter()
+                .map(|e| e.name(&names))
+                .collect(),
+            skipped,
+        }
+    }
+}
+
 #[derive(Debug, Serialize)]
 struct ManifestBot<'a> {
     name: &'a str,
@@ -228,16 +271,7 @@ pub async fn run(
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
-    let mut bots = Vec::new();
-    for bot in found {
-        match templates_of(&library, &bot) {
-            Ok(set) => bots.push((bot, set)),
-            Err(reason) => skipped.push(Skipped {
-                name: bot.name.clone(),
-                reason,
-            }),
-        }
-    }
+    let bots = with_templates(&library, found, &mut skipped);
     skipped.sort_by(|a, b| a.name.cmp(&b.name));
     for s in &skipped {
         eprintln!(
@@ -246,38 +280,8 @@ pub async fn run(
             s.reason
         );
     }
-
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
-    let mut manifest = Manifest {
-        series: &dir.id,
-        controller_version: env!("CARGO_PKG_VERSION"),
-        status: Status::Running,
-        started,
-        finished: None,
-        seed: settings.seed,
-        games_planned: 0,
-        games_played: 0,
-        subsets: 0,
-        games_per_subset: 0,
-        settings,
-        bots: bots
-            .iter()
-            .map(|(b, _)| ManifestBot {
-                name: &b.name,
-                hash: &b.hash,
-                source: &b.source,
-                template: match &b.template {
-                    TemplateChoice::Set(name) => name.clone(),
-                    TemplateChoice::File(path) => path.display().to_string(),
-                },
-            })
-            .collect(),
-        builtins: Schedule::padding(names.len())
-            .iter()
-            .map(|e| e.name(&names))
-            .collect(),
-        skipped: &skipped,
-    };
+    let mut manifest = Manifest::new(dir, settings, &bots, &skipped, started);
     let manifest_path = dir.path.join("series.toml");
 
     if bots.is_empty() {
@@ -312,21 +316,9 @@ pub async fn run(
         dir.id
     );
 
-    let subsets = match schedule.subsets() {
-        1 => String::new(),
-        n => format!(" ({n} ten-bot subsets x {})", schedule.games_per_subset()),
-    };
     eprintln!(
-        "take6: {} bot{}{}, {} games{subsets}, seed {}, results in {}",
-        bots.len(),
-        if bots.len() == 1 { "" } else { "s" },
-        match manifest.builtins.len() {
-            0 => String::new(),
-            n => format!(" + {n} built-ins"),
-        },
-        schedule.total_games(),
-        settings.seed,
-        dir.path.display()
+        "take6: {}",
+        start_line(&schedule, bots.len(), settings, dir)
     );
     let seats: Vec<TableSeat> = bots
         .iter()
@@ -373,6 +365,46 @@ pub async fn run(
         games_played: tally.games(),
         seed: settings.seed,
     })
+}
+
+/// Pairs each bot with the compiled template set it speaks; a bot whose set cannot be had is
+/// moved to `skipped` with the reason.
+fn with_templates(
+    library: &TemplateLibrary,
+    found: Vec<Bot>,
+    skipped: &mut Vec<Skipped>,
+) -> Vec<(Bot, Arc<TemplateSet>)> {
+    let mut bots = Vec::new();
+    for bot in found {
+        match templates_of(library, &bot) {
+            Ok(set) => bots.push((bot, set)),
+            Err(reason) => skipped.push(Skipped {
+                name: bot.name.clone(),
+                reason,
+            }),
+        }
+    }
+    bots
+}
+
+/// The line that says what is about to be played, e.g. `3 bots + 7 built-ins, 100 games, seed 1,
+/// results in results/…`.
+fn start_line(schedule: &Schedule, bots: usize, settings: &Settings, dir: &SeriesDir) -> String {
+    let padding = match Schedule::padding(bots).len() {
+        0 => String::new(),
+        n => format!(" + {n} built-ins"),
+    };
+    let subsets = match schedule.subsets() {
+        1 => String::new(),
+        n => format!(" ({n} ten-bot subsets x {})", schedule.games_per_subset()),
+    };
+    format!(
+        "{bots} bot{}{padding}, {} games{subsets}, seed {}, results in {}",
+        if bots == 1 { "" } else { "s" },
+        schedule.total_games(),
+        settings.seed,
+        dir.path.display()
+    )
 }
 
 /// The compiled template set a bot speaks; the error is the reason it is skipped.
