@@ -512,7 +512,11 @@ fn bots_keep_private_files_across_games_of_a_series_but_not_across_series() {
     let bot = tmp.path().join("bots/counter");
     fs::create_dir_all(&bot).unwrap();
     let launch = bot.join("launch");
-    fs::write(&launch, "#!/bin/sh\necho x >> games.txt\nexec ./play\n").unwrap();
+    fs::write(
+        &launch,
+        "#!/bin/sh\necho x >> games.txt\nulimit -c > core-limit.txt\nexec ./play\n",
+    )
+    .unwrap();
     fs::copy(fixtures().join("first/launch"), bot.join("play")).unwrap();
     let mut perms = fs::metadata(bot.join("play")).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
@@ -527,6 +531,8 @@ fn bots_keep_private_files_across_games_of_a_series_but_not_across_series() {
             3,
             "a fresh copy each series, kept within it"
         );
+        let core = series_dir(tmp.path()).join("work/counter/core-limit.txt");
+        assert_eq!(fs::read_to_string(core).unwrap(), "0\n", "no core dumps");
         assert!(games(tmp.path()).iter().all(|g| g.invalid.is_empty()));
     }
     assert!(!bot.join("games.txt").exists());

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
+use nix::sys::resource::{Resource, setrlimit};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -86,13 +87,21 @@ impl Process {
         templates: Arc<TemplateSet>,
         limits: Limits,
     ) -> Result<Process, Fault> {
-        let mut child = Command::new(launch)
+        let mut command = Command::new(launch);
+        command
             .current_dir(workdir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0)
-            .kill_on_drop(true)
+            .kill_on_drop(true);
+        // SAFETY: setrlimit is async-signal-safe and touches no memory of the parent.
+        unsafe {
+            // A crashing bot must not fill its working copy with core dumps, game after game.
+            command
+                .pre_exec(|| setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(std::io::Error::from));
+        }
+        let mut child = command
             .spawn()
             .map_err(|e| Fault::CouldNotStart(format!("{}: {e}", launch.display())))?;
         let pid = child
