@@ -285,3 +285,90 @@ impl Player for Process {
 pub fn launch_path(workdir: &Path) -> PathBuf {
     workdir.join("launch")
 }
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+    use crate::game::{Deal, Game, Phase};
+    use crate::protocol::default_set;
+
+    /// A bot whose `launch` is the shell script `body`, in a fresh folder.
+    fn bot(body: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let launch = dir.path().join("launch");
+        std::fs::write(&launch, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (dir, launch)
+    }
+
+    fn turn_view() -> View {
+        let deal = Deal {
+            hands: vec![(1..=10).collect(), (11..=20).collect()],
+            rows: [30, 40, 50, 60],
+        };
+        let mut game = Game::new(&deal);
+        game.begin_turn();
+        game.view(0, Phase::Turn, &["a".into(), "b".into()])
+    }
+
+    fn limits() -> Limits {
+        Limits {
+            first_reply: Duration::from_millis(1500),
+            reply: Duration::from_millis(300),
+            grace: Duration::from_millis(100),
+            line_cap: 16,
+            stderr_cap: 10,
+        }
+    }
+
+    async fn first_answer(body: &str) -> (Result<i64, Fault>, StderrLog) {
+        let (dir, launch) = bot(body);
+        let mut p = Process::spawn(&launch, dir.path(), default_set(), limits()).unwrap();
+        let answer = p.choose_card(&turn_view()).await;
+        (answer, p.finish(None).await)
+    }
+
+    #[tokio::test]
+    async fn replies_are_read_as_lines_whatever_their_line_ending() {
+        let (answer, _) =
+            first_answer("read a; read b; read c; printf ' 7\\r\\n'; cat >/dev/null").await;
+        assert_eq!(answer, Ok(7));
+    }
+
+    #[tokio::test]
+    async fn bad_bytes_long_lines_silence_and_exits_are_faults() {
+        let (answer, _) = first_answer("printf '\\377\\376\\n'; sleep 5").await;
+        assert_eq!(answer.unwrap_err().kind(), "bad_reply");
+        let (answer, _) = first_answer("printf '12345678901234567890\\n'; sleep 5").await;
+        assert_eq!(answer, Err(Fault::LineTooLong { cap: 16 }));
+        let (answer, _) = first_answer("sleep 5").await;
+        assert_eq!(answer, Err(Fault::Timeout { ms: 1500 }));
+        let (answer, _) = first_answer("exit 4").await;
+        let fault = answer.unwrap_err();
+        assert_eq!(fault.kind(), "exited");
+        assert!(fault.to_string().contains('4'), "{fault}");
+    }
+
+    #[tokio::test]
+    async fn stderr_is_drained_and_capped() {
+        let (answer, log) =
+            first_answer("head -c 100000 /dev/zero | tr '\\0' e >&2; read a; read b; read c; echo 3; cat >/dev/null").await;
+        assert_eq!(answer, Ok(3));
+        assert_eq!(log.kept, b"eeeeeeeeee");
+        assert_eq!(log.dropped, 100_000 - 10);
+    }
+
+    #[tokio::test]
+    async fn a_missing_interpreter_is_a_fault_at_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let launch = dir.path().join("launch");
+        std::fs::write(&launch, "#!/no/such/interpreter\n").unwrap();
+        std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let err = Process::spawn(&launch, dir.path(), default_set(), limits())
+            .err()
+            .expect("cannot start");
+        assert_eq!(err.kind(), "could_not_start");
+    }
+}
