@@ -32,6 +32,10 @@ pub enum Command {
     /// series.toml and logs under the results folder. A flag given twice takes its last value.
     #[command(args_override_self = true)]
     Run(RunArgs),
+    /// Play yourself, at the keyboard, against the bots (at most 9; built-ins fill the table).
+    /// Games are recorded under the results folder like any series.
+    #[command(args_override_self = true)]
+    Play(PlayArgs),
     /// Recompute a series' leaderboard from its games.jsonl (e.g. after the controller was
     /// killed), rewrite its leaderboard.csv and print the summary.
     Leaderboard {
@@ -82,6 +86,16 @@ pub struct RunArgs {
     pub config: Option<PathBuf>,
 }
 
+/// Flags of `take6 play`: those of `run`, and the player's name.
+#[derive(Debug, Clone, Args)]
+pub struct PlayArgs {
+    /// Your name at the table
+    #[arg(long, default_value = "you")]
+    pub name: String,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
 /// The keys `take6.toml` may hold; all optional.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,6 +133,9 @@ pub struct Settings {
     pub templates: Option<PathBuf>,
     pub stderr_cap_kib: usize,
     pub line_cap_bytes: usize,
+    /// The name of the person playing at the keyboard (`take6 play`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub human: Option<String>,
     /// The settings file that was read, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config: Option<PathBuf>,
@@ -198,8 +215,28 @@ impl Settings {
             templates,
             stderr_cap_kib: file.stderr_cap_kib.unwrap_or(64),
             line_cap_bytes: file.line_cap_bytes.unwrap_or(1024),
+            human: None,
             config: config_path,
         };
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    /// Resolves the settings of `take6 play`: as `run`, but one game unless `--games` says
+    /// otherwise, one game at a time, and a person in one seat.
+    pub fn resolve_play(args: &PlayArgs) -> Result<Settings, ConfigError> {
+        let name = &args.name;
+        if name.is_empty() || name.chars().any(char::is_whitespace) || name.contains('#') {
+            return Err(ConfigError::Invalid {
+                setting: "--name",
+                value: format!("{name:?}"),
+                fix: "use a name without whitespace or '#'",
+            });
+        }
+        let mut settings = Settings::resolve(&args.run)?;
+        settings.games = args.run.games.unwrap_or(1);
+        settings.jobs = 1;
+        settings.human = Some(name.clone());
         settings.validate()?;
         Ok(settings)
     }

@@ -25,8 +25,9 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let args = match cli.command {
-        Command::Run(args) => args,
+    let settings = match cli.command {
+        Command::Run(args) => Settings::resolve(&args)?,
+        Command::Play(args) => Settings::resolve_play(&args)?,
         Command::Leaderboard { dir } => {
             let (standings, games) = series::rebuild_leaderboard(&dir)?;
             print!("{}", take6::record::summary_table(&standings, &[]));
@@ -37,11 +38,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     };
-    let settings = Settings::resolve(&args)?;
     let dir = SeriesDir::create(&settings.results)?;
     init_logging(&dir)?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let outcome = match runtime.block_on(series::run(&settings, &dir, stop_signal())) {
+    let result = runtime.block_on(series::run(&settings, &dir, stop_signal()));
+    // A read of the keyboard (`take6 play`) may still be pending; do not wait for it.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    let outcome = match result {
         Ok(outcome) => outcome,
         Err(e @ SeriesError::InterruptedBeforeGames) => {
             eprintln!("take6: {e}");

@@ -20,10 +20,11 @@ use tokio::task::JoinSet;
 
 use crate::bots::{self, Bot, BotsError, Skipped, TemplateChoice};
 use crate::config::Settings;
+use crate::player::Console;
 use crate::player::process::launch_path;
 use crate::protocol::{TemplateLibrary, TemplateSet};
 use crate::record::{self, GameRecord, Standing, Tally};
-use crate::schedule::{Entrant, Schedule, ScheduleError};
+use crate::schedule::{Entrant, Schedule, ScheduleError, TABLE_SIZE};
 use crate::table::{self, GameOutcome, Occupant, TableGame, TableSeat};
 
 /// The controller's own failures (never a bot's).
@@ -35,6 +36,8 @@ pub enum SeriesError {
     NoUsableBots { folder: PathBuf, reasons: String },
     #[error(transparent)]
     Schedule(#[from] ScheduleError),
+    #[error("a bot is named {0} too; choose another name with --name")]
+    NameTaken(String),
     #[error("interrupted while preparing the bots; no game was played")]
     InterruptedBeforeGames,
     #[error("template folder: {0}")]
@@ -169,10 +172,10 @@ impl<'a> Manifest<'a> {
         dir: &'a SeriesDir,
         settings: &'a Settings,
         bots: &'a [(Bot, Arc<TemplateSet>)],
+        names: &[String],
         skipped: &'a [Skipped],
         started: String,
     ) -> Manifest<'a> {
-        let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
         Manifest {
             series: &dir.id,
             controller_version: env!("CARGO_PKG_VERSION"),
@@ -199,7 +202,7 @@ impl<'a> Manifest<'a> {
                 .collect(),
             builtins: Schedule::padding(names.len())
                 .iter()
-                .map(|e| e.name(&names))
+                .map(|e| e.name(names))
                 .collect(),
             skipped,
         }
@@ -271,7 +274,23 @@ pub async fn run(
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
-    let bots = with_templates(&library, found, &mut skipped);
+    let mut bots = with_templates(&library, found, &mut skipped);
+    if let Some(human) = &settings.human {
+        if bots.iter().any(|(b, _)| &b.name == human) {
+            return Err(SeriesError::NameTaken(human.clone()));
+        }
+        // The person always plays: at most nine bots sit with them.
+        while bots.len() >= TABLE_SIZE {
+            let (bot, _) = bots.pop().expect("more than nine");
+            skipped.push(Skipped {
+                name: bot.name,
+                reason: format!(
+                    "the table is full: {human} plays with at most {} bots (choose them with --bots DIR)",
+                    TABLE_SIZE - 1
+                ),
+            });
+        }
+    }
     skipped.sort_by(|a, b| a.name.cmp(&b.name));
     for s in &skipped {
         eprintln!(
@@ -280,11 +299,16 @@ pub async fn run(
             s.reason
         );
     }
-    let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
-    let mut manifest = Manifest::new(dir, settings, &bots, &skipped, started);
+    // Everyone who is not a built-in, in schedule order: the bots, then the person if any.
+    let names: Vec<String> = bots
+        .iter()
+        .map(|(b, _)| b.name.clone())
+        .chain(settings.human.clone())
+        .collect();
+    let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, started);
     let manifest_path = dir.path.join("series.toml");
 
-    if bots.is_empty() {
+    if names.is_empty() {
         manifest.status = Status::NoUsableBot;
         manifest.finished = Some(now());
         write_manifest(&manifest_path, &manifest)?;
@@ -303,7 +327,7 @@ pub async fn run(
         });
     }
 
-    let schedule = Schedule::new(bots.len(), settings.games, settings.seed)?;
+    let schedule = Schedule::new(names.len(), settings.games, settings.seed)?;
     manifest.games_planned = schedule.total_games();
     manifest.subsets = schedule.subsets();
     manifest.games_per_subset = schedule.games_per_subset();
@@ -318,7 +342,7 @@ pub async fn run(
 
     eprintln!(
         "take6: {}",
-        start_line(&schedule, bots.len(), settings, dir)
+        start_line(&schedule, names.len(), settings, dir)
     );
     let seats: Vec<TableSeat> = bots
         .iter()
@@ -330,10 +354,16 @@ pub async fn run(
                 templates: Arc::clone(set),
             },
         })
+        .chain(settings.human.iter().map(|name| TableSeat {
+            name: name.clone(),
+            occupant: Occupant::Human(Console::new()),
+        }))
         .collect();
 
     let (tx, rx) = mpsc::channel(settings.jobs * 2);
-    let reporter = Reporter::new(&dir.path, schedule.total_games())?;
+    // A progress bar would only get in the way of a person reading the board.
+    let bar = settings.human.is_none();
+    let reporter = Reporter::new(&dir.path, schedule.total_games(), bar)?;
     let reporter = tokio::spawn(reporter.run(rx));
 
     let interrupted = dispatch(&schedule, &seats, &names, settings, tx, stop).await;
@@ -389,8 +419,18 @@ fn with_templates(
 
 /// The line that says what is about to be played, e.g. `3 bots + 7 built-ins, 100 games, seed 1,
 /// results in results/…`.
-fn start_line(schedule: &Schedule, bots: usize, settings: &Settings, dir: &SeriesDir) -> String {
-    let padding = match Schedule::padding(bots).len() {
+fn start_line(
+    schedule: &Schedule,
+    entrants: usize,
+    settings: &Settings,
+    dir: &SeriesDir,
+) -> String {
+    let bots = entrants - usize::from(settings.human.is_some());
+    let human = match &settings.human {
+        Some(name) => format!(" + {name}"),
+        None => String::new(),
+    };
+    let padding = match Schedule::padding(entrants).len() {
         0 => String::new(),
         n => format!(" + {n} built-ins"),
     };
@@ -399,9 +439,10 @@ fn start_line(schedule: &Schedule, bots: usize, settings: &Settings, dir: &Serie
         n => format!(" ({n} ten-bot subsets x {})", schedule.games_per_subset()),
     };
     format!(
-        "{bots} bot{}{padding}, {} games{subsets}, seed {}, results in {}",
+        "{bots} bot{}{human}{padding}, {} game{}{subsets}, seed {}, results in {}",
         if bots == 1 { "" } else { "s" },
         schedule.total_games(),
+        if schedule.total_games() == 1 { "" } else { "s" },
         settings.seed,
         dir.path.display()
     )
@@ -487,10 +528,10 @@ struct Reporter {
 }
 
 impl Reporter {
-    fn new(dir: &Path, total: u64) -> Result<Reporter, SeriesError> {
+    fn new(dir: &Path, total: u64, bar: bool) -> Result<Reporter, SeriesError> {
         let games_path = dir.join(GAMES);
         let games = File::create(&games_path).map_err(write_err(&games_path))?;
-        let target = if io::stdout().is_terminal() {
+        let target = if bar && io::stdout().is_terminal() {
             ProgressDrawTarget::stderr()
         } else {
             ProgressDrawTarget::hidden()

@@ -12,7 +12,9 @@ use rand::rngs::ChaCha8Rng;
 use tokio::task::JoinHandle;
 
 use crate::game::{Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Phase, Placement, ROWS, View};
-use crate::player::{Builtin, Fault, Limits, Player, Process, Seat, StderrLog, Strategy};
+use crate::player::{
+    Builtin, Console, Fault, Human, Limits, Player, Process, Seat, StderrLog, Strategy,
+};
 use crate::protocol::TemplateSet;
 use crate::record::{
     FaultPhase, GameRecord, InvalidRecord, PlacementRecord, RowChoice, TurnRecord,
@@ -28,6 +30,8 @@ pub enum Occupant {
         workdir: PathBuf,
         templates: Arc<TemplateSet>,
     },
+    /// The person at the keyboard (`take6 play`).
+    Human(Arc<Console>),
 }
 
 /// One seat of a game about to be played.
@@ -78,6 +82,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     for (seat, s) in table.seats.iter().enumerate() {
         let player = match &s.occupant {
             Occupant::Builtin(strategy) => Seat::Builtin(Builtin::new(*strategy, table.seed, seat)),
+            Occupant::Human(console) => Seat::Human(Human::new(Arc::clone(console))),
             Occupant::Bot {
                 launch,
                 workdir,
@@ -135,12 +140,14 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         });
     }
 
-    // The end: every bot still playing gets its score, then all shut down at once.
+    // The end: every player still playing gets its score, then all bots shut down at once.
     let mut endings = Vec::new();
     for (seat, player) in std::mem::take(&mut state.players).into_iter().enumerate() {
-        if let Seat::Process(p) = player {
-            let view = state.view(&game, seat, Phase::Score);
-            endings.push(async move { (seat, p.finish(Some(view)).await) });
+        let view = state.view(&game, seat, Phase::Score);
+        match player {
+            Seat::Process(p) => endings.push(async move { (seat, p.finish(Some(view)).await) }),
+            Seat::Human(mut h) => h.tell(&view).await,
+            Seat::Builtin(_) => {}
         }
     }
     let mut finished: Vec<(usize, StderrLog)> = join_all(endings).await;
@@ -206,7 +213,7 @@ impl Table {
             self.players
                 .iter_mut()
                 .enumerate()
-                .filter(|(_, player)| matches!(player, Seat::Process(_)))
+                .filter(|(_, player)| !matches!(player, Seat::Builtin(_)))
                 .map(|(seat, player)| async move {
                     player.tell(&game.view(seat, phase, names)).await;
                 }),
@@ -289,7 +296,9 @@ impl Table {
     fn substitute(&mut self, seat: usize) -> &mut Builtin {
         match &mut self.players[seat] {
             Seat::Builtin(b) => b,
-            Seat::Process(_) => unreachable!("a faulted seat is played by a built-in"),
+            Seat::Process(_) | Seat::Human(_) => {
+                unreachable!("a faulted seat is played by a built-in")
+            }
         }
     }
 }

@@ -713,3 +713,79 @@ fn the_leaderboard_can_be_rebuilt_from_games_jsonl() {
         "{stderr}"
     );
 }
+
+/// `take6 play` in `dir` with `input` as the keyboard.
+fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(dir)
+        .arg("play")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_person_can_play_at_the_keyboard_and_typos_are_asked_again() {
+    let tmp = arena(&[fixture("first")]);
+    // Every number from 0 to 104, three times: each prompt rejects what is not in hand (or not
+    // a row) and takes the first that is, so the whole game gets played.
+    let input: String = (0..3)
+        .flat_map(|_| (0..=104).map(|n| format!("{n}\n")))
+        .collect::<String>()
+        + "typo\n";
+    let out = play(
+        tmp.path(),
+        &format!("typo\n{input}"),
+        &["--seed", "5", "--name", "ann"],
+    );
+    assert_ok(&out);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Turn 10 of 10"), "{stdout}");
+    assert!(stdout.contains("'typo' is not an answer here"));
+    assert!(stdout.contains("Game over: your score is"));
+    let played = games(tmp.path());
+    assert_eq!(played.len(), 1);
+    let g = &played[0];
+    check_record(g).unwrap();
+    assert!(g.invalid.is_empty(), "{:?}", g.invalid);
+    let seat = g.players.iter().position(|p| p == "ann").unwrap();
+    assert!(!g.builtin[seat]);
+    assert!(g.players.contains(&"first".to_string()));
+    // The first card accepted each turn is the lowest in hand: typed numbers go up from 0.
+    let mut hand = g.hands[seat].clone();
+    for t in &g.turns {
+        let lowest = *hand.iter().min().unwrap();
+        assert_eq!(t.played[seat], lowest);
+        hand.retain(|&c| c != lowest);
+    }
+
+    // The end of input gives the seat up, like a bot that exits.
+    let out = play(tmp.path(), "", &["--seed", "5"]);
+    assert_ok(&out);
+    let g = &games(tmp.path())[0];
+    let you = g.players.iter().position(|p| p == "you").unwrap();
+    assert_eq!(g.invalid.len(), 1);
+    assert_eq!(
+        (g.invalid[0].seat, g.invalid[0].kind.as_str()),
+        (you, "exited")
+    );
+    assert_eq!(g.penalty[you], 100);
+
+    // A name already taken by a bot is refused.
+    let out = play(tmp.path(), "", &["--name", "first"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--name"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -1,11 +1,12 @@
-//! Who sits at a seat: the [`Player`] trait and its kinds — in-process [`builtin`] players and
-//! external bot [`process`]es.
+//! Who sits at a seat: the [`Player`] trait and its kinds — in-process [`builtin`] players,
+//! external bot [`process`]es, and a [`human`] at the keyboard.
 //!
 //! A player answers two questions (which card, which row) and is told everything else. It
 //! never judges its own answers: the table checks them against the rules, so a bot's bad
 //! answer and a bot's crash end up as the same kind of value, a [`Fault`].
 
 pub mod builtin;
+pub mod human;
 pub mod process;
 
 use std::fmt;
@@ -15,6 +16,7 @@ use crate::game::View;
 use crate::protocol::ReplyError;
 
 pub use builtin::{Builtin, Strategy};
+pub use human::{Console, Human};
 pub use process::{Limits, Process, StderrLog};
 
 /// Why a player lost its seat. Faults are data recorded in the game, never controller errors.
@@ -98,6 +100,7 @@ pub trait Player: Send {
 pub enum Seat {
     Builtin(Builtin),
     Process(Process),
+    Human(Human),
 }
 
 impl Player for Seat {
@@ -105,6 +108,7 @@ impl Player for Seat {
         match self {
             Seat::Builtin(p) => p.tell(view).await,
             Seat::Process(p) => p.tell(view).await,
+            Seat::Human(p) => p.tell(view).await,
         }
     }
 
@@ -112,6 +116,7 @@ impl Player for Seat {
         match self {
             Seat::Builtin(p) => p.choose_card(view).await,
             Seat::Process(p) => p.choose_card(view).await,
+            Seat::Human(p) => p.choose_card(view).await,
         }
     }
 
@@ -119,6 +124,7 @@ impl Player for Seat {
         match self {
             Seat::Builtin(p) => p.choose_row(view).await,
             Seat::Process(p) => p.choose_row(view).await,
+            Seat::Human(p) => p.choose_row(view).await,
         }
     }
 }
