@@ -674,6 +674,16 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
     assert_eq!(picks, seat_picks);
 }
 
+/// `take6 leaderboard` in `dir`.
+fn rebuild(dir: &Path) -> Output {
+    Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(dir)
+        .arg("leaderboard")
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_leaderboard_can_be_rebuilt_from_games_jsonl() {
     let tmp = arena(&[fixture("first"), fixture("lowest")]);
@@ -681,12 +691,7 @@ fn the_leaderboard_can_be_rebuilt_from_games_jsonl() {
     let path = series_dir(tmp.path()).join("leaderboard.csv");
     let written = fs::read_to_string(&path).unwrap();
     fs::remove_file(&path).unwrap();
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
-        .arg("leaderboard")
-        .output()
-        .unwrap();
+    let out = rebuild(tmp.path());
     assert_ok(&out);
     assert_eq!(fs::read_to_string(&path).unwrap(), written);
     assert!(
@@ -700,12 +705,7 @@ fn the_leaderboard_can_be_rebuilt_from_games_jsonl() {
     let mut log = fs::read_to_string(&jsonl).unwrap();
     log.push_str("{\"game\": 99, \"trunc\n");
     fs::write(&jsonl, log).unwrap();
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
-        .arg("leaderboard")
-        .output()
-        .unwrap();
+    let out = rebuild(tmp.path());
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert!(

@@ -69,6 +69,16 @@ fn cards(list: &[Card]) -> String {
         .join(" ")
 }
 
+/// `name=value` for each seat, seat order.
+fn by_name(view: &View, values: &[impl std::fmt::Display]) -> String {
+    values
+        .iter()
+        .zip(&view.names)
+        .map(|(v, name)| format!("{name}={v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn cows_text(n: u32) -> String {
     format!("{n} cow{}", if n == 1 { "" } else { "s" })
 }
@@ -94,40 +104,22 @@ pub fn describe(view: &View) -> String {
 
 impl Player for Human {
     async fn tell(&mut self, view: &View) {
-        let name = |seat: usize| view.names[seat].as_str();
         match view.phase {
             Phase::Cards => say(&format!(
                 "\nNew game: you are {} at a table of {}.\n",
-                name(view.seat),
-                view.n_players
+                view.names[view.seat], view.n_players
             )),
-            Phase::Used => {
-                let played: Vec<String> = view
-                    .used
-                    .iter()
-                    .enumerate()
-                    .map(|(s, c)| format!("{}={c}", name(s)))
-                    .collect();
-                say(&format!("  played: {}\n", played.join(", ")));
-            }
+            Phase::Used => say(&format!("  played: {}\n", by_name(view, &view.used))),
             Phase::Cardgain => say(&format!(
                 "  you take {} ({})\n",
                 cards(&view.gained),
                 cows_text(view.gained_cows)
             )),
-            Phase::Score => {
-                let scores: Vec<String> = view
-                    .scores
-                    .iter()
-                    .enumerate()
-                    .map(|(s, c)| format!("{}={c}", name(s)))
-                    .collect();
-                say(&format!(
-                    "\nGame over: your score is {}. Scores: {}\n",
-                    view.score,
-                    scores.join(", ")
-                ));
-            }
+            Phase::Score => say(&format!(
+                "\nGame over: your score is {}. Scores: {}\n",
+                view.score,
+                by_name(view, &view.scores)
+            )),
             Phase::Start | Phase::Turn | Phase::Pickrow | Phase::Invalid => {}
         }
     }

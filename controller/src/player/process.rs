@@ -22,7 +22,7 @@ use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 
 use super::{Fault, Player};
 use crate::game::View;
-use crate::protocol::TemplateSet;
+use crate::protocol::{ReplyError, TemplateSet};
 
 /// The limits a bot plays under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,6 +200,16 @@ impl Process {
         Err(self.mark_broken(line))
     }
 
+    /// Asks, and reads the number out of the reply with `parse` (the template's reply pattern).
+    async fn ask_number(
+        &mut self,
+        view: &View,
+        parse: fn(&TemplateSet, &str) -> Result<i64, ReplyError>,
+    ) -> Result<i64, Fault> {
+        let line = self.ask(view).await?;
+        parse(&self.templates, &line).map_err(|e| self.mark_broken(e.into()))
+    }
+
     /// Ends the game for this bot: optionally sends one last message (`score` or `invalid`),
     /// closes its input, waits up to the grace period for it to exit, then kills its whole
     /// process group (whatever it left behind goes too). Returns what it wrote to stderr.
@@ -265,19 +275,11 @@ impl Player for Process {
     }
 
     async fn choose_card(&mut self, view: &View) -> Result<i64, Fault> {
-        let line = self.ask(view).await?;
-        let templates = Arc::clone(&self.templates);
-        templates
-            .parse_card(&line)
-            .map_err(|e| self.mark_broken(e.into()))
+        self.ask_number(view, TemplateSet::parse_card).await
     }
 
     async fn choose_row(&mut self, view: &View) -> Result<i64, Fault> {
-        let line = self.ask(view).await?;
-        let templates = Arc::clone(&self.templates);
-        templates
-            .parse_row(&line)
-            .map_err(|e| self.mark_broken(e.into()))
+        self.ask_number(view, TemplateSet::parse_row).await
     }
 }
 
