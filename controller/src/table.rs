@@ -103,68 +103,9 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
 
     let mut turns = Vec::with_capacity(deal.hands[0].len());
     while !game.is_over() {
-        game.begin_turn();
-        for seat in 0..n {
-            if let Some(fault) = state.start_faults[seat].take() {
-                state.record_fault(&mut game, seat, FaultPhase::Card, fault);
-            }
-        }
-        let cards = state.choose_cards(&mut game).await;
-        let order = game.reveal(&cards);
-        state.tell_all(&game, Phase::Used).await;
-        let mut events = Vec::with_capacity(n);
-        for seat in order {
-            let (placement, reason) = match game.place(seat) {
-                Some(p) => (p, None),
-                None => state.take_a_row(&mut game, seat).await,
-            };
-            if !placement.took.is_empty() {
-                let mut view = state.view(&game, seat, Phase::Cardgain);
-                view.gained = placement.took.clone();
-                view.gained_cows = placement.cows;
-                state.players[seat].tell(&view).await;
-            }
-            let Placement { row, took, cows } = placement;
-            events.push(PlacementRecord {
-                seat,
-                card: cards[seat],
-                row,
-                took,
-                cows,
-                reason,
-            });
-        }
-        turns.push(TurnRecord {
-            played: cards,
-            events,
-        });
+        turns.push(state.play_turn(&mut game).await);
     }
-
-    // The end: every player still playing gets its score, then all bots shut down at once.
-    let mut endings = Vec::new();
-    for (seat, player) in std::mem::take(&mut state.players).into_iter().enumerate() {
-        let view = state.view(&game, seat, Phase::Score);
-        match player {
-            Seat::Process(p) => endings.push(async move { (seat, p.finish(Some(view)).await) }),
-            Seat::Human(mut h) => h.tell(&view).await,
-            Seat::Builtin(_) => {}
-        }
-    }
-    let mut finished: Vec<(usize, StderrLog)> = join_all(endings).await;
-    for (seat, task) in state.logs.drain(..) {
-        if let Ok(log) = task.await {
-            finished.push((seat, log));
-        }
-    }
-    finished.sort_by_key(|(seat, _)| *seat);
-    let logs = finished
-        .into_iter()
-        .map(|(seat, stderr)| SeatLog {
-            seat,
-            name: state.names[seat].clone(),
-            stderr,
-        })
-        .collect();
+    let logs = state.finish(&game).await;
 
     let record = GameRecord {
         game: table.game,
@@ -201,6 +142,74 @@ struct Table {
 }
 
 impl Table {
+    /// One turn: every seat chooses a card, all are revealed, then placed lowest first.
+    async fn play_turn(&mut self, game: &mut Game) -> TurnRecord {
+        game.begin_turn();
+        for seat in 0..self.players.len() {
+            if let Some(fault) = self.start_faults[seat].take() {
+                self.record_fault(game, seat, FaultPhase::Card, fault);
+            }
+        }
+        let cards = self.choose_cards(game).await;
+        let order = game.reveal(&cards);
+        self.tell_all(game, Phase::Used).await;
+        let mut events = Vec::with_capacity(cards.len());
+        for seat in order {
+            let (placement, reason) = match game.place(seat) {
+                Some(p) => (p, None),
+                None => self.take_a_row(game, seat).await,
+            };
+            if !placement.took.is_empty() {
+                let mut view = self.view(game, seat, Phase::Cardgain);
+                view.gained = placement.took.clone();
+                view.gained_cows = placement.cows;
+                self.players[seat].tell(&view).await;
+            }
+            let Placement { row, took, cows } = placement;
+            events.push(PlacementRecord {
+                seat,
+                card: cards[seat],
+                row,
+                took,
+                cows,
+                reason,
+            });
+        }
+        TurnRecord {
+            played: cards,
+            events,
+        }
+    }
+
+    /// The end: every player still playing gets its score, then all bots shut down at once.
+    /// Returns what each bot (faulted ones included) wrote to stderr, by seat.
+    async fn finish(&mut self, game: &Game) -> Vec<SeatLog> {
+        let mut endings = Vec::new();
+        for (seat, player) in std::mem::take(&mut self.players).into_iter().enumerate() {
+            let view = self.view(game, seat, Phase::Score);
+            match player {
+                Seat::Process(p) => endings.push(async move { (seat, p.finish(Some(view)).await) }),
+                Seat::Human(mut h) => h.tell(&view).await,
+                Seat::Builtin(_) => {}
+            }
+        }
+        let mut finished: Vec<(usize, StderrLog)> = join_all(endings).await;
+        for (seat, task) in self.logs.drain(..) {
+            if let Ok(log) = task.await {
+                finished.push((seat, log));
+            }
+        }
+        finished.sort_by_key(|(seat, _)| *seat);
+        finished
+            .into_iter()
+            .map(|(seat, stderr)| SeatLog {
+                seat,
+                name: self.names[seat].clone(),
+                stderr,
+            })
+            .collect()
+    }
+
     fn view(&self, game: &Game, seat: usize, phase: Phase) -> View {
         game.view(seat, phase, &self.names)
     }
