@@ -125,11 +125,17 @@ impl Process {
         })
     }
 
-    /// Renders and writes the message for `view`, if its template sends one.
+    /// Renders and writes the message for `view`, if its template sends one, unless an earlier
+    /// message could not be delivered.
     async fn send(&mut self, view: &View) -> Result<(), Fault> {
         if let Some(fault) = &self.broken {
             return Err(fault.clone());
         }
+        self.deliver(view).await
+    }
+
+    /// Renders and writes the message for `view`, if its template sends one.
+    async fn deliver(&mut self, view: &View) -> Result<(), Fault> {
         let text = match self.templates.render(view) {
             Ok(Some(text)) => text,
             Ok(None) => return Ok(()),
@@ -215,7 +221,9 @@ impl Process {
     /// process group (whatever it left behind goes too). Returns what it wrote to stderr.
     pub async fn finish(mut self, last: Option<View>) -> StderrLog {
         if let Some(view) = last {
-            let _ = self.send(&view).await;
+            // Best effort even after a fault: `invalid` is exactly the message a bot that
+            // just faulted should get.
+            let _ = self.deliver(&view).await;
         }
         drop(self.stdin.take());
         let _ = timeout(self.limits.grace, self.child.wait()).await;
@@ -351,6 +359,25 @@ mod tests {
         let fault = answer.unwrap_err();
         assert_eq!(fault.kind(), "exited");
         assert!(fault.to_string().contains('4'), "{fault}");
+    }
+
+    #[tokio::test]
+    async fn a_bot_that_faulted_is_still_told_invalid() {
+        let (dir, launch) =
+            bot("read a; read b; read c; echo hello; read x; echo \"$x\" > got.txt");
+        let mut p = Process::spawn(&launch, dir.path(), default_set(), limits()).unwrap();
+        let view = turn_view();
+        assert_eq!(
+            p.choose_card(&view).await.unwrap_err().kind(),
+            "not_a_number"
+        );
+        let invalid = View {
+            phase: Phase::Invalid,
+            ..view
+        };
+        p.finish(Some(invalid)).await;
+        let got = std::fs::read_to_string(dir.path().join("got.txt")).unwrap();
+        assert_eq!(got, "invalid\n");
     }
 
     #[tokio::test]
