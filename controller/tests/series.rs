@@ -294,7 +294,16 @@ fn chatty_slow_and_child_leaving_bots_are_contained_without_faults() {
     let before = orphans();
     let out = take6(
         tmp.path(),
-        &["--games", "2", "--seed", "8", "--reply-ms", "1500"],
+        &[
+            "--games",
+            "2",
+            "--seed",
+            "8",
+            "--reply-ms",
+            "1500",
+            "--first-reply-ms",
+            "4000",
+        ],
     );
     assert_ok(&out);
     let games = games(tmp.path());
