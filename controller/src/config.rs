@@ -78,6 +78,10 @@ pub struct RunArgs {
     /// killed [default: 1000]
     #[arg(long, value_name = "MS")]
     pub grace_ms: Option<u64>,
+    /// Address-space limit of each bot process, in MiB (RLIMIT_AS; a bot that needs more fails
+    /// to allocate and usually exits: a fault) [default: no limit]
+    #[arg(long, value_name = "MIB")]
+    pub memory_mib: Option<u64>,
     /// Folder of message template sets [default: templates, when it exists]
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
@@ -109,6 +113,7 @@ struct FileConfig {
     reply_ms: Option<u64>,
     build_timeout_s: Option<u64>,
     grace_ms: Option<u64>,
+    memory_mib: Option<u64>,
     templates: Option<PathBuf>,
     stderr_cap_kib: Option<usize>,
     line_cap_bytes: Option<usize>,
@@ -128,6 +133,9 @@ pub struct Settings {
     pub reply_ms: u64,
     pub build_timeout_s: u64,
     pub grace_ms: u64,
+    /// Address-space limit of each bot process in MiB, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_mib: Option<u64>,
     /// The template folder, when there is one; built-in sets are always available.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub templates: Option<PathBuf>,
@@ -212,6 +220,7 @@ impl Settings {
             reply_ms: args.reply_ms.or(file.reply_ms).unwrap_or(1000),
             build_timeout_s: args.build_timeout_s.or(file.build_timeout_s).unwrap_or(300),
             grace_ms: args.grace_ms.or(file.grace_ms).unwrap_or(1000),
+            memory_mib: args.memory_mib.or(file.memory_mib),
             templates,
             stderr_cap_kib: file.stderr_cap_kib.unwrap_or(64),
             line_cap_bytes: file.line_cap_bytes.unwrap_or(1024),
@@ -271,6 +280,9 @@ impl Settings {
             self.line_cap_bytes as u64,
             "allow at least a few bytes",
         )?;
+        if let Some(mib) = self.memory_mib {
+            positive("memory_mib", mib, "leave it out for no limit")?;
+        }
         Ok(())
     }
 
@@ -280,6 +292,7 @@ impl Settings {
             first_reply: Duration::from_millis(self.first_reply_ms),
             reply: Duration::from_millis(self.reply_ms),
             grace: Duration::from_millis(self.grace_ms),
+            memory: self.memory_mib.map(|mib| mib * 1024 * 1024),
             line_cap: self.line_cap_bytes,
             stderr_cap: self.stderr_cap_kib * 1024,
         }

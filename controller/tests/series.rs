@@ -798,3 +798,37 @@ fn a_person_can_play_at_the_keyboard_and_typos_are_asked_again() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_memory_limit_turns_a_memory_hog_into_a_fault() {
+    let tmp = arena(&[fixture("first")]);
+    let bot = tmp.path().join("bots/hog");
+    fs::create_dir_all(&bot).unwrap();
+    fs::copy(fixtures().join("first/launch"), bot.join("play")).unwrap();
+    fs::write(
+        bot.join("launch"),
+        "#!/bin/sh\npython3 -c 'bytearray(300 << 20)' || exit 1\nexec ./play\n",
+    )
+    .unwrap();
+    let exec = fs::metadata(bot.join("play")).unwrap().permissions();
+    fs::set_permissions(bot.join("launch"), exec).unwrap();
+
+    assert_ok(&take6(tmp.path(), &["--games", "1", "--seed", "3"]));
+    assert!(
+        games(tmp.path())[0].invalid.is_empty(),
+        "no limit by default"
+    );
+
+    assert_ok(&take6(
+        tmp.path(),
+        &["--games", "1", "--seed", "3", "--memory-mib", "100"],
+    ));
+    let g = games(tmp.path()).remove(0);
+    assert_eq!(
+        faults_of(&g, "hog"),
+        vec![(1, "card".into(), "exited".into())]
+    );
+    assert!(faults_of(&g, "first").is_empty());
+    let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+    assert!(manifest.contains("memory_mib = 100"), "{manifest}");
+}

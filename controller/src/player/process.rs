@@ -38,6 +38,8 @@ pub struct Limits {
     pub line_cap: usize,
     /// How much of a bot's stderr is kept per game, in bytes; the rest is drained and counted.
     pub stderr_cap: usize,
+    /// The address-space limit (RLIMIT_AS) of the bot's processes in bytes, if any.
+    pub memory: Option<u64>,
 }
 
 impl Default for Limits {
@@ -48,6 +50,7 @@ impl Default for Limits {
             grace: Duration::from_millis(1000),
             line_cap: 1024,
             stderr_cap: 64 * 1024,
+            memory: None,
         }
     }
 }
@@ -95,11 +98,17 @@ impl Process {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
+        let memory = limits.memory;
         // SAFETY: setrlimit is async-signal-safe and touches no memory of the parent.
         unsafe {
-            // A crashing bot must not fill its working copy with core dumps, game after game.
-            command
-                .pre_exec(|| setrlimit(Resource::RLIMIT_CORE, 0, 0).map_err(std::io::Error::from));
+            command.pre_exec(move || {
+                // A crashing bot must not fill its working copy with core dumps, game after game.
+                setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
+                if let Some(bytes) = memory {
+                    setrlimit(Resource::RLIMIT_AS, bytes, bytes)?;
+                }
+                Ok(())
+            });
         }
         let mut child = command
             .spawn()
@@ -330,6 +339,7 @@ mod tests {
             grace: Duration::from_millis(100),
             line_cap: 16,
             stderr_cap: 10,
+            memory: None,
         }
     }
 
