@@ -37,11 +37,21 @@ pub enum Command {
     #[command(args_override_self = true)]
     Play(PlayArgs),
     /// Recompute a series' leaderboard from its games.jsonl (e.g. after the controller was
-    /// killed), rewrite its leaderboard.csv and print the summary.
+    /// killed), rewrite its leaderboard.csv and report.html and print the summary.
     Leaderboard {
         /// The series folder [default: results/latest]
         #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
         dir: PathBuf,
+    },
+    /// Print one recorded game turn by turn: the rows after each turn, where every card went,
+    /// who took what, and the running cows (what report.html's game viewer shows).
+    Replay {
+        /// The series folder, e.g. results/latest
+        #[arg(value_name = "SERIES_DIR")]
+        dir: PathBuf,
+        /// The game's number (the `game` field of games.jsonl, from 0)
+        #[arg(value_name = "GAME")]
+        game: u64,
     },
 }
 

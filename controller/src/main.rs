@@ -32,9 +32,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let (standings, games) = series::rebuild_leaderboard(&dir)?;
             print!("{}", take6::record::summary_table(&standings, &[]));
             println!(
-                "\n{games} games; leaderboard written to {}",
-                dir.join(series::LEADERBOARD).display()
+                "\n{games} games; leaderboard written to {}, report to {}",
+                dir.join(series::LEADERBOARD).display(),
+                dir.join(take6::record::report::REPORT).display()
             );
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::Replay { dir, game } => {
+            let record = series::find_game(&dir, game)?;
+            print!("{}", take6::record::replay::replay_text(&record));
             return Ok(ExitCode::SUCCESS);
         }
     };

@@ -23,6 +23,7 @@ use crate::config::Settings;
 use crate::player::Console;
 use crate::player::process::launch_path;
 use crate::protocol::{TemplateLibrary, TemplateSet};
+use crate::record::report::{self, ReportStats, SeriesFacts};
 use crate::record::{self, GameRecord, Standing, Tally};
 use crate::schedule::{Entrant, Schedule, ScheduleError, TABLE_SIZE};
 use crate::table::{self, GameOutcome, Occupant, TableGame, TableSeat};
@@ -367,7 +368,7 @@ pub async fn run(
     let reporter = tokio::spawn(reporter.run(rx));
 
     let interrupted = dispatch(&schedule, &seats, &names, settings, tx, stop).await;
-    let tally = reporter.await.expect("the reporter does not panic")?;
+    let (tally, report_stats) = reporter.await.expect("the reporter does not panic")?;
 
     let standings = tally.standings();
     write_leaderboard(&dir.path, &standings)?;
@@ -379,6 +380,7 @@ pub async fn run(
     manifest.games_played = tally.games();
     manifest.finished = Some(now());
     write_manifest(&manifest_path, &manifest)?;
+    write_report(&dir.path, &standings, &report_stats)?;
     tracing::info!(
         games = tally.games(),
         "series {} {:?}",
@@ -522,6 +524,8 @@ struct Reporter {
     logs: PathBuf,
     bot_logs: HashMap<String, BufWriter<File>>,
     tally: Tally,
+    /// What `report.html` needs, gathered as games finish.
+    report: ReportStats,
     /// Faults so far, shown beside the bar.
     faults: u64,
     bar: ProgressBar,
@@ -561,12 +565,16 @@ impl Reporter {
             logs: dir.join("logs"),
             bot_logs: HashMap::new(),
             tally: Tally::default(),
+            report: ReportStats::default(),
             faults: 0,
             bar,
         })
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<Event>) -> Result<Tally, SeriesError> {
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<Event>,
+    ) -> Result<(Tally, ReportStats), SeriesError> {
         let result = async {
             while let Some(event) = rx.recv().await {
                 match event {
@@ -584,7 +592,7 @@ impl Reporter {
         if let Ok(mut slot) = BAR.lock() {
             *slot = None;
         }
-        result.map(|()| self.tally)
+        result.map(|()| (self.tally, self.report))
     }
 
     fn finished(&mut self, outcome: &GameOutcome) -> Result<(), SeriesError> {
@@ -594,6 +602,7 @@ impl Reporter {
             .and_then(|()| self.games.flush())
             .map_err(write_err(&self.games_path))?;
         self.tally.add(record);
+        self.report.add(record);
         self.bot_log(record, outcome)?;
         if self.leaderboard_at.elapsed() >= LEADERBOARD_EVERY {
             self.leaderboard_at = std::time::Instant::now();
@@ -666,26 +675,70 @@ pub fn write_leaderboard(dir: &Path, standings: &[Standing]) -> Result<(), Serie
         .map_err(write_err(&path))
 }
 
-/// Recomputes the standings of a series folder from its `games.jsonl`: for a series that was
-/// killed before it could write its leaderboard, or to check one. Rewrites `leaderboard.csv`.
-pub fn rebuild_leaderboard(dir: &Path) -> Result<(Vec<Standing>, u64), SeriesError> {
+/// Writes `report.html` in `dir` atomically, with the facts of the folder's `series.toml`.
+pub fn write_report(
+    dir: &Path,
+    standings: &[Standing],
+    stats: &ReportStats,
+) -> Result<(), SeriesError> {
+    let manifest = fs::read_to_string(dir.join("series.toml")).unwrap_or_default();
+    let facts = SeriesFacts::from_manifest(&manifest);
+    let html = report::report_html(&report::Report {
+        standings,
+        stats,
+        facts: &facts,
+        ratings: None,
+    });
+    let path = dir.join(report::REPORT);
+    let partial = dir.join(format!("{}.partial", report::REPORT));
+    fs::write(&partial, html)
+        .and_then(|()| fs::rename(&partial, &path))
+        .map_err(write_err(&path))
+}
+
+/// Reads every game of a series folder's `games.jsonl`.
+pub fn read_games(dir: &Path) -> Result<Vec<GameRecord>, SeriesError> {
     let path = dir.join(GAMES);
     let file = File::open(&path).map_err(|error| SeriesError::Read {
         path: path.clone(),
         error,
     })?;
-    let records =
-        record::read_games_jsonl(io::BufReader::new(file)).map_err(|e| SeriesError::Games {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?;
+    record::read_games_jsonl(io::BufReader::new(file)).map_err(|e| SeriesError::Games {
+        path: path.clone(),
+        reason: e.to_string(),
+    })
+}
+
+/// Recomputes the standings of a series folder from its `games.jsonl`: for a series that was
+/// killed before it could write its leaderboard, or to check one. Rewrites `leaderboard.csv`
+/// and `report.html`.
+pub fn rebuild_leaderboard(dir: &Path) -> Result<(Vec<Standing>, u64), SeriesError> {
+    let records = read_games(dir)?;
     let mut tally = Tally::default();
+    let mut stats = ReportStats::default();
     for r in &records {
         tally.add(r);
+        stats.add(r);
     }
     let standings = tally.standings();
     write_leaderboard(dir, &standings)?;
+    write_report(dir, &standings, &stats)?;
     Ok((standings, tally.games()))
+}
+
+/// One game of a series folder, for `take6 replay`.
+pub fn find_game(dir: &Path, game: u64) -> Result<GameRecord, SeriesError> {
+    let games = read_games(dir)?;
+    let count = games.len();
+    games
+        .into_iter()
+        .find(|g| g.game == game)
+        .ok_or_else(|| SeriesError::Games {
+            path: dir.join(GAMES),
+            reason: format!(
+                "no game {game} ({count} games recorded, numbered from 0; see leaderboard.csv or report.html)"
+            ),
+        })
 }
 
 /// `logs/<bot>.games.log`: a name no build log (`<bot>.build.log`) or `controller.log` can take.

@@ -12,6 +12,9 @@ use assert_cmd::cargo::CommandCargoExt;
 use take6::record::{GameRecord, check_record, read_games_jsonl};
 use tempfile::TempDir;
 
+#[path = "series/report.rs"]
+mod report;
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
 }
@@ -698,11 +701,15 @@ fn the_leaderboard_can_be_rebuilt_from_games_jsonl() {
     let tmp = arena(&[fixture("first"), fixture("lowest")]);
     assert_ok(&take6(tmp.path(), &["--games", "5", "--seed", "9"]));
     let path = series_dir(tmp.path()).join("leaderboard.csv");
+    let report = series_dir(tmp.path()).join("report.html");
     let written = fs::read_to_string(&path).unwrap();
+    let page = fs::read_to_string(&report).unwrap();
     fs::remove_file(&path).unwrap();
+    fs::remove_file(&report).unwrap();
     let out = rebuild(tmp.path());
     assert_ok(&out);
     assert_eq!(fs::read_to_string(&path).unwrap(), written);
+    assert_eq!(fs::read_to_string(&report).unwrap(), page);
     assert!(
         text(&out.stdout).contains("5 games"),
         "{}",
@@ -720,6 +727,55 @@ fn the_leaderboard_can_be_rebuilt_from_games_jsonl() {
     assert!(
         stderr.contains("games.jsonl") && stderr.contains("line 6"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_recorded_game_is_replayed_turn_by_turn() {
+    let tmp = arena(&[fixture("first"), fixture("not-held")]);
+    assert_ok(&take6(tmp.path(), &["--games", "3", "--seed", "4"]));
+    let game = &games(tmp.path())[2];
+    let replay = |args: &[&str]| {
+        Command::cargo_bin("take6")
+            .unwrap()
+            .current_dir(tmp.path())
+            .arg("replay")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = replay(&["results/latest", "2"]);
+    assert_ok(&out);
+    let shown = text(&out.stdout);
+    assert_eq!(shown.matches("\nTurn ").count(), 10, "{shown}");
+    // After each turn, the row tops are the highest cards placed in them.
+    let frames = take6::record::replay::frames(game);
+    for (turn, frame) in frames.iter().enumerate().skip(1) {
+        let section = shown.split(&format!("\nTurn {turn}\n")).nth(1).unwrap();
+        let row0 = section
+            .lines()
+            .find(|l| l.trim_start().starts_with("row 0:"))
+            .unwrap();
+        let top = frame.rows[0].last().unwrap();
+        assert!(row0.contains(&format!(" {top}(")), "turn {turn}: {row0}");
+    }
+    // The faulting bot is named with its reason; final scores are the record's.
+    assert!(shown.contains("FAULT not-held"), "{shown}");
+    for (name, score) in game.players.iter().zip(&game.scores) {
+        assert!(
+            shown
+                .lines()
+                .any(|l| l.trim_start().starts_with(name.as_str())
+                    && l.contains(&format!(": {score}"))),
+            "{name} {score}: {shown}"
+        );
+    }
+    let out = replay(&["results/latest", "17"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("no game 17"),
+        "{}",
+        text(&out.stderr)
     );
 }
 
