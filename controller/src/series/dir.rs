@@ -136,3 +136,32 @@ pub(crate) fn replace_file(path: &Path, bytes: &[u8], durable: bool) -> Result<(
 pub(crate) fn now() -> String {
     humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_take6_at_a_time_per_series_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = SeriesDir::create(tmp.path()).unwrap();
+        let held = dir.lock().unwrap();
+        let err = dir.lock().unwrap_err();
+        assert!(matches!(err, SeriesError::Busy(_)), "{err}");
+        drop(held);
+        assert!(dir.lock().is_ok());
+    }
+
+    #[test]
+    fn replaced_files_leave_no_partial_behind() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("series.toml");
+        replace_file(&path, b"old", true).unwrap();
+        replace_file(&path, b"new", false).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        let names: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+        let err = replace_file(&tmp.path().join("no/such/file"), b"x", true).unwrap_err();
+        assert!(err.to_string().contains("no/such/file"), "{err}");
+    }
+}

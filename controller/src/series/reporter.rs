@@ -262,3 +262,142 @@ pub fn cut_torn(path: &Path, torn: Torn) -> Result<(), SeriesError> {
         .and_then(|()| file.sync_all())
         .map_err(super::dir::write_err(path))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::record::fixtures::{hand_made, sample};
+    use crate::series::sinks::Leaderboard;
+    use crate::series::sinks::games::GamesFile;
+
+    /// Records the events it sees; fails on the `fail_at`-th finished game.
+    struct Probe {
+        seen: Arc<Mutex<Vec<String>>>,
+        fail_at: Option<u64>,
+    }
+
+    impl Sink for Probe {
+        fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
+            let name = match event {
+                Event::GameFinished(r, Origin::Played { .. }) => format!("played {}", r.game),
+                Event::GameFinished(r, Origin::Replayed { line, .. }) => {
+                    format!("replayed {} from line {line}", r.game)
+                }
+                other => format!("{other:?}")
+                    .split(['(', ' '])
+                    .next()
+                    .unwrap()
+                    .to_string(),
+            };
+            self.seen.lock().unwrap().push(name);
+            if self.fail_at == Some(state.lines) {
+                return Err(SinkError {
+                    path: "probe.out".into(),
+                    error: std::io::Error::other("disk full"),
+                });
+            }
+            Ok(())
+        }
+    }
+
+    fn outcome(game: u64) -> Box<GameOutcome> {
+        let mut record = if game % 2 == 0 { sample() } else { hand_made() };
+        record.game = game;
+        Box::new(GameOutcome {
+            record,
+            logs: Vec::new(),
+        })
+    }
+
+    fn start() -> Start {
+        Start {
+            line: String::new(),
+            planned: 5,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failing_sink_stops_the_reporter_naming_its_file() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let probe = Probe {
+            seen: Arc::clone(&seen),
+            fail_at: Some(2),
+        };
+        let mut reporter = Reporter::new("s", vec![Box::new(probe)]);
+        reporter.handle(&Event::Started(&start())).unwrap();
+        let (tx, rx) = mpsc::channel(8);
+        for game in 0..4 {
+            tx.send(outcome(game)).await.unwrap();
+        }
+        let err = reporter.run(rx).await.unwrap_err();
+        assert_eq!(err.path, PathBuf::from("probe.out"));
+        assert_eq!(reporter.state().lines, 2, "no game taken after the failure");
+        assert!(tx.is_closed(), "the game tasks are told to stop");
+        let err = SeriesError::from(err).to_string();
+        assert!(
+            err.contains("probe.out") && err.contains("disk full"),
+            "{err}"
+        );
+        assert_eq!(*seen.lock().unwrap(), ["Started", "played 0", "played 1"]);
+    }
+
+    #[tokio::test]
+    async fn games_replayed_from_the_log_reach_the_sinks_as_they_were_played() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("games.jsonl");
+        let (tx, rx) = mpsc::channel(8);
+        let mut played = Reporter::new(
+            "s",
+            vec![
+                Box::new(GamesFile::new(path.clone())),
+                Box::new(Leaderboard::new(tmp.path().to_path_buf())),
+            ],
+        );
+        played.handle(&Event::Started(&start())).unwrap();
+        for game in [3, 0, 4] {
+            tx.send(outcome(game)).await.unwrap();
+        }
+        drop(tx);
+        played.run(rx).await.unwrap();
+        played.handle(&Event::Finished(Status::Complete)).unwrap();
+        let csv = std::fs::read(tmp.path().join("leaderboard.csv")).unwrap();
+
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let probe = Probe {
+            seen: Arc::clone(&seen),
+            fail_at: None,
+        };
+        let mut replayed = Reporter::new("s", vec![Box::new(probe)]);
+        assert_eq!(replayed.replay(&path, "s").unwrap(), None);
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [
+                "replayed 3 from line 1",
+                "replayed 0 from line 2",
+                "replayed 4 from line 3"
+            ]
+        );
+        let state = replayed.state();
+        assert_eq!(state.tally, played.state().tally);
+        assert_eq!(
+            state.chain,
+            played.state().chain,
+            "resume continues the chain"
+        );
+        assert!(state.done.contains(4) && !state.done.contains(1));
+        assert_eq!(
+            crate::record::leaderboard_csv(&state.tally.standings()),
+            csv
+        );
+    }
+
+    #[test]
+    fn game_sets_hold_each_number_once() {
+        let mut set = GameSet::default();
+        assert!(set.insert(130) && set.insert(0) && !set.insert(130));
+        assert!(set.contains(0) && set.contains(130));
+        assert!(!set.contains(1) && !set.contains(64) && !set.contains(1 << 40));
+    }
+}

@@ -85,3 +85,48 @@ pub fn bots(manifest: &Manifest, dir: &Path) -> Result<Vec<Bot>, SeriesError> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(settings: &Settings) -> Manifest {
+        let dir = super::super::SeriesDir {
+            id: "s".into(),
+            path: "results/s".into(),
+        };
+        Manifest::new(&dir, settings, &[], &[], &[], None)
+    }
+
+    fn recorded() -> Settings {
+        let args = RunArgs {
+            games: Some(30),
+            seed: Some(7),
+            jobs: Some(2),
+            config: Some("/dev/null".into()),
+            ..RunArgs::default()
+        };
+        Settings::resolve(&args).unwrap()
+    }
+
+    #[test]
+    fn the_recorded_settings_come_back_and_only_harmless_flags_may_change() {
+        let m = manifest(&recorded());
+        let mut args = RunArgs {
+            jobs: Some(5),
+            ..RunArgs::default()
+        };
+        let s = settings(&args, &m).unwrap();
+        assert_eq!((s.games, s.seed, s.jobs), (30, 7, 5));
+        assert_eq!(s.reply_ms, recorded().reply_ms);
+
+        args.games = Some(31);
+        args.first_reply_ms = Some(10);
+        let err = settings(&args, &m).unwrap_err().to_string();
+        assert!(
+            err.contains("games is 30 in the series, 31 now")
+                && err.contains("first_reply_ms is 3000 in the series, 10 now"),
+            "{err}"
+        );
+    }
+}
