@@ -53,6 +53,14 @@ pub enum Command {
         #[arg(value_name = "GAME")]
         game: u64,
     },
+    /// Check a series' results: replay every game in its games.jsonl through an independent
+    /// rules checker, check each line's SHA-256 chain and the counts in series.toml, and name
+    /// the first bad line. Exits 1 when anything fails.
+    Verify {
+        /// The series folder [default: results/latest]
+        #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
+        dir: PathBuf,
+    },
 }
 
 /// Flags of `take6 run`. Each overrides the same key of `take6.toml`.
@@ -98,6 +106,16 @@ pub struct RunArgs {
     /// Settings file [default: take6.toml in the current directory, when it exists]
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Continue an interrupted series in its folder [default: results/latest]: plays only
+    /// the games not yet in its games.jsonl, with its recorded settings (flags may change
+    /// --jobs and --build-timeout-s, nothing that changes the games; take6.toml is not read)
+    #[arg(
+        long,
+        value_name = "SERIES_DIR",
+        num_args = 0..=1,
+        default_missing_value = "results/latest"
+    )]
+    pub resume: Option<PathBuf>,
 }
 
 /// Flags of `take6 play`: those of `run`, and the player's name.
@@ -193,6 +211,46 @@ impl Settings {
             }
             None => (FileConfig::default(), None),
         };
+        Settings::resolve_from(args, file, config_path)
+    }
+
+    /// Resolves the settings of a resumed series: the settings it recorded (`series.toml`'s
+    /// `[settings]`) stand in for the settings file, and the flags given now win over them.
+    /// Whether the result may be used (it must not change the games) is for the caller.
+    pub fn resolve_recorded(
+        args: &RunArgs,
+        recorded: &toml::Table,
+    ) -> Result<Settings, ConfigError> {
+        let mut table = recorded.clone();
+        // Recorded, but not keys of a settings file.
+        for key in ["seed_given", "human", "config"] {
+            table.remove(key);
+        }
+        let file: FileConfig =
+            toml::Value::Table(table)
+                .try_into()
+                .map_err(|e: toml::de::Error| ConfigError::Parse {
+                    path: PathBuf::from("series.toml"),
+                    message: e.to_string(),
+                })?;
+        let mut settings = Settings::resolve_from(args, file, None)?;
+        settings.seed_given = recorded
+            .get("seed_given")
+            .and_then(toml::Value::as_bool)
+            .unwrap_or(true);
+        settings.config = recorded
+            .get("config")
+            .and_then(toml::Value::as_str)
+            .map(PathBuf::from);
+        Ok(settings)
+    }
+
+    /// Defaults, then `file` (read from `config_path`, if any), then the flags.
+    fn resolve_from(
+        args: &RunArgs,
+        file: FileConfig,
+        config_path: Option<PathBuf>,
+    ) -> Result<Settings, ConfigError> {
         let base = config_path
             .as_deref()
             .and_then(Path::parent)
@@ -250,6 +308,13 @@ impl Settings {
                 setting: "--name",
                 value: format!("{name:?}"),
                 fix: "use a name without whitespace or '#'",
+            });
+        }
+        if let Some(dir) = &args.run.resume {
+            return Err(ConfigError::Invalid {
+                setting: "--resume",
+                value: dir.display().to_string(),
+                fix: "a game at the keyboard cannot be resumed; start a new one",
             });
         }
         let mut settings = Settings::resolve(&args.run)?;

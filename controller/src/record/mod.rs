@@ -21,7 +21,7 @@ pub mod tally;
 
 pub use check::check_record;
 pub use export::{leaderboard_csv, summary_table};
-pub use jsonl::{RecordError, games_jsonl_line, read_games_jsonl};
+pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_jsonl};
 pub use tally::{Standing, Tally};
 
 /// One finished game, as written to `games.jsonl`. Seats are in the game's seat order.
