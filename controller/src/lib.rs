@@ -7,6 +7,7 @@
 
 pub mod bots;
 pub mod config;
+pub mod folder;
 pub mod game;
 pub mod player;
 pub mod protocol;

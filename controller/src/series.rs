@@ -271,6 +271,7 @@ pub async fn run(
             &dir.path,
             settings.build_timeout(),
             settings.jobs,
+            settings.max_bot_bytes(),
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
