@@ -279,7 +279,7 @@ impl Settings {
     /// otherwise, one game at a time, and a person in one seat.
     pub fn resolve_play(args: &PlayArgs) -> Result<Settings, ConfigError> {
         let name = &args.name;
-        if let Some(problem) = crate::bots::name_problem(name) {
+        if let Some(problem) = crate::names::name_problem(name) {
             return Err(ConfigError::Invalid {
                 setting: "--name",
                 value: format!("{name:?}"),

@@ -9,6 +9,7 @@ pub mod bots;
 pub mod config;
 pub mod folder;
 pub mod game;
+pub mod names;
 pub mod player;
 pub mod protocol;
 pub mod record;
