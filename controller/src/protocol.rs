@@ -66,6 +66,12 @@ const BUILTIN: [(&str, &str); 4] = [
     ),
 ];
 
+/// The work one render of a message may do, in minijinja fuel (about one instruction, or 64
+/// bytes of text made). The built-in sets need under 100 per message; a bot's template that
+/// needs more (say, nested loops over `range`) is refused at load or faults mid-game instead
+/// of stalling the series. Also bounds a render's memory to a few MiB.
+pub const RENDER_FUEL: u64 = 100_000;
+
 /// Longest part of a bad reply quoted back in a [`ReplyError`].
 const REPLY_SHOWN: usize = 80;
 
@@ -470,6 +476,12 @@ fn finish(mut text: String, source: &str) -> Option<String> {
 }
 
 fn reason_of(err: &minijinja::Error) -> String {
+    if err.kind() == minijinja::ErrorKind::OutOfFuel {
+        return format!(
+            "too much work: the message took more than the limit of {RENDER_FUEL} steps \
+             (minijinja fuel) to render; simplify the template"
+        );
+    }
     match err.detail() {
         Some(d) => format!("{}: {d}", err.kind()),
         None => err.kind().to_string(),
@@ -528,6 +540,7 @@ impl TemplateSet {
                 .expect("the default delimiters are valid"),
         );
         env.set_auto_escape_callback(|_| AutoEscape::None);
+        env.set_fuel(Some(RENDER_FUEL));
         let globals: HashSet<String> = env.globals().map(|(k, _)| k.to_string()).collect();
 
         let card_reply = ReplyPattern::new(&entries["card_reply"], "card_reply", "{card}")?;
@@ -1154,6 +1167,30 @@ mod tests {
             "turn = \"{% for i in range(4) %}{{ loop.index }}{{ rows[i].top }}{% endfor %}\"",
         )
         .unwrap();
+    }
+
+    #[test]
+    fn too_much_work_is_refused_at_load_or_an_error_mid_game_never_a_hang() {
+        let spin =
+            "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}";
+        let msg = load_err(&format!("cards = \"x\"\nturn = \"{spin}\"\n"));
+        assert!(
+            msg.starts_with("templates/foo.toml:2: message 'turn'")
+                && msg.contains(&format!("limit of {RENDER_FUEL} steps")),
+            "{msg}"
+        );
+        // Cheap on the sample views (2, 3 and 10 players), too much work with 4 players.
+        let text = format!("turn = \"{{% if n_players == 4 %}}{spin}{{% endif %}}ok\"\n");
+        let set = TemplateSet::from_source("foo", "foo.toml", &text).unwrap();
+        let view = random_game_views(1, 4)
+            .into_iter()
+            .find(|v| v.phase == Phase::Turn)
+            .unwrap();
+        let err = set.render(&view).unwrap_err();
+        assert!(
+            matches!(&err, TemplateError::Render { reason, .. } if reason.contains("too much work")),
+            "{err}"
+        );
     }
 
     #[test]

@@ -30,8 +30,7 @@ impl Sink for Report {
         match event {
             Event::GameFinished(record, _) => self.stats.add(record),
             Event::Finished(status) if *status != Status::Failed => {
-                write_report(&self.dir, &state.tally.standings(), &self.stats)
-                    .map_err(sink_err)?;
+                write_report(&self.dir, &state.tally.standings(), &self.stats).map_err(sink_err)?;
             }
             _ => {}
         }
