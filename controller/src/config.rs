@@ -132,6 +132,11 @@ pub struct PlayArgs {
     /// Your name at the table
     #[arg(long, default_value = "you")]
     pub name: String,
+    /// Your opponents: bots of the bots folder and built-ins (random, first, lowest, highest,
+    /// gap) by name, at most 9; a name may repeat for built-ins [default: every bot, padded to
+    /// ten with built-ins]
+    #[arg(long, value_name = "NAME", num_args = 1..)]
+    pub against: Vec<String>,
     #[command(flatten)]
     pub run: RunArgs,
 }
@@ -183,6 +188,9 @@ pub struct Settings {
     /// The name of the person playing at the keyboard (`take6 play`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub human: Option<String>,
+    /// The opponents the person chose (`take6 play --against`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against: Option<Vec<String>>,
     /// The settings file that was read, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config: Option<PathBuf>,
@@ -237,7 +245,7 @@ impl Settings {
     ) -> Result<Settings, ConfigError> {
         let mut table = recorded.clone();
         // Recorded, but not keys of a settings file.
-        for key in ["seed_given", "human", "config"] {
+        for key in ["seed_given", "human", "against", "config"] {
             table.remove(key);
         }
         let file: FileConfig =
@@ -346,6 +354,7 @@ impl Settings {
                 1024,
             )? as usize,
             human: None,
+            against: None,
             config: config_path.clone(),
         };
         Ok(settings)
@@ -373,6 +382,16 @@ impl Settings {
         settings.games = args.run.games.unwrap_or(1);
         settings.jobs = 1;
         settings.human = Some(name.clone());
+        if !args.against.is_empty() {
+            if args.against.len() >= crate::schedule::TABLE_SIZE {
+                return Err(ConfigError::Invalid {
+                    setting: "--against",
+                    value: args.against.join(" "),
+                    fix: format!("name at most {} opponents", crate::schedule::TABLE_SIZE - 1),
+                });
+            }
+            settings.against = Some(args.against.clone());
+        }
         Ok(settings)
     }
 
@@ -527,6 +546,7 @@ mod tests {
         let (_dir, args) = args_with_config("");
         let play = |name: &str| PlayArgs {
             name: name.into(),
+            against: Vec::new(),
             run: args.clone(),
         };
         let err = Settings::resolve_play(&play("a\u{1b}b"))

@@ -808,6 +808,63 @@ fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
 }
 
 #[test]
+fn a_person_chooses_opponents_and_sees_where_every_card_went() {
+    let tmp = arena(&[fixture("first"), fixture("lowest")]);
+    // Counting up from 0 again and again: a card prompt takes the first number in hand, a row
+    // prompt waits for the next 0.
+    let input: String = (0..30)
+        .flat_map(|_| (0..=104).map(|n| format!("{n}\n")))
+        .collect();
+    let args = [
+        "--seed",
+        "3",
+        "--name",
+        "ann",
+        "--against",
+        "first",
+        "gap",
+        "gap",
+    ];
+    let out = play(tmp.path(), &input, &args);
+    assert_ok(&out);
+    let stdout = text(&out.stdout);
+    let g = &games(tmp.path())[0];
+    let mut players = g.players.clone();
+    players.sort();
+    assert_eq!(players, ["ann", "first", "gap#1", "gap#2"]);
+    assert!(g.invalid.is_empty(), "{:?}", g.invalid);
+    assert!(text(&out.stderr).contains("lowest: skipped: not chosen with --against"));
+    // Piped: no colours. Every turn says where every card went, as recorded.
+    assert!(!stdout.contains('\x1b'), "{stdout}");
+    assert_eq!(stdout.matches("where the cards went:").count(), 10);
+    for e in g.turns.iter().flat_map(|t| &t.events) {
+        let line = format!("{} {} -> row {}", g.players[e.seat], e.card, e.row);
+        assert!(stdout.contains(&line), "{line} in {stdout}");
+    }
+    assert!(stdout.contains("your hand: ") && stdout.contains("scores: "));
+    let ann = g.players.iter().position(|p| p == "ann").unwrap();
+    if g.turns
+        .iter()
+        .flat_map(|t| &t.events)
+        .any(|e| e.seat == ann && e.reason.is_some())
+    {
+        assert!(stdout.contains("row 0 costs "), "{stdout}");
+    }
+    // The same seed deals the same cards.
+    let again = play(tmp.path(), &input, &args);
+    assert_ok(&again);
+    assert_eq!(games(tmp.path())[0].hands, g.hands);
+    // A name that is neither a bot nor a built-in is refused, naming what there is.
+    let out = play(tmp.path(), "", &["--against", "nobody"]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("nobody") && stderr.contains("gap (built-in)"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_person_can_play_at_the_keyboard_and_typos_are_asked_again() {
     let tmp = arena(&[fixture("first")]);
     // Every number from 0 to 104, three times: each prompt rejects what is not in hand (or not

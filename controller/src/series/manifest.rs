@@ -110,7 +110,8 @@ impl Manifest {
                     },
                 })
                 .collect(),
-            builtins: Schedule::padding(names.len())
+            builtins: schedule
+                .map_or_else(|| Schedule::padding(names.len()), Schedule::builtins)
                 .iter()
                 .map(|e| e.name(names))
                 .collect(),

@@ -40,6 +40,7 @@ pub use verify::Verification;
 use crate::bots::{self, Bot, BotsError, Skipped, TemplateChoice};
 use crate::config::{RunArgs, Settings};
 use crate::player::Console as Keyboard;
+use crate::player::Strategy;
 use crate::player::process::launch_path;
 use crate::protocol::{TemplateLibrary, TemplateSet};
 use crate::record::{GameRecord, Standing};
@@ -60,6 +61,14 @@ pub enum SeriesError {
     Schedule(#[from] ScheduleError),
     #[error("a bot is named {0} too; choose another name with --name")]
     NameTaken(String),
+    #[error(
+        "--against {name}: no bot of that name in {folder} and no such built-in; there are: {known}"
+    )]
+    UnknownOpponent {
+        name: String,
+        folder: PathBuf,
+        known: String,
+    },
     #[error("interrupted while preparing the bots; no game was played")]
     InterruptedBeforeGames,
     #[error("template folder: {0}")]
@@ -155,6 +164,10 @@ pub async fn run(
         compiled = compiled => compiled.expect("compiling templates does not panic"),
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
+    let chosen = match &settings.against {
+        Some(against) => choose(against, &mut bots, &mut skipped, &settings.bots)?,
+        None => None,
+    };
     if let Some(human) = &settings.human {
         if bots.iter().any(|(b, _)| &b.name == human) {
             return Err(SeriesError::NameTaken(human.clone()));
@@ -206,7 +219,10 @@ pub async fn run(
         });
     }
 
-    let schedule = Schedule::new(names.len(), settings.games, settings.seed)?;
+    let mut schedule = Schedule::new(names.len(), settings.games, settings.seed)?;
+    if let Some(strategies) = &chosen {
+        schedule = schedule.with_builtins(strategies);
+    }
     let manifest = Manifest::new(dir, settings, &bots, &names, &skipped, Some(&schedule));
     let lineup = Lineup {
         bots,
@@ -418,6 +434,48 @@ async fn play(
     })
 }
 
+/// `take6 play --against NAME…`: keeps only the named bots (the others are skipped, saying
+/// why) and returns the named built-ins, which then sit at the table instead of padding.
+/// A name that is neither is an error listing what there is.
+fn choose(
+    against: &[String],
+    bots: &mut Vec<(Bot, Arc<TemplateSet>)>,
+    skipped: &mut Vec<Skipped>,
+    folder: &Path,
+) -> Result<Option<Vec<Strategy>>, SeriesError> {
+    let mut strategies = Vec::new();
+    for name in against {
+        if bots.iter().any(|(b, _)| &b.name == name) {
+            continue;
+        }
+        match Strategy::ALL.iter().find(|s| s.name() == name) {
+            Some(&s) => strategies.push(s),
+            None => {
+                let mut known: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
+                known.extend(
+                    Strategy::ALL
+                        .iter()
+                        .map(|s| format!("{} (built-in)", s.name())),
+                );
+                return Err(SeriesError::UnknownOpponent {
+                    name: name.clone(),
+                    folder: folder.to_path_buf(),
+                    known: known.join(", "),
+                });
+            }
+        }
+    }
+    let (kept, left): (Vec<_>, Vec<_>) = std::mem::take(bots)
+        .into_iter()
+        .partition(|(b, _)| against.contains(&b.name));
+    *bots = kept;
+    skipped.extend(left.into_iter().map(|(b, _)| Skipped {
+        name: b.name,
+        reason: "not chosen with --against".into(),
+    }));
+    Ok(Some(strategies))
+}
+
 /// Pairs each bot with the compiled template set it speaks; a bot whose set cannot be had is
 /// moved to `skipped` with the reason.
 fn with_templates(
@@ -452,7 +510,7 @@ fn start_line(
         Some(name) => format!(" + {name}"),
         None => String::new(),
     };
-    let padding = match Schedule::padding(entrants).len() {
+    let padding = match schedule.builtins().len() {
         0 => String::new(),
         n => format!(" + {n} built-ins"),
     };
