@@ -303,7 +303,11 @@ mod tests {
     }
 
     fn outcome(game: u64) -> Box<GameOutcome> {
-        let mut record = if game.is_multiple_of(2) { sample() } else { hand_made() };
+        let mut record = if game.is_multiple_of(2) {
+            sample()
+        } else {
+            hand_made()
+        };
         record.game = game;
         Box::new(GameOutcome {
             record,
