@@ -16,13 +16,14 @@ pub struct SeriesFacts {
     pub status: String,
     pub started: String,
     pub finished: Option<String>,
-    /// Kept as written: a seed above `i64::MAX` may be stored as a string.
-    pub seed: Option<toml::Value>,
+    /// Read as a `u64`: a TOML value could not hold a seed above `i64::MAX`.
+    pub seed: Option<u64>,
     pub games_planned: u64,
     pub games_played: u64,
     pub subsets: u64,
     pub games_per_subset: u64,
-    pub settings: BTreeMap<String, toml::Value>,
+    /// As JSON values, which hold any `u64` (the seed is among them).
+    pub settings: BTreeMap<String, serde_json::Value>,
     pub bots: Vec<FactBot>,
     pub builtins: Vec<String>,
     pub skipped: Vec<FactSkipped>,
@@ -65,17 +66,24 @@ impl SeriesFacts {
 
     /// The seed as text.
     pub fn seed_text(&self) -> String {
-        match &self.seed {
-            Some(toml::Value::String(s)) => s.clone(),
-            Some(v) => v.to_string(),
-            None => "unknown".into(),
-        }
+        self.seed
+            .map_or_else(|| "unknown".to_string(), |s| s.to_string())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seeds_above_i64_max_are_read() {
+        let facts = SeriesFacts::from_manifest(
+            "seed = 14433897997425576219\n[settings]\nseed = 14433897997425576219\n",
+        );
+        assert_eq!(facts.seed_text(), "14433897997425576219");
+        assert_eq!(facts.settings["seed"], 14433897997425576219u64);
+        assert!(facts.other.is_empty());
+    }
 
     #[test]
     fn a_manifest_is_read_with_unknown_tables_kept() {
