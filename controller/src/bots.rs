@@ -83,7 +83,7 @@ struct BotToml {
 const BOT_TOML_CAP: u64 = 64 * 1024;
 
 /// Finds the bots in `bots_dir`, copies each to `<series_dir>/work/<name>` and runs its `build`
-/// there (up to `jobs` builds at once). A folder with more than `max_data` bytes of file data
+/// there (up to `jobs` copies or builds at once). A folder with more than `max_data` bytes of file data
 /// is skipped. Returns the usable bots sorted by name and the skipped folders with their
 /// reasons.
 pub async fn prepare(
@@ -170,7 +170,7 @@ async fn prepare_one(
     work: &Path,
     logs: &Path,
     build_timeout: Duration,
-    builds: &Semaphore,
+    slots: &Semaphore,
     max_data: u64,
 ) -> Result<Bot, String> {
     let Some(name) = folder.file_name().and_then(|n| n.to_str()) else {
@@ -184,12 +184,14 @@ async fn prepare_one(
     // Walking, hashing and copying a folder is blocking file work: off the async threads, so
     // that nothing a folder holds can stall the series or its signal handling.
     let (source, copy) = (folder.to_path_buf(), workdir.clone());
+    let slot = slots.acquire().await.expect("never closed");
     let (hash, template, has_build) =
         tokio::task::spawn_blocking(move || stage(&source, &copy, max_data))
             .await
             .map_err(|e| format!("preparing the folder failed: {e}"))??;
+    drop(slot);
     if has_build {
-        let _slot = builds.acquire().await.expect("never closed");
+        let _slot = slots.acquire().await.expect("never closed");
         let log = logs.join(format!("{name}.build.log"));
         run_build(&workdir, &log, build_timeout)
             .await

@@ -221,10 +221,15 @@ fn templates_doing_too_much_work_are_refused_at_load_or_a_template_fault_mid_gam
     }
 }
 
-/// Starts a series whose only bot's build hangs (in a child process carrying `marker`), waits
-/// for the build to run, and sends `signals` to the controller.
+/// Starts a series whose only usable bot's build hangs (in a child process carrying `marker`),
+/// beside three folders holding a FIFO, waits for the build to run, and sends `signals` to the
+/// controller.
 fn stop_during_a_hanging_build(marker: &str, signals: &[Signal]) -> (TempDir, i32) {
     let tmp = tempfile::tempdir().unwrap();
+    for n in 1..=3 {
+        let bot = first_bot(tmp.path(), &format!("fifo{n}"));
+        nix::unistd::mkfifo(&bot.join("pipe"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    }
     let bot = first_bot(tmp.path(), "builder");
     fs::write(
         bot.join("build"),
