@@ -47,6 +47,11 @@ pub enum Command {
         #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
         dir: PathBuf,
     },
+    /// Check a bot before submitting it: build it, play a few games against the built-ins
+    /// and print the transcript of the first game, each fault with what a correct reply would
+    /// have been, reply times against the limits and the mean score. Exits 0 only when the bot
+    /// never faulted. The bot's folder is only read (a copy is built and played).
+    Check(CheckArgs),
     /// Print one recorded game turn by turn: the rows after each turn, where every card went,
     /// who took what, and the running cows (what report.html's game viewer shows).
     Replay {
@@ -141,6 +146,29 @@ pub struct PlayArgs {
     pub run: RunArgs,
 }
 
+/// Flags of `take6 check`.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// The bot's folder
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Games to play against the built-ins
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub games: u64,
+    /// Master seed [default: random]
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Folder the check's series folder is made in [default: results]
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+    /// Time limit for the first reply of a game [default: 3000]
+    #[arg(long, value_name = "MS")]
+    pub first_reply_ms: Option<u64>,
+    /// Time limit for every later reply [default: 1000]
+    #[arg(long, value_name = "MS")]
+    pub reply_ms: Option<u64>,
+}
+
 /// The keys `take6.toml` may hold; all optional.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -191,6 +219,9 @@ pub struct Settings {
     /// The opponents the person chose (`take6 play --against`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub against: Option<Vec<String>>,
+    /// Where the bots' messages and replies are recorded (`take6 check`), if anywhere.
+    #[serde(skip)]
+    pub transcript: Option<crate::player::transcript::Transcript>,
     /// The settings file that was read, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config: Option<PathBuf>,
@@ -347,8 +378,25 @@ impl Settings {
             )? as usize,
             human: None,
             against: None,
+            transcript: None,
             config: config_path.clone(),
         };
+        Ok(settings)
+    }
+
+    /// Resolves the settings of `take6 check`: a series of the bots in `bots` (the check's
+    /// copy of the bot) whose messages and replies are recorded.
+    pub fn resolve_check(args: &CheckArgs, bots: PathBuf) -> Result<Settings, ConfigError> {
+        let mut settings = Settings::resolve(&RunArgs {
+            bots: Some(bots),
+            results: args.results.clone(),
+            games: Some(args.games),
+            seed: args.seed,
+            first_reply_ms: args.first_reply_ms,
+            reply_ms: args.reply_ms,
+            ..RunArgs::default()
+        })?;
+        settings.transcript = Some(crate::player::transcript::Transcript::default());
         Ok(settings)
     }
 

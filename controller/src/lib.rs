@@ -7,6 +7,7 @@
 //! output can be rebuilt by replaying `games.jsonl`. `main.rs` is only the command line.
 
 pub mod bots;
+pub mod check;
 pub mod config;
 pub mod folder;
 pub mod game;

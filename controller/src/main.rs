@@ -1,5 +1,6 @@
 //! The `take6` command line: parse, call the library, map errors to exit codes.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -28,7 +29,16 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let bar = BarSlot::default();
+    // `take6 check`: the bot's copy (removed at the end) and its name.
+    let mut checked = None;
     let (settings, resume) = match cli.command {
+        Command::Check(args) => {
+            let mut settings = Settings::resolve_check(&args, PathBuf::new())?;
+            let staged = take6::check::Staged::new(&args.dir, settings.max_bot_bytes())?;
+            settings.bots = staged.bots.clone();
+            checked = Some(staged);
+            (Some(settings), None)
+        }
         Command::Run(args) => match &args.resume {
             Some(dir) => (None, Some((SeriesDir::open(dir)?, args))),
             None => (Some(Settings::resolve(&args)?), None),
@@ -71,6 +81,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // Whatever a cancelled task may have left running.
     signals::kill_children();
     let interrupted = ExitCode::from(stop.received().map_or(INTERRUPTED, signals::exit_code));
+    if let (Some(staged), Some(settings)) = (&checked, &settings) {
+        let said = settings
+            .transcript
+            .as_ref()
+            .map(|t| t.lines())
+            .unwrap_or_default();
+        match &result {
+            Ok(_) | Err(SeriesError::NoUsableBots { .. }) => {
+                let (text, ok) = take6::check::report(&dir.path, &staged.name, settings, &said);
+                print!("{text}");
+                println!("Results of the check: {}", dir.path.display());
+                if !ok {
+                    return Ok(ExitCode::FAILURE);
+                }
+            }
+            Err(_) => {}
+        }
+    }
     let outcome = match result {
         Ok(outcome) => outcome,
         Err(e @ SeriesError::InterruptedBeforeGames) => {

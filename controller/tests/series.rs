@@ -788,6 +788,121 @@ fn a_recorded_game_is_replayed_turn_by_turn() {
     );
 }
 
+/// `take6 check` in `dir` on the bot folder `bot`, with test-friendly limits.
+fn check(dir: &Path, bot: &str, args: &[&str]) -> Output {
+    Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(dir)
+        .args([
+            "check",
+            bot,
+            "--first-reply-ms",
+            "5000",
+            "--reply-ms",
+            "2000",
+        ])
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap()
+}
+
+/// The content hash of a folder and its entries' modification times: any write shows.
+fn fingerprint(dir: &Path) -> (String, Vec<std::time::SystemTime>) {
+    let hash = take6::folder::scan(dir, u64::MAX).unwrap().hash().unwrap();
+    let mut times = vec![fs::metadata(dir).unwrap().modified().unwrap()];
+    for e in fs::read_dir(dir).unwrap() {
+        times.push(e.unwrap().metadata().unwrap().modified().unwrap());
+    }
+    (hash, times)
+}
+
+#[test]
+fn check_shows_a_bot_author_the_transcript_faults_times_and_scores() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["first", "not-held", "build-fails"] {
+        copy_dir(&fixtures().join(name), &tmp.path().join(name));
+    }
+    let before = fingerprint(&tmp.path().join("first"));
+    let out = check(tmp.path(), "first", &["--games", "3", "--seed", "2"]);
+    assert_ok(&out);
+    let shown = text(&out.stdout);
+    assert!(shown.contains("Transcript of game 0"), "{shown}");
+    assert!(
+        shown.contains("> cards ") && shown.contains("< "),
+        "{shown}"
+    );
+    assert_eq!(
+        shown.matches("> cards ").count(),
+        1,
+        "one game's transcript"
+    );
+    assert!(
+        shown.contains("replied in") && shown.contains("limit 2000 ms"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("Mean score") && shown.contains("the built-ins"),
+        "{shown}"
+    );
+    assert!(shown.contains("OK: no fault in 3 games"), "{shown}");
+    assert!(!shown.contains("FAULT"));
+    assert_eq!(
+        fingerprint(&tmp.path().join("first")),
+        before,
+        "the folder is not written"
+    );
+    assert_eq!(games(tmp.path()).len(), 3);
+
+    // A bot that plays a card it no longer holds: the fault, the message, the reply, and the
+    // hand it should have chosen from; exit 1.
+    let out = check(tmp.path(), "not-held", &["--games", "2", "--seed", "2"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    let g = &games(tmp.path())[0];
+    let seat = g.players.iter().position(|p| p == "not-held").unwrap();
+    let hand: Vec<String> = {
+        let mut h: Vec<u8> = g.hands[seat][1..].to_vec();
+        h.sort_unstable();
+        h.iter().map(u8::to_string).collect()
+    };
+    let fault = "FAULT in game 0, turn 2 (choosing a card)";
+    assert!(shown.contains(fault), "{shown}");
+    let section = shown.split(fault).nth(1).unwrap();
+    assert!(
+        section.contains("it was answering:") && section.contains("> top "),
+        "{section}"
+    );
+    assert!(
+        section.contains(&format!("< {}", g.hands[seat][0])),
+        "{section}"
+    );
+    assert!(
+        section.contains(&format!(
+            "one of the cards in its hand {} ({} is not in its hand)",
+            hand.join(" "),
+            g.hands[seat][0]
+        )),
+        "{section}"
+    );
+    assert!(shown.contains("FAILED: 2 faults in 2 games"), "{shown}");
+
+    // A build that fails: its output is shown; exit 1.
+    let out = check(tmp.path(), "build-fails", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("build-fails did not play"), "{shown}");
+    assert!(shown.contains("this build always fails"), "{shown}");
+    // Not a bot folder: a clear error.
+    let out = check(tmp.path(), "nowhere", &[]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("nowhere is not a bot folder"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 /// `take6 play` in `dir` with `input` as the keyboard.
 fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
     use std::io::Write as _;

@@ -20,6 +20,7 @@ use tokio::task::JoinHandle;
 use tokio::time::timeout;
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 
+use super::transcript::GameTranscript;
 use super::{Fault, Player};
 use crate::game::View;
 use crate::protocol::{ReplyError, TemplateSet};
@@ -79,6 +80,8 @@ pub struct Process {
     broken: Option<Fault>,
     /// Whether the process group has been killed already.
     ended: bool,
+    /// Where messages and replies are recorded (`take6 check`), if anywhere.
+    transcript: Option<GameTranscript>,
 }
 
 impl Process {
@@ -131,7 +134,14 @@ impl Process {
             replied: false,
             broken: None,
             ended: false,
+            transcript: None,
         })
+    }
+
+    /// Records every message and reply of this bot in `transcript`.
+    pub fn with_transcript(mut self, transcript: GameTranscript) -> Process {
+        self.transcript = Some(transcript);
+        self
     }
 
     /// Renders and writes the message for `view`, if its template sends one, unless an earlier
@@ -155,7 +165,12 @@ impl Process {
         };
         // A bot that stops reading could fill the pipe; it gets as long as for a reply.
         match timeout(self.limits.reply, stdin.write_all(text.as_bytes())).await {
-            Ok(Ok(())) => Ok(()),
+            Ok(Ok(())) => {
+                if let Some(t) = &mut self.transcript {
+                    t.sent(&text);
+                }
+                Ok(())
+            }
             Ok(Err(_)) => {
                 let status = self.exit_status();
                 Err(self.mark_broken(Fault::Exited { status }))
@@ -191,6 +206,9 @@ impl Process {
                 ms: limit.as_millis() as u64,
             },
             Ok(Some(Ok(line))) => {
+                if let Some(t) = &mut self.transcript {
+                    t.reply(&line);
+                }
                 self.replied = true;
                 return Ok(line);
             }

@@ -392,6 +392,7 @@ async fn play(
                 launch: launch_path(&bot.workdir),
                 workdir: bot.workdir.clone(),
                 templates: Arc::clone(set),
+                transcript: settings.transcript.clone(),
             },
         })
         .chain(settings.human.iter().map(|name| TableSeat {
