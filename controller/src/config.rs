@@ -75,8 +75,10 @@ pub enum Command {
 /// Flags of `take6 run`. Each overrides the same key of `take6.toml`.
 #[derive(Debug, Default, Clone, Args)]
 pub struct RunArgs {
-    /// Folder holding one subfolder per bot [default: bots]
-    #[arg(long, value_name = "DIR")]
+    /// Folder holding one subfolder per bot, or a git repository whose top-level folders are
+    /// the bots: a URL or a repository's folder, optionally with @REV (branch, tag or commit);
+    /// it is cloned into results/.repos/ and only read [default: bots]
+    #[arg(long, value_name = "DIR|REPO[@REV]")]
     pub bots: Option<PathBuf>,
     /// Folder the series' results folder is made in [default: results]
     #[arg(long, value_name = "DIR")]
@@ -219,6 +221,9 @@ pub struct Settings {
     /// The opponents the person chose (`take6 play --against`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub against: Option<Vec<String>>,
+    /// The git repository the bots came from (`--bots URL[@REV]`), with the commit played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bots_repository: Option<crate::repo::BotsRepository>,
     /// Where the bots' messages and replies are recorded (`take6 check`), if anywhere.
     #[serde(skip)]
     pub transcript: Option<crate::player::transcript::Transcript>,
@@ -276,7 +281,13 @@ impl Settings {
     ) -> Result<Settings, ConfigError> {
         let mut table = recorded.clone();
         // Recorded, but not keys of a settings file.
-        for key in ["seed_given", "human", "against", "config"] {
+        for key in [
+            "seed_given",
+            "human",
+            "against",
+            "bots_repository",
+            "config",
+        ] {
             table.remove(key);
         }
         let file: FileConfig =
@@ -309,7 +320,13 @@ impl Settings {
             .and_then(Path::parent)
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        let from_file = |p: &Option<PathBuf>| p.as_ref().map(|p| base.join(p));
+        // A URL (a bots repository) is not a path relative to the file.
+        let from_file = |p: &Option<PathBuf>| {
+            p.as_ref().map(|p| match p.to_str() {
+                Some(s) if s.contains("://") || s.starts_with("git@") => p.clone(),
+                _ => base.join(p),
+            })
+        };
 
         let (seed, seed_given) = match args.seed.or(file.seed) {
             Some(seed) => (seed, true),
@@ -378,10 +395,22 @@ impl Settings {
             )? as usize,
             human: None,
             against: None,
+            bots_repository: None,
             transcript: None,
             config: config_path.clone(),
         };
         Ok(settings)
+    }
+
+    /// When `bots` names a git repository (`URL[@REV]`, or a repository's folder), clones or
+    /// updates it in the cache under the results folder and takes its folders as the bots.
+    pub fn fetch_bots(&mut self) -> Result<(), crate::repo::RepoError> {
+        if let Some((source, rev)) = crate::repo::parse(&self.bots) {
+            let (bots, repository) = crate::repo::fetch(&source, rev.as_deref(), &self.results)?;
+            self.bots = bots;
+            self.bots_repository = Some(repository);
+        }
+        Ok(())
     }
 
     /// Resolves the settings of `take6 check`: a series of the bots in `bots` (the check's

@@ -15,6 +15,7 @@ pub mod names;
 pub mod player;
 pub mod protocol;
 pub mod record;
+pub mod repo;
 pub mod schedule;
 pub mod series;
 pub mod signals;

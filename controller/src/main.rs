@@ -64,6 +64,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // Before any thread starts: Ctrl-C, SIGTERM and SIGHUP stop the series cleanly, and the
     // process within a few seconds whatever it is doing (see take6::signals).
     let stop = Stop::install().context("cannot watch for Ctrl-C")?;
+    let mut settings = settings;
+    if let Some(s) = settings.as_mut() {
+        s.fetch_bots()?;
+    }
     let (dir, resume) = match (settings.as_ref(), resume) {
         (Some(settings), _) => (SeriesDir::create(&settings.results)?, None),
         (None, Some((dir, args))) => (dir, Some(args)),

@@ -903,6 +903,102 @@ fn check_shows_a_bot_author_the_transcript_faults_times_and_scores() {
     );
 }
 
+/// Runs git in `dir`, failing the test if it fails; returns its stdout.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    text(&out.stdout).trim().to_string()
+}
+
+#[test]
+fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("botrepo");
+    copy_dir(&fixtures().join("first"), &repo.join("alpha"));
+    copy_dir(&fixtures().join("lowest"), &repo.join("beta"));
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "--quiet", "-m", "two bots"]);
+    let first = git(&repo, &["rev-parse", "HEAD"]);
+    git(&repo, &["tag", "v1"]);
+    fs::remove_dir_all(repo.join("beta")).unwrap();
+    git(&repo, &["commit", "--quiet", "-a", "-m", "one bot"]);
+    let second = git(&repo, &["rev-parse", "HEAD"]);
+    // `git status` refreshes the index: run it before taking the fingerprint.
+    assert_eq!(git(&repo, &["status", "--porcelain"]), "");
+    let before = fingerprint(&repo);
+
+    let recorded = |dir: &Path| {
+        let manifest: toml::Table = fs::read_to_string(series_dir(dir).join("series.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        manifest["settings"]["bots_repository"]["commit"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let players = |dir: &Path| {
+        let mut p: Vec<String> = games(dir)[0]
+            .players
+            .iter()
+            .filter(|p| !p.contains('#'))
+            .cloned()
+            .collect();
+        p.sort();
+        p
+    };
+    let at_tag = format!("{}@v1", repo.display());
+    assert_ok(&take6(
+        tmp.path(),
+        &["--bots", &at_tag, "--games", "2", "--seed", "1"],
+    ));
+    assert_eq!(players(tmp.path()), ["alpha", "beta"]);
+    assert_eq!(recorded(tmp.path()), first);
+
+    // Without a revision: the repository's current HEAD, fetched into the same cache.
+    let head = repo.display().to_string();
+    assert_ok(&take6(
+        tmp.path(),
+        &["--bots", &head, "--games", "2", "--seed", "1"],
+    ));
+    assert_eq!(players(tmp.path()), ["alpha"]);
+    assert_eq!(recorded(tmp.path()), second);
+    assert_eq!(
+        fs::read_dir(tmp.path().join("results/.repos"))
+            .unwrap()
+            .count(),
+        1,
+        "one cache per repository"
+    );
+    let at_commit = format!("{}@{}", repo.display(), &first[..10]);
+    assert_ok(&take6(
+        tmp.path(),
+        &["--bots", &at_commit, "--games", "1", "--seed", "1"],
+    ));
+    assert_eq!(players(tmp.path()), ["alpha", "beta"]);
+
+    // The repository itself was only read.
+    assert_eq!(fingerprint(&repo), before);
+    assert_eq!(git(&repo, &["status", "--porcelain"]), "");
+    assert_eq!(git(&repo, &["rev-parse", "HEAD"]), second);
+
+    // A revision that does not exist is an error naming it.
+    let bad = format!("{}@nosuchrev", repo.display());
+    let out = take6(tmp.path(), &["--bots", &bad, "--games", "1"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("no revision nosuchrev"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 /// `take6 play` in `dir` with `input` as the keyboard.
 fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
     use std::io::Write as _;
