@@ -63,12 +63,6 @@ pub const VARIABLES: [&str; 15] = [
 /// Where the built-in sets live in the repository; used in their error messages.
 const BUILTIN_DIR: &str = "templates";
 
-/// The work one render of a message may do, in minijinja fuel (about one instruction, or 64
-/// bytes of text made). The built-in sets need under 200 per message; a bot's template that
-/// needs more (say, nested loops over `range`) is refused at load or faults mid-game instead
-/// of stalling the series. Also bounds a render's memory to a few MiB.
-pub const RENDER_FUEL: u64 = 100_000;
-
 /// The built-in sets, compiled into the binary: `(name, source)`.
 const BUILTIN: [(&str, &str); 4] = [
     ("default", include_str!("../../../templates/default.toml")),
@@ -82,6 +76,12 @@ const BUILTIN: [(&str, &str); 4] = [
         include_str!("../../../templates/codingame-statement.toml"),
     ),
 ];
+
+/// The work one render of a message may do, in minijinja fuel (about one instruction, or 64
+/// bytes of text made). The built-in sets need under 200 per message; a bot's template that
+/// needs more (say, nested loops over `range`) is refused at load or faults mid-game instead
+/// of stalling the series. Also bounds a render's memory to a few MiB.
+pub const RENDER_FUEL: u64 = 100_000;
 
 /// A template set that cannot be used, or a set name that does not exist. Every variant that
 /// comes from a file names the file and line and says how to fix it, because whoever reads it

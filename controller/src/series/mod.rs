@@ -267,7 +267,11 @@ pub async fn resume(
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
     let mut failed = Vec::new();
-    let bots = with_templates(&library, resume::bots(&manifest, &dir.path)?, &mut failed);
+    let bots = with_templates(
+        &library,
+        resume::bots(&manifest, &dir.path, &settings)?,
+        &mut failed,
+    );
     if let Some(s) = failed.first() {
         return Err(SeriesError::Refused(format!(
             "bot {}: {}",
