@@ -14,4 +14,5 @@ pub mod protocol;
 pub mod record;
 pub mod schedule;
 pub mod series;
+pub mod shard;
 pub mod table;

@@ -43,6 +43,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         Command::Verify { dir } => return verify(&dir),
+        Command::Merge(args) => return merge(&args),
     };
     let (dir, resume) = match (settings.as_ref(), resume) {
         (Some(settings), _) => (SeriesDir::create(&settings.results)?, None),
@@ -78,6 +79,36 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Status::Interrupted => ExitCode::from(INTERRUPTED),
         _ => ExitCode::SUCCESS,
     })
+}
+
+/// `take6 merge`: the merged series' summary on stdout, what is missing on stderr.
+fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
+    let merged = series::merge::merge(
+        &args.shards,
+        &args.results,
+        args.partial,
+        Box::new(std::io::stdout()),
+    )?;
+    if !merged.missing.is_empty() {
+        let shown: Vec<String> = merged.missing.iter().take(20).map(u64::to_string).collect();
+        eprintln!(
+            "take6: partial merge: {} of {} games are missing: {}{}",
+            merged.missing.len(),
+            merged.planned,
+            shown.join(", "),
+            if merged.missing.len() > 20 {
+                ", …"
+            } else {
+                ""
+            }
+        );
+    }
+    eprintln!(
+        "take6: merged {} games into {}",
+        merged.games,
+        merged.dir.path.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `take6 verify`: the verdict on stdout, exit 1 when the series does not verify.
