@@ -70,8 +70,15 @@ pub fn merge(
     partial: bool,
     out: Box<dyn Write + Send>,
 ) -> Result<Merged, SeriesError> {
-    let mut parts = Vec::new();
+    let mut parts: Vec<Part> = Vec::new();
     for path in shards {
+        let real = std::fs::canonicalize(path).map_err(dir::read_err(path))?;
+        if parts.iter().any(|p| p.dir.path == real) {
+            return Err(refused(format!(
+                "{} is given twice: its games would be merged twice; give each shard once",
+                real.display()
+            )));
+        }
         parts.push(open(path)?);
     }
     let first = &parts[0];
