@@ -236,7 +236,7 @@ impl Settings {
     /// Whether the result may be used (it must not change the games) is for the caller.
     pub fn resolve_recorded(
         args: &RunArgs,
-        recorded: &toml::Table,
+        recorded: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Settings, ConfigError> {
         let mut table = recorded.clone();
         // Recorded, but not keys of a settings file.
@@ -244,20 +244,20 @@ impl Settings {
             table.remove(key);
         }
         let file: FileConfig =
-            toml::Value::Table(table)
-                .try_into()
-                .map_err(|e: toml::de::Error| ConfigError::Parse {
+            serde_json::from_value(serde_json::Value::Object(table)).map_err(|e| {
+                ConfigError::Parse {
                     path: PathBuf::from("series.toml"),
                     message: e.to_string(),
-                })?;
+                }
+            })?;
         let mut settings = Settings::resolve_from(args, file, None)?;
         settings.seed_given = recorded
             .get("seed_given")
-            .and_then(toml::Value::as_bool)
+            .and_then(serde_json::Value::as_bool)
             .unwrap_or(true);
         settings.config = recorded
             .get("config")
-            .and_then(toml::Value::as_str)
+            .and_then(serde_json::Value::as_str)
             .map(PathBuf::from);
         // A resumed shard stays the shard it was unless a flag says otherwise (which the
         // caller refuses: it would change the games).
