@@ -262,7 +262,7 @@ impl Settings {
         // A resumed shard stays the shard it was unless a flag says otherwise (which the
         // caller refuses: it would change the games).
         let recorded_shard =
-            match recorded.get("shard").and_then(toml::Value::as_str) {
+            match recorded.get("shard").and_then(serde_json::Value::as_str) {
                 Some(text) => Some(text.parse().map_err(|e: crate::shard::ShardError| {
                     ConfigError::Parse {
                         path: PathBuf::from("series.toml"),
