@@ -11,7 +11,7 @@
 //! | `sinks/` | one output each: `games.jsonl`, leaderboard, manifest, progress bar, bot logs, console lines, summary |
 //! | `verify.rs` | the verification sink |
 //! | `resume.rs` | what a resume accepts |
-//! | `merge.rs` | `take6 merge`: shards checked, then replayed in game order into the sinks |
+//! | `merge/` | `take6 merge`: the shards checked and indexed (`shards.rs`), then fed in game order into the sinks (`mod.rs`) |
 //!
 //! Every finished game goes through the reporter's one path into the sinks, whether it was just
 //! played or read back from `games.jsonl`, so a resumed series, a rebuilt leaderboard and a
