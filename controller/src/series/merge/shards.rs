@@ -249,3 +249,73 @@ pub(super) fn absent(parts: &[Part]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{RunArgs, Settings};
+
+    fn manifest(args: RunArgs) -> Manifest {
+        let dir = SeriesDir {
+            id: "s".into(),
+            path: "results/s".into(),
+        };
+        let args = RunArgs {
+            seed: Some(7),
+            games: Some(30),
+            config: Some("/dev/null".into()),
+            ..args
+        };
+        Manifest::new(
+            &dir,
+            &Settings::resolve(&args).unwrap(),
+            &[],
+            &[],
+            &[],
+            None,
+        )
+    }
+
+    #[test]
+    fn shards_may_differ_in_jobs_paths_and_their_index_but_not_in_what_makes_games() {
+        let a = manifest(RunArgs {
+            shard: Some("0/2".parse().unwrap()),
+            jobs: Some(1),
+            ..RunArgs::default()
+        });
+        let b = manifest(RunArgs {
+            shard: Some("1/2".parse().unwrap()),
+            jobs: Some(8),
+            bots: Some("/elsewhere/bots".into()),
+            results: Some("/elsewhere/results".into()),
+            ..RunArgs::default()
+        });
+        assert_eq!(differences(&a, &b), Vec::<String>::new());
+
+        let mut c = manifest(RunArgs {
+            shard: Some("1/3".parse().unwrap()),
+            reply_ms: Some(10),
+            ..RunArgs::default()
+        });
+        c.controller_version = "9.9.9".into();
+        let diffs = differences(&a, &c).join("; ");
+        for says in [
+            "take6 version 0.1.0 here, 9.9.9 there",
+            "number of shards 2 here, 3 there",
+            "reply_ms 1000 here, 10 there",
+        ] {
+            assert!(diffs.contains(says), "{says} in {diffs}");
+        }
+    }
+
+    #[test]
+    fn missing_games_are_listed_up_to_a_dozen() {
+        assert_eq!(list(&[3]), "game 3");
+        assert_eq!(list(&[1, 3]), "games 1, 3");
+        let many: Vec<u64> = (0..20).collect();
+        assert_eq!(
+            list(&many),
+            "games 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 8 more"
+        );
+    }
+}
