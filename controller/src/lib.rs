@@ -8,11 +8,14 @@
 
 pub mod bots;
 pub mod config;
+pub mod folder;
 pub mod game;
+pub mod names;
 pub mod player;
 pub mod protocol;
 pub mod record;
 pub mod schedule;
 pub mod series;
 pub mod shard;
+pub mod signals;
 pub mod table;
