@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use serde::{Deserialize, Serialize};
 
 use crate::player::Limits;
+use crate::shard::Shard;
 
 mod bounds;
 
@@ -70,6 +71,24 @@ pub enum Command {
         #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
         dir: PathBuf,
     },
+    /// Merge the shards of one series (each a folder of `take6 run --shard I/N`) into a new
+    /// series folder equal to a one-machine run with the same seed and settings. Each shard is
+    /// verified first; shards of different series, overlapping or missing games are refused.
+    Merge(MergeArgs),
+}
+
+/// Flags of `take6 merge`.
+#[derive(Debug, Clone, Args)]
+pub struct MergeArgs {
+    /// Folder the merged series' folder is made in [default: results]
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub results: PathBuf,
+    /// Merge even when games are missing (shards not given or not finished), and list them
+    #[arg(long)]
+    pub partial: bool,
+    /// The shards' series folders (e.g. shard-*/latest)
+    #[arg(value_name = "SHARD_DIR", required = true)]
+    pub shards: Vec<PathBuf>,
 }
 
 /// Flags of `take6 run`. Each overrides the same key of `take6.toml`.
@@ -131,6 +150,11 @@ pub struct RunArgs {
         default_missing_value = "results/latest"
     )]
     pub resume: Option<PathBuf>,
+    /// Play only shard I of N of the series: the game numbers n with n % N == I (0 <= I < N),
+    /// into its own series folder; `take6 merge` joins the N folders into the whole series.
+    /// Every shard needs the same seed, bots and settings
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
 }
 
 /// Flags of `take6 play`: those of `run`, and the player's name.
@@ -230,6 +254,9 @@ pub struct Settings {
     /// The settings file that was read, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config: Option<PathBuf>,
+    /// This folder's share of the series' games (`--shard`), if it is not the whole series.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 /// Settings that cannot be used. Each message names the setting and the fix.
@@ -287,6 +314,7 @@ impl Settings {
             "against",
             "bots_repository",
             "config",
+            "shard",
         ] {
             table.remove(key);
         }
@@ -306,6 +334,19 @@ impl Settings {
             .get("config")
             .and_then(serde_json::Value::as_str)
             .map(PathBuf::from);
+        // A resumed shard stays the shard it was unless a flag says otherwise (which the
+        // caller refuses: it would change the games).
+        let recorded_shard =
+            match recorded.get("shard").and_then(serde_json::Value::as_str) {
+                Some(text) => Some(text.parse().map_err(|e: crate::shard::ShardError| {
+                    ConfigError::Parse {
+                        path: PathBuf::from("series.toml"),
+                        message: e.to_string(),
+                    }
+                })?),
+                None => None,
+            };
+        settings.shard = args.shard.or(recorded_shard).filter(|s| *s != Shard::WHOLE);
         Ok(settings)
     }
 
@@ -398,7 +439,15 @@ impl Settings {
             bots_repository: None,
             transcript: None,
             config: config_path.clone(),
+            shard: args.shard.filter(|s| *s != Shard::WHOLE),
         };
+        if let Some(shard) = settings.shard.filter(|_| !settings.seed_given) {
+            return Err(ConfigError::Invalid {
+                setting: "--shard",
+                value: shard.to_string(),
+                fix: "every shard of a series needs the same seed; give it with --seed N".into(),
+            });
+        }
         Ok(settings)
     }
 
@@ -438,6 +487,13 @@ impl Settings {
                 setting: "--name",
                 value: format!("{name:?}"),
                 fix: problem,
+            });
+        }
+        if let Some(shard) = &args.run.shard {
+            return Err(ConfigError::Invalid {
+                setting: "--shard",
+                value: shard.to_string(),
+                fix: "games at the keyboard are not sharded; leave --shard out".into(),
             });
         }
         if let Some(dir) = &args.run.resume {

@@ -18,5 +18,6 @@ pub mod record;
 pub mod repo;
 pub mod schedule;
 pub mod series;
+pub mod shard;
 pub mod signals;
 pub mod table;

@@ -60,6 +60,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print!("{}", take6::record::replay::replay_text(&record));
             return Ok(ExitCode::SUCCESS);
         }
+        Command::Merge(args) => return merge(&args),
     };
     // Before any thread starts: Ctrl-C, SIGTERM and SIGHUP stop the series cleanly, and the
     // process within a few seconds whatever it is doing (see take6::signals).
@@ -123,6 +124,36 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Status::Interrupted => interrupted,
         _ => ExitCode::SUCCESS,
     })
+}
+
+/// `take6 merge`: the merged series' summary on stdout, what is missing on stderr.
+fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
+    let merged = series::merge::merge(
+        &args.shards,
+        &args.results,
+        args.partial,
+        Box::new(std::io::stdout()),
+    )?;
+    if !merged.missing.is_empty() {
+        let shown: Vec<String> = merged.missing.iter().take(20).map(u64::to_string).collect();
+        eprintln!(
+            "take6: partial merge: {} of {} games are missing: {}{}",
+            merged.missing.len(),
+            merged.planned,
+            shown.join(", "),
+            if merged.missing.len() > 20 {
+                ", …"
+            } else {
+                ""
+            }
+        );
+    }
+    eprintln!(
+        "take6: merged {} games into {}",
+        merged.games,
+        merged.dir.path.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `take6 verify`: the verdict on stdout, exit 1 when the series does not verify.

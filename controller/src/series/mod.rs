@@ -12,6 +12,7 @@
 //! | `replay.rs` | `take6 leaderboard` and `take6 verify`: `games.jsonl` replayed into sinks |
 //! | `verify.rs` | the verification sink |
 //! | `resume.rs` | what a resume accepts |
+//! | `merge/` | `take6 merge`: the shards checked and indexed (`shards.rs`), then fed in game order into the sinks (`mod.rs`) |
 //!
 //! Every finished game goes through the reporter's one path into the sinks, whether it was just
 //! played or read back from `games.jsonl`, so a resumed series, a rebuilt leaderboard and a
@@ -20,6 +21,7 @@
 mod dir;
 mod dispatch;
 pub mod manifest;
+pub mod merge;
 mod replay;
 pub mod reporter;
 mod resume;
@@ -47,6 +49,7 @@ use crate::player::process::launch_path;
 use crate::protocol::{TemplateLibrary, TemplateSet};
 use crate::record::Standing;
 use crate::schedule::{Schedule, ScheduleError, TABLE_SIZE};
+use crate::shard::Shard;
 use crate::table::{Occupant, TableSeat};
 use manifest::Manifest;
 use reporter::{Event, Reporter, Sink, Start};
@@ -95,6 +98,8 @@ pub enum SeriesError {
     Busy(PathBuf),
     #[error("cannot resume: {0}")]
     Refused(String),
+    #[error("cannot merge: {0}")]
+    MergeRefused(String),
 }
 
 /// How a series ended.
@@ -377,7 +382,10 @@ async fn play(
             settings,
             dir,
         ),
-        planned: schedule.total_games(),
+        planned: settings
+            .shard
+            .unwrap_or(Shard::WHOLE)
+            .games_of(schedule.total_games()),
     };
     reporter.handle(&Event::Started(&start))?;
     tracing::info!(
@@ -435,7 +443,7 @@ async fn play(
         status,
         standings: state.tally.standings(),
         skipped: lineup.skipped.clone(),
-        games_planned: schedule.total_games(),
+        games_planned: state.planned,
         games_played: state.lines,
         seed: settings.seed,
     })
@@ -529,8 +537,15 @@ fn start_line(
         0 => String::new(),
         n => format!(" ({n} already recorded)"),
     };
+    let shard = match settings.shard {
+        Some(s) => format!(
+            ", shard {s} plays {} of them",
+            s.games_of(schedule.total_games())
+        ),
+        None => String::new(),
+    };
     format!(
-        "{bots} bot{}{human}{padding}, {} game{}{subsets}{resumed}, seed {}, results in {}",
+        "{bots} bot{}{human}{padding}, {} game{}{subsets}{shard}{resumed}, seed {}, results in {}",
         if bots == 1 { "" } else { "s" },
         schedule.total_games(),
         if schedule.total_games() == 1 { "" } else { "s" },

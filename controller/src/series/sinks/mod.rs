@@ -80,10 +80,11 @@ impl ManifestFile {
 impl Sink for ManifestFile {
     fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
         match event {
-            Event::Started(start) => {
+            Event::Started(_) => {
                 self.manifest.status = Status::Running;
                 self.manifest.finished = None;
-                self.manifest.games_planned = start.planned;
+                // games_planned stays the whole series' count (a shard's share is derived
+                // from it), as the schedule made it.
                 self.checkpoint(state);
             }
             Event::Checkpoint => self.checkpoint(state),
