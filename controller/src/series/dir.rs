@@ -17,6 +17,8 @@ pub const MANIFEST: &str = "series.toml";
 /// Held (flock) by the one process playing a series, so a second `--resume` cannot play the
 /// same games at the same time.
 const LOCK: &str = "series.lock";
+/// How long a held lock is waited for before the folder counts as busy.
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(3);
 
 pub(crate) fn write_err(path: &Path) -> impl FnOnce(io::Error) -> SeriesError + '_ {
     move |error| SeriesError::Write {
@@ -94,7 +96,9 @@ impl SeriesDir {
     }
 
     /// Takes the folder's lock for as long as the returned file is open; refuses when another
-    /// take6 holds it.
+    /// take6 holds it. A controller that was just killed may leave the lock held for a moment
+    /// by a child caught between fork and exec, so a held lock is tried again for a while
+    /// before the folder counts as busy.
     pub fn lock(&self) -> Result<File, SeriesError> {
         let path = self.file(LOCK);
         let file = OpenOptions::new()
@@ -103,10 +107,18 @@ impl SeriesDir {
             .write(true)
             .open(&path)
             .map_err(write_err(&path))?;
-        match file.try_lock() {
-            Ok(()) => Ok(file),
-            Err(fs::TryLockError::WouldBlock) => Err(SeriesError::Busy(self.path.clone())),
-            Err(fs::TryLockError::Error(e)) => Err(write_err(&path)(e)),
+        let patience = std::time::Instant::now() + LOCK_PATIENCE;
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(file),
+                Err(fs::TryLockError::WouldBlock) if std::time::Instant::now() < patience => {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(SeriesError::Busy(self.path.clone()));
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(write_err(&path)(e)),
+            }
         }
     }
 }
