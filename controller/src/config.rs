@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use serde::{Deserialize, Serialize};
 
 use crate::player::Limits;
+use crate::schedule::{MIN_TABLE, ScheduleKind, TABLE_SIZE};
 
 /// The name of the settings file looked for in the current directory.
 pub const CONFIG_FILE: &str = "take6.toml";
@@ -54,10 +55,25 @@ pub struct RunArgs {
     /// Folder the series' results folder is made in [default: results]
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
-    /// Games to play; with more than 10 bots, every 10-bot subset plays ceil(N / subsets) games
-    /// [default: 100]
+    /// Games to play (the budget); see --schedule for more bots than seats [default: 100]
     #[arg(long, value_name = "N")]
     pub games: Option<u64>,
+    /// Players at every table, 2 to 10; fewer bots are padded with built-ins, more play
+    /// tables of this size [default: 10]
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
+    /// With more bots than seats: `all` plays every subset max(1, ceil(games / subsets))
+    /// times, `balanced` exactly the budget with games per bot and pairs balanced, `auto`
+    /// `all` when the subsets fit the budget, else `balanced` [default: auto]
+    #[arg(long, value_name = "KIND")]
+    pub schedule: Option<ScheduleKind>,
+    /// Duplicate deals: each deal is played once per rotation of the hands among the table's
+    /// seats [default: on when the budget allows, see README]
+    #[arg(long, overrides_with = "no_duplicate")]
+    pub duplicate: bool,
+    /// No duplicate deals: a fresh deal every game
+    #[arg(long, overrides_with = "duplicate")]
+    pub no_duplicate: bool,
     /// Master seed of all randomness (deals, seats, built-ins) [default: random, recorded in
     /// series.toml]
     #[arg(long, value_name = "N")]
@@ -107,6 +123,9 @@ struct FileConfig {
     bots: Option<PathBuf>,
     results: Option<PathBuf>,
     games: Option<u64>,
+    players: Option<usize>,
+    schedule: Option<ScheduleKind>,
+    duplicate: Option<bool>,
     seed: Option<u64>,
     jobs: Option<usize>,
     first_reply_ms: Option<u64>,
@@ -125,6 +144,12 @@ pub struct Settings {
     pub bots: PathBuf,
     pub results: PathBuf,
     pub games: u64,
+    /// Seats at every table.
+    pub players: usize,
+    pub schedule: ScheduleKind,
+    /// Duplicate deals: `None` for on when the budget allows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicate: Option<bool>,
     pub seed: u64,
     /// Whether the seed was chosen by the user (else drawn at random).
     pub seed_given: bool,
@@ -211,6 +236,13 @@ impl Settings {
                 .or(from_file(&file.results))
                 .unwrap_or_else(|| base.join("results")),
             games: args.games.or(file.games).unwrap_or(100),
+            players: args.players.or(file.players).unwrap_or(TABLE_SIZE),
+            schedule: args.schedule.or(file.schedule).unwrap_or_default(),
+            duplicate: match (args.duplicate, args.no_duplicate) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => file.duplicate,
+            },
             seed,
             seed_given,
             jobs: args.jobs.or(file.jobs).unwrap_or_else(|| {
@@ -280,6 +312,13 @@ impl Settings {
             self.line_cap_bytes as u64,
             "allow at least a few bytes",
         )?;
+        if !(MIN_TABLE..=TABLE_SIZE).contains(&self.players) {
+            return Err(ConfigError::Invalid {
+                setting: "players",
+                value: self.players.to_string(),
+                fix: "a table seats 2 to 10 players",
+            });
+        }
         if let Some(mib) = self.memory_mib {
             positive("memory_mib", mib, "leave it out for no limit")?;
         }

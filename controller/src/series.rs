@@ -24,7 +24,7 @@ use crate::player::Console;
 use crate::player::process::launch_path;
 use crate::protocol::{TemplateLibrary, TemplateSet};
 use crate::record::{self, GameRecord, Standing, Tally};
-use crate::schedule::{Entrant, Schedule, ScheduleError, TABLE_SIZE};
+use crate::schedule::{Balance, Entrant, Request, Schedule, ScheduleError};
 use crate::table::{self, GameOutcome, Occupant, TableGame, TableSeat};
 
 /// The controller's own failures (never a bot's).
@@ -158,8 +158,20 @@ struct Manifest<'a> {
     seed: u64,
     games_planned: u64,
     games_played: u64,
-    subsets: u64,
-    games_per_subset: u64,
+    /// `single`, `all` or `balanced`: the layout the schedule resolved to.
+    schedule: &'static str,
+    /// Whether deals are played once per rotation of the hands.
+    duplicate: bool,
+    /// Distinct tables (deals under duplicate deals).
+    tables: u64,
+    /// Under `all`: the subsets and the games each plays.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subsets: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games_per_subset: Option<u64>,
+    /// Games per bot and per pair of bots, min and max.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    balance: Option<Balance>,
     settings: &'a Settings,
     bots: Vec<ManifestBot<'a>>,
     builtins: Vec<String>,
@@ -185,8 +197,12 @@ impl<'a> Manifest<'a> {
             seed: settings.seed,
             games_planned: 0,
             games_played: 0,
-            subsets: 0,
-            games_per_subset: 0,
+            schedule: "",
+            duplicate: false,
+            tables: 0,
+            subsets: None,
+            games_per_subset: None,
+            balance: None,
             settings,
             bots: bots
                 .iter()
@@ -200,7 +216,7 @@ impl<'a> Manifest<'a> {
                     },
                 })
                 .collect(),
-            builtins: Schedule::padding(names.len())
+            builtins: Schedule::padding(names.len(), settings.players)
                 .iter()
                 .map(|e| e.name(names))
                 .collect(),
@@ -279,14 +295,14 @@ pub async fn run(
         if bots.iter().any(|(b, _)| &b.name == human) {
             return Err(SeriesError::NameTaken(human.clone()));
         }
-        // The person always plays: at most nine bots sit with them.
-        while bots.len() >= TABLE_SIZE {
+        // The person always plays: the other seats are the most bots that sit with them.
+        while bots.len() >= settings.players {
             let (bot, _) = bots.pop().expect("more than nine");
             skipped.push(Skipped {
                 name: bot.name,
                 reason: format!(
                     "the table is full: {human} plays with at most {} bots (choose them with --bots DIR)",
-                    TABLE_SIZE - 1
+                    settings.players - 1
                 ),
             });
         }
@@ -327,10 +343,24 @@ pub async fn run(
         });
     }
 
-    let schedule = Schedule::new(names.len(), settings.games, settings.seed)?;
+    let schedule = Schedule::new(Request {
+        entrants: names.len(),
+        players: settings.players,
+        games: settings.games,
+        kind: settings.schedule,
+        duplicate: settings.duplicate,
+        seed: settings.seed,
+    })?;
+    let balance = schedule.balance();
     manifest.games_planned = schedule.total_games();
-    manifest.subsets = schedule.subsets();
-    manifest.games_per_subset = schedule.games_per_subset();
+    manifest.schedule = schedule.layout().name();
+    manifest.duplicate = schedule.duplicate();
+    manifest.tables = schedule.tables();
+    if let crate::schedule::Layout::All { subsets, .. } = schedule.layout() {
+        manifest.subsets = Some(subsets);
+        manifest.games_per_subset = Some(schedule.games_per_subset());
+    }
+    manifest.balance = Some(balance);
     write_manifest(&manifest_path, &manifest)?;
     tracing::info!(
         bots = bots.len(),
@@ -342,7 +372,7 @@ pub async fn run(
 
     eprintln!(
         "take6: {}",
-        start_line(&schedule, names.len(), settings, dir)
+        start_line(&schedule, &balance, names.len(), settings, dir)
     );
     let seats: Vec<TableSeat> = bots
         .iter()
@@ -421,6 +451,7 @@ fn with_templates(
 /// results in results/…`.
 fn start_line(
     schedule: &Schedule,
+    balance: &Balance,
     entrants: usize,
     settings: &Settings,
     dir: &SeriesDir,
@@ -430,13 +461,13 @@ fn start_line(
         Some(name) => format!(" + {name}"),
         None => String::new(),
     };
-    let padding = match Schedule::padding(entrants).len() {
+    let padding = match Schedule::padding(entrants, schedule.players()).len() {
         0 => String::new(),
         n => format!(" + {n} built-ins"),
     };
-    let subsets = match schedule.subsets() {
-        1 => String::new(),
-        n => format!(" ({n} ten-bot subsets x {})", schedule.games_per_subset()),
+    let subsets = match schedule.describe(balance) {
+        d if d.is_empty() => String::new(),
+        d => format!(" ({d})"),
     };
     format!(
         "{bots} bot{}{human}{padding}, {} game{}{subsets}, seed {}, results in {}",
@@ -479,6 +510,7 @@ async fn dispatch(
                     game: plan.game,
                     seed: plan.seed,
                     subset: plan.subset,
+                    rotation: plan.rotation,
                     seats: plan
                         .seats
                         .iter()

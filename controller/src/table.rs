@@ -46,6 +46,8 @@ pub struct TableGame {
     pub game: u64,
     pub seed: u64,
     pub subset: u64,
+    /// Duplicate deals: seat `s` plays the hand dealt to seat `(s + rotation) % seats`.
+    pub rotation: usize,
     pub seats: Vec<TableSeat>,
 }
 
@@ -69,7 +71,8 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let started = Instant::now();
     let n = table.seats.len();
     let names: Vec<String> = table.seats.iter().map(|s| s.name.clone()).collect();
-    let deal = Deal::shuffled(n, &mut ChaCha8Rng::seed_from_u64(table.seed));
+    let mut deal = Deal::shuffled(n, &mut ChaCha8Rng::seed_from_u64(table.seed));
+    deal.hands.rotate_left(table.rotation % n);
     let mut game = Game::new(&deal);
     let mut state = Table {
         seed: table.seed,
@@ -111,6 +114,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         game: table.game,
         seed: table.seed,
         subset: table.subset,
+        rotation: table.rotation,
         players: state.names,
         builtin: table
             .seats
@@ -337,6 +341,7 @@ mod tests {
             game,
             seed,
             subset: 0,
+            rotation: 0,
             seats: Strategy::ALL
                 .iter()
                 .cycle()

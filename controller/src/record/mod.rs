@@ -28,8 +28,13 @@ pub struct GameRecord {
     pub game: u64,
     /// The seed every random choice of this game derives from.
     pub seed: u64,
-    /// Which 10-bot subset (in `combinations` order) this game belongs to; 0 with ≤ 10 bots.
+    /// The number of the table's set of bots among all subsets of table size, in
+    /// `combinations` order; 0 when every bot sits at one table.
     pub subset: u64,
+    /// Under duplicate deals, how far the hands are rotated: seat `s` holds the hand dealt to
+    /// seat `(s + rotation) % players`. Absent (0) otherwise, so older records read the same.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotation: usize,
     /// Player names in seat order, unique within the game.
     pub players: Vec<String>,
     /// Whether each seat is a built-in player.
@@ -49,6 +54,11 @@ pub struct GameRecord {
     pub scores: Vec<u32>,
     /// Wall-clock duration of the game in milliseconds.
     pub ms: u64,
+}
+
+/// Whether a count is zero, so the field is left out of the JSON.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// One turn: the cards revealed and their placements.
