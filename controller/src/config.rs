@@ -11,7 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use serde::{Deserialize, Serialize};
 
 use crate::player::Limits;
-use crate::schedule::{MIN_TABLE, ScheduleKind, TABLE_SIZE};
+use crate::schedule::{MIN_TABLE, Request, ScheduleKind, TABLE_SIZE};
 
 /// The name of the settings file looked for in the current directory.
 pub const CONFIG_FILE: &str = "take6.toml";
@@ -40,6 +40,14 @@ pub enum Command {
     /// Recompute a series' leaderboard from its games.jsonl (e.g. after the controller was
     /// killed), rewrite its leaderboard.csv and print the summary.
     Leaderboard {
+        /// The series folder [default: results/latest]
+        #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
+        dir: PathBuf,
+    },
+    /// Check a series' results: replay every game in its games.jsonl through an independent
+    /// rules checker, check each line's SHA-256 chain and the counts in series.toml, and name
+    /// the first bad line. Exits 1 when anything fails.
+    Verify {
         /// The series folder [default: results/latest]
         #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
         dir: PathBuf,
@@ -74,6 +82,10 @@ pub struct RunArgs {
     /// No duplicate deals: a fresh deal every game
     #[arg(long, overrides_with = "duplicate")]
     pub no_duplicate: bool,
+    /// Rounds per game: fresh deals played by the same bot processes, scores summed (the
+    /// CodinGame arena plays 5) [default: 1]
+    #[arg(long, value_name = "R")]
+    pub rounds: Option<u32>,
     /// Master seed of all randomness (deals, seats, built-ins) [default: random, recorded in
     /// series.toml]
     #[arg(long, value_name = "N")]
@@ -104,6 +116,16 @@ pub struct RunArgs {
     /// Settings file [default: take6.toml in the current directory, when it exists]
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Continue an interrupted series in its folder [default: results/latest]: plays only
+    /// the games not yet in its games.jsonl, with its recorded settings (flags may change
+    /// --jobs and --build-timeout-s, nothing that changes the games; take6.toml is not read)
+    #[arg(
+        long,
+        value_name = "SERIES_DIR",
+        num_args = 0..=1,
+        default_missing_value = "results/latest"
+    )]
+    pub resume: Option<PathBuf>,
 }
 
 /// Flags of `take6 play`: those of `run`, and the player's name.
@@ -126,6 +148,7 @@ struct FileConfig {
     players: Option<usize>,
     schedule: Option<ScheduleKind>,
     duplicate: Option<bool>,
+    rounds: Option<u32>,
     seed: Option<u64>,
     jobs: Option<usize>,
     first_reply_ms: Option<u64>,
@@ -150,6 +173,8 @@ pub struct Settings {
     /// Duplicate deals: `None` for on when the budget allows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duplicate: Option<bool>,
+    /// Rounds per game.
+    pub rounds: u32,
     pub seed: u64,
     /// Whether the seed was chosen by the user (else drawn at random).
     pub seed_given: bool,
@@ -208,6 +233,46 @@ impl Settings {
             }
             None => (FileConfig::default(), None),
         };
+        Settings::resolve_from(args, file, config_path)
+    }
+
+    /// Resolves the settings of a resumed series: the settings it recorded (`series.toml`'s
+    /// `[settings]`) stand in for the settings file, and the flags given now win over them.
+    /// Whether the result may be used (it must not change the games) is for the caller.
+    pub fn resolve_recorded(
+        args: &RunArgs,
+        recorded: &toml::Table,
+    ) -> Result<Settings, ConfigError> {
+        let mut table = recorded.clone();
+        // Recorded, but not keys of a settings file.
+        for key in ["seed_given", "human", "config"] {
+            table.remove(key);
+        }
+        let file: FileConfig =
+            toml::Value::Table(table)
+                .try_into()
+                .map_err(|e: toml::de::Error| ConfigError::Parse {
+                    path: PathBuf::from("series.toml"),
+                    message: e.to_string(),
+                })?;
+        let mut settings = Settings::resolve_from(args, file, None)?;
+        settings.seed_given = recorded
+            .get("seed_given")
+            .and_then(toml::Value::as_bool)
+            .unwrap_or(true);
+        settings.config = recorded
+            .get("config")
+            .and_then(toml::Value::as_str)
+            .map(PathBuf::from);
+        Ok(settings)
+    }
+
+    /// Defaults, then `file` (read from `config_path`, if any), then the flags.
+    fn resolve_from(
+        args: &RunArgs,
+        file: FileConfig,
+        config_path: Option<PathBuf>,
+    ) -> Result<Settings, ConfigError> {
         let base = config_path
             .as_deref()
             .and_then(Path::parent)
@@ -217,7 +282,8 @@ impl Settings {
 
         let (seed, seed_given) = match args.seed.or(file.seed) {
             Some(seed) => (seed, true),
-            None => (rand::random(), false),
+            // Below 2^63: series.toml (TOML integers are i64) must hold it.
+            None => (rand::random::<u64>() >> 1, false),
         };
         let templates = match args.templates.clone().or(from_file(&file.templates)) {
             Some(dir) if !dir.is_dir() => return Err(ConfigError::NoTemplates(dir)),
@@ -243,6 +309,7 @@ impl Settings {
                 (_, true) => Some(false),
                 _ => file.duplicate,
             },
+            rounds: args.rounds.or(file.rounds).unwrap_or(1),
             seed,
             seed_given,
             jobs: args.jobs.or(file.jobs).unwrap_or_else(|| {
@@ -272,6 +339,13 @@ impl Settings {
                 setting: "--name",
                 value: format!("{name:?}"),
                 fix: "use a name without whitespace or '#'",
+            });
+        }
+        if let Some(dir) = &args.run.resume {
+            return Err(ConfigError::Invalid {
+                setting: "--resume",
+                value: dir.display().to_string(),
+                fix: "a game at the keyboard cannot be resumed; start a new one",
             });
         }
         let mut settings = Settings::resolve(&args.run)?;
@@ -312,6 +386,7 @@ impl Settings {
             self.line_cap_bytes as u64,
             "allow at least a few bytes",
         )?;
+        positive("rounds", u64::from(self.rounds), "play at least 1 round")?;
         if !(MIN_TABLE..=TABLE_SIZE).contains(&self.players) {
             return Err(ConfigError::Invalid {
                 setting: "players",
@@ -323,6 +398,18 @@ impl Settings {
             positive("memory_mib", mib, "leave it out for no limit")?;
         }
         Ok(())
+    }
+
+    /// What the schedule is asked for, for `entrants` bots (and a person).
+    pub fn schedule_request(&self, entrants: usize) -> Request {
+        Request {
+            entrants,
+            players: self.players,
+            games: self.games,
+            kind: self.schedule,
+            duplicate: self.duplicate,
+            seed: self.seed,
+        }
     }
 
     /// The limits every bot process plays under.

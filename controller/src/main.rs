@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 use take6::config::{Cli, Command, Settings};
-use take6::series::{self, SeriesDir, SeriesError, Status, StderrAboveBar};
+use take6::series::{self, BarSlot, SeriesDir, SeriesError, Status, StderrAboveBar};
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::layer::{Layer, SubscriberExt};
 use tracing_subscriber::util::SubscriberInitExt;
@@ -25,23 +25,37 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let settings = match cli.command {
-        Command::Run(args) => Settings::resolve(&args)?,
-        Command::Play(args) => Settings::resolve_play(&args)?,
+    let bar = BarSlot::default();
+    let (settings, resume) = match cli.command {
+        Command::Run(args) => match &args.resume {
+            Some(dir) => (None, Some((SeriesDir::open(dir)?, args))),
+            None => (Some(Settings::resolve(&args)?), None),
+        },
+        Command::Play(args) => (Some(Settings::resolve_play(&args)?), None),
         Command::Leaderboard { dir } => {
-            let (standings, games) = series::rebuild_leaderboard(&dir)?;
-            print!("{}", take6::record::summary_table(&standings, &[]));
-            println!(
-                "\n{games} games; leaderboard written to {}",
-                dir.join(series::LEADERBOARD).display()
-            );
+            let check = series::rebuild_leaderboard(&dir, Box::new(std::io::stdout()))?;
+            if let Some(problem) = check.first() {
+                eprintln!(
+                    "warning: this series does not verify: {problem} (see take6 verify {})",
+                    dir.display()
+                );
+            }
             return Ok(ExitCode::SUCCESS);
         }
+        Command::Verify { dir } => return verify(&dir),
     };
-    let dir = SeriesDir::create(&settings.results)?;
-    init_logging(&dir)?;
+    let (dir, resume) = match (settings.as_ref(), resume) {
+        (Some(settings), _) => (SeriesDir::create(&settings.results)?, None),
+        (None, Some((dir, args))) => (dir, Some(args)),
+        (None, None) => unreachable!("a command has settings or resumes"),
+    };
+    init_logging(&dir, bar.clone())?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let result = runtime.block_on(series::run(&settings, &dir, stop_signal()));
+    let result = match (&settings, &resume) {
+        (Some(settings), _) => runtime.block_on(series::run(settings, &dir, stop_signal(), bar)),
+        (None, Some(args)) => runtime.block_on(series::resume(&dir, args, stop_signal(), bar)),
+        (None, None) => unreachable!("a command has settings or resumes"),
+    };
     // A read of the keyboard (`take6 play`) may still be pending; do not wait for it.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     let outcome = match result {
@@ -50,13 +64,49 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             eprintln!("take6: {e}");
             return Ok(ExitCode::from(INTERRUPTED));
         }
+        Err(e @ SeriesError::Write { .. }) => {
+            eprintln!(
+                "take6: the games recorded so far are kept; once the cause is fixed, play the \
+                 rest with: take6 run --resume {}",
+                dir.path.display()
+            );
+            return Err(e.into());
+        }
         Err(e) => return Err(e.into()),
     };
-    print!("{}", outcome.summary());
     Ok(match outcome.status {
         Status::Interrupted => ExitCode::from(INTERRUPTED),
         _ => ExitCode::SUCCESS,
     })
+}
+
+/// `take6 verify`: the verdict on stdout, exit 1 when the series does not verify.
+fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let check = series::verify(dir)?;
+    if check.ok() {
+        println!(
+            "{}: {} games verified: the chain is intact, every game follows the rules and \
+             its seed, and the counts match series.toml",
+            dir.display(),
+            check.games
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{}: does NOT verify ({} games read)",
+        dir.display(),
+        check.games
+    );
+    if let Some(first) = check.first() {
+        println!("first problem: {first}");
+    }
+    for problem in &check.problems {
+        println!("  {problem}");
+    }
+    if check.more > 0 {
+        println!("  … and {} more", check.more);
+    }
+    Ok(ExitCode::FAILURE)
 }
 
 /// Resolves on Ctrl-C, SIGTERM or SIGHUP (a closed terminal): the series then stops cleanly,
@@ -78,10 +128,14 @@ async fn stop_signal() {
 
 /// Logs go to the series' `logs/controller.log` (info and up, or RUST_LOG) and to stderr
 /// (warnings and up, or RUST_LOG), above the progress bar.
-fn init_logging(dir: &SeriesDir) -> anyhow::Result<()> {
+fn init_logging(dir: &SeriesDir, bar: BarSlot) -> anyhow::Result<()> {
     let path = dir.log_file();
-    let file = std::fs::File::create(&path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
+    // Appended to: a resumed series keeps the log of its earlier attempts.
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
     let filter = |default: &str| {
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default))
     };
@@ -94,7 +148,7 @@ fn init_logging(dir: &SeriesDir) -> anyhow::Result<()> {
         )
         .with(
             tracing_subscriber::fmt::layer()
-                .with_writer(StderrAboveBar)
+                .with_writer(StderrAboveBar(bar))
                 .with_filter(filter("warn")),
         )
         .init();

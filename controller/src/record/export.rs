@@ -2,6 +2,7 @@
 //! standings so they are snapshot-tested without running games.
 
 use super::Standing;
+use super::tally::HeadToHead;
 
 /// Formats wins with at most two decimals and no trailing zeros: `3`, `2.5`, `0.33`.
 fn format_wins(wins: f64) -> String {
@@ -46,6 +47,43 @@ pub fn leaderboard_csv(standings: &[Standing]) -> Vec<u8> {
     w.into_inner().expect("flushing CSV to memory")
 }
 
+/// `headtohead.csv`: one row per pair of players that shared tables, by name. Columns:
+/// `bot_a,bot_b,games,mean_diff,ci95,separated,a_ahead,b_ahead`; `mean_diff` is the mean of
+/// `bot_a`'s score minus `bot_b`'s at their shared tables (negative: `bot_a` did better),
+/// `ci95` its half-width (Student's t, empty below two games), `separated` whether that
+/// interval excludes zero, and `a_ahead`/`b_ahead` the games each finished strictly ahead.
+pub fn headtohead_csv(pairs: &[HeadToHead]) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "bot_a",
+        "bot_b",
+        "games",
+        "mean_diff",
+        "ci95",
+        "separated",
+        "a_ahead",
+        "b_ahead",
+    ])
+    .expect("writing CSV to memory");
+    for p in pairs {
+        w.write_record([
+            p.bot_a.clone(),
+            p.bot_b.clone(),
+            p.games.to_string(),
+            format!("{:.3}", p.mean_diff),
+            p.ci95.map(|c| format!("{c:.3}")).unwrap_or_default(),
+            p.separated().to_string(),
+            p.a_ahead.to_string(),
+            p.b_ahead.to_string(),
+        ])
+        .expect("writing CSV to memory");
+    }
+    w.into_inner().expect("flushing CSV to memory")
+}
+
+/// Marks a rank not separated at 95 % from the one above it in the summary.
+const NOT_SEPARATED: &str = "~";
+
 /// The end-of-series table printed to stdout: rank, bot (built-ins marked), games, mean score
 /// ± ci95, wins and faults (with their kinds) in aligned columns, then a `Skipped:` section
 /// listing `name: reason` for every bot that could not take part, if any.
@@ -85,8 +123,12 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
                     .collect();
                 format!("{} ({})", s.faults, kinds.join(", "))
             };
+            let mark = match s.separated_from_above {
+                Some(false) => NOT_SEPARATED,
+                _ => "",
+            };
             [
-                s.rank.to_string(),
+                format!("{}{mark}", s.rank),
                 bot,
                 s.games.to_string(),
                 mean,
@@ -125,6 +167,14 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
     for row in &rows {
         out.push_str(&line(row));
         out.push('\n');
+    }
+    if standings
+        .iter()
+        .any(|s| s.separated_from_above == Some(false))
+    {
+        out.push_str(&format!(
+            "{NOT_SEPARATED}: not separated at 95 % from the rank above (see headtohead.csv)\n"
+        ));
     }
     if !skipped.is_empty() {
         out.push_str("\nSkipped:\n");
@@ -166,7 +216,17 @@ mod tests {
     fn summary_table_without_skipped_has_no_skipped_section() {
         let table = summary_table(&tally(&series()).standings(), &[]);
         assert!(!table.contains("Skipped"));
-        assert_eq!(table.lines().count(), 1 + 5);
+        assert_eq!(
+            table.lines().count(),
+            1 + 5 + 1,
+            "header, rows, the ~ legend"
+        );
+    }
+
+    #[test]
+    fn headtohead_csv_snapshot() {
+        let csv = headtohead_csv(&tally(&series()).head_to_head());
+        insta::assert_snapshot!("headtohead_csv", String::from_utf8(csv).unwrap());
     }
 
     #[test]

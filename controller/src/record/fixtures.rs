@@ -32,6 +32,8 @@ pub(crate) fn result(players: &[&str], scores: &[u32], faults: &[(usize, &str)])
         cows: scores.to_vec(),
         penalty: vec![0; n],
         scores: scores.to_vec(),
+        rounds: Vec::new(),
+        totals: None,
         ms: 0,
     }
 }
@@ -113,6 +115,8 @@ pub(crate) fn hand_made() -> GameRecord {
         cows: vec![17],
         penalty: vec![0],
         scores: vec![17],
+        rounds: Vec::new(),
+        totals: None,
         ms: 3,
     }
 }
@@ -198,6 +202,8 @@ pub(crate) fn play(deal: &Deal, faults: &[(usize, Fault)]) -> GameRecord {
         cows: (0..n).map(|s| game.cows(s)).collect(),
         penalty: (0..n).map(|s| game.penalty(s)).collect(),
         scores: game.scores(),
+        rounds: Vec::new(),
+        totals: None,
         ms: 0,
     }
 }

@@ -124,14 +124,14 @@ pub struct GamePlan {
 
 /// How evenly a schedule spreads games: games per entrant and games each pair of entrants
 /// shares, min and max (recorded in `series.toml`, printed at the start).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Balance {
     pub games_min: u64,
     pub games_max: u64,
     /// `None` with a single entrant (no pairs).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs_min: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pairs_max: Option<u64>,
 }
 

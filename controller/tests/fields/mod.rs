@@ -139,3 +139,148 @@ fn table_sizes_and_budgets_that_cannot_work_are_refused() {
         "{stderr}"
     );
 }
+
+/// `take6 verify` of the latest series in `dir`.
+fn verify(dir: &Path) -> Output {
+    Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(dir)
+        .arg("verify")
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_game_of_rounds_keeps_its_bot_processes_and_records_every_round() {
+    let tmp = arena(&[
+        fixture("strict-default"),
+        fixture("cg-first"),
+        fixture("quits-midgame"),
+    ]);
+    fs::write(tmp.path().join("bots/strict-default/rounds.txt"), "3").unwrap();
+    let out = take6(
+        tmp.path(),
+        &[
+            "--games",
+            "2",
+            "--rounds",
+            "3",
+            "--seed",
+            "4",
+            "--no-duplicate",
+        ],
+    );
+    assert_ok(&out);
+    let games = games(tmp.path());
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        check_record(g).unwrap_or_else(|e| panic!("game {}: {e}", g.game));
+        assert_eq!(g.round_count(), 3);
+        let hands: Vec<_> = (0..3).map(|i| g.round(i).unwrap().hands).collect();
+        assert!(
+            hands[0] != hands[1] && hands[1] != hands[2],
+            "a fresh deal each round"
+        );
+        // The strict reader and the CodinGame bot play all three rounds without a fault.
+        for bot in ["strict-default", "cg-first"] {
+            let seat = g.players.iter().position(|p| p == bot).unwrap();
+            assert!(
+                g.faults().all(|(_, f)| f.seat != seat),
+                "{bot}: {:?}",
+                g.invalid
+            );
+        }
+        // The bot that quits in round 1 is gone: absent, 100 points, in rounds 2 and 3.
+        let seat = g.players.iter().position(|p| p == "quits-midgame").unwrap();
+        let kinds: Vec<(usize, &str)> = g
+            .faults()
+            .filter(|(_, f)| f.seat == seat)
+            .map(|(round, f)| (round, f.kind.as_str()))
+            .collect();
+        assert_eq!(kinds, [(0, "exited"), (1, "absent"), (2, "absent")]);
+        assert!(g.totals()[seat] >= 300);
+    }
+    // One process per game read three rounds to the end of its input.
+    assert_eq!(verdicts(tmp.path(), "strict-default"), ["ok", "ok"]);
+    for row in leaderboard(tmp.path()) {
+        let total: u32 = games
+            .iter()
+            .map(|g| g.totals()[g.players.iter().position(|p| *p == row["bot"]).unwrap()])
+            .sum();
+        assert_eq!(row["total_score"], total.to_string(), "{}", row["bot"]);
+        let faults = if row["bot"] == "quits-midgame" {
+            "2"
+        } else {
+            "0"
+        };
+        assert_eq!(row["faults"], faults, "a fault counts once per game");
+    }
+    let out = verify(tmp.path());
+    assert_ok(&out);
+}
+
+#[test]
+fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
+    let tmp = arena(&[fixture("first"), fixture("lowest"), fixture("cg-first")]);
+    // 8 games at tables of 4: whole deals, so duplicate deals are on by default.
+    let out = take6(
+        tmp.path(),
+        &["--players", "4", "--games", "8", "--seed", "6"],
+    );
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("duplicate deals: 2 deals x 4 rotations"),
+        "{stderr}"
+    );
+    assert_eq!(manifest(tmp.path())["duplicate"].as_bool(), Some(true));
+    let games = games(tmp.path());
+    assert_eq!(games.len(), 8);
+    for deal in games.chunks(4) {
+        let first = &deal[0];
+        // The deal's four hands, as rotation 0 dealt them.
+        let mut hands = first.hands.clone();
+        hands.sort();
+        for (r, g) in deal.iter().enumerate() {
+            check_record(g).unwrap();
+            assert_eq!(g.rotation, r);
+            assert_eq!((g.seed, g.rows), (first.seed, first.rows), "one deal");
+            assert_eq!(g.players, first.players, "the same seats");
+            let mut these = g.hands.clone();
+            these.sort();
+            assert_eq!(these, hands, "the same four hands");
+        }
+        for seat in 0..4 {
+            let mut held: Vec<_> = deal.iter().map(|g| g.hands[seat].clone()).collect();
+            held.sort();
+            assert_eq!(
+                held, hands,
+                "seat {seat} ({}) plays every hand once",
+                first.players[seat]
+            );
+        }
+    }
+    assert_ne!(
+        games[0].seed, games[4].seed,
+        "a new deal after four rotations"
+    );
+    assert_ok(&verify(tmp.path()));
+    // Asked off, the same budget plays eight deals.
+    let out = take6(
+        tmp.path(),
+        &[
+            "--players",
+            "4",
+            "--games",
+            "8",
+            "--seed",
+            "6",
+            "--no-duplicate",
+        ],
+    );
+    assert_ok(&out);
+    let seeds: std::collections::BTreeSet<u64> =
+        super::games(tmp.path()).iter().map(|g| g.seed).collect();
+    assert_eq!(seeds.len(), 8);
+}

@@ -1,0 +1,205 @@
+//! `series.toml`: everything needed to know what was run, to run it again, to resume it and to
+//! verify its results. Always replaced atomically.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::dir::{self, MANIFEST, SeriesDir};
+use super::{SeriesError, Status};
+use crate::bots::{Bot, Skipped, TemplateChoice};
+use crate::config::Settings;
+use crate::protocol::TemplateSet;
+use crate::schedule::{Balance, Request, Schedule, ScheduleKind, TABLE_SIZE};
+
+/// The manifest of a series, as written to and read from `series.toml`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The series id (the folder's name when it was made); it also starts the chain.
+    pub series: String,
+    pub controller_version: String,
+    pub status: Status,
+    pub started: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished: Option<String>,
+    /// How many times the series was started (1) or resumed (more).
+    #[serde(default)]
+    pub attempts: u32,
+    pub seed: u64,
+    pub games_planned: u64,
+    /// Lines in `games.jsonl` at the last checkpoint; all of them once the series has ended.
+    pub games_played: u64,
+    /// The SHA-256 chain head after those lines (see `record::jsonl`).
+    #[serde(default)]
+    pub chain: String,
+    /// `single`, `all` or `balanced`: the layout the schedule resolved to.
+    #[serde(default)]
+    pub schedule: String,
+    /// Whether deals are played once per rotation of the hands.
+    #[serde(default)]
+    pub duplicate: bool,
+    /// Distinct tables (deals under duplicate deals).
+    #[serde(default)]
+    pub tables: u64,
+    /// Under `all`: the subsets and the games each plays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subsets: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_per_subset: Option<u64>,
+    /// Games per bot and per pair of bots, min and max.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balance: Option<Balance>,
+    /// The settings as resolved (a table, so resume can compare them key by key).
+    pub settings: toml::Table,
+    pub bots: Vec<ManifestBot>,
+    pub builtins: Vec<String>,
+    #[serde(default)]
+    pub skipped: Vec<SkippedBot>,
+}
+
+/// A bot that plays, with the hash of its folder's content.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ManifestBot {
+    pub name: String,
+    pub hash: String,
+    pub source: PathBuf,
+    /// The template set it speaks, or its own template file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template_file: Option<PathBuf>,
+}
+
+/// A bot folder that does not play, and why.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SkippedBot {
+    pub name: String,
+    pub reason: String,
+}
+
+impl Manifest {
+    /// The manifest of a series about to start (status `running`, no games yet).
+    pub fn new(
+        dir: &SeriesDir,
+        settings: &Settings,
+        bots: &[(Bot, Arc<TemplateSet>)],
+        names: &[String],
+        skipped: &[Skipped],
+        schedule: Option<&Schedule>,
+    ) -> Manifest {
+        let settings = match toml::Value::try_from(settings) {
+            Ok(toml::Value::Table(t)) => t,
+            _ => unreachable!("settings serialize to a table"),
+        };
+        Manifest {
+            series: dir.id.clone(),
+            controller_version: env!("CARGO_PKG_VERSION").to_string(),
+            status: Status::Running,
+            started: dir::now(),
+            finished: None,
+            attempts: 1,
+            seed: settings
+                .get("seed")
+                .and_then(toml::Value::as_integer)
+                .map_or(0, |s| s as u64),
+            games_planned: schedule.map_or(0, Schedule::total_games),
+            games_played: 0,
+            chain: crate::record::Chain::start(&dir.id).head().to_string(),
+            schedule: schedule.map_or("", |s| s.layout().name()).to_string(),
+            duplicate: schedule.is_some_and(Schedule::duplicate),
+            tables: schedule.map_or(0, Schedule::tables),
+            subsets: schedule
+                .filter(|s| s.layout().name() == "all")
+                .map(Schedule::subsets),
+            games_per_subset: schedule
+                .filter(|s| s.layout().name() == "all")
+                .map(Schedule::games_per_subset),
+            balance: schedule.map(Schedule::balance),
+            settings,
+            bots: bots
+                .iter()
+                .map(|(b, _)| ManifestBot {
+                    name: b.name.clone(),
+                    hash: b.hash.clone(),
+                    source: b.source.clone(),
+                    template: match &b.template {
+                        TemplateChoice::Set(name) => Some(name.clone()),
+                        TemplateChoice::File(_) => None,
+                    },
+                    template_file: match &b.template {
+                        TemplateChoice::Set(_) => None,
+                        TemplateChoice::File(path) => Some(path.clone()),
+                    },
+                })
+                .collect(),
+            builtins: Schedule::padding(
+                names.len(),
+                schedule.map_or(TABLE_SIZE, Schedule::players),
+            )
+            .iter()
+            .map(|e| e.name(names))
+            .collect(),
+            skipped: skipped
+                .iter()
+                .map(|s| SkippedBot {
+                    name: s.name.clone(),
+                    reason: s.reason.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Reads `series.toml` of the series folder `dir`.
+    pub fn read(dir: &Path) -> Result<Manifest, SeriesError> {
+        let path = dir.join(MANIFEST);
+        let text = std::fs::read_to_string(&path).map_err(dir::read_err(&path))?;
+        toml::from_str(&text).map_err(|e| SeriesError::Manifest {
+            path,
+            reason: e.to_string(),
+        })
+    }
+
+    /// Replaces `series.toml` in `dir` atomically and durably.
+    pub fn write(&self, dir: &Path) -> Result<(), SeriesError> {
+        let text = toml::to_string_pretty(self).expect("the manifest serializes");
+        dir::replace_file(&dir.join(MANIFEST), text.as_bytes(), true)
+    }
+
+    /// The name of the person at the keyboard, for a series of `take6 play`.
+    pub fn human(&self) -> Option<&str> {
+        self.settings.get("human").and_then(toml::Value::as_str)
+    }
+
+    /// How many players are scheduled besides the built-ins (bots, and a person if any).
+    pub fn entrants(&self) -> usize {
+        self.bots.len() + usize::from(self.human().is_some())
+    }
+
+    /// What the series' schedule was asked for, from the recorded settings (a setting missing
+    /// from an older manifest takes its default).
+    pub fn schedule_request(&self) -> Request {
+        let s = &self.settings;
+        let int = |key: &str| s.get(key).and_then(toml::Value::as_integer);
+        Request {
+            entrants: self.entrants(),
+            players: int("players").map_or(TABLE_SIZE, |p| p as usize),
+            games: int("games").map_or(self.games_planned, |g| g as u64),
+            kind: s
+                .get("schedule")
+                .and_then(|v| v.clone().try_into::<ScheduleKind>().ok())
+                .unwrap_or_default(),
+            duplicate: s.get("duplicate").and_then(toml::Value::as_bool),
+            seed: self.seed,
+        }
+    }
+
+    /// The bot's template choice as `bots` makes it.
+    pub fn template_of(bot: &ManifestBot) -> TemplateChoice {
+        match (&bot.template_file, &bot.template) {
+            (Some(path), _) => TemplateChoice::File(path.clone()),
+            (None, Some(set)) => TemplateChoice::Set(set.clone()),
+            (None, None) => TemplateChoice::Set("default".into()),
+        }
+    }
+}
