@@ -82,6 +82,13 @@ pub struct RunArgs {
     /// No duplicate deals: a fresh deal every game
     #[arg(long, overrides_with = "duplicate")]
     pub no_duplicate: bool,
+    /// Stop, within the --games budget, as soon as each of the top K ranks (--top) is
+    /// separated at 95 % from the next
+    #[arg(long)]
+    pub until_separated: bool,
+    /// How many leading ranks --until-separated waits for [default: 3]
+    #[arg(long, value_name = "K")]
+    pub top: Option<usize>,
     /// Rounds per game: fresh deals played by the same bot processes, scores summed (the
     /// CodinGame arena plays 5) [default: 1]
     #[arg(long, value_name = "R")]
@@ -149,6 +156,8 @@ struct FileConfig {
     schedule: Option<ScheduleKind>,
     duplicate: Option<bool>,
     rounds: Option<u32>,
+    until_separated: Option<bool>,
+    top: Option<usize>,
     seed: Option<u64>,
     jobs: Option<usize>,
     first_reply_ms: Option<u64>,
@@ -175,6 +184,9 @@ pub struct Settings {
     pub duplicate: Option<bool>,
     /// Rounds per game.
     pub rounds: u32,
+    /// Stop once the top `top` ranks are separated at 95 %.
+    pub until_separated: bool,
+    pub top: usize,
     pub seed: u64,
     /// Whether the seed was chosen by the user (else drawn at random).
     pub seed_given: bool,
@@ -310,6 +322,8 @@ impl Settings {
                 _ => file.duplicate,
             },
             rounds: args.rounds.or(file.rounds).unwrap_or(1),
+            until_separated: args.until_separated || file.until_separated.unwrap_or(false),
+            top: args.top.or(file.top).unwrap_or(3),
             seed,
             seed_given,
             jobs: args.jobs.or(file.jobs).unwrap_or_else(|| {
@@ -387,6 +401,7 @@ impl Settings {
             "allow at least a few bytes",
         )?;
         positive("rounds", u64::from(self.rounds), "play at least 1 round")?;
+        positive("top", self.top as u64, "wait for at least the first rank")?;
         if !(MIN_TABLE..=TABLE_SIZE).contains(&self.players) {
             return Err(ConfigError::Invalid {
                 setting: "players",

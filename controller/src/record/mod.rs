@@ -20,7 +20,7 @@ pub mod tally;
 pub use check::check_record;
 pub use export::{headtohead_csv, leaderboard_csv, summary_table};
 pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_jsonl};
-pub use tally::{HeadToHead, Standing, Tally};
+pub use tally::{HeadToHead, Standing, Tally, top_separated};
 
 /// One finished game, as written to `games.jsonl`. Seats are in the game's seat order.
 ///

@@ -244,6 +244,17 @@ fn ci95(n: u64, sum: u64, sum_sq: u128) -> Option<f64> {
     super::stats::ci95_half_width(n, variance)
 }
 
+/// Whether each of the first `top` ranks is separated at 95 % from the rank below it (the
+/// question `--until-separated` asks). With `top` or fewer players, every neighbouring pair.
+/// Never true for fewer than two players.
+pub fn top_separated(standings: &[Standing], top: usize) -> bool {
+    let upto = top.min(standings.len().saturating_sub(1));
+    standings.len() >= 2
+        && standings[1..=upto]
+            .iter()
+            .all(|s| s.separated_from_above == Some(true))
+}
+
 /// One row of the leaderboard, for the CSV export, the summary table and reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Standing {
@@ -349,6 +360,21 @@ mod tests {
         assert_eq!(
             order,
             [("best", None), ("x", Some(true)), ("y", Some(false))]
+        );
+    }
+
+    #[test]
+    fn top_separated_asks_about_the_first_k_ranks_only() {
+        let games: Vec<GameRecord> = (0..12u32)
+            .map(|i| result(&["best", "x", "y"], &[2 + i % 3, 8 + i % 2, 9 - i % 2], &[]))
+            .collect();
+        let s = tally(&games).standings();
+        assert!(top_separated(&s, 1));
+        assert!(!top_separated(&s, 2), "x and y are not apart");
+        assert!(!top_separated(&s, 5));
+        assert!(
+            !top_separated(&s[..1], 1),
+            "one player: nothing to separate"
         );
     }
 

@@ -1,6 +1,7 @@
 //! Playing the games: up to `jobs` tables at once, each game's outcome sent to the reporter.
 
 use std::future::Future;
+use std::sync::atomic::Ordering;
 
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -16,18 +17,23 @@ pub async fn dispatch(
     schedule: &Schedule,
     done: &GameSet,
     seats: &[TableSeat],
-    names: &[String],
+    lineup: &super::Lineup,
     settings: &Settings,
     tx: mpsc::Sender<Box<GameOutcome>>,
     stop: impl Future<Output = ()>,
 ) -> bool {
     let limits = settings.limits();
+    let names = &lineup.names;
     let mut running = JoinSet::new();
     let mut plans = schedule.plans().filter(|p| !done.contains(p.game));
     let work = async {
         loop {
             // A closed channel means the reporter failed (it reports why): play no more.
-            while running.len() < settings.jobs && !tx.is_closed() {
+            // Under --until-separated, a known answer also means no more games.
+            while running.len() < settings.jobs
+                && !tx.is_closed()
+                && !lineup.enough.load(Ordering::Relaxed)
+            {
                 let Some(plan) = plans.next() else { break };
                 let table = TableGame {
                     game: plan.game,

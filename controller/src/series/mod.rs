@@ -119,6 +119,8 @@ struct Lineup {
     bots: Vec<(Bot, Arc<TemplateSet>)>,
     names: Vec<String>,
     skipped: Vec<Skipped>,
+    /// Set (under `--until-separated`) once the answer is known: start no more games.
+    enough: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Runs a whole new series into `dir`. `stop` resolving (e.g. on Ctrl-C) ends it early:
@@ -202,6 +204,7 @@ pub async fn run(
         bots,
         names,
         skipped,
+        enough: Arc::default(),
     };
     let mut reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
     for s in &lineup.skipped {
@@ -271,6 +274,7 @@ pub async fn resume(
         bots,
         names,
         skipped,
+        enough: Arc::default(),
     };
     let mut reporter = Reporter::new(&dir.id, sinks(&settings, dir, manifest, &lineup, bar));
     let games = dir.file(GAMES);
@@ -301,7 +305,7 @@ fn sinks(
         .iter()
         .map(|s| (s.name.clone(), s.reason.clone()))
         .collect();
-    vec![
+    let mut sinks: Vec<Box<dyn Sink>> = vec![
         Box::new(GamesFile::new(dir.file(GAMES))),
         Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
         // A progress bar would only get in the way of a person reading the board.
@@ -316,15 +320,25 @@ fn sinks(
         )),
         Box::new(sinks::Leaderboard::new(dir.path.clone())),
         Box::new(sinks::ManifestFile::new(dir.path.clone(), manifest)),
-        Box::new(sinks::Summary::new(
-            Box::new(std::io::stdout()),
-            skipped,
-            Footer::Series {
-                seed: settings.seed,
-                dir: dir.path.clone(),
-            },
-        )),
-    ]
+        Box::new(
+            sinks::Summary::new(
+                Box::new(std::io::stdout()),
+                skipped,
+                Footer::Series {
+                    seed: settings.seed,
+                    dir: dir.path.clone(),
+                },
+            )
+            .until_separated(settings.until_separated.then_some(settings.top)),
+        ),
+    ];
+    if settings.until_separated {
+        sinks.push(Box::new(sinks::Separation::new(
+            settings.top,
+            Arc::clone(&lineup.enough),
+        )));
+    }
+    sinks
 }
 
 /// Plays the games of `schedule` the reporter has not seen, then ends the series.
@@ -378,7 +392,7 @@ async fn play(
         (reporter, result)
     });
     let interrupted =
-        dispatch::dispatch(schedule, &done, &seats, &lineup.names, settings, tx, stop).await;
+        dispatch::dispatch(schedule, &done, &seats, &lineup, settings, tx, stop).await;
     let (mut reporter, result) = task.await.expect("the reporter does not panic");
     if let Err(e) = result {
         // Best effort: the manifest says the series failed; its last checkpoint stays.

@@ -284,3 +284,40 @@ fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
         super::games(tmp.path()).iter().map(|g| g.seed).collect();
     assert_eq!(seeds.len(), 8);
 }
+
+#[test]
+fn until_separated_stops_once_the_best_bot_is_known() {
+    // Whoever quits mid-game scores 100 more every game: the order is clear after a few.
+    let tmp = arena(&[fixture("first"), fixture("quits-midgame")]);
+    let out = take6(
+        tmp.path(),
+        &[
+            "--players",
+            "2",
+            "--games",
+            "60",
+            "--seed",
+            "8",
+            "--until-separated",
+            "--top",
+            "1",
+        ],
+    );
+    assert_ok(&out);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("stopped early: the top 1 are separated at 95 %"),
+        "{stdout}"
+    );
+    let played = games(tmp.path()).len();
+    assert!((2..60).contains(&played), "{played} games");
+    let board = leaderboard(tmp.path());
+    assert_eq!(board[0]["bot"], "first");
+    // Without the flag the whole budget is played.
+    let out = take6(
+        tmp.path(),
+        &["--players", "2", "--games", "6", "--seed", "8"],
+    );
+    assert_ok(&out);
+    assert_eq!(games(tmp.path()).len(), 6);
+}
