@@ -253,7 +253,7 @@ impl Settings {
     /// Whether the result may be used (it must not change the games) is for the caller.
     pub fn resolve_recorded(
         args: &RunArgs,
-        recorded: &toml::Table,
+        recorded: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Settings, ConfigError> {
         let mut table = recorded.clone();
         // Recorded, but not keys of a settings file.
@@ -261,20 +261,20 @@ impl Settings {
             table.remove(key);
         }
         let file: FileConfig =
-            toml::Value::Table(table)
-                .try_into()
-                .map_err(|e: toml::de::Error| ConfigError::Parse {
+            serde_json::from_value(serde_json::Value::Object(table)).map_err(|e| {
+                ConfigError::Parse {
                     path: PathBuf::from("series.toml"),
                     message: e.to_string(),
-                })?;
+                }
+            })?;
         let mut settings = Settings::resolve_from(args, file, None)?;
         settings.seed_given = recorded
             .get("seed_given")
-            .and_then(toml::Value::as_bool)
+            .and_then(serde_json::Value::as_bool)
             .unwrap_or(true);
         settings.config = recorded
             .get("config")
-            .and_then(toml::Value::as_str)
+            .and_then(serde_json::Value::as_str)
             .map(PathBuf::from);
         Ok(settings)
     }
@@ -294,8 +294,7 @@ impl Settings {
 
         let (seed, seed_given) = match args.seed.or(file.seed) {
             Some(seed) => (seed, true),
-            // Below 2^63: series.toml (TOML integers are i64) must hold it.
-            None => (rand::random::<u64>() >> 1, false),
+            None => (rand::random(), false),
         };
         let templates = match args.templates.clone().or(from_file(&file.templates)) {
             Some(dir) if !dir.is_dir() => return Err(ConfigError::NoTemplates(dir)),

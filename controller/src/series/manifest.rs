@@ -50,8 +50,9 @@ pub struct Manifest {
     /// Games per bot and per pair of bots, min and max.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<Balance>,
-    /// The settings as resolved (a table, so resume can compare them key by key).
-    pub settings: toml::Table,
+    /// The settings as resolved, as a map so resume can compare them key by key (JSON values,
+    /// which, unlike `toml::Value`, hold any `u64` seed).
+    pub settings: serde_json::Map<String, serde_json::Value>,
     pub bots: Vec<ManifestBot>,
     pub builtins: Vec<String>,
     #[serde(default)]
@@ -88,10 +89,7 @@ impl Manifest {
         skipped: &[Skipped],
         schedule: Option<&Schedule>,
     ) -> Manifest {
-        let settings = match toml::Value::try_from(settings) {
-            Ok(toml::Value::Table(t)) => t,
-            _ => unreachable!("settings serialize to a table"),
-        };
+        let settings = settings_map(settings);
         Manifest {
             series: dir.id.clone(),
             controller_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -101,8 +99,8 @@ impl Manifest {
             attempts: 1,
             seed: settings
                 .get("seed")
-                .and_then(toml::Value::as_integer)
-                .map_or(0, |s| s as u64),
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0),
             games_planned: schedule.map_or(0, Schedule::total_games),
             games_played: 0,
             chain: crate::record::Chain::start(&dir.id).head().to_string(),
@@ -168,7 +166,9 @@ impl Manifest {
 
     /// The name of the person at the keyboard, for a series of `take6 play`.
     pub fn human(&self) -> Option<&str> {
-        self.settings.get("human").and_then(toml::Value::as_str)
+        self.settings
+            .get("human")
+            .and_then(serde_json::Value::as_str)
     }
 
     /// How many players are scheduled besides the built-ins (bots, and a person if any).
@@ -180,16 +180,16 @@ impl Manifest {
     /// from an older manifest takes its default).
     pub fn schedule_request(&self) -> Request {
         let s = &self.settings;
-        let int = |key: &str| s.get(key).and_then(toml::Value::as_integer);
+        let int = |key: &str| s.get(key).and_then(serde_json::Value::as_u64);
         Request {
             entrants: self.entrants(),
             players: int("players").map_or(TABLE_SIZE, |p| p as usize),
-            games: int("games").map_or(self.games_planned, |g| g as u64),
+            games: int("games").unwrap_or(self.games_planned),
             kind: s
                 .get("schedule")
-                .and_then(|v| v.clone().try_into::<ScheduleKind>().ok())
+                .and_then(|v| serde_json::from_value::<ScheduleKind>(v.clone()).ok())
                 .unwrap_or_default(),
-            duplicate: s.get("duplicate").and_then(toml::Value::as_bool),
+            duplicate: s.get("duplicate").and_then(serde_json::Value::as_bool),
             seed: self.seed,
         }
     }
@@ -201,5 +201,41 @@ impl Manifest {
             (None, Some(set)) => TemplateChoice::Set(set.clone()),
             (None, None) => TemplateChoice::Set("default".into()),
         }
+    }
+}
+
+/// The settings as a map of JSON values, as the manifest keeps them.
+pub fn settings_map(settings: &Settings) -> serde_json::Map<String, serde_json::Value> {
+    match serde_json::to_value(settings) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => unreachable!("settings serialize to a map"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_seed_survives_series_toml() {
+        let dir = tempfile::tempdir().unwrap();
+        let series = SeriesDir {
+            id: "s".into(),
+            path: dir.path().to_path_buf(),
+        };
+        let args = crate::config::RunArgs {
+            seed: Some(u64::MAX - 1),
+            config: Some("/dev/null".into()),
+            ..Default::default()
+        };
+        let settings = Settings::resolve(&args).unwrap();
+        Manifest::new(&series, &settings, &[], &[], &[], None)
+            .write(dir.path())
+            .unwrap();
+        let text = std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
+        assert!(text.contains(&format!("seed = {}", u64::MAX - 1)), "{text}");
+        let back = Manifest::read(dir.path()).unwrap();
+        assert_eq!(back.seed, u64::MAX - 1);
+        assert_eq!(back.settings, settings_map(&settings));
     }
 }

@@ -391,8 +391,7 @@ async fn play(
         let result = reporter.run(rx).await;
         (reporter, result)
     });
-    let interrupted =
-        dispatch::dispatch(schedule, &done, &seats, &lineup, settings, tx, stop).await;
+    let interrupted = dispatch::dispatch(schedule, &done, &seats, lineup, settings, tx, stop).await;
     let (mut reporter, result) = task.await.expect("the reporter does not panic");
     if let Err(e) = result {
         // Best effort: the manifest says the series failed; its last checkpoint stays.

@@ -16,10 +16,7 @@ const MAY_CHANGE: [&str; 5] = ["jobs", "build_timeout_s", "results", "config", "
 pub fn settings(args: &RunArgs, manifest: &Manifest) -> Result<Settings, SeriesError> {
     let settings = Settings::resolve_recorded(args, &manifest.settings)
         .map_err(|e| SeriesError::Refused(e.to_string()))?;
-    let now = match toml::Value::try_from(&settings) {
-        Ok(toml::Value::Table(t)) => t,
-        _ => unreachable!("settings serialize to a table"),
-    };
+    let now = super::manifest::settings_map(&settings);
     let mut keys: Vec<&String> = manifest.settings.keys().chain(now.keys()).collect();
     keys.sort();
     keys.dedup();
@@ -28,7 +25,8 @@ pub fn settings(args: &RunArgs, manifest: &Manifest) -> Result<Settings, SeriesE
         .filter(|k| !MAY_CHANGE.contains(&k.as_str()))
         .filter(|k| manifest.settings.get(*k) != now.get(*k))
         .map(|k| {
-            let show = |v: Option<&toml::Value>| v.map_or("(none)".to_string(), |v| v.to_string());
+            let show =
+                |v: Option<&serde_json::Value>| v.map_or("(none)".to_string(), |v| v.to_string());
             format!(
                 "{k} is {} in the series, {} now",
                 show(manifest.settings.get(k)),
