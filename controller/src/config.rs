@@ -11,7 +11,11 @@ use clap::{Args, Parser, Subcommand};
 use serde::{Deserialize, Serialize};
 
 use crate::player::Limits;
-use crate::schedule::{MIN_TABLE, Request, ScheduleKind, TABLE_SIZE};
+use crate::schedule::{Request, ScheduleKind, TABLE_SIZE};
+
+mod bounds;
+
+use bounds::Bounds;
 
 /// The name of the settings file looked for in the current directory.
 pub const CONFIG_FILE: &str = "take6.toml";
@@ -117,6 +121,10 @@ pub struct RunArgs {
     /// to allocate and usually exits: a fault) [default: no limit]
     #[arg(long, value_name = "MIB")]
     pub memory_mib: Option<u64>,
+    /// Largest bot folder, in MiB of data (holes of sparse files not counted); a larger
+    /// folder is skipped [default: 256]
+    #[arg(long, value_name = "MIB")]
+    pub max_bot_mib: Option<u64>,
     /// Folder of message template sets [default: templates, when it exists]
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
@@ -165,6 +173,7 @@ struct FileConfig {
     build_timeout_s: Option<u64>,
     grace_ms: Option<u64>,
     memory_mib: Option<u64>,
+    max_bot_mib: Option<u64>,
     templates: Option<PathBuf>,
     stderr_cap_kib: Option<usize>,
     line_cap_bytes: Option<usize>,
@@ -198,6 +207,8 @@ pub struct Settings {
     /// Address-space limit of each bot process in MiB, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_mib: Option<u64>,
+    /// Largest bot folder in MiB of data; a larger one is skipped.
+    pub max_bot_mib: u64,
     /// The template folder, when there is one; built-in sets are always available.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub templates: Option<PathBuf>,
@@ -225,8 +236,11 @@ pub enum ConfigError {
     Invalid {
         setting: &'static str,
         value: String,
-        fix: &'static str,
+        fix: String,
     },
+    /// A numeric setting outside its range; `setting` is the flag or key with its value.
+    #[error("{setting} is out of range: use a value from {min} to {max}")]
+    OutOfRange { setting: String, min: u64, max: u64 },
     #[error(
         "template folder {0} does not exist; create it or leave --templates out to use the built-in sets"
     )]
@@ -301,6 +315,12 @@ impl Settings {
             Some(dir) => Some(dir),
             None => Some(base.join("templates")).filter(|d| d.is_dir()),
         };
+        let config = config_path.as_deref();
+        let number = |b: &Bounds, flag: Option<u64>, file: Option<u64>, default: u64| {
+            b.pick_or(flag, file, config, default)
+        };
+        let size = |v: Option<usize>| v.map(|v| v as u64);
+        let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         let settings = Settings {
             bots: args
                 .bots
@@ -312,34 +332,68 @@ impl Settings {
                 .clone()
                 .or(from_file(&file.results))
                 .unwrap_or_else(|| base.join("results")),
-            games: args.games.or(file.games).unwrap_or(100),
-            players: args.players.or(file.players).unwrap_or(TABLE_SIZE),
+            games: number(&bounds::GAMES, args.games, file.games, 100)?,
+            players: number(
+                &bounds::PLAYERS,
+                size(args.players),
+                size(file.players),
+                TABLE_SIZE as u64,
+            )? as usize,
             schedule: args.schedule.or(file.schedule).unwrap_or_default(),
             duplicate: match (args.duplicate, args.no_duplicate) {
                 (true, _) => Some(true),
                 (_, true) => Some(false),
                 _ => file.duplicate,
             },
-            rounds: args.rounds.or(file.rounds).unwrap_or(1),
+            rounds: number(
+                &bounds::ROUNDS,
+                args.rounds.map(u64::from),
+                file.rounds.map(u64::from),
+                1,
+            )? as u32,
             until_separated: args.until_separated || file.until_separated.unwrap_or(false),
-            top: args.top.or(file.top).unwrap_or(3),
+            top: number(&bounds::TOP, size(args.top), size(file.top), 3)? as usize,
             seed,
             seed_given,
-            jobs: args.jobs.or(file.jobs).unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-            }),
-            first_reply_ms: args.first_reply_ms.or(file.first_reply_ms).unwrap_or(3000),
-            reply_ms: args.reply_ms.or(file.reply_ms).unwrap_or(1000),
-            build_timeout_s: args.build_timeout_s.or(file.build_timeout_s).unwrap_or(300),
-            grace_ms: args.grace_ms.or(file.grace_ms).unwrap_or(1000),
-            memory_mib: args.memory_mib.or(file.memory_mib),
+            jobs: number(
+                &bounds::JOBS,
+                size(args.jobs),
+                size(file.jobs),
+                (cpus as u64).min(bounds::JOBS.max),
+            )? as usize,
+            first_reply_ms: number(
+                &bounds::FIRST_REPLY_MS,
+                args.first_reply_ms,
+                file.first_reply_ms,
+                3000,
+            )?,
+            reply_ms: number(&bounds::REPLY_MS, args.reply_ms, file.reply_ms, 1000)?,
+            build_timeout_s: number(
+                &bounds::BUILD_TIMEOUT_S,
+                args.build_timeout_s,
+                file.build_timeout_s,
+                300,
+            )?,
+            grace_ms: number(&bounds::GRACE_MS, args.grace_ms, file.grace_ms, 1000)?,
+            memory_mib: bounds::MEMORY_MIB.pick(args.memory_mib, file.memory_mib, config)?,
+            max_bot_mib: number(
+                &bounds::MAX_BOT_MIB,
+                args.max_bot_mib,
+                file.max_bot_mib,
+                256,
+            )?,
             templates,
-            stderr_cap_kib: file.stderr_cap_kib.unwrap_or(64),
-            line_cap_bytes: file.line_cap_bytes.unwrap_or(1024),
+            stderr_cap_kib: number(&bounds::STDERR_CAP_KIB, None, size(file.stderr_cap_kib), 64)?
+                as usize,
+            line_cap_bytes: number(
+                &bounds::LINE_CAP_BYTES,
+                None,
+                size(file.line_cap_bytes),
+                1024,
+            )? as usize,
             human: None,
-            config: config_path,
+            config: config_path.clone(),
         };
-        settings.validate()?;
         Ok(settings)
     }
 
@@ -347,71 +401,25 @@ impl Settings {
     /// otherwise, one game at a time, and a person in one seat.
     pub fn resolve_play(args: &PlayArgs) -> Result<Settings, ConfigError> {
         let name = &args.name;
-        if name.is_empty() || name.chars().any(char::is_whitespace) || name.contains('#') {
+        if let Some(problem) = crate::names::name_problem(name) {
             return Err(ConfigError::Invalid {
                 setting: "--name",
                 value: format!("{name:?}"),
-                fix: "use a name without whitespace or '#'",
+                fix: problem,
             });
         }
         if let Some(dir) = &args.run.resume {
             return Err(ConfigError::Invalid {
                 setting: "--resume",
                 value: dir.display().to_string(),
-                fix: "a game at the keyboard cannot be resumed; start a new one",
+                fix: "a game at the keyboard cannot be resumed; start a new one".into(),
             });
         }
         let mut settings = Settings::resolve(&args.run)?;
         settings.games = args.run.games.unwrap_or(1);
         settings.jobs = 1;
         settings.human = Some(name.clone());
-        settings.validate()?;
         Ok(settings)
-    }
-
-    fn validate(&self) -> Result<(), ConfigError> {
-        let positive = |setting, value: u64, fix| {
-            if value == 0 {
-                Err(ConfigError::Invalid {
-                    setting,
-                    value: value.to_string(),
-                    fix,
-                })
-            } else {
-                Ok(())
-            }
-        };
-        positive("games", self.games, "play at least 1 game")?;
-        positive("jobs", self.jobs as u64, "run at least 1 game at a time")?;
-        positive(
-            "first_reply_ms",
-            self.first_reply_ms,
-            "give bots at least 1 ms",
-        )?;
-        positive("reply_ms", self.reply_ms, "give bots at least 1 ms")?;
-        positive(
-            "build_timeout_s",
-            self.build_timeout_s,
-            "give builds at least 1 s",
-        )?;
-        positive(
-            "line_cap_bytes",
-            self.line_cap_bytes as u64,
-            "allow at least a few bytes",
-        )?;
-        positive("rounds", u64::from(self.rounds), "play at least 1 round")?;
-        positive("top", self.top as u64, "wait for at least the first rank")?;
-        if !(MIN_TABLE..=TABLE_SIZE).contains(&self.players) {
-            return Err(ConfigError::Invalid {
-                setting: "players",
-                value: self.players.to_string(),
-                fix: "a table seats 2 to 10 players",
-            });
-        }
-        if let Some(mib) = self.memory_mib {
-            positive("memory_mib", mib, "leave it out for no limit")?;
-        }
-        Ok(())
     }
 
     /// What the schedule is asked for, for `entrants` bots (and a person).
@@ -440,6 +448,11 @@ impl Settings {
 
     pub fn build_timeout(&self) -> Duration {
         Duration::from_secs(self.build_timeout_s)
+    }
+
+    /// The largest bot folder, in bytes of data.
+    pub fn max_bot_bytes(&self) -> u64 {
+        self.max_bot_mib * 1024 * 1024
     }
 }
 
@@ -491,6 +504,101 @@ mod tests {
         let (_dir, args) = args_with_config("jobs = 0\n");
         let err = Settings::resolve(&args).unwrap_err().to_string();
         assert!(err.contains("jobs = 0"), "{err}");
+    }
+
+    #[test]
+    fn numbers_out_of_range_name_the_flag_or_key_the_range_and_the_value() {
+        let err = |args: &RunArgs| Settings::resolve(args).unwrap_err().to_string();
+        let (_dir, args) = args_with_config("");
+        let flags = [
+            (
+                RunArgs {
+                    games: Some(u64::MAX),
+                    ..args.clone()
+                },
+                "--games 18446744073709551615 is out of range: use a value from 1 to 100000000",
+            ),
+            (
+                RunArgs {
+                    memory_mib: Some(17_592_186_044_416),
+                    ..args.clone()
+                },
+                "--memory-mib 17592186044416 is out of range: use a value from 16 to 1048576",
+            ),
+            (
+                RunArgs {
+                    jobs: Some(usize::MAX),
+                    ..args.clone()
+                },
+                "--jobs 18446744073709551615 is out of range: use a value from 1 to 1024",
+            ),
+            (
+                RunArgs {
+                    reply_ms: Some(0),
+                    ..args.clone()
+                },
+                "--reply-ms 0 is out of range: use a value from 1 to 3600000",
+            ),
+            (
+                RunArgs {
+                    max_bot_mib: Some(0),
+                    ..args.clone()
+                },
+                "--max-bot-mib 0 is out of range",
+            ),
+        ];
+        for (args, expect) in flags {
+            assert!(err(&args).contains(expect), "{}", err(&args));
+        }
+        for (text, expect) in [
+            ("games = 100000001\n", "games = 100000001 in "),
+            ("first_reply_ms = 3600001\n", "first_reply_ms = 3600001 in "),
+            ("build_timeout_s = 0\n", "build_timeout_s = 0 in "),
+            ("grace_ms = 99999999\n", "grace_ms = 99999999 in "),
+            ("memory_mib = 8\n", "memory_mib = 8 in "),
+            ("stderr_cap_kib = 1000000\n", "stderr_cap_kib = 1000000 in "),
+            ("line_cap_bytes = 4\n", "line_cap_bytes = 4 in "),
+            ("max_bot_mib = 100000\n", "max_bot_mib = 100000 in "),
+        ] {
+            let (_dir, args) = args_with_config(text);
+            let err = err(&args);
+            assert!(
+                err.contains(expect) && err.contains("take6.toml is out of range"),
+                "{text}: {err}"
+            );
+        }
+        // The ends of the ranges are allowed; the flag wins over a bad file value.
+        let (_dir, mut args) =
+            args_with_config("games = 100000000\nmemory_mib = 16\ngrace_ms = 0\njobs = 0\n");
+        args.jobs = Some(1024);
+        let s = Settings::resolve(&args).unwrap();
+        assert_eq!(
+            (s.games, s.memory_mib, s.grace_ms, s.jobs),
+            (100_000_000, Some(16), 0, 1024)
+        );
+        assert_eq!(s.max_bot_bytes(), 256 << 20);
+        assert_eq!(s.limits().memory, Some(16 << 20));
+    }
+
+    #[test]
+    fn a_player_name_must_be_a_visible_single_word() {
+        let (_dir, args) = args_with_config("");
+        let play = |name: &str| PlayArgs {
+            name: name.into(),
+            run: args.clone(),
+        };
+        let err = Settings::resolve_play(&play("a\u{1b}b"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("--name") && err.contains("U+001B"), "{err}");
+        assert!(Settings::resolve_play(&play("x/y")).is_err());
+        assert_eq!(
+            Settings::resolve_play(&play("ana"))
+                .unwrap()
+                .human
+                .as_deref(),
+            Some("ana")
+        );
     }
 
     #[test]

@@ -8,10 +8,13 @@
 
 pub mod bots;
 pub mod config;
+pub mod folder;
 pub mod game;
+pub mod names;
 pub mod player;
 pub mod protocol;
 pub mod record;
 pub mod schedule;
 pub mod series;
+pub mod signals;
 pub mod table;

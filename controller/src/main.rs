@@ -6,11 +6,13 @@ use anyhow::Context;
 use clap::Parser;
 use take6::config::{Cli, Command, Settings};
 use take6::series::{self, BarSlot, SeriesDir, SeriesError, Status, StderrAboveBar};
+use take6::signals::{self, Stop};
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::layer::{Layer, SubscriberExt};
 use tracing_subscriber::util::SubscriberInitExt;
 
-/// Exit code of a series stopped by Ctrl-C (128 + SIGINT), as shells expect.
+/// Exit code of a series stopped by Ctrl-C (128 + SIGINT), as shells expect; a series stopped
+/// by another signal exits with 128 + its number.
 const INTERRUPTED: u8 = 130;
 
 fn main() -> ExitCode {
@@ -44,6 +46,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Verify { dir } => return verify(&dir),
     };
+    // Before any thread starts: Ctrl-C, SIGTERM and SIGHUP stop the series cleanly, and the
+    // process within a few seconds whatever it is doing (see take6::signals).
+    let stop = Stop::install().context("cannot watch for Ctrl-C")?;
     let (dir, resume) = match (settings.as_ref(), resume) {
         (Some(settings), _) => (SeriesDir::create(&settings.results)?, None),
         (None, Some((dir, args))) => (dir, Some(args)),
@@ -52,17 +57,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     init_logging(&dir, bar.clone())?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let result = match (&settings, &resume) {
-        (Some(settings), _) => runtime.block_on(series::run(settings, &dir, stop_signal(), bar)),
-        (None, Some(args)) => runtime.block_on(series::resume(&dir, args, stop_signal(), bar)),
+        (Some(settings), _) => runtime.block_on(series::run(settings, &dir, stop.requested(), bar)),
+        (None, Some(args)) => runtime.block_on(series::resume(&dir, args, stop.requested(), bar)),
         (None, None) => unreachable!("a command has settings or resumes"),
     };
     // A read of the keyboard (`take6 play`) may still be pending; do not wait for it.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    // Whatever a cancelled task may have left running.
+    signals::kill_children();
+    let interrupted = ExitCode::from(stop.received().map_or(INTERRUPTED, signals::exit_code));
     let outcome = match result {
         Ok(outcome) => outcome,
         Err(e @ SeriesError::InterruptedBeforeGames) => {
             eprintln!("take6: {e}");
-            return Ok(ExitCode::from(INTERRUPTED));
+            return Ok(interrupted);
         }
         Err(e @ SeriesError::Write { .. }) => {
             eprintln!(
@@ -75,7 +83,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Err(e) => return Err(e.into()),
     };
     Ok(match outcome.status {
-        Status::Interrupted => ExitCode::from(INTERRUPTED),
+        Status::Interrupted => interrupted,
         _ => ExitCode::SUCCESS,
     })
 }
@@ -107,23 +115,6 @@ fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
         println!("  … and {} more", check.more);
     }
     Ok(ExitCode::FAILURE)
-}
-
-/// Resolves on Ctrl-C, SIGTERM or SIGHUP (a closed terminal): the series then stops cleanly,
-/// killing its bots and keeping every finished game, instead of dying with bots left behind.
-async fn stop_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let kinds = [
-        SignalKind::interrupt(),
-        SignalKind::terminate(),
-        SignalKind::hangup(),
-    ];
-    let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
-    if streams.is_empty() {
-        // No signal handling available: never stop early.
-        std::future::pending::<()>().await;
-    }
-    futures::future::select_all(streams.iter_mut().map(|s| Box::pin(s.recv()))).await;
 }
 
 /// Logs go to the series' `logs/controller.log` (info and up, or RUST_LOG) and to stderr

@@ -350,6 +350,31 @@ mod tests {
     }
 
     #[test]
+    fn too_much_work_is_refused_at_load_or_an_error_mid_game_never_a_hang() {
+        use crate::protocol::{RENDER_FUEL, random_game_views};
+        let spin =
+            "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}";
+        let msg = load_err(&format!("cards = \"x\"\nturn = \"{spin}\"\n"));
+        assert!(
+            msg.starts_with("templates/foo.toml:2: message 'turn'")
+                && msg.contains(&format!("limit of {RENDER_FUEL} steps")),
+            "{msg}"
+        );
+        // Cheap on the sample views (2, 3 and 10 players), too much work with 4 players.
+        let text = format!("turn = \"{{% if n_players == 4 %}}{spin}{{% endif %}}ok\"\n");
+        let set = TemplateSet::from_source("foo", "foo.toml", &text).unwrap();
+        let view = random_game_views(1, 4)
+            .into_iter()
+            .find(|v| v.phase == crate::game::Phase::Turn)
+            .unwrap();
+        let err = set.render(&view).unwrap_err();
+        assert!(
+            matches!(&err, TemplateError::Render { reason, .. } if reason.contains("too much work")),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn runtime_error_on_a_sample_view_is_caught_at_load() {
         // `used` is empty before the reveal, so this fails on every turn view.
         let msg = load_err("cards = \"x\"\nturn = \"first {{ used[0] }}\"\n");

@@ -79,6 +79,12 @@ const BUILTIN: [(&str, &str); 4] = [
     ),
 ];
 
+/// The work one render of a message may do, in minijinja fuel (about one instruction, or 64
+/// bytes of text made). The built-in sets need under 200 per message; a bot's template that
+/// needs more (say, nested loops over `range`) is refused at load or faults mid-game instead
+/// of stalling the series. Also bounds a render's memory to a few MiB.
+pub const RENDER_FUEL: u64 = 100_000;
+
 /// A template set that cannot be used, or a set name that does not exist. Every variant that
 /// comes from a file names the file and line and says how to fix it, because whoever reads it
 /// is a bot author looking at their `template.toml`. `Clone` so that a library can hand the

@@ -10,7 +10,7 @@ use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 use super::load::{Entry, RawEntries, default_entries, parse_entries};
 use super::reply::ReplyPattern;
 use super::samples::sample_views;
-use super::{MESSAGE_KEYS, ReplyError, TemplateError, VARIABLES};
+use super::{MESSAGE_KEYS, RENDER_FUEL, ReplyError, TemplateError, VARIABLES};
 use crate::game::{Phase, View};
 
 /// One compiled template set: a template per message and a pattern per reply. Compiled and
@@ -50,6 +50,12 @@ fn finish(mut text: String, source: &str) -> Option<String> {
 }
 
 fn reason_of(err: &minijinja::Error) -> String {
+    if err.kind() == minijinja::ErrorKind::OutOfFuel {
+        return format!(
+            "too much work: the message took more than the limit of {RENDER_FUEL} steps \
+             (minijinja fuel) to render; simplify the template"
+        );
+    }
     match err.detail() {
         Some(d) => format!("{}: {d}", err.kind()),
         None => err.kind().to_string(),
@@ -108,6 +114,7 @@ impl TemplateSet {
                 .expect("the default delimiters are valid"),
         );
         env.set_auto_escape_callback(|_| AutoEscape::None);
+        env.set_fuel(Some(RENDER_FUEL));
         let globals: HashSet<String> = env.globals().map(|(k, _)| k.to_string()).collect();
 
         let card_reply = ReplyPattern::new(&entries["card_reply"], "card_reply", "{card}")?;

@@ -143,10 +143,20 @@ pub async fn run(
             &dir.path,
             settings.build_timeout(),
             settings.jobs,
+            settings.max_bot_bytes(),
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
-    let mut bots = with_templates(&library, found, &mut skipped);
+    // Compiling and trial-rendering the bots' own template sets is CPU work, bounded per render
+    // but not in total: off the async threads, and given up at a stop.
+    let compiled = tokio::task::spawn_blocking(move || {
+        let bots = with_templates(&library, found, &mut skipped);
+        (bots, skipped)
+    });
+    let (mut bots, mut skipped) = tokio::select! {
+        compiled = compiled => compiled.expect("compiling templates does not panic"),
+        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
+    };
     if let Some(human) = &settings.human {
         if bots.iter().any(|(b, _)| &b.name == human) {
             return Err(SeriesError::NameTaken(human.clone()));

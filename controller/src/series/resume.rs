@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::SeriesError;
 use super::manifest::Manifest;
-use crate::bots::{self, Bot};
+use crate::bots::Bot;
 use crate::config::{RunArgs, Settings};
 
 /// Settings a resume may change: they do not change any game.
@@ -49,7 +49,9 @@ pub fn settings(args: &RunArgs, manifest: &Manifest) -> Result<Settings, SeriesE
 pub fn bots(manifest: &Manifest, dir: &Path) -> Result<Vec<Bot>, SeriesError> {
     let mut out = Vec::new();
     for b in &manifest.bots {
-        let hash = bots::content_hash(&b.source).map_err(|e| {
+        let hash = crate::folder::scan(&b.source, u64::MAX)
+            .and_then(|listing| listing.hash())
+            .map_err(|e| {
             SeriesError::Refused(format!(
                 "bot {}: cannot read its folder {} ({e}); it must be there, unchanged, to resume",
                 b.name,

@@ -126,7 +126,8 @@ fn table_sizes_and_budgets_that_cannot_work_are_refused() {
         assert!(!out.status.success());
         let stderr = text(&out.stderr);
         assert!(
-            stderr.contains(&format!("players = {players}")) && stderr.contains("2 to 10"),
+            stderr.contains(&format!("--players {players} is out of range"))
+                && stderr.contains("from 2 to 10"),
             "{stderr}"
         );
     }
