@@ -27,6 +27,7 @@ pub fn leaderboard_csv(standings: &[Standing]) -> Vec<u8> {
         "ci95",
         "wins",
         "faults",
+        "rating",
     ];
     // Writing to a Vec cannot fail: the only errors csv can report here are I/O errors.
     w.write_record(header).expect("writing CSV to memory");
@@ -41,6 +42,7 @@ pub fn leaderboard_csv(standings: &[Standing]) -> Vec<u8> {
             s.ci95.map(|c| format!("{c:.3}")).unwrap_or_default(),
             format_wins(s.wins),
             s.faults.to_string(),
+            s.rating.map(|r| format!("{r:.2}")).unwrap_or_default(),
         ])
         .expect("writing CSV to memory");
     }
@@ -84,11 +86,20 @@ pub fn headtohead_csv(pairs: &[HeadToHead]) -> Vec<u8> {
 /// Marks a rank not separated at 95 % from the one above it in the summary.
 const NOT_SEPARATED: &str = "~";
 
-/// The end-of-series table printed to stdout: rank, bot (built-ins marked), games, mean score
+/// The end-of-series table printed to stdout: rank (`~` when not separated from the rank above),
+/// bot (built-ins marked), games, mean score
 /// ± ci95, wins and faults (with their kinds) in aligned columns, then a `Skipped:` section
 /// listing `name: reason` for every bot that could not take part, if any.
 pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> String {
-    let header = ["rank", "bot", "games", "mean score", "wins", "faults"];
+    let header = [
+        "rank",
+        "bot",
+        "games",
+        "mean score",
+        "wins",
+        "rating",
+        "faults",
+    ];
     // Means and CIs right-aligned within the mean-score column, so decimal points line up.
     let means: Vec<String> = standings
         .iter()
@@ -100,7 +111,7 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         .collect();
     let mean_w = means.iter().map(String::len).max().unwrap_or(0);
     let ci_w = cis.iter().flatten().map(String::len).max().unwrap_or(0);
-    let rows: Vec<[String; 6]> = standings
+    let rows: Vec<[String; 7]> = standings
         .iter()
         .zip(means.iter().zip(&cis))
         .map(|(s, (mean, ci))| {
@@ -133,6 +144,7 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
                 s.games.to_string(),
                 mean,
                 format_wins(s.wins),
+                s.rating.map(|r| format!("{r:.2}")).unwrap_or_default(),
                 faults,
             ]
         })
@@ -144,7 +156,7 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         }
     }
     // Text columns (bot, mean score, faults) are left-aligned, counts right-aligned.
-    let left = [false, true, false, true, false, true];
+    let left = [false, true, false, true, false, false, true];
     let line = |cells: &[String]| {
         let parts: Vec<String> = cells
             .iter()
@@ -190,9 +202,21 @@ mod tests {
     use super::*;
     use crate::record::fixtures::{series, tally};
 
+    /// The standings of the fixture series, rated (its games numbered in order).
+    fn rated() -> Vec<Standing> {
+        let mut ratings = crate::record::Ratings::default();
+        for (n, mut g) in series().into_iter().enumerate() {
+            g.game = n as u64;
+            ratings.add(&g);
+        }
+        let mut standings = tally(&series()).standings();
+        ratings.fill(&mut standings);
+        standings
+    }
+
     #[test]
     fn leaderboard_csv_snapshot() {
-        let csv = leaderboard_csv(&tally(&series()).standings());
+        let csv = leaderboard_csv(&rated());
         insta::assert_snapshot!("leaderboard_csv", String::from_utf8(csv).unwrap());
     }
 
@@ -208,7 +232,7 @@ mod tests {
                 "no answer to start within 5s".to_string(),
             ),
         ];
-        let table = summary_table(&tally(&series()).standings(), &skipped);
+        let table = summary_table(&rated(), &skipped);
         insta::assert_snapshot!("summary_table", table);
     }
 

@@ -14,12 +14,14 @@ pub mod export;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod jsonl;
+pub mod rating;
 pub mod stats;
 pub mod tally;
 
 pub use check::check_record;
 pub use export::{headtohead_csv, leaderboard_csv, summary_table};
 pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_jsonl};
+pub use rating::Ratings;
 pub use tally::{HeadToHead, Standing, Tally, top_separated};
 
 /// One finished game, as written to `games.jsonl`. Seats are in the game's seat order.

@@ -220,6 +220,7 @@ impl Tally {
                 faults: p.faults,
                 fault_kinds: p.fault_kinds.clone(),
                 separated_from_above: None,
+                rating: None,
             });
         }
         for i in 1..out.len() {
@@ -281,6 +282,8 @@ pub struct Standing {
     /// Whether the player's mean is separated at 95 % from the one ranked just above (see
     /// [`Tally::standings`]); `None` for the first.
     pub separated_from_above: Option<bool>,
+    /// The Weng-Lin rating, μ − 3σ (see [`super::Ratings`]), when ratings were kept.
+    pub rating: Option<f64>,
 }
 
 #[cfg(test)]

@@ -422,7 +422,7 @@ async fn play(
     Ok(SeriesOutcome {
         dir: dir.clone(),
         status,
-        standings: state.tally.standings(),
+        standings: state.standings(),
         skipped: lineup.skipped.clone(),
         games_planned: schedule.total_games(),
         games_played: state.lines,

@@ -56,7 +56,7 @@ impl Sink for Leaderboard {
     fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
         match event {
             Event::Checkpoint | Event::Finished(_) => {
-                write_leaderboard(&self.dir, &state.tally.standings()).map_err(sink_err)?;
+                write_leaderboard(&self.dir, &state.standings()).map_err(sink_err)?;
                 dir::replace_file(
                     &self.dir.join(HEADTOHEAD),
                     &record::headtohead_csv(&state.tally.head_to_head()),
@@ -216,7 +216,7 @@ impl Sink for Summary {
         match event {
             Event::Interrupted => self.interrupted = true,
             Event::Finished(status) if *status != Status::Failed => {
-                let standings = state.tally.standings();
+                let standings = state.standings();
                 let mut text = record::summary_table(&standings, &self.skipped);
                 let early = match self.until_top {
                     Some(top)
