@@ -133,7 +133,7 @@ pub struct RunArgs {
     pub config: Option<PathBuf>,
     /// Continue an interrupted series in its folder [default: results/latest]: plays only
     /// the games not yet in its games.jsonl, with its recorded settings (flags may change
-    /// --jobs and --build-timeout-s, nothing that changes the games; take6.toml is not read)
+    /// --jobs, --build-timeout-s and --max-bot-mib, nothing that changes the games; take6.toml is not read)
     #[arg(
         long,
         value_name = "SERIES_DIR",

@@ -351,7 +351,6 @@ mod tests {
 
     #[test]
     fn too_much_work_is_refused_at_load_or_an_error_mid_game_never_a_hang() {
-        use crate::protocol::{RENDER_FUEL, random_game_views};
         let spin =
             "{% for i in range(100000) %}{% for j in range(100000) %}x{% endfor %}{% endfor %}";
         let msg = load_err(&format!("cards = \"x\"\nturn = \"{spin}\"\n"));
@@ -365,7 +364,7 @@ mod tests {
         let set = TemplateSet::from_source("foo", "foo.toml", &text).unwrap();
         let view = random_game_views(1, 4)
             .into_iter()
-            .find(|v| v.phase == crate::game::Phase::Turn)
+            .find(|v| v.phase == Phase::Turn)
             .unwrap();
         let err = set.render(&view).unwrap_err();
         assert!(

@@ -9,7 +9,14 @@ use crate::bots::Bot;
 use crate::config::{RunArgs, Settings};
 
 /// Settings a resume may change: they do not change any game.
-const MAY_CHANGE: [&str; 5] = ["jobs", "build_timeout_s", "results", "config", "seed_given"];
+const MAY_CHANGE: [&str; 6] = [
+    "jobs",
+    "build_timeout_s",
+    "max_bot_mib",
+    "results",
+    "config",
+    "seed_given",
+];
 
 /// The settings of the resumed series: the recorded ones, with the flags given now; refused
 /// when a flag would change the games.
@@ -46,10 +53,10 @@ pub fn settings(args: &RunArgs, manifest: &Manifest) -> Result<Settings, SeriesE
 
 /// The series' bots with their kept working copies; refused, naming the bot, when a bot's
 /// folder is gone or its content changed.
-pub fn bots(manifest: &Manifest, dir: &Path) -> Result<Vec<Bot>, SeriesError> {
+pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<Bot>, SeriesError> {
     let mut out = Vec::new();
     for b in &manifest.bots {
-        let hash = crate::folder::scan(&b.source, u64::MAX)
+        let hash = crate::folder::scan(&b.source, settings.max_bot_bytes())
             .and_then(|listing| listing.hash())
             .map_err(|e| {
             SeriesError::Refused(format!(
