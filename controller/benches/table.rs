@@ -14,6 +14,8 @@ fn table_of_builtins(game: u64) -> TableGame {
         game,
         seed: game,
         subset: 0,
+        rotation: 0,
+        rounds: 1,
         seats: (0..10)
             .map(|i| {
                 let strategy = Strategy::ALL[i % Strategy::ALL.len()];

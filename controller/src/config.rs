@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use serde::{Deserialize, Serialize};
 
 use crate::player::Limits;
+use crate::schedule::{Request, ScheduleKind, TABLE_SIZE};
 use crate::shard::Shard;
 
 mod bounds;
@@ -102,10 +103,36 @@ pub struct RunArgs {
     /// Folder the series' results folder is made in [default: results]
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
-    /// Games to play; with more than 10 bots, every 10-bot subset plays ceil(N / subsets) games
-    /// [default: 100]
+    /// Games to play (the budget); see --schedule for more bots than seats [default: 100]
     #[arg(long, value_name = "N")]
     pub games: Option<u64>,
+    /// Players at every table, 2 to 10; fewer bots are padded with built-ins, more play
+    /// tables of this size [default: 10]
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
+    /// With more bots than seats: `all` plays every subset max(1, ceil(games / subsets))
+    /// times, `balanced` exactly the budget with games per bot and pairs balanced, `auto`
+    /// `all` when the subsets fit the budget, else `balanced` [default: auto]
+    #[arg(long, value_name = "KIND")]
+    pub schedule: Option<ScheduleKind>,
+    /// Duplicate deals: each deal is played once per rotation of the hands among the table's
+    /// seats [default: on when the budget allows, see README]
+    #[arg(long, overrides_with = "no_duplicate")]
+    pub duplicate: bool,
+    /// No duplicate deals: a fresh deal every game
+    #[arg(long, overrides_with = "duplicate")]
+    pub no_duplicate: bool,
+    /// Stop, within the --games budget, as soon as each of the top K ranks (--top) is
+    /// separated at 95 % from the next
+    #[arg(long)]
+    pub until_separated: bool,
+    /// How many leading ranks --until-separated waits for [default: 3]
+    #[arg(long, value_name = "K")]
+    pub top: Option<usize>,
+    /// Rounds per game: fresh deals played by the same bot processes, scores summed (the
+    /// CodinGame arena plays 5) [default: 1]
+    #[arg(long, value_name = "R")]
+    pub rounds: Option<u32>,
     /// Master seed of all randomness (deals, seats, built-ins) [default: random, recorded in
     /// series.toml]
     #[arg(long, value_name = "N")]
@@ -202,6 +229,12 @@ struct FileConfig {
     bots: Option<PathBuf>,
     results: Option<PathBuf>,
     games: Option<u64>,
+    players: Option<usize>,
+    schedule: Option<ScheduleKind>,
+    duplicate: Option<bool>,
+    rounds: Option<u32>,
+    until_separated: Option<bool>,
+    top: Option<usize>,
     seed: Option<u64>,
     jobs: Option<usize>,
     first_reply_ms: Option<u64>,
@@ -221,6 +254,17 @@ pub struct Settings {
     pub bots: PathBuf,
     pub results: PathBuf,
     pub games: u64,
+    /// Seats at every table.
+    pub players: usize,
+    pub schedule: ScheduleKind,
+    /// Duplicate deals: `None` for on when the budget allows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicate: Option<bool>,
+    /// Rounds per game.
+    pub rounds: u32,
+    /// Stop once the top `top` ranks are separated at 95 %.
+    pub until_separated: bool,
+    pub top: usize,
     pub seed: u64,
     /// Whether the seed was chosen by the user (else drawn at random).
     pub seed_given: bool,
@@ -396,6 +440,26 @@ impl Settings {
                 .or(from_file(&file.results))
                 .unwrap_or_else(|| base.join("results")),
             games: number(&bounds::GAMES, args.games, file.games, 100)?,
+            players: number(
+                &bounds::PLAYERS,
+                size(args.players),
+                size(file.players),
+                TABLE_SIZE as u64,
+            )? as usize,
+            schedule: args.schedule.or(file.schedule).unwrap_or_default(),
+            duplicate: match (args.duplicate, args.no_duplicate) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => file.duplicate,
+            },
+            rounds: number(
+                &bounds::ROUNDS,
+                args.rounds.map(u64::from),
+                file.rounds.map(u64::from),
+                1,
+            )? as u32,
+            until_separated: args.until_separated || file.until_separated.unwrap_or(false),
+            top: number(&bounds::TOP, size(args.top), size(file.top), 3)? as usize,
             seed,
             seed_given,
             jobs: number(
@@ -518,6 +582,18 @@ impl Settings {
             settings.against = Some(args.against.clone());
         }
         Ok(settings)
+    }
+
+    /// What the schedule is asked for, for `entrants` bots (and a person).
+    pub fn schedule_request(&self, entrants: usize) -> Request {
+        Request {
+            entrants,
+            players: self.players,
+            games: self.games,
+            kind: self.schedule,
+            duplicate: self.duplicate,
+            seed: self.seed,
+        }
     }
 
     /// The limits every bot process plays under.

@@ -403,6 +403,10 @@ pub struct View {
     pub score: u32,
     /// The other seats' scores, seat order, this seat left out.
     pub others: Vec<u32>,
+    /// The round of the game, from 1 (`--rounds`; scores above are this round's).
+    pub round: u32,
+    /// Rounds in the game.
+    pub rounds: u32,
 }
 
 impl Game {
@@ -452,6 +456,8 @@ impl Game {
             gained_cows: 0,
             score: scores[seat],
             others,
+            round: 1,
+            rounds: 1,
         }
     }
 }

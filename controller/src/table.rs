@@ -18,7 +18,7 @@ use crate::player::{
 };
 use crate::protocol::TemplateSet;
 use crate::record::{
-    FaultPhase, GameRecord, InvalidRecord, PlacementRecord, RowChoice, TurnRecord,
+    FaultPhase, GameRecord, InvalidRecord, PlacementRecord, RoundRecord, RowChoice, TurnRecord,
 };
 
 /// Who plays a seat.
@@ -49,6 +49,10 @@ pub struct TableGame {
     pub game: u64,
     pub seed: u64,
     pub subset: u64,
+    /// Duplicate deals: seat `s` plays the hand dealt to seat `(s + rotation) % seats`.
+    pub rotation: usize,
+    /// Rounds of the game (at least 1): fresh deals played by the same players.
+    pub rounds: u32,
     pub seats: Vec<TableSeat>,
 }
 
@@ -67,13 +71,24 @@ pub struct GameOutcome {
     pub logs: Vec<SeatLog>,
 }
 
-/// Plays one whole game. Never fails: whatever a bot does becomes part of the record.
+/// The cards of round `round` (0-based) of the game with seed `seed` at a table of `players`,
+/// the hands rotated by `rotation` (duplicate deals): seat `s` holds the hand dealt to seat
+/// `(s + rotation) % players`. Round 0 is dealt from the seed's ChaCha stream 0, round `r`
+/// from stream `r`. Public so that `take6 verify` deals the same cards.
+pub fn deal(seed: u64, players: usize, round: u32, rotation: usize) -> Deal {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(u64::from(round));
+    let mut deal = Deal::shuffled(players, &mut rng);
+    deal.hands.rotate_left(rotation % players);
+    deal
+}
+
+/// Plays one whole game of `table.rounds` rounds with the same players. Never fails: whatever
+/// a bot does becomes part of the record.
 pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let started = Instant::now();
     let n = table.seats.len();
     let names: Vec<String> = table.seats.iter().map(|s| s.name.clone()).collect();
-    let deal = Deal::shuffled(n, &mut ChaCha8Rng::seed_from_u64(table.seed));
-    let mut game = Game::new(&deal);
     let mut state = Table {
         seed: table.seed,
         names,
@@ -81,6 +96,9 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         invalid: Vec::new(),
         start_faults: vec![None; n],
         logs: Vec::new(),
+        round: 1,
+        rounds: table.rounds.max(1),
+        gone: vec![None; n],
     };
     for (seat, s) in table.seats.iter().enumerate() {
         let player = match &s.occupant {
@@ -105,32 +123,53 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         state.players.push(player);
     }
 
-    state.tell_all(&game, Phase::Start).await;
-    state.tell_all(&game, Phase::Cards).await;
-
-    let mut turns = Vec::with_capacity(deal.hands[0].len());
-    while !game.is_over() {
-        turns.push(state.play_turn(&mut game).await);
+    let mut rounds = Vec::with_capacity(state.rounds as usize);
+    let mut logs = Vec::new();
+    for round in 1..=state.rounds {
+        state.round = round;
+        let deal = deal(table.seed, n, round - 1, table.rotation);
+        let (game, turns) = state.play_round(&deal).await;
+        if round == state.rounds {
+            logs = state.finish(&game).await;
+        } else {
+            state.tell_all(&game, Phase::Score).await;
+        }
+        rounds.push(RoundRecord {
+            hands: deal.hands,
+            rows: deal.rows,
+            turns,
+            invalid: std::mem::take(&mut state.invalid),
+            cows: (0..n).map(|s| game.cows(s)).collect(),
+            penalty: (0..n).map(|s| game.penalty(s)).collect(),
+            scores: game.scores(),
+        });
     }
-    let logs = state.finish(&game).await;
-
+    let totals: Vec<u32> = (0..n)
+        .map(|seat| rounds.iter().map(|r| r.scores[seat]).sum())
+        .collect();
+    let mut rounds = rounds.into_iter();
+    let first = rounds.next().expect("at least one round");
+    let later: Vec<RoundRecord> = rounds.collect();
     let record = GameRecord {
         game: table.game,
         seed: table.seed,
         subset: table.subset,
+        rotation: table.rotation,
         players: state.names,
         builtin: table
             .seats
             .iter()
             .map(|s| matches!(s.occupant, Occupant::Builtin(_)))
             .collect(),
-        hands: deal.hands.clone(),
-        rows: deal.rows,
-        turns,
-        invalid: state.invalid,
-        cows: (0..n).map(|s| game.cows(s)).collect(),
-        penalty: (0..n).map(|s| game.penalty(s)).collect(),
-        scores: game.scores(),
+        hands: first.hands,
+        rows: first.rows,
+        turns: first.turns,
+        invalid: first.invalid,
+        cows: first.cows,
+        penalty: first.penalty,
+        scores: first.scores,
+        totals: (!later.is_empty()).then_some(totals),
+        rounds: later,
         ms: started.elapsed().as_millis() as u64,
     };
     GameOutcome { record, logs }
@@ -146,9 +185,35 @@ struct Table {
     start_faults: Vec<Option<Fault>>,
     /// Faulted bots shutting down in the background, so their grace period delays no one.
     logs: Vec<(usize, JoinHandle<StderrLog>)>,
+    /// The round being played, from 1, and how many the game has.
+    round: u32,
+    rounds: u32,
+    /// Per seat, the round its bot faulted in: it plays no later round.
+    gone: Vec<Option<u32>>,
 }
 
 impl Table {
+    /// One round: the deal, `start` before the first round only, `cards`, then the turns.
+    /// A seat whose bot faulted in an earlier round is recorded absent at turn 1 (its
+    /// substitute plays the round, and the seat scores the fault penalty).
+    async fn play_round(&mut self, deal: &Deal) -> (Game, Vec<TurnRecord>) {
+        let mut game = Game::new(deal);
+        for seat in 0..self.players.len() {
+            if let Some(round) = self.gone[seat] {
+                self.start_faults[seat] = Some(Fault::Absent { round });
+            }
+        }
+        if self.round == 1 {
+            self.tell_all(&game, Phase::Start).await;
+        }
+        self.tell_all(&game, Phase::Cards).await;
+        let mut turns = Vec::with_capacity(deal.hands[0].len());
+        while !game.is_over() {
+            turns.push(self.play_turn(&mut game).await);
+        }
+        (game, turns)
+    }
+
     /// One turn: every seat chooses a card, all are revealed, then placed lowest first.
     async fn play_turn(&mut self, game: &mut Game) -> TurnRecord {
         game.begin_turn();
@@ -218,21 +283,26 @@ impl Table {
     }
 
     fn view(&self, game: &Game, seat: usize, phase: Phase) -> View {
-        game.view(seat, phase, &self.names)
+        let mut view = game.view(seat, phase, &self.names);
+        view.round = self.round;
+        view.rounds = self.rounds;
+        view
     }
 
     /// Tells every seat about `phase` at once. Built-ins ignore news, so no view is made for
     /// them.
     async fn tell_all(&mut self, game: &Game, phase: Phase) {
-        let names = &self.names;
+        let views: Vec<Option<View>> = (0..self.players.len())
+            .map(|seat| {
+                let builtin = matches!(self.players[seat], Seat::Builtin(_));
+                (!builtin).then(|| self.view(game, seat, phase))
+            })
+            .collect();
         join_all(
             self.players
                 .iter_mut()
-                .enumerate()
-                .filter(|(_, player)| !matches!(player, Seat::Builtin(_)))
-                .map(|(seat, player)| async move {
-                    player.tell(&game.view(seat, phase, names)).await;
-                }),
+                .zip(&views)
+                .filter_map(|(player, view)| view.as_ref().map(|v| player.tell(v))),
         )
         .await;
     }
@@ -285,6 +355,7 @@ impl Table {
     /// Records `fault` and starts shutting the bot down (it is sent `invalid` first).
     fn record_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: Fault) {
         game.fault(seat);
+        self.gone[seat].get_or_insert(self.round);
         tracing::info!(
             seat,
             bot = %self.names[seat],
@@ -344,6 +415,8 @@ mod tests {
             game,
             seed,
             subset: 0,
+            rotation: 0,
+            rounds: 1,
             seats: Strategy::ALL
                 .iter()
                 .cycle()
@@ -372,6 +445,40 @@ mod tests {
                 GameRecord { ms: 0, ..b.record }
             );
         }
+    }
+
+    #[tokio::test]
+    async fn a_game_of_rounds_deals_afresh_each_round_and_sums_the_scores() {
+        let one = play(builtin_table(4, 9), Limits::default()).await.record;
+        let table = TableGame {
+            rounds: 3,
+            ..builtin_table(4, 9)
+        };
+        let three = play(table, Limits::default()).await.record;
+        check_record(&three).unwrap();
+        assert_eq!(three.round_count(), 3);
+        // Round 1 is the one-round game of the same seed, so one-round records are unchanged.
+        assert_eq!(
+            three.round(0).unwrap(),
+            GameRecord {
+                ms: three.ms,
+                ..one.clone()
+            }
+        );
+        assert_ne!(
+            three.hands, three.rounds[0].hands,
+            "a fresh deal each round"
+        );
+        assert_ne!(three.rounds[0].hands, three.rounds[1].hands);
+        let sums: Vec<u32> = (0..10)
+            .map(|s| three.scores[s] + three.rounds.iter().map(|r| r.scores[s]).sum::<u32>())
+            .collect();
+        assert_eq!(three.totals(), sums);
+        let json = crate::record::games_jsonl_line(&one);
+        assert!(
+            !json.contains("rounds") && !json.contains("totals"),
+            "{json}"
+        );
     }
 
     #[test]

@@ -447,7 +447,10 @@ fn more_than_ten_bots_play_every_ten_bot_subset() {
         .map(|n| (n.as_str(), fixtures().join("first")))
         .collect();
     let tmp = arena(&bots);
-    let out = take6(tmp.path(), &["--games", "5", "--seed", "2"]);
+    let out = take6(
+        tmp.path(),
+        &["--games", "5", "--seed", "2", "--schedule", "all"],
+    );
     assert_ok(&out);
     let games = games(tmp.path());
     assert_eq!(games.len(), 11, "11 subsets, at least one game each");
@@ -489,7 +492,15 @@ fn bad_settings_are_errors_that_name_the_setting() {
     assert_ok(&take6(tmp.path(), &[]));
     assert_eq!(games(tmp.path()).len(), 2);
     assert_eq!(games(tmp.path())[0].seed, {
-        let s = take6::schedule::Schedule::new(1, 2, 4).unwrap();
+        let s = take6::schedule::Schedule::new(take6::schedule::Request {
+            entrants: 1,
+            players: 10,
+            games: 2,
+            kind: take6::schedule::ScheduleKind::Auto,
+            duplicate: None,
+            seed: 4,
+        })
+        .unwrap();
         s.game_seed(0)
     });
 }
@@ -1243,3 +1254,5 @@ fn a_strict_reader_fails_on_the_other_codingame_order() {
     assert_eq!(seen.len(), 2);
     assert!(seen.iter().all(|v| v.starts_with("FAIL")), "{seen:?}");
 }
+
+mod fields;

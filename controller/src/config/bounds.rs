@@ -70,6 +70,12 @@ const fn flagged(flag: &'static str, key: &'static str, min: u64, max: u64) -> B
 
 /// A series of more games than this would take months; a larger count is a typo.
 pub const GAMES: Bounds = flagged("--games", "games", 1, 100_000_000);
+/// Players at a table: 10 hands of 10 and 4 row starts are the whole deck.
+pub const PLAYERS: Bounds = flagged("--players", "players", 2, 10);
+/// Rounds per game; the CodinGame arena plays 5.
+pub const ROUNDS: Bounds = flagged("--rounds", "rounds", 1, 1000);
+/// The leading ranks `--until-separated` waits for.
+pub const TOP: Bounds = flagged("--top", "top", 1, 1000);
 /// More games at once than any machine has cores for; also bounds the channels sized from it.
 pub const JOBS: Bounds = flagged("--jobs", "jobs", 1, 1024);
 pub const FIRST_REPLY_MS: Bounds = flagged("--first-reply-ms", "first_reply_ms", 1, HOUR_MS);

@@ -37,6 +37,8 @@ pub enum Fault {
     NotInHand(i64),
     /// A row index outside 0–3.
     NoSuchRow(i64),
+    /// The seat's bot faulted in an earlier round of the game and plays no more rounds.
+    Absent { round: u32 },
     /// The bot's template could not render a message. Templates are checked at series start,
     /// so this only happens for data-dependent template errors.
     Template(String),
@@ -54,6 +56,7 @@ impl Fault {
             Fault::NotInHand(_) => "not_in_hand",
             Fault::NoSuchRow(_) => "no_such_row",
             Fault::Template(_) => "template",
+            Fault::Absent { .. } => crate::record::ABSENT,
         }
     }
 }
@@ -76,6 +79,12 @@ impl fmt::Display for Fault {
             Fault::NotInHand(c) => write!(f, "played {c}, a card it does not hold"),
             Fault::NoSuchRow(r) => write!(f, "picked row {r}; rows are 0 to 3"),
             Fault::Template(why) => write!(f, "template error: {why}"),
+            Fault::Absent { round } => {
+                write!(
+                    f,
+                    "its bot faulted in round {round} and plays no more rounds"
+                )
+            }
         }
     }
 }

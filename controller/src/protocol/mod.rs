@@ -42,7 +42,7 @@ pub const REPLY_KEYS: [&str; 2] = ["card_reply", "row_reply"];
 
 /// Every variable a template may use: the fields of [`View`], all always defined. Kept in one
 /// place so that error messages and the static check agree (a test compares it with `View`).
-pub const VARIABLES: [&str; 15] = [
+pub const VARIABLES: [&str; 17] = [
     "phase",
     "seat",
     "n_players",
@@ -58,6 +58,8 @@ pub const VARIABLES: [&str; 15] = [
     "gained_cows",
     "score",
     "others",
+    "round",
+    "rounds",
 ];
 
 /// Where the built-in sets live in the repository; used in their error messages.

@@ -1,7 +1,7 @@
 //! The independent rules checker: replays a game record with a second, minimal implementation
 //! of the rules, so `take6 verify` and the tests catch a bug (or an edit) in either.
 
-use super::{FaultPhase, GameRecord, RowChoice};
+use super::{ABSENT, FaultPhase, GameRecord, RowChoice};
 
 /// Checks that a game record is internally consistent by replaying it with a second, minimal
 /// implementation of the rules written here on purpose (it does not use `crate::game`), so
@@ -20,8 +20,73 @@ use super::{FaultPhase, GameRecord, RowChoice};
 /// seat, `cows` are those taken in turns before its fault turn (all turns without a fault),
 /// `penalty` is 100 exactly when it faulted, and `scores = cows + penalty`.
 ///
-/// Returns a message naming the first inconsistency found.
+/// A game of several rounds is checked round by round as above, and across rounds: a seat
+/// whose bot faulted is recorded `absent` at turn 1 of every later round and never faults
+/// otherwise again; `absent` appears nowhere else; `totals` is the sum of the rounds' scores
+/// (absent for one round).
+///
+/// Returns a message naming the first inconsistency found (and its round, with several).
 pub fn check_record(r: &GameRecord) -> Result<(), String> {
+    let rounds = r.round_count();
+    let n = r.players.len();
+    // Per seat, whether its bot is gone (faulted in an earlier round).
+    let mut gone = vec![false; n];
+    let mut totals = vec![0u32; n];
+    for i in 0..rounds {
+        let round = r.round(i).expect("i is below the round count");
+        let at = |e: String| {
+            if rounds > 1 {
+                format!("round {}: {e}", i + 1)
+            } else {
+                e
+            }
+        };
+        check_round(&round).map_err(at)?;
+        let mut absent = vec![false; n];
+        for f in &round.invalid {
+            match (gone[f.seat], f.kind == ABSENT) {
+                (true, true) if f.turn == 1 => absent[f.seat] = true,
+                (true, true) => return Err(at(format!("seat {} is absent after turn 1", f.seat))),
+                (false, true) => {
+                    return Err(at(format!(
+                        "seat {} is absent without a fault in an earlier round",
+                        f.seat
+                    )));
+                }
+                (true, false) => {
+                    return Err(at(format!(
+                        "seat {} faults again after its bot was gone",
+                        f.seat
+                    )));
+                }
+                (false, false) => {}
+            }
+        }
+        if let Some(seat) = (0..n).find(|&s| gone[s] && !absent[s]) {
+            return Err(at(format!(
+                "seat {seat} faulted in an earlier round but is not recorded absent"
+            )));
+        }
+        for f in &round.invalid {
+            gone[f.seat] = true;
+        }
+        for (t, s) in totals.iter_mut().zip(&round.scores) {
+            *t += s;
+        }
+    }
+    match &r.totals {
+        None if rounds == 1 => Ok(()),
+        Some(t) if rounds > 1 && *t == totals => Ok(()),
+        Some(t) if rounds > 1 => Err(format!(
+            "totals {t:?} are not the sums of the rounds' scores {totals:?}"
+        )),
+        None => Err(format!("{rounds} rounds but no totals")),
+        Some(_) => Err("totals in a game of one round".to_string()),
+    }
+}
+
+/// Checks one round (a record without later rounds) on its own.
+fn check_round(r: &GameRecord) -> Result<(), String> {
     const TURNS: usize = 10;
     const HAND: usize = 10;
     const NROWS: usize = 4;
@@ -529,5 +594,68 @@ mod tests {
             r.scores[3] += 100;
         });
         caught("seat 4 recorded score", |r| r.scores[4] += 1);
+    }
+
+    /// A game of three rounds of five seats: seat 0's bot faults in turn 3 of round 1, so it
+    /// is absent in rounds 2 and 3.
+    fn three_rounds() -> GameRecord {
+        let round =
+            |r: u32, faults: &[(usize, Fault)]| play(&crate::table::deal(7, 5, r, 0), faults);
+        let mut first = round(0, &[(0, Fault::Card(3))]);
+        let mut later = Vec::new();
+        for r in 1..3 {
+            let mut g = round(r, &[(0, Fault::Card(1))]);
+            g.invalid[0].kind = ABSENT.to_string();
+            later.push(crate::record::RoundRecord {
+                hands: g.hands,
+                rows: g.rows,
+                turns: g.turns,
+                invalid: g.invalid,
+                cows: g.cows,
+                penalty: g.penalty,
+                scores: g.scores,
+            });
+        }
+        let totals = (0..5)
+            .map(|s| first.scores[s] + later.iter().map(|r| r.scores[s]).sum::<u32>())
+            .collect();
+        first.rounds = later;
+        first.totals = Some(totals);
+        first
+    }
+
+    #[test]
+    fn every_round_of_a_game_of_rounds_is_checked() {
+        let r = three_rounds();
+        check_record(&r).unwrap();
+        assert_eq!(
+            r.totals()[0],
+            r.scores[0] + 200,
+            "100 per round it was gone"
+        );
+        let caught = |expect: &str, corrupt: &dyn Fn(&mut GameRecord)| {
+            let mut bad = three_rounds();
+            corrupt(&mut bad);
+            match check_record(&bad) {
+                Ok(()) => panic!("corruption not caught (expected {expect:?})"),
+                Err(e) => assert!(e.contains(expect), "expected {expect:?}, got {e:?}"),
+            }
+        };
+        caught("round 3: turn 2: seat 1 played", &|r| {
+            r.rounds[1].turns[1].played[1] = r.rounds[1].turns[0].played[1];
+        });
+        // Its forced rows then have no fault behind them, or it is not recorded absent.
+        caught("round 2: ", &|r| r.rounds[0].invalid.clear());
+        caught("round 1: seat 0 is absent without", &|r| {
+            r.invalid[0].kind = ABSENT.to_string();
+        });
+        caught("round 2: seat 0 faults again", &|r| {
+            r.rounds[0].invalid[0].kind = "timeout".to_string();
+        });
+        caught("are not the sums", &|r| r.totals.as_mut().unwrap()[1] += 1);
+        caught("no totals", &|r| r.totals = None);
+        caught("totals in a game of one round", &|r| {
+            r.rounds.clear();
+        });
     }
 }

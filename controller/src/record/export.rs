@@ -2,6 +2,7 @@
 //! standings so they are snapshot-tested without running games.
 
 use super::Standing;
+use super::tally::HeadToHead;
 
 /// Formats wins with at most two decimals and no trailing zeros: `3`, `2.5`, `0.33`.
 pub(crate) fn format_wins(wins: f64) -> String {
@@ -26,6 +27,7 @@ pub fn leaderboard_csv(standings: &[Standing]) -> Vec<u8> {
         "ci95",
         "wins",
         "faults",
+        "rating",
     ];
     // Writing to a Vec cannot fail: the only errors csv can report here are I/O errors.
     w.write_record(header).expect("writing CSV to memory");
@@ -40,17 +42,64 @@ pub fn leaderboard_csv(standings: &[Standing]) -> Vec<u8> {
             s.ci95.map(|c| format!("{c:.3}")).unwrap_or_default(),
             format_wins(s.wins),
             s.faults.to_string(),
+            s.rating.map(|r| format!("{r:.2}")).unwrap_or_default(),
         ])
         .expect("writing CSV to memory");
     }
     w.into_inner().expect("flushing CSV to memory")
 }
 
-/// The end-of-series table printed to stdout: rank, bot (built-ins marked), games, mean score
+/// `headtohead.csv`: one row per pair of players that shared tables, by name. Columns:
+/// `bot_a,bot_b,games,mean_diff,ci95,separated,a_ahead,b_ahead`; `mean_diff` is the mean of
+/// `bot_a`'s score minus `bot_b`'s at their shared tables (negative: `bot_a` did better),
+/// `ci95` its half-width (Student's t, empty below two games), `separated` whether that
+/// interval excludes zero, and `a_ahead`/`b_ahead` the games each finished strictly ahead.
+pub fn headtohead_csv(pairs: &[HeadToHead]) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "bot_a",
+        "bot_b",
+        "games",
+        "mean_diff",
+        "ci95",
+        "separated",
+        "a_ahead",
+        "b_ahead",
+    ])
+    .expect("writing CSV to memory");
+    for p in pairs {
+        w.write_record([
+            p.bot_a.clone(),
+            p.bot_b.clone(),
+            p.games.to_string(),
+            format!("{:.3}", p.mean_diff),
+            p.ci95.map(|c| format!("{c:.3}")).unwrap_or_default(),
+            p.separated().to_string(),
+            p.a_ahead.to_string(),
+            p.b_ahead.to_string(),
+        ])
+        .expect("writing CSV to memory");
+    }
+    w.into_inner().expect("flushing CSV to memory")
+}
+
+/// Marks a rank not separated at 95 % from the one above it in the summary.
+const NOT_SEPARATED: &str = "~";
+
+/// The end-of-series table printed to stdout: rank (`~` when not separated from the rank above),
+/// bot (built-ins marked), games, mean score
 /// ± ci95, wins and faults (with their kinds) in aligned columns, then a `Skipped:` section
 /// listing `name: reason` for every bot that could not take part, if any.
 pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> String {
-    let header = ["rank", "bot", "games", "mean score", "wins", "faults"];
+    let header = [
+        "rank",
+        "bot",
+        "games",
+        "mean score",
+        "wins",
+        "rating",
+        "faults",
+    ];
     // Means and CIs right-aligned within the mean-score column, so decimal points line up.
     let means: Vec<String> = standings
         .iter()
@@ -62,7 +111,7 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         .collect();
     let mean_w = means.iter().map(String::len).max().unwrap_or(0);
     let ci_w = cis.iter().flatten().map(String::len).max().unwrap_or(0);
-    let rows: Vec<[String; 6]> = standings
+    let rows: Vec<[String; 7]> = standings
         .iter()
         .zip(means.iter().zip(&cis))
         .map(|(s, (mean, ci))| {
@@ -85,12 +134,17 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
                     .collect();
                 format!("{} ({})", s.faults, kinds.join(", "))
             };
+            let mark = match s.separated_from_above {
+                Some(false) => NOT_SEPARATED,
+                _ => "",
+            };
             [
-                s.rank.to_string(),
+                format!("{}{mark}", s.rank),
                 bot,
                 s.games.to_string(),
                 mean,
                 format_wins(s.wins),
+                s.rating.map(|r| format!("{r:.2}")).unwrap_or_default(),
                 faults,
             ]
         })
@@ -102,7 +156,7 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         }
     }
     // Text columns (bot, mean score, faults) are left-aligned, counts right-aligned.
-    let left = [false, true, false, true, false, true];
+    let left = [false, true, false, true, false, false, true];
     let line = |cells: &[String]| {
         let parts: Vec<String> = cells
             .iter()
@@ -126,6 +180,14 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         out.push_str(&line(row));
         out.push('\n');
     }
+    if standings
+        .iter()
+        .any(|s| s.separated_from_above == Some(false))
+    {
+        out.push_str(&format!(
+            "{NOT_SEPARATED}: not separated at 95 % from the rank above (see headtohead.csv)\n"
+        ));
+    }
     if !skipped.is_empty() {
         out.push_str("\nSkipped:\n");
         for (name, reason) in skipped {
@@ -140,9 +202,21 @@ mod tests {
     use super::*;
     use crate::record::fixtures::{series, tally};
 
+    /// The standings of the fixture series, rated (its games numbered in order).
+    fn rated() -> Vec<Standing> {
+        let mut ratings = crate::record::Ratings::default();
+        for (n, mut g) in series().into_iter().enumerate() {
+            g.game = n as u64;
+            ratings.add(&g);
+        }
+        let mut standings = tally(&series()).standings();
+        ratings.fill(&mut standings);
+        standings
+    }
+
     #[test]
     fn leaderboard_csv_snapshot() {
-        let csv = leaderboard_csv(&tally(&series()).standings());
+        let csv = leaderboard_csv(&rated());
         insta::assert_snapshot!("leaderboard_csv", String::from_utf8(csv).unwrap());
     }
 
@@ -158,7 +232,7 @@ mod tests {
                 "no answer to start within 5s".to_string(),
             ),
         ];
-        let table = summary_table(&tally(&series()).standings(), &skipped);
+        let table = summary_table(&rated(), &skipped);
         insta::assert_snapshot!("summary_table", table);
     }
 
@@ -166,7 +240,17 @@ mod tests {
     fn summary_table_without_skipped_has_no_skipped_section() {
         let table = summary_table(&tally(&series()).standings(), &[]);
         assert!(!table.contains("Skipped"));
-        assert_eq!(table.lines().count(), 1 + 5);
+        assert_eq!(
+            table.lines().count(),
+            1 + 5 + 1,
+            "header, rows, the ~ legend"
+        );
+    }
+
+    #[test]
+    fn headtohead_csv_snapshot() {
+        let csv = headtohead_csv(&tally(&series()).head_to_head());
+        insta::assert_snapshot!("headtohead_csv", String::from_utf8(csv).unwrap());
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub(crate) fn result(players: &[&str], scores: &[u32], faults: &[(usize, &str)])
         game: 0,
         seed: 0,
         subset: 0,
+        rotation: 0,
         players: players.iter().map(|p| p.to_string()).collect(),
         builtin: players.iter().map(|p| p.starts_with("random#")).collect(),
         hands: vec![Vec::new(); n],
@@ -31,6 +32,8 @@ pub(crate) fn result(players: &[&str], scores: &[u32], faults: &[(usize, &str)])
         cows: scores.to_vec(),
         penalty: vec![0; n],
         scores: scores.to_vec(),
+        rounds: Vec::new(),
+        totals: None,
         ms: 0,
     }
 }
@@ -88,6 +91,7 @@ pub(crate) fn hand_made() -> GameRecord {
         game: 7,
         seed: 42,
         subset: 0,
+        rotation: 0,
         players: vec!["solo".into()],
         builtin: vec![false],
         hands: vec![vec![41, 42, 43, 44, 45, 46, 5, 50, 51, 1]],
@@ -111,6 +115,8 @@ pub(crate) fn hand_made() -> GameRecord {
         cows: vec![17],
         penalty: vec![0],
         scores: vec![17],
+        rounds: Vec::new(),
+        totals: None,
         ms: 3,
     }
 }
@@ -186,6 +192,7 @@ pub(crate) fn play(deal: &Deal, faults: &[(usize, Fault)]) -> GameRecord {
         game: 0,
         seed: 0,
         subset: 0,
+        rotation: 0,
         players: (0..n).map(|s| format!("p{s}")).collect(),
         builtin: vec![false; n],
         hands: deal.hands.clone(),
@@ -195,6 +202,8 @@ pub(crate) fn play(deal: &Deal, faults: &[(usize, Fault)]) -> GameRecord {
         cows: (0..n).map(|s| game.cows(s)).collect(),
         penalty: (0..n).map(|s| game.penalty(s)).collect(),
         scores: game.scores(),
+        rounds: Vec::new(),
+        totals: None,
         ms: 0,
     }
 }

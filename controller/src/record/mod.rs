@@ -15,24 +15,36 @@ pub mod export;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod jsonl;
+pub mod rating;
 pub mod replay;
 pub mod report;
+pub mod stats;
 pub mod tally;
 
 pub use check::check_record;
-pub use export::{leaderboard_csv, summary_table};
+pub use export::{headtohead_csv, leaderboard_csv, summary_table};
 pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_jsonl};
-pub use tally::{Standing, Tally};
+pub use rating::Ratings;
+pub use tally::{HeadToHead, Standing, Tally, top_separated};
 
 /// One finished game, as written to `games.jsonl`. Seats are in the game's seat order.
+///
+/// A game of several rounds (`--rounds`) keeps round 1 in the top-level fields, exactly as a
+/// one-round game (whose line is unchanged), the later rounds in `rounds`, and each seat's
+/// sum over all rounds in `totals`; [`GameRecord::totals`] is what ranks the game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The game's number in the series, from 0.
     pub game: u64,
     /// The seed every random choice of this game derives from.
     pub seed: u64,
-    /// Which 10-bot subset (in `combinations` order) this game belongs to; 0 with ≤ 10 bots.
+    /// The number of the table's set of bots among all subsets of table size, in
+    /// `combinations` order; 0 when every bot sits at one table.
     pub subset: u64,
+    /// Under duplicate deals, how far the hands are rotated: seat `s` holds the hand dealt to
+    /// seat `(s + rotation) % players`. Absent (0) otherwise, so older records read the same.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rotation: usize,
     /// Player names in seat order, unique within the game.
     pub players: Vec<String>,
     /// Whether each seat is a built-in player.
@@ -50,8 +62,85 @@ pub struct GameRecord {
     pub penalty: Vec<u32>,
     /// `cows + penalty`, per seat; lower is better.
     pub scores: Vec<u32>,
+    /// Rounds 2, 3, … of a game of several rounds; absent for one round.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<RoundRecord>,
+    /// Per seat, the sum of `scores` over every round; absent for one round.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub totals: Option<Vec<u32>>,
     /// Wall-clock duration of the game in milliseconds.
     pub ms: u64,
+}
+
+/// One round after the first of a game of several rounds: a fresh deal played by the same
+/// players in the same seats. Fields as in [`GameRecord`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundRecord {
+    pub hands: Vec<Vec<Card>>,
+    pub rows: [Card; 4],
+    pub turns: Vec<TurnRecord>,
+    pub invalid: Vec<InvalidRecord>,
+    pub cows: Vec<u32>,
+    pub penalty: Vec<u32>,
+    pub scores: Vec<u32>,
+}
+
+/// The fault kind recorded, at turn 1 of each later round, for a seat whose bot faulted in an
+/// earlier round: the bot is gone, so the seat scores the fault penalty again every round.
+pub const ABSENT: &str = "absent";
+
+impl GameRecord {
+    /// Rounds played: 1 plus the later rounds.
+    pub fn round_count(&self) -> usize {
+        1 + self.rounds.len()
+    }
+
+    /// Each seat's score over the whole game: the sum over its rounds.
+    pub fn totals(&self) -> Vec<u32> {
+        match &self.totals {
+            Some(t) if !self.rounds.is_empty() => t.clone(),
+            _ => self.scores.clone(),
+        }
+    }
+
+    /// Round `i` (0-based) as a one-round record of the same game, e.g. to check or replay it
+    /// on its own. `None` past the last round.
+    pub fn round(&self, i: usize) -> Option<GameRecord> {
+        let one = GameRecord {
+            rounds: Vec::new(),
+            totals: None,
+            ..self.clone()
+        };
+        match i {
+            0 => Some(one),
+            _ => self.rounds.get(i - 1).map(|r| GameRecord {
+                hands: r.hands.clone(),
+                rows: r.rows,
+                turns: r.turns.clone(),
+                invalid: r.invalid.clone(),
+                cows: r.cows.clone(),
+                penalty: r.penalty.clone(),
+                scores: r.scores.clone(),
+                ..one
+            }),
+        }
+    }
+
+    /// Every fault of every round, with its round (0-based); a seat whose bot is gone is
+    /// recorded [`ABSENT`] in each later round.
+    pub fn faults(&self) -> impl Iterator<Item = (usize, &InvalidRecord)> {
+        let later = self
+            .rounds
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| r.invalid.iter().map(move |f| (i + 1, f)));
+        self.invalid.iter().map(|f| (0, f)).chain(later)
+    }
+}
+
+/// Whether a count is zero, so the field is left out of the JSON.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// One turn: the cards revealed and their placements.

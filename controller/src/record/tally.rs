@@ -40,6 +40,61 @@ struct PlayerTally {
 pub struct Tally {
     games: u64,
     players: BTreeMap<String, PlayerTally>,
+    /// Per pair of players that shared a table, keyed by their names in order.
+    pairs: BTreeMap<(String, String), PairTally>,
+}
+
+/// What the tally knows about two players who shared tables: integer sums of the score
+/// difference (first name's score minus the second's), so a paired test can tell them apart
+/// with the luck of each deal they shared cancelled.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct PairTally {
+    games: u64,
+    diff: i64,
+    diff_sq: u128,
+    /// Games the first (second) finished strictly ahead, i.e. with the lower score.
+    first_ahead: u64,
+    second_ahead: u64,
+}
+
+impl PairTally {
+    fn mean(&self) -> f64 {
+        self.diff as f64 / self.games as f64
+    }
+
+    /// Half-width of the 95 % confidence interval of the mean difference.
+    fn ci95(&self) -> Option<f64> {
+        let n = self.games;
+        if n < 2 {
+            return None;
+        }
+        let spread = i128::from(n as i64) * self.diff_sq as i128 - i128::from(self.diff).pow(2);
+        let variance = spread as f64 / (n as f64 * (n - 1) as f64);
+        super::stats::ci95_half_width(n, variance)
+    }
+}
+
+/// One row of `headtohead.csv`: two players who shared tables.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeadToHead {
+    pub bot_a: String,
+    pub bot_b: String,
+    /// Games they played at the same table.
+    pub games: u64,
+    /// Mean of `a`'s score minus `b`'s over those games: negative when `a` did better.
+    pub mean_diff: f64,
+    /// Half-width of its 95 % confidence interval (Student's t); `None` below two games.
+    pub ci95: Option<f64>,
+    /// Games each finished ahead of the other (lower score); equal scores count for neither.
+    pub a_ahead: u64,
+    pub b_ahead: u64,
+}
+
+impl HeadToHead {
+    /// Whether the difference is significant at 95 %: its interval excludes zero.
+    pub fn separated(&self) -> bool {
+        self.ci95.is_some_and(|ci| self.mean_diff.abs() > ci)
+    }
 }
 
 impl Tally {
@@ -49,26 +104,85 @@ impl Tally {
     /// long as `players`.
     pub fn add(&mut self, record: &GameRecord) {
         self.games += 1;
-        let best = record.scores.iter().copied().min();
-        let winners = record.scores.iter().filter(|&&s| Some(s) == best).count() as u64;
+        // A game of several rounds is ranked by each seat's sum over its rounds.
+        let scores = record.totals();
+        let best = scores.iter().copied().min();
+        let winners = scores.iter().filter(|&&s| Some(s) == best).count() as u64;
+        for (i, a) in record.players.iter().enumerate() {
+            for (j, b) in record.players.iter().enumerate().skip(i + 1) {
+                let (first, second, d) = if a < b {
+                    (a, b, i64::from(scores[i]) - i64::from(scores[j]))
+                } else {
+                    (b, a, i64::from(scores[j]) - i64::from(scores[i]))
+                };
+                let p = self
+                    .pairs
+                    .entry((first.clone(), second.clone()))
+                    .or_default();
+                p.games += 1;
+                p.diff += d;
+                p.diff_sq += (i128::from(d) * i128::from(d)) as u128;
+                p.first_ahead += u64::from(d < 0);
+                p.second_ahead += u64::from(d > 0);
+            }
+        }
         for (seat, name) in record.players.iter().enumerate() {
             let p = self.players.entry(name.clone()).or_default();
             p.builtin |= record.builtin.get(seat).copied().unwrap_or(false);
-            let score = u64::from(record.scores[seat]);
+            let score = u64::from(scores[seat]);
             p.games += 1;
             p.total_score += score;
             p.total_sq += u128::from(score) * u128::from(score);
-            if Some(record.scores[seat]) == best {
+            if Some(scores[seat]) == best {
                 p.win_units += WIN_UNITS / winners;
             }
             let mut faulted = false;
-            for fault in record.invalid.iter().filter(|f| f.seat == seat) {
+            // A bot gone after a fault is recorded absent in later rounds: not a new fault.
+            let faults = record
+                .faults()
+                .map(|(_, f)| f)
+                .filter(|f| f.seat == seat && f.kind != super::ABSENT);
+            for fault in faults {
                 faulted = true;
                 *p.fault_kinds.entry(fault.kind.clone()).or_default() += 1;
             }
             if faulted {
                 p.faults += 1;
             }
+        }
+    }
+
+    /// Every pair of players that shared a table, by name (`headtohead.csv`).
+    pub fn head_to_head(&self) -> Vec<HeadToHead> {
+        self.pairs
+            .iter()
+            .map(|((a, b), p)| HeadToHead {
+                bot_a: a.clone(),
+                bot_b: b.clone(),
+                games: p.games,
+                mean_diff: p.mean(),
+                ci95: p.ci95(),
+                a_ahead: p.first_ahead,
+                b_ahead: p.second_ahead,
+            })
+            .collect()
+    }
+
+    /// Whether `upper` (ranked above) is separated from `lower` at 95 %: by the paired
+    /// difference of their scores at shared tables when they shared at least two, else by
+    /// their own intervals (the difference of the means against the combined half-widths).
+    fn separated(&self, upper: &Standing, lower: &Standing) -> bool {
+        let key = if upper.bot < lower.bot {
+            (upper.bot.clone(), lower.bot.clone())
+        } else {
+            (lower.bot.clone(), upper.bot.clone())
+        };
+        if let Some(p) = self.pairs.get(&key).filter(|p| p.games >= 2) {
+            return p.ci95().is_some_and(|ci| p.mean().abs() > ci);
+        }
+        match (upper.ci95, lower.ci95) {
+            (Some(a), Some(b)) => (lower.mean_score - upper.mean_score) > a.hypot(b),
+            _ => false,
         }
     }
 
@@ -105,14 +219,21 @@ impl Tally {
                 wins: p.win_units as f64 / WIN_UNITS as f64,
                 faults: p.faults,
                 fault_kinds: p.fault_kinds.clone(),
+                separated_from_above: None,
+                rating: None,
             });
+        }
+        for i in 1..out.len() {
+            out[i].separated_from_above = Some(self.separated(&out[i - 1], &out[i]));
         }
         out
     }
 }
 
-/// Half-width of the 95% confidence interval of a mean: `1.96 * s / sqrt(n)`, with `s` the
-/// sample standard deviation (n − 1). `None` below two games, where `s` is undefined.
+/// Half-width of the 95% confidence interval of a mean: `t · s / sqrt(n)`, with `s` the
+/// sample standard deviation (n − 1) and `t` Student's 0.975 quantile for n − 1 degrees of
+/// freedom (12.71 for two games, 2.04 for 31, 1.96 in the limit). `None` below two games,
+/// where `s` is undefined.
 fn ci95(n: u64, sum: u64, sum_sq: u128) -> Option<f64> {
     if n < 2 {
         return None;
@@ -121,7 +242,18 @@ fn ci95(n: u64, sum: u64, sum_sq: u128) -> Option<f64> {
     // n·Σx² − (Σx)² = n·(n − 1)·s², exact in integers (never negative).
     let spread = n128 * sum_sq - u128::from(sum) * u128::from(sum);
     let variance = spread as f64 / (n as f64 * (n - 1) as f64);
-    Some(1.96 * variance.sqrt() / (n as f64).sqrt())
+    super::stats::ci95_half_width(n, variance)
+}
+
+/// Whether each of the first `top` ranks is separated at 95 % from the rank below it (the
+/// question `--until-separated` asks). With `top` or fewer players, every neighbouring pair.
+/// Never true for fewer than two players.
+pub fn top_separated(standings: &[Standing], top: usize) -> bool {
+    let upto = top.min(standings.len().saturating_sub(1));
+    standings.len() >= 2
+        && standings[1..=upto]
+            .iter()
+            .all(|s| s.separated_from_above == Some(true))
 }
 
 /// One row of the leaderboard, for the CSV export, the summary table and reports.
@@ -147,6 +279,11 @@ pub struct Standing {
     pub faults: u64,
     /// How many faults of each kind (`InvalidRecord::kind`) the player made.
     pub fault_kinds: BTreeMap<String, u64>,
+    /// Whether the player's mean is separated at 95 % from the one ranked just above (see
+    /// [`Tally::standings`]); `None` for the first.
+    pub separated_from_above: Option<bool>,
+    /// The Weng-Lin rating, μ − 3σ (see [`super::Ratings`]), when ratings were kept.
+    pub rating: Option<f64>,
 }
 
 #[cfg(test)]
@@ -187,6 +324,64 @@ mod tests {
     }
 
     #[test]
+    fn head_to_head_pairs_the_scores_of_shared_tables() {
+        let t = tally(&[
+            result(&["b", "a", "c"], &[5, 3, 9], &[]),
+            result(&["a", "b"], &[7, 7], &[]),
+            result(&["a", "b"], &[2, 6], &[]),
+        ]);
+        let h = t.head_to_head();
+        let pairs: Vec<(&str, &str, u64)> = h
+            .iter()
+            .map(|p| (p.bot_a.as_str(), p.bot_b.as_str(), p.games))
+            .collect();
+        assert_eq!(pairs, [("a", "b", 3), ("a", "c", 1), ("b", "c", 1)]);
+        // a − b: −2, 0, −4: mean −2, s = 2, ci = t(2) · 2 / √3.
+        let ab = &h[0];
+        assert_eq!(ab.mean_diff, -2.0);
+        assert!((ab.ci95.unwrap() - 4.3027 * 2.0 / 3f64.sqrt()).abs() < 1e-9);
+        assert_eq!(
+            (ab.a_ahead, ab.b_ahead),
+            (2, 0),
+            "the tie counts for neither"
+        );
+        assert!(!ab.separated());
+        assert_eq!(h[1].ci95, None);
+    }
+
+    #[test]
+    fn a_clearly_better_player_is_separated_and_close_ones_are_not() {
+        // "best" beats everyone by 5 to 7 points at every table; "x" and "y" trade places.
+        let games: Vec<GameRecord> = (0..12u32)
+            .map(|i| result(&["best", "x", "y"], &[2 + i % 3, 8 + i % 2, 9 - i % 2], &[]))
+            .collect();
+        let s = tally(&games).standings();
+        let order: Vec<(&str, Option<bool>)> = s
+            .iter()
+            .map(|s| (s.bot.as_str(), s.separated_from_above))
+            .collect();
+        assert_eq!(
+            order,
+            [("best", None), ("x", Some(true)), ("y", Some(false))]
+        );
+    }
+
+    #[test]
+    fn top_separated_asks_about_the_first_k_ranks_only() {
+        let games: Vec<GameRecord> = (0..12u32)
+            .map(|i| result(&["best", "x", "y"], &[2 + i % 3, 8 + i % 2, 9 - i % 2], &[]))
+            .collect();
+        let s = tally(&games).standings();
+        assert!(top_separated(&s, 1));
+        assert!(!top_separated(&s, 2), "x and y are not apart");
+        assert!(!top_separated(&s, 5));
+        assert!(
+            !top_separated(&s[..1], 1),
+            "one player: nothing to separate"
+        );
+    }
+
+    #[test]
     fn competition_ranking_skips_after_ties() {
         let t = tally(&[result(
             &["a", "b", "c", "d", "e", "f"],
@@ -219,18 +414,18 @@ mod tests {
 
     #[test]
     fn ci95_against_a_hand_computation() {
-        // 3 and 7: mean 5, s² = (4 + 4) / 1 = 8, ci = 1.96 · √8 / √2 = 1.96 · 2 = 3.92.
+        // 3 and 7: mean 5, s² = (4 + 4) / 1 = 8, ci = t(1) · √8 / √2 = 12.7062 · 2.
         let s = tally(&[result(&["a"], &[3], &[]), result(&["a"], &[7], &[])]).standings();
         assert_eq!(s[0].mean_score, 5.0);
-        assert!((s[0].ci95.unwrap() - 3.92).abs() < 1e-12);
-        // 10, 20, 30: mean 20, s = 10, ci = 19.6 / √3 = 11.31607...
+        assert!((s[0].ci95.unwrap() - 25.4124).abs() < 1e-9);
+        // 10, 20, 30: mean 20, s = 10, ci = t(2) · 10 / √3 = 4.3027 · 5.7735… = 24.8417…
         let s = tally(&[
             result(&["a"], &[10], &[]),
             result(&["a"], &[20], &[]),
             result(&["a"], &[30], &[]),
         ])
         .standings();
-        assert!((s[0].ci95.unwrap() - 11.316_065).abs() < 1e-6);
+        assert!((s[0].ci95.unwrap() - 24.841_7).abs() < 1e-4);
         // Constant scores: no spread at all.
         let s = tally(&[result(&["a"], &[4], &[]), result(&["a"], &[4], &[])]).standings();
         assert_eq!(s[0].ci95, Some(0.0));

@@ -1,6 +1,7 @@
 //! Playing the games: up to `jobs` tables at once, each game's outcome sent to the reporter.
 
 use std::future::Future;
+use std::sync::atomic::Ordering;
 
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -17,12 +18,13 @@ pub async fn dispatch(
     schedule: &Schedule,
     done: &GameSet,
     seats: &[TableSeat],
-    names: &[String],
+    lineup: &super::Lineup,
     settings: &Settings,
     tx: mpsc::Sender<Box<GameOutcome>>,
     stop: impl Future<Output = ()>,
 ) -> bool {
     let limits = settings.limits();
+    let names = &lineup.names;
     let mut running = JoinSet::new();
     // A shard plays only its own game numbers; the others are other machines'.
     let shard = settings.shard.unwrap_or(Shard::WHOLE);
@@ -32,12 +34,18 @@ pub async fn dispatch(
     let work = async {
         loop {
             // A closed channel means the reporter failed (it reports why): play no more.
-            while running.len() < settings.jobs && !tx.is_closed() {
+            // Under --until-separated, a known answer also means no more games.
+            while running.len() < settings.jobs
+                && !tx.is_closed()
+                && !lineup.enough.load(Ordering::Relaxed)
+            {
                 let Some(plan) = plans.next() else { break };
                 let table = TableGame {
                     game: plan.game,
                     seed: plan.seed,
                     subset: plan.subset,
+                    rotation: plan.rotation,
+                    rounds: settings.rounds,
                     seats: plan
                         .seats
                         .iter()

@@ -11,7 +11,7 @@ use super::{SeriesError, Status};
 use crate::bots::{Bot, Skipped, TemplateChoice};
 use crate::config::Settings;
 use crate::protocol::TemplateSet;
-use crate::schedule::Schedule;
+use crate::schedule::{Balance, Request, Schedule, ScheduleKind, TABLE_SIZE};
 use crate::shard::Shard;
 
 /// The manifest of a series, as written to and read from `series.toml`.
@@ -34,8 +34,23 @@ pub struct Manifest {
     /// The SHA-256 chain head after those lines (see `record::jsonl`).
     #[serde(default)]
     pub chain: String,
-    pub subsets: u64,
-    pub games_per_subset: u64,
+    /// `single`, `all` or `balanced`: the layout the schedule resolved to.
+    #[serde(default)]
+    pub schedule: String,
+    /// Whether deals are played once per rotation of the hands.
+    #[serde(default)]
+    pub duplicate: bool,
+    /// Distinct tables (deals under duplicate deals).
+    #[serde(default)]
+    pub tables: u64,
+    /// Under `all`: the subsets and the games each plays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subsets: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games_per_subset: Option<u64>,
+    /// Games per bot and per pair of bots, min and max.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balance: Option<Balance>,
     /// The settings as resolved, as a map so resume can compare them key by key (JSON values,
     /// which, unlike `toml::Value`, hold any `u64` seed).
     pub settings: serde_json::Map<String, serde_json::Value>,
@@ -108,8 +123,16 @@ impl Manifest {
             games_planned: schedule.map_or(0, Schedule::total_games),
             games_played: 0,
             chain: crate::record::Chain::start(&dir.id).head().to_string(),
-            subsets: schedule.map_or(0, Schedule::subsets),
-            games_per_subset: schedule.map_or(0, Schedule::games_per_subset),
+            schedule: schedule.map_or("", |s| s.layout().name()).to_string(),
+            duplicate: schedule.is_some_and(Schedule::duplicate),
+            tables: schedule.map_or(0, Schedule::tables),
+            subsets: schedule
+                .filter(|s| s.layout().name() == "all")
+                .map(Schedule::subsets),
+            games_per_subset: schedule
+                .filter(|s| s.layout().name() == "all")
+                .map(Schedule::games_per_subset),
+            balance: schedule.map(Schedule::balance),
             settings,
             bots: bots
                 .iter()
@@ -128,7 +151,10 @@ impl Manifest {
                 })
                 .collect(),
             builtins: schedule
-                .map_or_else(|| Schedule::padding(names.len()), Schedule::builtins)
+                .map_or_else(
+                    || Schedule::padding(names.len(), TABLE_SIZE),
+                    Schedule::builtins,
+                )
                 .iter()
                 .map(|e| e.name(names))
                 .collect(),
@@ -179,6 +205,24 @@ impl Manifest {
     /// How many players are scheduled besides the built-ins (bots, and a person if any).
     pub fn entrants(&self) -> usize {
         self.bots.len() + usize::from(self.human().is_some())
+    }
+
+    /// What the series' schedule was asked for, from the recorded settings (a setting missing
+    /// from an older manifest takes its default).
+    pub fn schedule_request(&self) -> Request {
+        let s = &self.settings;
+        let int = |key: &str| s.get(key).and_then(serde_json::Value::as_u64);
+        Request {
+            entrants: self.entrants(),
+            players: int("players").map_or(TABLE_SIZE, |p| p as usize),
+            games: int("games").unwrap_or(self.games_planned),
+            kind: s
+                .get("schedule")
+                .and_then(|v| serde_json::from_value::<ScheduleKind>(v.clone()).ok())
+                .unwrap_or_default(),
+            duplicate: s.get("duplicate").and_then(serde_json::Value::as_bool),
+            seed: self.seed,
+        }
     }
 
     /// The bot's template choice as `bots` makes it.

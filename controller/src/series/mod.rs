@@ -48,7 +48,7 @@ use crate::player::Strategy;
 use crate::player::process::launch_path;
 use crate::protocol::{TemplateLibrary, TemplateSet};
 use crate::record::Standing;
-use crate::schedule::{Schedule, ScheduleError, TABLE_SIZE};
+use crate::schedule::{Schedule, ScheduleError};
 use crate::shard::Shard;
 use crate::table::{Occupant, TableSeat};
 use manifest::Manifest;
@@ -135,6 +135,8 @@ struct Lineup {
     bots: Vec<(Bot, Arc<TemplateSet>)>,
     names: Vec<String>,
     skipped: Vec<Skipped>,
+    /// Set (under `--until-separated`) once the answer is known: start no more games.
+    enough: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Runs a whole new series into `dir`. `stop` resolving (e.g. on Ctrl-C) ends it early:
@@ -179,14 +181,14 @@ pub async fn run(
         if bots.iter().any(|(b, _)| &b.name == human) {
             return Err(SeriesError::NameTaken(human.clone()));
         }
-        // The person always plays: at most nine bots sit with them.
-        while bots.len() >= TABLE_SIZE {
+        // The person always plays: the other seats are the most bots that sit with them.
+        while bots.len() >= settings.players {
             let (bot, _) = bots.pop().expect("more than nine");
             skipped.push(Skipped {
                 name: bot.name,
                 reason: format!(
                     "the table is full: {human} plays with at most {} bots (choose them with --bots DIR)",
-                    TABLE_SIZE - 1
+                    settings.players - 1
                 ),
             });
         }
@@ -226,7 +228,12 @@ pub async fn run(
         });
     }
 
-    let mut schedule = Schedule::new(names.len(), settings.games, settings.seed)?;
+    let mut request = settings.schedule_request(names.len());
+    if let Some(strategies) = &chosen {
+        // take6 play --against: exactly these players, at one table.
+        request.players = names.len() + strategies.len();
+    }
+    let mut schedule = Schedule::new(request)?;
     if let Some(strategies) = &chosen {
         schedule = schedule.with_builtins(strategies);
     }
@@ -235,6 +242,7 @@ pub async fn run(
         bots,
         names,
         skipped,
+        enough: Arc::default(),
     };
     let mut reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
     for s in &lineup.skipped {
@@ -284,7 +292,7 @@ pub async fn resume(
         )));
     }
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
-    let schedule = Schedule::new(names.len(), settings.games, settings.seed)?;
+    let schedule = Schedule::new(settings.schedule_request(names.len()))?;
 
     // The log must be sound before more is added to it.
     let verification = verify(&dir.path)?;
@@ -308,6 +316,7 @@ pub async fn resume(
         bots,
         names,
         skipped,
+        enough: Arc::default(),
     };
     let mut reporter = Reporter::new(&dir.id, sinks(&settings, dir, manifest, &lineup, bar));
     let games = dir.file(GAMES);
@@ -338,7 +347,7 @@ fn sinks(
         .iter()
         .map(|s| (s.name.clone(), s.reason.clone()))
         .collect();
-    vec![
+    let mut sinks: Vec<Box<dyn Sink>> = vec![
         Box::new(GamesFile::new(dir.file(GAMES))),
         Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
         // A progress bar would only get in the way of a person reading the board.
@@ -354,15 +363,25 @@ fn sinks(
         Box::new(sinks::Leaderboard::new(dir.path.clone())),
         Box::new(sinks::ManifestFile::new(dir.path.clone(), manifest)),
         Box::new(sinks::report::Report::new(dir.path.clone())),
-        Box::new(sinks::Summary::new(
-            Box::new(std::io::stdout()),
-            skipped,
-            Footer::Series {
-                seed: settings.seed,
-                dir: dir.path.clone(),
-            },
-        )),
-    ]
+        Box::new(
+            sinks::Summary::new(
+                Box::new(std::io::stdout()),
+                skipped,
+                Footer::Series {
+                    seed: settings.seed,
+                    dir: dir.path.clone(),
+                },
+            )
+            .until_separated(settings.until_separated.then_some(settings.top)),
+        ),
+    ];
+    if settings.until_separated {
+        sinks.push(Box::new(sinks::Separation::new(
+            settings.top,
+            Arc::clone(&lineup.enough),
+        )));
+    }
+    sinks
 }
 
 /// Plays the games of `schedule` the reporter has not seen, then ends the series.
@@ -419,8 +438,7 @@ async fn play(
         let result = reporter.run(rx).await;
         (reporter, result)
     });
-    let interrupted =
-        dispatch::dispatch(schedule, &done, &seats, &lineup.names, settings, tx, stop).await;
+    let interrupted = dispatch::dispatch(schedule, &done, &seats, lineup, settings, tx, stop).await;
     let (mut reporter, result) = task.await.expect("the reporter does not panic");
     if let Err(e) = result {
         // Best effort: the manifest says the series failed; its last checkpoint stays.
@@ -441,7 +459,7 @@ async fn play(
     Ok(SeriesOutcome {
         dir: dir.clone(),
         status,
-        standings: state.tally.standings(),
+        standings: state.standings(),
         skipped: lineup.skipped.clone(),
         games_planned: state.planned,
         games_played: state.lines,
@@ -529,9 +547,9 @@ fn start_line(
         0 => String::new(),
         n => format!(" + {n} built-ins"),
     };
-    let subsets = match schedule.subsets() {
-        1 => String::new(),
-        n => format!(" ({n} ten-bot subsets x {})", schedule.games_per_subset()),
+    let subsets = match schedule.describe(&schedule.balance()) {
+        d if d.is_empty() => String::new(),
+        d => format!(" ({d})"),
     };
     let resumed = match recorded {
         0 => String::new(),

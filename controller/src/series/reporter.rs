@@ -64,6 +64,8 @@ pub struct Start {
 #[derive(Debug)]
 pub struct State {
     pub tally: Tally,
+    /// Weng-Lin ratings, rated in game-number order.
+    pub ratings: crate::record::Ratings,
     /// Complete lines in `games.jsonl` (replayed and played).
     pub lines: u64,
     /// Games played by this process (not replayed).
@@ -76,6 +78,15 @@ pub struct State {
     pub planned: u64,
     /// Faults in games played by this process.
     pub faults: u64,
+}
+
+impl State {
+    /// The leaderboard so far, ratings included.
+    pub fn standings(&self) -> Vec<crate::record::Standing> {
+        let mut standings = self.tally.standings();
+        self.ratings.fill(&mut standings);
+        standings
+    }
 }
 
 /// A set of game numbers (a bit set: a hundred million games take 12 MB).
@@ -149,6 +160,7 @@ impl Reporter {
         Reporter {
             state: State {
                 tally: Tally::default(),
+                ratings: crate::record::Ratings::default(),
                 lines: 0,
                 played: 0,
                 chain: Chain::start(series),
@@ -190,7 +202,11 @@ impl Reporter {
         line.clear();
         self.state.chain.append_line(&outcome.record, &mut line);
         self.state.played += 1;
-        self.state.faults += outcome.record.invalid.len() as u64;
+        self.state.faults += outcome
+            .record
+            .faults()
+            .filter(|(_, f)| f.kind != crate::record::ABSENT)
+            .count() as u64;
         let origin = Origin::Played {
             line: &line,
             logs: &outcome.logs,
@@ -203,6 +219,7 @@ impl Reporter {
     /// Any finished game, played or replayed: the one path into the tally and the sinks.
     fn game(&mut self, record: &GameRecord, origin: Origin<'_>) -> Result<(), SinkError> {
         self.state.tally.add(record);
+        self.state.ratings.add(record);
         self.state.lines += 1;
         self.state.done.insert(record.game);
         self.handle(&Event::GameFinished(record, origin))
@@ -391,10 +408,7 @@ mod tests {
             "resume continues the chain"
         );
         assert!(state.done.contains(4) && !state.done.contains(1));
-        assert_eq!(
-            crate::record::leaderboard_csv(&state.tally.standings()),
-            csv
-        );
+        assert_eq!(crate::record::leaderboard_csv(&state.standings()), csv);
     }
 
     #[test]

@@ -5,17 +5,14 @@
 
 use std::sync::{Arc, Mutex};
 
-use rand::SeedableRng;
-use rand::rngs::ChaCha8Rng;
-
 use super::Status;
 use super::manifest::Manifest;
 use super::reporter::{Event, GameSet, Origin, Sink, SinkError, State};
-use crate::game::Deal;
 use crate::record::jsonl::{Link, Torn};
 use crate::record::{Chain, GameRecord, check_record};
 use crate::schedule::Schedule;
 use crate::shard::Shard;
+use crate::table;
 
 /// Problems kept in a report; more are only counted.
 const KEEP: usize = 20;
@@ -124,7 +121,7 @@ impl Verify {
         let schedule = manifest
             .as_ref()
             .filter(|m| m.entrants() > 0)
-            .and_then(|m| Schedule::new(m.entrants(), m.games_planned, m.seed).ok());
+            .and_then(|m| Schedule::new(m.schedule_request()).ok());
         let verify = Verify {
             manifest,
             schedule,
@@ -160,18 +157,26 @@ impl Verify {
             ));
         }
         let schedule = self.schedule.as_ref()?;
-        if record.seed != schedule.game_seed(g) {
+        let table = if schedule.duplicate() {
+            g / schedule.players() as u64
+        } else {
+            g
+        };
+        if record.seed != schedule.game_seed(table) {
             return Some(format!(
                 "game {g} has seed {}, not the one the series' seed gives it",
                 record.seed
             ));
         }
-        let deal = Deal::shuffled(
-            record.players.len(),
-            &mut ChaCha8Rng::seed_from_u64(record.seed),
-        );
-        if deal.hands != record.hands || deal.rows != record.rows {
-            return Some(format!("game {g} was not dealt the cards its seed deals"));
+        for i in 0..record.round_count() {
+            let round = record.round(i)?;
+            let deal = table::deal(record.seed, record.players.len(), i as u32, record.rotation);
+            if deal.hands != round.hands || deal.rows != round.rows {
+                return Some(format!(
+                    "game {g} was not dealt the cards its seed deals (round {})",
+                    i + 1
+                ));
+            }
         }
         None
     }

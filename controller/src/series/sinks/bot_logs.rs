@@ -33,7 +33,10 @@ impl BotLogs {
             if record.builtin[seat] {
                 continue;
             }
-            let faults: Vec<_> = record.invalid.iter().filter(|f| f.seat == seat).collect();
+            let faults: Vec<_> = record
+                .faults()
+                .filter(|(_, f)| f.seat == seat && f.kind != crate::record::ABSENT)
+                .collect();
             let stderr = logs.iter().find(|l| l.seat == seat);
             let has_stderr = stderr.is_some_and(|l| !l.stderr.kept.is_empty());
             if faults.is_empty() && !has_stderr {
@@ -54,9 +57,13 @@ impl BotLogs {
             }
             let log = self.files.get_mut(name).expect("just inserted");
             let mut text = format!("=== game {} (seat {seat}) ===\n", record.game);
-            for f in faults {
+            for (round, f) in faults {
+                let round = match record.round_count() {
+                    1 => String::new(),
+                    _ => format!("round {}, ", round + 1),
+                };
                 text.push_str(&format!(
-                    "fault in turn {} ({:?}): {}\n",
+                    "fault in {round}turn {} ({:?}): {}\n",
                     f.turn, f.phase, f.reason
                 ));
             }

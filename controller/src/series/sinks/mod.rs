@@ -9,6 +9,8 @@ pub mod report;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::dir::{self, LEADERBOARD};
 use super::manifest::Manifest;
@@ -26,6 +28,9 @@ fn sink_err(e: SeriesError) -> SinkError {
         },
     }
 }
+
+/// The file name of the pairwise comparisons in a series folder.
+pub const HEADTOHEAD: &str = "headtohead.csv";
 
 /// Writes `leaderboard.csv` in `dir` atomically (a reader never sees half a file).
 pub fn write_leaderboard(dir: &Path, standings: &[Standing]) -> Result<(), SeriesError> {
@@ -52,7 +57,13 @@ impl Sink for Leaderboard {
     fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
         match event {
             Event::Checkpoint | Event::Finished(_) => {
-                write_leaderboard(&self.dir, &state.tally.standings()).map_err(sink_err)
+                write_leaderboard(&self.dir, &state.standings()).map_err(sink_err)?;
+                dir::replace_file(
+                    &self.dir.join(HEADTOHEAD),
+                    &record::headtohead_csv(&state.tally.head_to_head()),
+                    false,
+                )
+                .map_err(sink_err)
             }
             _ => Ok(()),
         }
@@ -137,6 +148,31 @@ impl Sink for Console {
     }
 }
 
+/// Under `--until-separated`: raises `enough` once each of the top `top` ranks is separated
+/// at 95 % from the rank below it, so that no more games are started.
+pub struct Separation {
+    top: usize,
+    enough: Arc<AtomicBool>,
+}
+
+impl Separation {
+    pub fn new(top: usize, enough: Arc<AtomicBool>) -> Separation {
+        Separation { top, enough }
+    }
+}
+
+impl Sink for Separation {
+    fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
+        if let Event::GameFinished(..) = event
+            && !self.enough.load(Ordering::Relaxed)
+            && record::top_separated(&state.tally.standings(), self.top)
+        {
+            self.enough.store(true, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+}
+
 /// What the summary says under the table.
 pub enum Footer {
     /// After a series: games played of planned, status, seed and folder.
@@ -151,6 +187,8 @@ pub struct Summary {
     skipped: Vec<(String, String)>,
     footer: Footer,
     interrupted: bool,
+    /// `--until-separated`'s `--top`, to say why a series stopped early.
+    until_top: Option<usize>,
 }
 
 impl Summary {
@@ -164,7 +202,14 @@ impl Summary {
             skipped,
             footer,
             interrupted: false,
+            until_top: None,
         }
+    }
+
+    /// Says, when the series ended before its budget, that the top `top` were separated.
+    pub fn until_separated(mut self, top: Option<usize>) -> Summary {
+        self.until_top = top;
+        self
     }
 }
 
@@ -173,10 +218,21 @@ impl Sink for Summary {
         match event {
             Event::Interrupted => self.interrupted = true,
             Event::Finished(status) if *status != Status::Failed => {
-                let mut text = record::summary_table(&state.tally.standings(), &self.skipped);
+                let standings = state.standings();
+                let mut text = record::summary_table(&standings, &self.skipped);
+                let early = match self.until_top {
+                    Some(top)
+                        if !self.interrupted
+                            && state.lines < state.planned
+                            && record::top_separated(&standings, top) =>
+                    {
+                        format!(" (stopped early: the top {top} are separated at 95 %)")
+                    }
+                    _ => String::new(),
+                };
                 match &self.footer {
                     Footer::Series { seed, dir } => text.push_str(&format!(
-                        "\n{} of {} games played{} (seed {seed}); results in {}\n",
+                        "\n{} of {} games played{}{early} (seed {seed}); results in {}\n",
                         state.lines,
                         state.planned,
                         if self.interrupted {
