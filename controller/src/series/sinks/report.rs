@@ -30,7 +30,7 @@ impl Sink for Report {
         match event {
             Event::GameFinished(record, _) => self.stats.add(record),
             Event::Finished(status) if *status != Status::Failed => {
-                write_report(&self.dir, &state.tally.standings(), &self.stats).map_err(sink_err)?;
+                write_report(&self.dir, &state.standings(), &self.stats).map_err(sink_err)?;
             }
             _ => {}
         }
@@ -46,11 +46,15 @@ pub fn write_report(
 ) -> Result<(), SeriesError> {
     let manifest = std::fs::read_to_string(dir.join(MANIFEST)).unwrap_or_default();
     let facts = SeriesFacts::from_manifest(&manifest);
+    let ratings: std::collections::BTreeMap<String, f64> = standings
+        .iter()
+        .filter_map(|s| Some((s.bot.clone(), s.rating?)))
+        .collect();
     let html = report::report_html(&report::Report {
         standings,
         stats,
         facts: &facts,
-        ratings: None,
+        ratings: (!ratings.is_empty()).then_some(&ratings),
     });
     dir::replace_file(&dir.join(REPORT), html.as_bytes(), false)
 }
