@@ -390,6 +390,9 @@ pub async fn run(
 
     let interrupted = dispatch(&schedule, &seats, &names, settings, tx, stop).await;
     let tally = reporter.await.expect("the reporter does not panic")?;
+    // Every game's tree is killed by now; wait briefly for their cgroups to be removable.
+    let settling = Arc::clone(&sandbox);
+    let _ = tokio::task::spawn_blocking(move || settling.settle(Duration::from_secs(2))).await;
 
     let standings = tally.standings();
     write_leaderboard(&dir.path, &standings)?;
