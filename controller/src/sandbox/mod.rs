@@ -467,6 +467,12 @@ impl Sandbox {
             r.push((Resource::RLIMIT_NOFILE, l.max_files));
             r.push((Resource::RLIMIT_FSIZE, l.disk_mib << 20));
         }
+        // Never above what the controller itself may have: raising a hard limit is refused.
+        for (resource, value) in &mut r {
+            if let Ok((_, hard)) = nix::sys::resource::getrlimit(*resource) {
+                *value = (*value).min(hard);
+            }
+        }
         r
     }
 }
