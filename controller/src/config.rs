@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::player::Limits;
 use crate::sandbox::{self, Clock, Mode};
+use crate::shard::Shard;
 
 mod bounds;
 
@@ -42,11 +43,26 @@ pub enum Command {
     #[command(args_override_self = true)]
     Play(PlayArgs),
     /// Recompute a series' leaderboard from its games.jsonl (e.g. after the controller was
-    /// killed), rewrite its leaderboard.csv and print the summary.
+    /// killed), rewrite its leaderboard.csv and report.html and print the summary.
     Leaderboard {
         /// The series folder [default: results/latest]
         #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
         dir: PathBuf,
+    },
+    /// Check a bot before submitting it: build it, play a few games against the built-ins
+    /// and print the transcript of the first game, each fault with what a correct reply would
+    /// have been, reply times against the limits and the mean score. Exits 0 only when the bot
+    /// never faulted. The bot's folder is only read (a copy is built and played).
+    Check(CheckArgs),
+    /// Print one recorded game turn by turn: the rows after each turn, where every card went,
+    /// who took what, and the running cows (what report.html's game viewer shows).
+    Replay {
+        /// The series folder, e.g. results/latest
+        #[arg(value_name = "SERIES_DIR")]
+        dir: PathBuf,
+        /// The game's number (the `game` field of games.jsonl, from 0)
+        #[arg(value_name = "GAME")]
+        game: u64,
     },
     /// Check a series' results: replay every game in its games.jsonl through an independent
     /// rules checker, check each line's SHA-256 chain and the counts in series.toml, and name
@@ -56,13 +72,33 @@ pub enum Command {
         #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
         dir: PathBuf,
     },
+    /// Merge the shards of one series (each a folder of `take6 run --shard I/N`) into a new
+    /// series folder equal to a one-machine run with the same seed and settings. Each shard is
+    /// verified first; shards of different series, overlapping or missing games are refused.
+    Merge(MergeArgs),
+}
+
+/// Flags of `take6 merge`.
+#[derive(Debug, Clone, Args)]
+pub struct MergeArgs {
+    /// Folder the merged series' folder is made in [default: results]
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub results: PathBuf,
+    /// Merge even when games are missing (shards not given or not finished), and list them
+    #[arg(long)]
+    pub partial: bool,
+    /// The shards' series folders (e.g. shard-*/latest)
+    #[arg(value_name = "SHARD_DIR", required = true)]
+    pub shards: Vec<PathBuf>,
 }
 
 /// Flags of `take6 run`. Each overrides the same key of `take6.toml`.
 #[derive(Debug, Default, Clone, Args)]
 pub struct RunArgs {
-    /// Folder holding one subfolder per bot [default: bots]
-    #[arg(long, value_name = "DIR")]
+    /// Folder holding one subfolder per bot, or a git repository whose top-level folders are
+    /// the bots: a URL or a repository's folder, optionally with @REV (branch, tag or commit);
+    /// it is cloned into results/.repos/ and only read [default: bots]
+    #[arg(long, value_name = "DIR|REPO[@REV]")]
     pub bots: Option<PathBuf>,
     /// Folder the series' results folder is made in [default: results]
     #[arg(long, value_name = "DIR")]
@@ -140,6 +176,11 @@ pub struct RunArgs {
         default_missing_value = "results/latest"
     )]
     pub resume: Option<PathBuf>,
+    /// Play only shard I of N of the series: the game numbers n with n % N == I (0 <= I < N),
+    /// into its own series folder; `take6 merge` joins the N folders into the whole series.
+    /// Every shard needs the same seed, bots and settings
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
 }
 
 /// Flags of `take6 play`: those of `run`, and the player's name.
@@ -148,8 +189,36 @@ pub struct PlayArgs {
     /// Your name at the table
     #[arg(long, default_value = "you")]
     pub name: String,
+    /// Your opponents: bots of the bots folder and built-ins (random, first, lowest, highest,
+    /// gap) by name, at most 9; a name may repeat for built-ins [default: every bot, padded to
+    /// ten with built-ins]
+    #[arg(long, value_name = "NAME", num_args = 1..)]
+    pub against: Vec<String>,
     #[command(flatten)]
     pub run: RunArgs,
+}
+
+/// Flags of `take6 check`.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// The bot's folder
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Games to play against the built-ins
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub games: u64,
+    /// Master seed [default: random]
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Folder the check's series folder is made in [default: results]
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+    /// Time limit for the first reply of a game [default: 3000]
+    #[arg(long, value_name = "MS")]
+    pub first_reply_ms: Option<u64>,
+    /// Time limit for every later reply [default: 1000]
+    #[arg(long, value_name = "MS")]
+    pub reply_ms: Option<u64>,
 }
 
 /// The keys `take6.toml` may hold; all optional.
@@ -214,9 +283,21 @@ pub struct Settings {
     /// The name of the person playing at the keyboard (`take6 play`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub human: Option<String>,
+    /// The opponents the person chose (`take6 play --against`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against: Option<Vec<String>>,
+    /// The git repository the bots came from (`--bots URL[@REV]`), with the commit played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bots_repository: Option<crate::repo::BotsRepository>,
+    /// Where the bots' messages and replies are recorded (`take6 check`), if anywhere.
+    #[serde(skip)]
+    pub transcript: Option<crate::player::transcript::Transcript>,
     /// The settings file that was read, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub config: Option<PathBuf>,
+    /// This folder's share of the series' games (`--shard`), if it is not the whole series.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 /// Settings that cannot be used. Each message names the setting and the fix.
@@ -268,7 +349,14 @@ impl Settings {
     ) -> Result<Settings, ConfigError> {
         let mut table = recorded.clone();
         // Recorded, but not keys of a settings file.
-        for key in ["seed_given", "human", "config"] {
+        for key in [
+            "seed_given",
+            "human",
+            "against",
+            "bots_repository",
+            "config",
+            "shard",
+        ] {
             table.remove(key);
         }
         let file: FileConfig =
@@ -287,6 +375,19 @@ impl Settings {
             .get("config")
             .and_then(serde_json::Value::as_str)
             .map(PathBuf::from);
+        // A resumed shard stays the shard it was unless a flag says otherwise (which the
+        // caller refuses: it would change the games).
+        let recorded_shard =
+            match recorded.get("shard").and_then(serde_json::Value::as_str) {
+                Some(text) => Some(text.parse().map_err(|e: crate::shard::ShardError| {
+                    ConfigError::Parse {
+                        path: PathBuf::from("series.toml"),
+                        message: e.to_string(),
+                    }
+                })?),
+                None => None,
+            };
+        settings.shard = args.shard.or(recorded_shard).filter(|s| *s != Shard::WHOLE);
         Ok(settings)
     }
 
@@ -301,7 +402,13 @@ impl Settings {
             .and_then(Path::parent)
             .map(Path::to_path_buf)
             .unwrap_or_default();
-        let from_file = |p: &Option<PathBuf>| p.as_ref().map(|p| base.join(p));
+        // A URL (a bots repository) is not a path relative to the file.
+        let from_file = |p: &Option<PathBuf>| {
+            p.as_ref().map(|p| match p.to_str() {
+                Some(s) if s.contains("://") || s.starts_with("git@") => p.clone(),
+                _ => base.join(p),
+            })
+        };
 
         let (seed, seed_given) = match args.seed.or(file.seed) {
             Some(seed) => (seed, true),
@@ -381,8 +488,46 @@ impl Settings {
                 1024,
             )? as usize,
             human: None,
+            against: None,
+            bots_repository: None,
+            transcript: None,
             config: config_path.clone(),
+            shard: args.shard.filter(|s| *s != Shard::WHOLE),
         };
+        if let Some(shard) = settings.shard.filter(|_| !settings.seed_given) {
+            return Err(ConfigError::Invalid {
+                setting: "--shard",
+                value: shard.to_string(),
+                fix: "every shard of a series needs the same seed; give it with --seed N".into(),
+            });
+        }
+        Ok(settings)
+    }
+
+    /// When `bots` names a git repository (`URL[@REV]`, or a repository's folder), clones or
+    /// updates it in the cache under the results folder and takes its folders as the bots.
+    pub fn fetch_bots(&mut self) -> Result<(), crate::repo::RepoError> {
+        if let Some((source, rev)) = crate::repo::parse(&self.bots) {
+            let (bots, repository) = crate::repo::fetch(&source, rev.as_deref(), &self.results)?;
+            self.bots = bots;
+            self.bots_repository = Some(repository);
+        }
+        Ok(())
+    }
+
+    /// Resolves the settings of `take6 check`: a series of the bots in `bots` (the check's
+    /// copy of the bot) whose messages and replies are recorded.
+    pub fn resolve_check(args: &CheckArgs, bots: PathBuf) -> Result<Settings, ConfigError> {
+        let mut settings = Settings::resolve(&RunArgs {
+            bots: Some(bots),
+            results: args.results.clone(),
+            games: Some(args.games),
+            seed: args.seed,
+            first_reply_ms: args.first_reply_ms,
+            reply_ms: args.reply_ms,
+            ..RunArgs::default()
+        })?;
+        settings.transcript = Some(crate::player::transcript::Transcript::default());
         Ok(settings)
     }
 
@@ -397,6 +542,13 @@ impl Settings {
                 fix: problem,
             });
         }
+        if let Some(shard) = &args.run.shard {
+            return Err(ConfigError::Invalid {
+                setting: "--shard",
+                value: shard.to_string(),
+                fix: "games at the keyboard are not sharded; leave --shard out".into(),
+            });
+        }
         if let Some(dir) = &args.run.resume {
             return Err(ConfigError::Invalid {
                 setting: "--resume",
@@ -408,6 +560,16 @@ impl Settings {
         settings.games = args.run.games.unwrap_or(1);
         settings.jobs = 1;
         settings.human = Some(name.clone());
+        if !args.against.is_empty() {
+            if args.against.len() >= crate::schedule::TABLE_SIZE {
+                return Err(ConfigError::Invalid {
+                    setting: "--against",
+                    value: args.against.join(" "),
+                    fix: format!("name at most {} opponents", crate::schedule::TABLE_SIZE - 1),
+                });
+            }
+            settings.against = Some(args.against.clone());
+        }
         Ok(settings)
     }
 
@@ -573,6 +735,7 @@ mod tests {
         let (_dir, args) = args_with_config("");
         let play = |name: &str| PlayArgs {
             name: name.into(),
+            against: Vec::new(),
             run: args.clone(),
         };
         let err = Settings::resolve_play(&play("a\u{1b}b"))

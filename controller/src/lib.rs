@@ -7,6 +7,7 @@
 //! output can be rebuilt by replaying `games.jsonl`. `main.rs` is only the command line.
 
 pub mod bots;
+pub mod check;
 pub mod config;
 pub mod folder;
 pub mod game;
@@ -15,8 +16,10 @@ pub mod player;
 pub mod protocol;
 pub mod record;
 pub mod reply_times;
+pub mod repo;
 pub mod sandbox;
 pub mod schedule;
 pub mod series;
+pub mod shard;
 pub mod signals;
 pub mod table;

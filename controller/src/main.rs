@@ -1,5 +1,6 @@
 //! The `take6` command line: parse, call the library, map errors to exit codes.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -35,7 +36,16 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let bar = BarSlot::default();
+    // `take6 check`: the bot's copy (removed at the end) and its name.
+    let mut checked = None;
     let (settings, resume) = match cli.command {
+        Command::Check(args) => {
+            let mut settings = Settings::resolve_check(&args, PathBuf::new())?;
+            let staged = take6::check::Staged::new(&args.dir, settings.max_bot_bytes())?;
+            settings.bots = staged.bots.clone();
+            checked = Some(staged);
+            (Some(settings), None)
+        }
         Command::Run(args) => match &args.resume {
             Some(dir) => (None, Some((SeriesDir::open(dir)?, args))),
             None => (Some(Settings::resolve(&args)?), None),
@@ -52,10 +62,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         Command::Verify { dir } => return verify(&dir),
+        Command::Replay { dir, game } => {
+            let record = series::find_game(&dir, game)?;
+            print!("{}", take6::record::replay::replay_text(&record));
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::Merge(args) => return merge(&args),
     };
     // Before any thread starts: Ctrl-C, SIGTERM and SIGHUP stop the series cleanly, and the
     // process within a few seconds whatever it is doing (see take6::signals).
     let stop = Stop::install().context("cannot watch for Ctrl-C")?;
+    let mut settings = settings;
+    if let Some(s) = settings.as_mut() {
+        s.fetch_bots()?;
+    }
     let (dir, resume) = match (settings.as_ref(), resume) {
         (Some(settings), _) => (SeriesDir::create(&settings.results)?, None),
         (None, Some((dir, args))) => (dir, Some(args)),
@@ -73,6 +93,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // Whatever a cancelled task may have left running.
     signals::kill_children();
     let interrupted = ExitCode::from(stop.received().map_or(INTERRUPTED, signals::exit_code));
+    if let (Some(staged), Some(settings)) = (&checked, &settings) {
+        let said = settings
+            .transcript
+            .as_ref()
+            .map(|t| t.lines())
+            .unwrap_or_default();
+        match &result {
+            Ok(_) | Err(SeriesError::NoUsableBots { .. }) => {
+                let (text, ok) = take6::check::report(&dir.path, &staged.name, settings, &said);
+                print!("{text}");
+                println!("Results of the check: {}", dir.path.display());
+                if !ok {
+                    return Ok(ExitCode::FAILURE);
+                }
+            }
+            Err(_) => {}
+        }
+    }
     let outcome = match result {
         Ok(outcome) => outcome,
         Err(e @ SeriesError::InterruptedBeforeGames) => {
@@ -93,6 +131,36 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Status::Interrupted => interrupted,
         _ => ExitCode::SUCCESS,
     })
+}
+
+/// `take6 merge`: the merged series' summary on stdout, what is missing on stderr.
+fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
+    let merged = series::merge::merge(
+        &args.shards,
+        &args.results,
+        args.partial,
+        Box::new(std::io::stdout()),
+    )?;
+    if !merged.missing.is_empty() {
+        let shown: Vec<String> = merged.missing.iter().take(20).map(u64::to_string).collect();
+        eprintln!(
+            "take6: partial merge: {} of {} games are missing: {}{}",
+            merged.missing.len(),
+            merged.planned,
+            shown.join(", "),
+            if merged.missing.len() > 20 {
+                ", …"
+            } else {
+                ""
+            }
+        );
+    }
+    eprintln!(
+        "take6: merged {} games into {}",
+        merged.games,
+        merged.dir.path.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `take6 verify`: the verdict on stdout, exit 1 when the series does not verify.

@@ -60,6 +60,8 @@ pub struct Schedule {
     master_seed: u64,
     games_per_subset: u64,
     subsets: u64,
+    /// The built-ins at every table, when chosen (`take6 play --against`) rather than padding.
+    chosen: Option<Vec<Entrant>>,
 }
 
 /// The schedule cannot be made.
@@ -92,7 +94,34 @@ impl Schedule {
             master_seed,
             games_per_subset,
             subsets,
+            chosen: None,
         })
+    }
+
+    /// The same schedule with exactly these built-ins at the table (no padding to ten): the
+    /// table a person chose with `take6 play --against`. Same-strategy ones are numbered.
+    pub fn with_builtins(mut self, strategies: &[Strategy]) -> Schedule {
+        let mut count = [0usize; Strategy::ALL.len()];
+        let chosen = strategies
+            .iter()
+            .map(|&s| {
+                let k = Strategy::ALL
+                    .iter()
+                    .position(|&a| a == s)
+                    .expect("a strategy");
+                count[k] += 1;
+                Entrant::Builtin(s, count[k])
+            })
+            .collect();
+        self.chosen = Some(chosen);
+        self
+    }
+
+    /// The built-ins at every table of this schedule.
+    pub fn builtins(&self) -> Vec<Entrant> {
+        self.chosen
+            .clone()
+            .unwrap_or_else(|| Self::padding(self.bots))
     }
 
     pub fn subsets(&self) -> u64 {
@@ -129,7 +158,7 @@ impl Schedule {
     /// Every game of the series in order, generated lazily.
     pub fn plans(&self) -> impl Iterator<Item = GamePlan> + Send + '_ {
         let k = self.games_per_subset;
-        let padding = Self::padding(self.bots);
+        let padding = self.builtins();
         (0..self.bots)
             .combinations(TABLE_SIZE.min(self.bots))
             .enumerate()

@@ -12,6 +12,7 @@ use rand::rngs::ChaCha8Rng;
 use tokio::task::JoinHandle;
 
 use crate::game::{Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Phase, Placement, ROWS, View};
+use crate::player::transcript::Transcript;
 use crate::player::{
     Builtin, Console, Fault, Finished, Human, Limits, Player, Process, Seat, StderrLog, Strategy,
 };
@@ -30,6 +31,8 @@ pub enum Occupant {
         workdir: PathBuf,
         templates: Arc<TemplateSet>,
         sandbox: Arc<Sandbox>,
+        /// Where its messages and replies are recorded (`take6 check`), if anywhere.
+        transcript: Option<Transcript>,
     },
     /// The person at the keyboard (`take6 play`).
     Human(Arc<Console>),
@@ -89,8 +92,12 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
                 workdir,
                 templates,
                 sandbox,
+                transcript,
             } => match Process::spawn(sandbox, workdir, Arc::clone(templates), limits) {
-                Ok(p) => Seat::Process(p),
+                Ok(p) => Seat::Process(match transcript {
+                    Some(t) => p.with_transcript(t.game(table.game)),
+                    None => p,
+                }),
                 Err(fault) => {
                     state.start_faults[seat] = Some(fault);
                     Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, table.seed, seat))

@@ -12,6 +12,9 @@ use assert_cmd::cargo::CommandCargoExt;
 use take6::record::{GameRecord, check_record, read_games_jsonl};
 use tempfile::TempDir;
 
+#[path = "series/report.rs"]
+mod report;
+
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
 }
@@ -722,11 +725,15 @@ fn the_leaderboard_can_be_rebuilt_from_games_jsonl() {
     let tmp = arena(&[fixture("first"), fixture("lowest")]);
     assert_ok(&take6(tmp.path(), &["--games", "5", "--seed", "9"]));
     let path = series_dir(tmp.path()).join("leaderboard.csv");
+    let report = series_dir(tmp.path()).join("report.html");
     let written = fs::read_to_string(&path).unwrap();
+    let page = fs::read_to_string(&report).unwrap();
     fs::remove_file(&path).unwrap();
+    fs::remove_file(&report).unwrap();
     let out = rebuild(tmp.path());
     assert_ok(&out);
     assert_eq!(fs::read_to_string(&path).unwrap(), written);
+    assert_eq!(fs::read_to_string(&report).unwrap(), page);
     assert!(
         text(&out.stdout).contains("5 games"),
         "{}",
@@ -747,6 +754,266 @@ fn the_leaderboard_can_be_rebuilt_from_games_jsonl() {
     );
 }
 
+#[test]
+fn a_recorded_game_is_replayed_turn_by_turn() {
+    let tmp = arena(&[fixture("first"), fixture("not-held")]);
+    assert_ok(&take6(tmp.path(), &["--games", "3", "--seed", "4"]));
+    let game = &games(tmp.path())[2];
+    let replay = |args: &[&str]| {
+        Command::cargo_bin("take6")
+            .unwrap()
+            .current_dir(tmp.path())
+            .arg("replay")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = replay(&["results/latest", "2"]);
+    assert_ok(&out);
+    let shown = text(&out.stdout);
+    assert_eq!(shown.matches("\nTurn ").count(), 10, "{shown}");
+    // After each turn, the row tops are the highest cards placed in them.
+    let frames = take6::record::replay::frames(game);
+    for (turn, frame) in frames.iter().enumerate().skip(1) {
+        let section = shown.split(&format!("\nTurn {turn}\n")).nth(1).unwrap();
+        let row0 = section
+            .lines()
+            .find(|l| l.trim_start().starts_with("row 0:"))
+            .unwrap();
+        let top = frame.rows[0].last().unwrap();
+        assert!(row0.contains(&format!(" {top}(")), "turn {turn}: {row0}");
+    }
+    // The faulting bot is named with its reason; final scores are the record's.
+    assert!(shown.contains("FAULT not-held"), "{shown}");
+    for (name, score) in game.players.iter().zip(&game.scores) {
+        assert!(
+            shown
+                .lines()
+                .any(|l| l.trim_start().starts_with(name.as_str())
+                    && l.contains(&format!(": {score}"))),
+            "{name} {score}: {shown}"
+        );
+    }
+    let out = replay(&["results/latest", "17"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("no game 17"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// `take6 check` in `dir` on the bot folder `bot`, with test-friendly limits.
+fn check(dir: &Path, bot: &str, args: &[&str]) -> Output {
+    Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(dir)
+        .args([
+            "check",
+            bot,
+            "--first-reply-ms",
+            "5000",
+            "--reply-ms",
+            "2000",
+        ])
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap()
+}
+
+/// The content hash of a folder and its entries' modification times: any write shows.
+fn fingerprint(dir: &Path) -> (String, Vec<std::time::SystemTime>) {
+    let hash = take6::folder::scan(dir, u64::MAX).unwrap().hash().unwrap();
+    let mut times = vec![fs::metadata(dir).unwrap().modified().unwrap()];
+    for e in fs::read_dir(dir).unwrap() {
+        times.push(e.unwrap().metadata().unwrap().modified().unwrap());
+    }
+    (hash, times)
+}
+
+#[test]
+fn check_shows_a_bot_author_the_transcript_faults_times_and_scores() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["first", "not-held", "build-fails"] {
+        copy_dir(&fixtures().join(name), &tmp.path().join(name));
+    }
+    let before = fingerprint(&tmp.path().join("first"));
+    let out = check(tmp.path(), "first", &["--games", "3", "--seed", "2"]);
+    assert_ok(&out);
+    let shown = text(&out.stdout);
+    assert!(shown.contains("Transcript of game 0"), "{shown}");
+    assert!(
+        shown.contains("> cards ") && shown.contains("< "),
+        "{shown}"
+    );
+    assert_eq!(
+        shown.matches("> cards ").count(),
+        1,
+        "one game's transcript"
+    );
+    assert!(
+        shown.contains("replied in") && shown.contains("limit 2000 ms"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("Mean score") && shown.contains("the built-ins"),
+        "{shown}"
+    );
+    assert!(shown.contains("OK: no fault in 3 games"), "{shown}");
+    assert!(!shown.contains("FAULT"));
+    assert_eq!(
+        fingerprint(&tmp.path().join("first")),
+        before,
+        "the folder is not written"
+    );
+    assert_eq!(games(tmp.path()).len(), 3);
+
+    // A bot that plays a card it no longer holds: the fault, the message, the reply, and the
+    // hand it should have chosen from; exit 1.
+    let out = check(tmp.path(), "not-held", &["--games", "2", "--seed", "2"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    let g = &games(tmp.path())[0];
+    let seat = g.players.iter().position(|p| p == "not-held").unwrap();
+    let hand: Vec<String> = {
+        let mut h: Vec<u8> = g.hands[seat][1..].to_vec();
+        h.sort_unstable();
+        h.iter().map(u8::to_string).collect()
+    };
+    let fault = "FAULT in game 0, turn 2 (choosing a card)";
+    assert!(shown.contains(fault), "{shown}");
+    let section = shown.split(fault).nth(1).unwrap();
+    assert!(
+        section.contains("it was answering:") && section.contains("> top "),
+        "{section}"
+    );
+    assert!(
+        section.contains(&format!("< {}", g.hands[seat][0])),
+        "{section}"
+    );
+    assert!(
+        section.contains(&format!(
+            "one of the cards in its hand {} ({} is not in its hand)",
+            hand.join(" "),
+            g.hands[seat][0]
+        )),
+        "{section}"
+    );
+    assert!(shown.contains("FAILED: 2 faults in 2 games"), "{shown}");
+
+    // A build that fails: its output is shown; exit 1.
+    let out = check(tmp.path(), "build-fails", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("build-fails did not play"), "{shown}");
+    assert!(shown.contains("this build always fails"), "{shown}");
+    // Not a bot folder: a clear error.
+    let out = check(tmp.path(), "nowhere", &[]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("nowhere is not a bot folder"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// Runs git in `dir`, failing the test if it fails; returns its stdout.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    text(&out.stdout).trim().to_string()
+}
+
+#[test]
+fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("botrepo");
+    copy_dir(&fixtures().join("first"), &repo.join("alpha"));
+    copy_dir(&fixtures().join("lowest"), &repo.join("beta"));
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "--quiet", "-m", "two bots"]);
+    let first = git(&repo, &["rev-parse", "HEAD"]);
+    git(&repo, &["tag", "v1"]);
+    fs::remove_dir_all(repo.join("beta")).unwrap();
+    git(&repo, &["commit", "--quiet", "-a", "-m", "one bot"]);
+    let second = git(&repo, &["rev-parse", "HEAD"]);
+    // `git status` refreshes the index: run it before taking the fingerprint.
+    assert_eq!(git(&repo, &["status", "--porcelain"]), "");
+    let before = fingerprint(&repo);
+
+    let recorded = |dir: &Path| {
+        let manifest: toml::Table = fs::read_to_string(series_dir(dir).join("series.toml"))
+            .unwrap()
+            .parse()
+            .unwrap();
+        manifest["settings"]["bots_repository"]["commit"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let players = |dir: &Path| {
+        let mut p: Vec<String> = games(dir)[0]
+            .players
+            .iter()
+            .filter(|p| !p.contains('#'))
+            .cloned()
+            .collect();
+        p.sort();
+        p
+    };
+    let at_tag = format!("{}@v1", repo.display());
+    assert_ok(&take6(
+        tmp.path(),
+        &["--bots", &at_tag, "--games", "2", "--seed", "1"],
+    ));
+    assert_eq!(players(tmp.path()), ["alpha", "beta"]);
+    assert_eq!(recorded(tmp.path()), first);
+
+    // Without a revision: the repository's current HEAD, fetched into the same cache.
+    let head = repo.display().to_string();
+    assert_ok(&take6(
+        tmp.path(),
+        &["--bots", &head, "--games", "2", "--seed", "1"],
+    ));
+    assert_eq!(players(tmp.path()), ["alpha"]);
+    assert_eq!(recorded(tmp.path()), second);
+    assert_eq!(
+        fs::read_dir(tmp.path().join("results/.repos"))
+            .unwrap()
+            .count(),
+        1,
+        "one cache per repository"
+    );
+    let at_commit = format!("{}@{}", repo.display(), &first[..10]);
+    assert_ok(&take6(
+        tmp.path(),
+        &["--bots", &at_commit, "--games", "1", "--seed", "1"],
+    ));
+    assert_eq!(players(tmp.path()), ["alpha", "beta"]);
+
+    // The repository itself was only read.
+    assert_eq!(fingerprint(&repo), before);
+    assert_eq!(git(&repo, &["status", "--porcelain"]), "");
+    assert_eq!(git(&repo, &["rev-parse", "HEAD"]), second);
+
+    // A revision that does not exist is an error naming it.
+    let bad = format!("{}@nosuchrev", repo.display());
+    let out = take6(tmp.path(), &["--bots", &bad, "--games", "1"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("no revision nosuchrev"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 /// `take6 play` in `dir` with `input` as the keyboard.
 fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
     use std::io::Write as _;
@@ -764,6 +1031,63 @@ fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
     stdin.write_all(input.as_bytes()).unwrap();
     drop(stdin);
     child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_person_chooses_opponents_and_sees_where_every_card_went() {
+    let tmp = arena(&[fixture("first"), fixture("lowest")]);
+    // Counting up from 0 again and again: a card prompt takes the first number in hand, a row
+    // prompt waits for the next 0.
+    let input: String = (0..30)
+        .flat_map(|_| (0..=104).map(|n| format!("{n}\n")))
+        .collect();
+    let args = [
+        "--seed",
+        "3",
+        "--name",
+        "ann",
+        "--against",
+        "first",
+        "gap",
+        "gap",
+    ];
+    let out = play(tmp.path(), &input, &args);
+    assert_ok(&out);
+    let stdout = text(&out.stdout);
+    let g = &games(tmp.path())[0];
+    let mut players = g.players.clone();
+    players.sort();
+    assert_eq!(players, ["ann", "first", "gap#1", "gap#2"]);
+    assert!(g.invalid.is_empty(), "{:?}", g.invalid);
+    assert!(text(&out.stderr).contains("lowest: skipped: not chosen with --against"));
+    // Piped: no colours. Every turn says where every card went, as recorded.
+    assert!(!stdout.contains('\x1b'), "{stdout}");
+    assert_eq!(stdout.matches("where the cards went:").count(), 10);
+    for e in g.turns.iter().flat_map(|t| &t.events) {
+        let line = format!("{} {} -> row {}", g.players[e.seat], e.card, e.row);
+        assert!(stdout.contains(&line), "{line} in {stdout}");
+    }
+    assert!(stdout.contains("your hand: ") && stdout.contains("scores: "));
+    let ann = g.players.iter().position(|p| p == "ann").unwrap();
+    if g.turns
+        .iter()
+        .flat_map(|t| &t.events)
+        .any(|e| e.seat == ann && e.reason.is_some())
+    {
+        assert!(stdout.contains("row 0 costs "), "{stdout}");
+    }
+    // The same seed deals the same cards.
+    let again = play(tmp.path(), &input, &args);
+    assert_ok(&again);
+    assert_eq!(games(tmp.path())[0].hands, g.hands);
+    // A name that is neither a bot nor a built-in is refused, naming what there is.
+    let out = play(tmp.path(), "", &["--against", "nobody"]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("nobody") && stderr.contains("gap (built-in)"),
+        "{stderr}"
+    );
 }
 
 #[test]

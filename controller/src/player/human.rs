@@ -1,15 +1,21 @@
 //! A person at the keyboard (`take6 play`): the board and hand are printed on stdout, cards and
 //! rows are typed on stdin. A person is never faulted for a typo: a bad answer is asked again.
 //! Only the end of input (Ctrl-D) gives the seat up, like a bot that exits.
+//!
+//! What is printed is made by the pure functions of [`screen`], so it is tested without a
+//! terminal; colours are used only on a terminal, and never when `NO_COLOR` is set.
 
-use std::io::Write;
+pub mod screen;
+
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
 use tokio::io::{AsyncBufReadExt, BufReader, Lines, Stdin};
 use tokio::sync::Mutex;
 
 use super::{Fault, Player};
-use crate::game::{Card, Phase, View, cows_in};
+use crate::game::{Card, Phase, ROWS, View};
+use screen::Screen;
 
 /// The terminal, shared by every game of a `take6 play` series so that no typed line is lost
 /// between games.
@@ -33,11 +39,22 @@ impl Console {
 /// The player at the keyboard.
 pub struct Human {
     console: Arc<Console>,
+    screen: Screen,
+    /// The rows when this turn's cards were chosen, and the cards revealed: what is needed to
+    /// show where every card went once the next board is known.
+    pending: Option<([Vec<Card>; ROWS], Vec<Card>)>,
+    rows: [Vec<Card>; ROWS],
 }
 
 impl Human {
     pub fn new(console: Arc<Console>) -> Human {
-        Human { console }
+        let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+        Human {
+            console,
+            screen: Screen { colour },
+            pending: None,
+            rows: Default::default(),
+        }
     }
 
     /// Asks `question` until the answer passes `accept`.
@@ -53,6 +70,15 @@ impl Human {
             }
         }
     }
+
+    /// Prints where last turn's cards went, now that the board after them is known.
+    fn settle(&mut self, view: &View) {
+        if let Some((before, used)) = self.pending.take() {
+            let after: Vec<Vec<Card>> = view.rows.iter().map(|r| r.cards.clone()).collect();
+            let placed = screen::placements(&before, &used, &after);
+            say(&self.screen.turn_summary(view, &placed));
+        }
+    }
 }
 
 /// Prints to stdout at once (prompts have no newline).
@@ -62,70 +88,32 @@ fn say(text: &str) {
     let _ = out.flush();
 }
 
-fn cards(list: &[Card]) -> String {
-    list.iter()
-        .map(Card::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// `name=value` for each seat, seat order.
-fn by_name(view: &View, values: &[impl std::fmt::Display]) -> String {
-    values
-        .iter()
-        .zip(&view.names)
-        .map(|(v, name)| format!("{name}={v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn cows_text(n: u32) -> String {
-    format!("{n} cow{}", if n == 1 { "" } else { "s" })
-}
-
-/// The board and the hand, as a person reads them.
-pub fn describe(view: &View) -> String {
-    let mut text = format!("\nTurn {} of 10\n", view.turn);
-    for (i, row) in view.rows.iter().enumerate() {
-        text.push_str(&format!(
-            "  row {i}: {:<20} ({})\n",
-            cards(&row.cards),
-            cows_text(row.cows)
-        ));
-    }
-    let cows: Vec<String> = view
-        .hand
-        .iter()
-        .map(|&c| format!("{c}({})", cows_in(&[c])))
-        .collect();
-    text.push_str(&format!("  your hand: {}\n", cows.join(" ")));
-    text
-}
-
 impl Player for Human {
     async fn tell(&mut self, view: &View) {
         match view.phase {
             Phase::Cards => say(&format!(
-                "\nNew game: you are {} at a table of {}.\n",
-                view.names[view.seat], view.n_players
+                "\nNew game: you are {} at a table of {}: {}.\n",
+                view.names[view.seat],
+                view.n_players,
+                view.names.join(", ")
             )),
-            Phase::Used => say(&format!("  played: {}\n", by_name(view, &view.used))),
-            Phase::Cardgain => say(&format!(
-                "  you take {} ({})\n",
-                cards(&view.gained),
-                cows_text(view.gained_cows)
-            )),
-            Phase::Score => say(&format!(
-                "\nGame over: your score is {}. Scores: {}\n",
-                view.score,
-                by_name(view, &view.scores)
-            )),
-            Phase::Start | Phase::Turn | Phase::Pickrow | Phase::Invalid => {}
+            Phase::Used => {
+                self.pending = Some((self.rows.clone(), view.used.clone()));
+            }
+            Phase::Score => {
+                self.settle(view);
+                say(&self.screen.final_scores(view));
+            }
+            Phase::Start | Phase::Turn | Phase::Pickrow | Phase::Cardgain | Phase::Invalid => {}
         }
     }
 
     async fn choose_card(&mut self, view: &View) -> Result<i64, Fault> {
-        say(&describe(view));
+        self.settle(view);
+        for (row, r) in self.rows.iter_mut().zip(&view.rows) {
+            *row = r.cards.clone();
+        }
+        say(&self.screen.board(view));
         let hand = view.hand.clone();
         self.ask("Your card: ", |answer| {
             answer
@@ -138,19 +126,15 @@ impl Player for Human {
     }
 
     async fn choose_row(&mut self, view: &View) -> Result<i64, Fault> {
-        say(&describe(view));
         let rows = view.rows.len();
-        let card = view.used.get(view.seat).copied().unwrap_or_default();
-        self.ask(
-            &format!("Your {card} is lower than every row: which row do you take (0-3)? "),
-            |answer| {
-                answer
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&r| r < rows)
-                    .map(|r| r as i64)
-            },
-        )
+        say(&self.screen.row_question(view));
+        self.ask("Row to take (0-3): ", |answer| {
+            answer
+                .parse::<usize>()
+                .ok()
+                .filter(|&r| r < rows)
+                .map(|r| r as i64)
+        })
         .await
     }
 }

@@ -8,6 +8,7 @@
 pub mod builtin;
 pub mod human;
 pub mod process;
+pub mod transcript;
 
 use std::fmt;
 use std::future::Future;

@@ -15,6 +15,7 @@ use tokio::task::JoinHandle;
 use tokio::time::timeout;
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 
+use super::transcript::GameTranscript;
 use super::{Fault, Player};
 use crate::game::View;
 use crate::protocol::{ReplyError, TemplateSet};
@@ -102,6 +103,8 @@ pub struct Process {
     /// Set when a message could not be delivered; reported at the next question.
     broken: Option<Fault>,
     replies: Vec<ReplyTime>,
+    /// Where messages and replies are recorded (`take6 check`), if anywhere.
+    transcript: Option<GameTranscript>,
 }
 
 impl Process {
@@ -134,7 +137,14 @@ impl Process {
             replied: false,
             broken: None,
             replies: Vec::new(),
+            transcript: None,
         })
+    }
+
+    /// Records every message and reply of this bot in `transcript`.
+    pub fn with_transcript(mut self, transcript: GameTranscript) -> Process {
+        self.transcript = Some(transcript);
+        self
     }
 
     /// Whether this bot's reply limits measure CPU time.
@@ -169,7 +179,12 @@ impl Process {
             return Err(self.mark_broken(Fault::Exited { status: None }));
         };
         match timeout(limit, stdin.write_all(text.as_bytes())).await {
-            Ok(Ok(())) => Ok(()),
+            Ok(Ok(())) => {
+                if let Some(t) = &mut self.transcript {
+                    t.sent(&text);
+                }
+                Ok(())
+            }
             Ok(Err(_)) => {
                 let status = self.exit_status();
                 Err(self.mark_broken(Fault::Exited { status }))
@@ -223,6 +238,9 @@ impl Process {
         let fault = match read {
             Err(timeout) => timeout,
             Ok(Some(Ok(line))) => {
+                if let Some(t) = &mut self.transcript {
+                    t.reply(&line);
+                }
                 self.replied = true;
                 self.replies.push(ReplyTime {
                     cpu_us: self

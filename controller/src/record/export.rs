@@ -4,7 +4,7 @@
 use super::Standing;
 
 /// Formats wins with at most two decimals and no trailing zeros: `3`, `2.5`, `0.33`.
-fn format_wins(wins: f64) -> String {
+pub(crate) fn format_wins(wins: f64) -> String {
     let s = format!("{wins:.2}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     s.to_string()

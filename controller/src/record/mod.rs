@@ -1,7 +1,8 @@
 //! What a series produces, one job per file: the record of each game (here, the schema), its
 //! line in `games.jsonl` with the running SHA-256 chain ([`jsonl`]), the running tally behind
 //! the leaderboard ([`tally`]), exporters that are pure functions of the standings
-//! ([`export`]), and an independent rules checker that replays a record ([`check`]).
+//! ([`export`]), and an independent rules checker that replays a record ([`check`]); a game
+//! turn by turn for people ([`replay`]) and the HTML report ([`report`]).
 //!
 //! Everything here depends only on game records, never on how the games were played.
 
@@ -14,6 +15,8 @@ pub mod export;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod jsonl;
+pub mod replay;
+pub mod report;
 pub mod tally;
 
 pub use check::check_record;

@@ -8,9 +8,10 @@ use tokio::task::JoinSet;
 use super::reporter::GameSet;
 use crate::config::Settings;
 use crate::schedule::{Entrant, Schedule};
+use crate::shard::Shard;
 use crate::table::{self, GameOutcome, Occupant, TableGame, TableSeat};
 
-/// Plays every planned game not in `done`, at most `jobs` at once, sending each outcome to the
+/// Plays every planned game of this folder's shard not in `done`, at most `jobs` at once, sending each outcome to the
 /// reporter. Returns whether `stop` cut the series short.
 pub async fn dispatch(
     schedule: &Schedule,
@@ -23,7 +24,11 @@ pub async fn dispatch(
 ) -> bool {
     let limits = settings.limits();
     let mut running = JoinSet::new();
-    let mut plans = schedule.plans().filter(|p| !done.contains(p.game));
+    // A shard plays only its own game numbers; the others are other machines'.
+    let shard = settings.shard.unwrap_or(Shard::WHOLE);
+    let mut plans = schedule
+        .plans()
+        .filter(|p| shard.holds(p.game) && !done.contains(p.game));
     let work = async {
         loop {
             // A closed channel means the reporter failed (it reports why): play no more.

@@ -12,6 +12,7 @@ use crate::bots::{Bot, Skipped, TemplateChoice};
 use crate::config::Settings;
 use crate::protocol::TemplateSet;
 use crate::schedule::Schedule;
+use crate::shard::Shard;
 
 /// The manifest of a series, as written to and read from `series.toml`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -45,6 +46,24 @@ pub struct Manifest {
     pub builtins: Vec<String>,
     #[serde(default)]
     pub skipped: Vec<SkippedBot>,
+    /// For a series made by `take6 merge`: the shards it was made from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<MergedShard>,
+    /// For a partial merge: the game numbers no shard held.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<u64>,
+}
+
+/// One shard a merged series was made from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MergedShard {
+    pub shard: String,
+    /// Its series folder and id when it was merged.
+    pub path: PathBuf,
+    pub series: String,
+    /// The lines its `games.jsonl` held, and their chain head.
+    pub games: u64,
+    pub chain: String,
 }
 
 /// A bot that plays, with the hash of its folder's content.
@@ -131,7 +150,8 @@ impl Manifest {
                     },
                 })
                 .collect(),
-            builtins: Schedule::padding(names.len())
+            builtins: schedule
+                .map_or_else(|| Schedule::padding(names.len()), Schedule::builtins)
                 .iter()
                 .map(|e| e.name(names))
                 .collect(),
@@ -142,6 +162,17 @@ impl Manifest {
                     reason: s.reason.clone(),
                 })
                 .collect(),
+            merged_from: Vec::new(),
+            missing: Vec::new(),
+        }
+    }
+
+    /// The share of the series' games this folder plays (`--shard`); the whole series when it
+    /// is not a shard. `None` when the recorded shard cannot be read.
+    pub fn shard(&self) -> Option<Shard> {
+        match self.settings.get("shard") {
+            None => Some(Shard::WHOLE),
+            Some(v) => v.as_str()?.parse().ok(),
         }
     }
 

@@ -12,6 +12,7 @@
 //! | `replay.rs` | `take6 leaderboard` and `take6 verify`: `games.jsonl` replayed into sinks |
 //! | `verify.rs` | the verification sink |
 //! | `resume.rs` | what a resume accepts |
+//! | `merge/` | `take6 merge`: the shards checked and indexed (`shards.rs`), then fed in game order into the sinks (`mod.rs`) |
 //!
 //! Every finished game goes through the reporter's one path into the sinks, whether it was just
 //! played or read back from `games.jsonl`, so a resumed series, a rebuilt leaderboard and a
@@ -20,6 +21,7 @@
 mod dir;
 mod dispatch;
 pub mod manifest;
+pub mod merge;
 mod replay;
 pub mod reporter;
 mod resume;
@@ -35,7 +37,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 pub use dir::{GAMES, LEADERBOARD, MANIFEST, SeriesDir};
-pub use replay::{rebuild_leaderboard, verify};
+pub use replay::{find_game, rebuild_leaderboard, verify};
 pub use sinks::progress::{BarSlot, StderrAboveBar};
 pub use sinks::write_leaderboard;
 pub use verify::Verification;
@@ -43,10 +45,12 @@ pub use verify::Verification;
 use crate::bots::{self, Bot, BotsError, Skipped, TemplateChoice};
 use crate::config::{RunArgs, Settings};
 use crate::player::Console as Keyboard;
+use crate::player::Strategy;
 use crate::protocol::{TemplateLibrary, TemplateSet};
 use crate::record::Standing;
 use crate::sandbox::{Sandbox, SandboxError};
 use crate::schedule::{Schedule, ScheduleError, TABLE_SIZE};
+use crate::shard::Shard;
 use crate::table::{Occupant, TableSeat};
 use manifest::Manifest;
 use reporter::{Event, Reporter, Sink, Start};
@@ -65,6 +69,14 @@ pub enum SeriesError {
     Sandbox(#[from] SandboxError),
     #[error("a bot is named {0} too; choose another name with --name")]
     NameTaken(String),
+    #[error(
+        "--against {name}: no bot of that name in {folder} and no such built-in; there are: {known}"
+    )]
+    UnknownOpponent {
+        name: String,
+        folder: PathBuf,
+        known: String,
+    },
     #[error("interrupted while preparing the bots; no game was played")]
     InterruptedBeforeGames,
     #[error("template folder: {0}")]
@@ -89,6 +101,8 @@ pub enum SeriesError {
     Busy(PathBuf),
     #[error("cannot resume: {0}")]
     Refused(String),
+    #[error("cannot merge: {0}")]
+    MergeRefused(String),
 }
 
 /// How a series ended.
@@ -162,6 +176,10 @@ pub async fn run(
         compiled = compiled => compiled.expect("compiling templates does not panic"),
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
+    let chosen = match &settings.against {
+        Some(against) => choose(against, &mut bots, &mut skipped, &settings.bots)?,
+        None => None,
+    };
     if let Some(human) = &settings.human {
         if bots.iter().any(|(b, _)| &b.name == human) {
             return Err(SeriesError::NameTaken(human.clone()));
@@ -214,7 +232,10 @@ pub async fn run(
         });
     }
 
-    let schedule = Schedule::new(names.len(), settings.games, settings.seed)?;
+    let mut schedule = Schedule::new(names.len(), settings.games, settings.seed)?;
+    if let Some(strategies) = &chosen {
+        schedule = schedule.with_builtins(strategies);
+    }
     let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, Some(&schedule));
     manifest.sandbox = Some(sandbox.report().into());
     let lineup = Lineup {
@@ -356,6 +377,7 @@ fn sinks(
         Box::new(sinks::Leaderboard::new(dir.path.clone())),
         Box::new(sinks::reply_times::ReplyTimesFile::new(dir.path.clone())),
         Box::new(sinks::ManifestFile::new(dir.path.clone(), manifest)),
+        Box::new(sinks::report::Report::new(dir.path.clone())),
         Box::new(sinks::Summary::new(
             Box::new(std::io::stdout()),
             skipped,
@@ -385,7 +407,10 @@ async fn play(
             settings,
             dir,
         ),
-        planned: schedule.total_games(),
+        planned: settings
+            .shard
+            .unwrap_or(Shard::WHOLE)
+            .games_of(schedule.total_games()),
     };
     reporter.handle(&Event::Started(&start))?;
     tracing::info!(
@@ -404,6 +429,7 @@ async fn play(
                 workdir: bot.workdir.clone(),
                 templates: Arc::clone(set),
                 sandbox: Arc::clone(sandbox),
+                transcript: settings.transcript.clone(),
             },
         })
         .chain(settings.human.iter().map(|name| TableSeat {
@@ -446,10 +472,52 @@ async fn play(
         status,
         standings: state.tally.standings(),
         skipped: lineup.skipped.clone(),
-        games_planned: schedule.total_games(),
+        games_planned: state.planned,
         games_played: state.lines,
         seed: settings.seed,
     })
+}
+
+/// `take6 play --against NAME…`: keeps only the named bots (the others are skipped, saying
+/// why) and returns the named built-ins, which then sit at the table instead of padding.
+/// A name that is neither is an error listing what there is.
+fn choose(
+    against: &[String],
+    bots: &mut Vec<(Bot, Arc<TemplateSet>)>,
+    skipped: &mut Vec<Skipped>,
+    folder: &std::path::Path,
+) -> Result<Option<Vec<Strategy>>, SeriesError> {
+    let mut strategies = Vec::new();
+    for name in against {
+        if bots.iter().any(|(b, _)| &b.name == name) {
+            continue;
+        }
+        match Strategy::ALL.iter().find(|s| s.name() == name) {
+            Some(&s) => strategies.push(s),
+            None => {
+                let mut known: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
+                known.extend(
+                    Strategy::ALL
+                        .iter()
+                        .map(|s| format!("{} (built-in)", s.name())),
+                );
+                return Err(SeriesError::UnknownOpponent {
+                    name: name.clone(),
+                    folder: folder.to_path_buf(),
+                    known: known.join(", "),
+                });
+            }
+        }
+    }
+    let (kept, left): (Vec<_>, Vec<_>) = std::mem::take(bots)
+        .into_iter()
+        .partition(|(b, _)| against.contains(&b.name));
+    *bots = kept;
+    skipped.extend(left.into_iter().map(|(b, _)| Skipped {
+        name: b.name,
+        reason: "not chosen with --against".into(),
+    }));
+    Ok(Some(strategies))
 }
 
 /// Pairs each bot with the compiled template set it speaks; a bot whose set cannot be had is
@@ -486,7 +554,7 @@ fn start_line(
         Some(name) => format!(" + {name}"),
         None => String::new(),
     };
-    let padding = match Schedule::padding(entrants).len() {
+    let padding = match schedule.builtins().len() {
         0 => String::new(),
         n => format!(" + {n} built-ins"),
     };
@@ -498,8 +566,15 @@ fn start_line(
         0 => String::new(),
         n => format!(" ({n} already recorded)"),
     };
+    let shard = match settings.shard {
+        Some(s) => format!(
+            ", shard {s} plays {} of them",
+            s.games_of(schedule.total_games())
+        ),
+        None => String::new(),
+    };
     format!(
-        "{bots} bot{}{human}{padding}, {} game{}{subsets}{resumed}, seed {}, results in {}",
+        "{bots} bot{}{human}{padding}, {} game{}{subsets}{shard}{resumed}, seed {}, results in {}",
         if bots == 1 { "" } else { "s" },
         schedule.total_games(),
         if schedule.total_games() == 1 { "" } else { "s" },

@@ -10,6 +10,7 @@ use super::reporter::{Event, Reporter, Sink};
 use super::sinks::{self, Footer};
 use super::verify::{self, Verification};
 use super::{SeriesError, Status};
+use crate::record::GameRecord;
 
 /// Replays a series' `games.jsonl` into a fresh verification: see [`verify`].
 fn replay_verified(
@@ -69,6 +70,7 @@ pub fn rebuild_leaderboard(
     let csv = dir.file(LEADERBOARD);
     let sinks: Vec<Box<dyn Sink>> = vec![
         Box::new(sinks::Leaderboard::new(dir.path.clone())),
+        Box::new(sinks::report::Report::new(dir.path.clone())),
         Box::new(sinks::Summary::new(out, skipped, Footer::Rebuilt { csv })),
     ];
     let v = replay_verified(&dir, sinks)?;
@@ -79,4 +81,26 @@ pub fn rebuild_leaderboard(
         });
     }
     Ok(v)
+}
+
+/// `take6 replay`: one game of a series folder.
+pub fn find_game(dir: &Path, game: u64) -> Result<GameRecord, SeriesError> {
+    let path = dir.join(GAMES);
+    let file = std::fs::File::open(&path).map_err(dir::read_err(&path))?;
+    let games = crate::record::read_games_jsonl(std::io::BufReader::new(file)).map_err(|e| {
+        SeriesError::Games {
+            path: path.clone(),
+            reason: e.to_string(),
+        }
+    })?;
+    let count = games.len();
+    games
+        .into_iter()
+        .find(|g| g.game == game)
+        .ok_or_else(|| SeriesError::Games {
+            path,
+            reason: format!(
+                "no game {game} ({count} games recorded, numbered from 0; see report.html)"
+            ),
+        })
 }

@@ -56,7 +56,7 @@ pub enum Origin<'a> {
 pub struct Start {
     /// The line people read first: bots, built-ins, games, seed, folder.
     pub line: String,
-    /// Games in the whole series.
+    /// Games this folder holds when complete: the whole series, or a shard's share of it.
     pub planned: u64,
 }
 
@@ -72,7 +72,7 @@ pub struct State {
     pub chain: Chain,
     /// Game numbers recorded so far.
     pub done: GameSet,
-    /// Games in the whole series, once `Started`.
+    /// Games this folder holds when complete (a shard's share), once `Started`.
     pub planned: u64,
     /// Faults in games played by this process.
     pub faults: u64,

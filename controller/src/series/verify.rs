@@ -15,6 +15,7 @@ use crate::game::Deal;
 use crate::record::jsonl::{Link, Torn};
 use crate::record::{Chain, GameRecord, check_record};
 use crate::schedule::Schedule;
+use crate::shard::Shard;
 
 /// Problems kept in a report; more are only counted.
 const KEEP: usize = 20;
@@ -151,6 +152,13 @@ impl Verify {
                 manifest.games_planned
             ));
         }
+        let shard = manifest.shard().unwrap_or(Shard::WHOLE);
+        if !shard.holds(g) {
+            return Some(format!(
+                "game {g} is shard {}'s, not this folder's (shard {shard})",
+                Shard::of_game(g, shard.count)
+            ));
+        }
         let schedule = self.schedule.as_ref()?;
         if record.seed != schedule.game_seed(g) {
             return Some(format!(
@@ -200,6 +208,7 @@ impl Verify {
                 ),
             );
         }
+        let shard = m.shard().unwrap_or(Shard::WHOLE);
         if m.status == Status::Complete {
             if state.lines != m.games_played {
                 report.push(
@@ -210,7 +219,9 @@ impl Verify {
                     ),
                 );
             }
-            if let Some(g) = (0..m.games_planned).find(|&g| !self.seen.contains(g)) {
+            if let Some(g) =
+                (0..m.games_planned).find(|&g| shard.holds(g) && !self.seen.contains(g))
+            {
                 report.push(
                     None,
                     format!("the series is complete but game {g} is not in games.jsonl"),

@@ -6,6 +6,7 @@ pub mod bot_logs;
 pub mod games;
 pub mod progress;
 pub mod reply_times;
+pub mod report;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -80,10 +81,11 @@ impl ManifestFile {
 impl Sink for ManifestFile {
     fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
         match event {
-            Event::Started(start) => {
+            Event::Started(_) => {
                 self.manifest.status = Status::Running;
                 self.manifest.finished = None;
-                self.manifest.games_planned = start.planned;
+                // games_planned stays the whole series' count (a shard's share is derived
+                // from it), as the schedule made it.
                 self.checkpoint(state);
             }
             Event::Checkpoint => self.checkpoint(state),
@@ -186,7 +188,7 @@ impl Sink for Summary {
                         dir.display()
                     )),
                     Footer::Rebuilt { csv } => text.push_str(&format!(
-                        "\n{} games; leaderboard written to {}\n",
+                        "\n{} games; leaderboard written to {} (and report.html beside it)\n",
                         state.lines,
                         csv.display()
                     )),

@@ -1,0 +1,286 @@
+//! `take6 check DIR`: a bot author's test run. The bot is copied (its folder is only read),
+//! built and played against the built-ins through the normal series path, with its messages
+//! and replies recorded; then [`report`] says what it was sent, what it answered and when,
+//! each fault with what a correct reply would have been, its reply times against the limits
+//! and its mean score against the built-ins.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use crate::config::Settings;
+use crate::game::Card;
+use crate::player::transcript::{Said, Speaker};
+use crate::record::report::SeriesFacts;
+use crate::record::{FaultPhase, GameRecord, Standing};
+
+/// The bot cannot be checked.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error("{0} is not a bot folder (a folder with an executable 'launch')")]
+    NotAFolder(PathBuf),
+    #[error("cannot copy the bot {path}: {reason}")]
+    Copy { path: PathBuf, reason: String },
+}
+
+/// A copy of the bot in a folder of its own, which a series can take as its bots folder;
+/// removed when dropped.
+#[derive(Debug)]
+pub struct Staged {
+    /// The bots folder (holding only the bot).
+    pub bots: PathBuf,
+    /// The bot's name: its folder's name.
+    pub name: String,
+}
+
+impl Staged {
+    /// Copies `bot` into a new temporary bots folder, reading it only.
+    pub fn new(bot: &Path, max_bytes: u64) -> Result<Staged, CheckError> {
+        let name = bot
+            .canonicalize()
+            .ok()
+            .filter(|p| p.join("launch").exists())
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .ok_or_else(|| CheckError::NotAFolder(bot.to_path_buf()))?;
+        let bots = std::env::temp_dir().join(format!("take6-check-{}", std::process::id()));
+        let copy = |e: String| CheckError::Copy {
+            path: bot.to_path_buf(),
+            reason: e,
+        };
+        let _ = std::fs::remove_dir_all(&bots);
+        std::fs::create_dir_all(&bots).map_err(|e| copy(e.to_string()))?;
+        crate::folder::scan(bot, max_bytes)
+            .and_then(|listing| listing.copy_to(&bots.join(&name)))
+            .map_err(|e| copy(e.to_string()))?;
+        Ok(Staged { bots, name })
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.bots);
+    }
+}
+
+/// The value at quantile `q` of sorted `values`.
+fn quantile(values: &[f64], q: f64) -> f64 {
+    let i = ((values.len() - 1) as f64 * q).round() as usize;
+    values[i]
+}
+
+fn hand_at(record: &GameRecord, seat: usize, turn: u8) -> Vec<Card> {
+    let played: Vec<Card> = record
+        .turns
+        .iter()
+        .take(usize::from(turn.saturating_sub(1)))
+        .map(|t| t.played[seat])
+        .collect();
+    let mut hand: Vec<Card> = record.hands[seat]
+        .iter()
+        .copied()
+        .filter(|c| !played.contains(c))
+        .collect();
+    hand.sort_unstable();
+    hand
+}
+
+fn cards(list: &[Card]) -> String {
+    list.iter()
+        .map(Card::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A message or reply as a transcript line: time since start, direction, text.
+fn said_lines(s: &Said) -> String {
+    let arrow = match s.speaker {
+        Speaker::Controller => '>',
+        Speaker::Bot => '<',
+    };
+    let mut out = String::new();
+    for (i, line) in s.text.lines().enumerate() {
+        let time = if i == 0 {
+            format!("{:>9.1} ms", s.at_ms)
+        } else {
+            " ".repeat(12)
+        };
+        let took = match (i, s.reply_ms) {
+            (0, Some(ms)) => format!("   (replied in {ms:.1} ms)"),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "  {time}  {arrow} {line}{took}");
+    }
+    out
+}
+
+/// The check's verdict for `bot` in the series in `dir`: the text to print and whether it
+/// passed (it played and never faulted).
+pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (String, bool) {
+    let mut out = String::new();
+    let facts = SeriesFacts::from_manifest(
+        &std::fs::read_to_string(dir.join("series.toml")).unwrap_or_default(),
+    );
+    let games: Vec<GameRecord> = std::fs::File::open(dir.join("games.jsonl"))
+        .ok()
+        .and_then(|f| crate::record::read_games_jsonl(std::io::BufReader::new(f)).ok())
+        .unwrap_or_default();
+    let mut mine: Vec<(&GameRecord, usize)> = games
+        .iter()
+        .filter_map(|g| Some((g, g.players.iter().position(|p| p == bot)?)))
+        .collect();
+    mine.sort_by_key(|(g, _)| g.game);
+    if let Some(skip) = facts.skipped.iter().find(|s| s.name == bot) {
+        let _ = writeln!(out, "\n{bot} did not play: {}", skip.reason);
+        let log = dir.join("logs").join(format!("{bot}.build.log"));
+        if let Ok(text) = std::fs::read_to_string(&log) {
+            let _ = writeln!(out, "\nBuild output ({}):\n{text}", log.display());
+        }
+        out.push_str("\nFAILED: the bot could not play.\n");
+        return (out, false);
+    }
+    if mine.is_empty() {
+        out.push_str("\nFAILED: no game was played.\n");
+        return (out, false);
+    }
+
+    let first = mine.iter().map(|(g, _)| g.game).min().unwrap_or(0);
+    let _ = writeln!(
+        out,
+        "\nTranscript of game {first} (> sent to {bot}, < its replies; times since it started):"
+    );
+    for s in said.iter().filter(|s| s.game == first) {
+        out.push_str(&said_lines(s));
+    }
+
+    let mut faults = 0;
+    for (g, seat) in &mine {
+        for f in g.invalid.iter().filter(|f| f.seat == *seat) {
+            faults += 1;
+            let phase = match f.phase {
+                FaultPhase::Card => "choosing a card",
+                FaultPhase::Row => "choosing a row",
+            };
+            let _ = writeln!(
+                out,
+                "\nFAULT in game {}, turn {} ({phase}): {} [{}]",
+                g.game, f.turn, f.reason, f.kind
+            );
+            let lines: Vec<&Said> = said
+                .iter()
+                .filter(|s| s.game == g.game && !s.text.starts_with("invalid"))
+                .collect();
+            let reply = lines.last().filter(|s| s.speaker == Speaker::Bot);
+            let question = lines
+                .iter()
+                .rev()
+                .skip(usize::from(reply.is_some()))
+                .find(|s| s.speaker == Speaker::Controller);
+            if let Some(q) = question {
+                out.push_str("  it was answering:\n");
+                out.push_str(&said_lines(q));
+            }
+            match reply {
+                Some(r) => {
+                    out.push_str("  it replied:\n");
+                    out.push_str(&said_lines(r));
+                }
+                None => out.push_str("  it did not reply.\n"),
+            }
+            let limit = if f.kind == "timeout" {
+                format!(
+                    ", within {} ms ({} ms for the first reply of a game)",
+                    settings.reply_ms, settings.first_reply_ms
+                )
+            } else {
+                String::new()
+            };
+            let expected = match f.phase {
+                FaultPhase::Card => {
+                    let hand = hand_at(g, *seat, f.turn);
+                    let replied = reply.and_then(|r| r.text.trim().parse::<i64>().ok());
+                    match replied {
+                        Some(n) if f.kind == "not_in_hand" => format!(
+                            "one of the cards in its hand {} ({n} is not in its hand)",
+                            cards(&hand)
+                        ),
+                        _ => format!("one of the cards in its hand: {}", cards(&hand)),
+                    }
+                }
+                FaultPhase::Row => "a row number from 0 to 3".to_string(),
+            };
+            let _ = writeln!(out, "  a correct reply: {expected}, alone on a line{limit}");
+        }
+    }
+
+    let mut later: Vec<f64> = Vec::new();
+    let mut firsts: Vec<f64> = Vec::new();
+    for s in said.iter().filter(|s| s.speaker == Speaker::Bot) {
+        if let Some(ms) = s.reply_ms {
+            if s.first { &mut firsts } else { &mut later }.push(ms);
+        }
+    }
+    out.push_str("\nReply times:\n");
+    for (what, values, limit) in [
+        (
+            "first reply of a game",
+            &mut firsts,
+            settings.first_reply_ms,
+        ),
+        ("other replies", &mut later, settings.reply_ms),
+    ] {
+        if values.is_empty() {
+            let _ = writeln!(out, "  {what}: none (limit {limit} ms)");
+            continue;
+        }
+        values.sort_by(f64::total_cmp);
+        let _ = writeln!(
+            out,
+            "  {what}: p50 {:.1} ms, max {:.1} ms, limit {limit} ms ({} replies)",
+            quantile(values, 0.5),
+            quantile(values, 1.0),
+            values.len()
+        );
+    }
+    out.push_str(&scores(&games, bot));
+    if faults == 0 {
+        let _ = writeln!(out, "\nOK: no fault in {} games.", mine.len());
+    } else {
+        let _ = writeln!(
+            out,
+            "\nFAILED: {faults} fault{} in {} games.",
+            if faults == 1 { "" } else { "s" },
+            mine.len()
+        );
+    }
+    (out, faults == 0)
+}
+
+/// The bot's mean score against the built-ins' at the same tables.
+fn scores(games: &[GameRecord], bot: &str) -> String {
+    let mut tally = crate::record::Tally::default();
+    for g in games {
+        tally.add(g);
+    }
+    let standings: Vec<Standing> = tally.standings();
+    let Some(me) = standings.iter().find(|s| s.bot == bot) else {
+        return String::new();
+    };
+    let builtins: Vec<&Standing> = standings.iter().filter(|s| s.builtin).collect();
+    let mut text = format!(
+        "\nMean score (lower is better): {bot} {:.2} over {} games, rank {} of {}",
+        me.mean_score,
+        me.games,
+        me.rank,
+        standings.len()
+    );
+    if !builtins.is_empty() {
+        let mean = builtins.iter().map(|s| s.mean_score).sum::<f64>() / builtins.len() as f64;
+        let best = builtins[0];
+        let _ = write!(
+            text,
+            "; the built-ins {mean:.2} on average, the best of them {} {:.2}",
+            best.bot, best.mean_score
+        );
+    }
+    text.push('\n');
+    text
+}

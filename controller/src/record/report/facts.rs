@@ -1,0 +1,107 @@
+//! The series facts the report shows, read back from `series.toml`, so `take6 leaderboard` can
+//! rebuild the report of any series folder. Keys this version does not know (a sandbox table,
+//! a bot repository's commit, …) are kept and shown as they are.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// What `series.toml` says about a series; every field is optional so an older or partial
+/// manifest still gives a report.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct SeriesFacts {
+    pub series: String,
+    pub controller_version: String,
+    pub status: String,
+    pub started: String,
+    pub finished: Option<String>,
+    /// Read as a `u64`: a TOML value could not hold a seed above `i64::MAX`.
+    pub seed: Option<u64>,
+    pub games_planned: u64,
+    pub games_played: u64,
+    pub subsets: u64,
+    pub games_per_subset: u64,
+    /// As JSON values, which hold any `u64` (the seed is among them).
+    pub settings: BTreeMap<String, serde_json::Value>,
+    pub bots: Vec<FactBot>,
+    pub builtins: Vec<String>,
+    pub skipped: Vec<FactSkipped>,
+    /// Everything else, shown under "More".
+    #[serde(flatten)]
+    pub other: BTreeMap<String, toml::Value>,
+}
+
+/// A bot that took part, with the SHA-256 of its folder.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct FactBot {
+    pub name: String,
+    pub hash: String,
+    pub source: String,
+    pub template: String,
+}
+
+/// A bot that could not take part, and why.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct FactSkipped {
+    pub name: String,
+    pub reason: String,
+}
+
+impl SeriesFacts {
+    /// Reads the facts from the text of `series.toml`; a manifest that cannot be read gives a
+    /// report that says so rather than no report.
+    pub fn from_manifest(text: &str) -> SeriesFacts {
+        toml::from_str(text).unwrap_or_else(|e| {
+            let mut facts = SeriesFacts::default();
+            facts.other.insert(
+                "series.toml".into(),
+                toml::Value::String(format!("could not be read: {e}")),
+            );
+            facts
+        })
+    }
+
+    /// The seed as text.
+    pub fn seed_text(&self) -> String {
+        self.seed
+            .map_or_else(|| "unknown".to_string(), |s| s.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_above_i64_max_are_read() {
+        let facts = SeriesFacts::from_manifest(
+            "seed = 14433897997425576219\n[settings]\nseed = 14433897997425576219\n",
+        );
+        assert_eq!(facts.seed_text(), "14433897997425576219");
+        assert_eq!(facts.settings["seed"], 14433897997425576219u64);
+        assert!(facts.other.is_empty());
+    }
+
+    #[test]
+    fn a_manifest_is_read_with_unknown_tables_kept() {
+        let facts = SeriesFacts::from_manifest(
+            "series = \"s1\"\nseed = 7\nstatus = \"complete\"\n[settings]\ngames = 3\n\
+             [sandbox]\nmode = \"none\"\n[[bots]]\nname = \"a\"\nhash = \"ff\"\n\
+             [[skipped]]\nname = \"b\"\nreason = \"no launch\"\n",
+        );
+        assert_eq!(facts.series, "s1");
+        assert_eq!(facts.seed_text(), "7");
+        assert_eq!(facts.bots[0].hash, "ff");
+        assert_eq!(facts.skipped[0].reason, "no launch");
+        assert!(facts.other.contains_key("sandbox"));
+        let broken = SeriesFacts::from_manifest("this is = = not toml");
+        assert!(
+            broken.other["series.toml"]
+                .to_string()
+                .contains("could not")
+        );
+    }
+}

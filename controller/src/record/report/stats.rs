@@ -1,0 +1,308 @@
+//! What the report needs from the games, gathered one record at a time in bounded memory:
+//! score counts per player, head-to-head results, each player's best and worst game, and a
+//! sample of games for the viewer. Like the tally, the result does not depend on the order
+//! games are added in.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::game::Card;
+use crate::record::{FaultPhase, GameRecord, RowChoice};
+
+/// How many games the viewer embeds besides each player's best and worst game: the ones with
+/// the lowest numbers. Keeps the page small (a game is about 2 KB) for series of any size.
+pub const VIEWER_SAMPLE: usize = 200;
+
+/// A game as the viewer needs it, compact: each placement is
+/// `[seat, card, row, cards taken, cows, how the row was chosen (0 rules, 1 pick, 2 forced)]`;
+/// the taken cards themselves are rebuilt from the board in the browser.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ViewerGame {
+    pub n: u64,
+    pub seed: u64,
+    pub players: Vec<String>,
+    pub builtin: Vec<bool>,
+    pub rows: [Card; 4],
+    pub turns: Vec<Vec<[u32; 6]>>,
+    pub cows: Vec<u32>,
+    pub penalty: Vec<u32>,
+    pub scores: Vec<u32>,
+    /// `[seat, turn, "card" | "row", kind, reason]`.
+    pub faults: Vec<(usize, u8, &'static str, String, String)>,
+}
+
+impl ViewerGame {
+    fn of(r: &GameRecord) -> ViewerGame {
+        ViewerGame {
+            n: r.game,
+            seed: r.seed,
+            players: r.players.clone(),
+            builtin: r.builtin.clone(),
+            rows: r.rows,
+            turns: r
+                .turns
+                .iter()
+                .map(|t| {
+                    t.events
+                        .iter()
+                        .map(|e| {
+                            let how = match e.reason {
+                                None => 0,
+                                Some(RowChoice::Pick) => 1,
+                                Some(RowChoice::Forced) => 2,
+                            };
+                            [
+                                e.seat as u32,
+                                u32::from(e.card),
+                                e.row as u32,
+                                e.took.len() as u32,
+                                e.cows,
+                                how,
+                            ]
+                        })
+                        .collect()
+                })
+                .collect(),
+            cows: r.cows.clone(),
+            penalty: r.penalty.clone(),
+            scores: r.scores.clone(),
+            faults: r
+                .invalid
+                .iter()
+                .map(|f| {
+                    let phase = match f.phase {
+                        FaultPhase::Card => "card",
+                        FaultPhase::Row => "row",
+                    };
+                    (f.seat, f.turn, phase, f.kind.clone(), f.reason.clone())
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A player's extreme game: its score there and the game's number (lowest number on ties).
+#[derive(Debug, Clone)]
+struct Extreme {
+    score: u32,
+    game: Arc<ViewerGame>,
+}
+
+/// Head-to-head between two players: games where both sat, and the first one's points (1 for
+/// a lower score, 1/2 for a tie) counted in halves so sums stay integers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Meeting {
+    pub games: u64,
+    pub half_points: u64,
+}
+
+/// The report's view of a series, fed one game at a time.
+#[derive(Debug, Clone, Default)]
+pub struct ReportStats {
+    games: u64,
+    /// Per player, how many games ended with each score.
+    scores: BTreeMap<String, BTreeMap<u32, u64>>,
+    /// Keyed by (a, b) with a < b.
+    meetings: BTreeMap<(String, String), Meeting>,
+    /// The first game's players, sorted, to tell whether the line-up ever changed.
+    first_lineup: Option<Vec<String>>,
+    varied_lineups: bool,
+    best: BTreeMap<String, Extreme>,
+    worst: BTreeMap<String, Extreme>,
+    /// The `VIEWER_SAMPLE` lowest-numbered games.
+    sample: BTreeMap<u64, Arc<ViewerGame>>,
+}
+
+/// A player's score distribution, summarised for a box plot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Distribution {
+    pub min: u32,
+    pub q1: u32,
+    pub median: u32,
+    pub q3: u32,
+    pub max: u32,
+    pub games: u64,
+}
+
+impl ReportStats {
+    /// Adds one finished game.
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        let game = Arc::new(ViewerGame::of(r));
+        let mut lineup = r.players.clone();
+        lineup.sort();
+        match &self.first_lineup {
+            None => self.first_lineup = Some(lineup),
+            Some(first) if *first != lineup => self.varied_lineups = true,
+            Some(_) => {}
+        }
+        for (seat, name) in r.players.iter().enumerate() {
+            let score = r.scores[seat];
+            *self
+                .scores
+                .entry(name.clone())
+                .or_default()
+                .entry(score)
+                .or_default() += 1;
+            let replace_best = |e: &Extreme| (score, r.game) < (e.score, e.game.n);
+            let replace_worst =
+                |e: &Extreme| (score, u64::MAX - r.game) > (e.score, u64::MAX - e.game.n);
+            let extreme = || Extreme {
+                score,
+                game: Arc::clone(&game),
+            };
+            if self.best.get(name).is_none_or(replace_best) {
+                self.best.insert(name.clone(), extreme());
+            }
+            if self.worst.get(name).is_none_or(replace_worst) {
+                self.worst.insert(name.clone(), extreme());
+            }
+            for (other_seat, other) in r.players.iter().enumerate().skip(seat + 1) {
+                let (a, b, sa, sb) = if name < other {
+                    (name, other, score, r.scores[other_seat])
+                } else {
+                    (other, name, r.scores[other_seat], score)
+                };
+                let m = self.meetings.entry((a.clone(), b.clone())).or_default();
+                m.games += 1;
+                m.half_points += match sa.cmp(&sb) {
+                    std::cmp::Ordering::Less => 2,
+                    std::cmp::Ordering::Equal => 1,
+                    std::cmp::Ordering::Greater => 0,
+                };
+            }
+        }
+        self.sample.insert(r.game, game);
+        if self.sample.len() > VIEWER_SAMPLE {
+            self.sample.pop_last();
+        }
+    }
+
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Whether some games had other players than others (more than 10 bots, or a person
+    /// who left): only then does a head-to-head table say more than the leaderboard.
+    pub fn varied_lineups(&self) -> bool {
+        self.varied_lineups
+    }
+
+    /// `name`'s score distribution, if it played.
+    pub fn distribution(&self, name: &str) -> Option<Distribution> {
+        let counts = self.scores.get(name)?;
+        let games: u64 = counts.values().sum();
+        let quantile = |q: f64| {
+            let rank = (q * (games - 1) as f64).round() as u64;
+            let mut seen = 0;
+            for (&score, &n) in counts {
+                seen += n;
+                if seen > rank {
+                    return score;
+                }
+            }
+            *counts.keys().last().expect("played at least once")
+        };
+        Some(Distribution {
+            min: *counts.keys().next()?,
+            q1: quantile(0.25),
+            median: quantile(0.5),
+            q3: quantile(0.75),
+            max: *counts.keys().last()?,
+            games,
+        })
+    }
+
+    /// Head-to-head of `a` against `b`: games both played and `a`'s share of points.
+    pub fn meeting(&self, a: &str, b: &str) -> Option<(u64, f64)> {
+        let flip = a > b;
+        let key = if flip {
+            (b.to_string(), a.to_string())
+        } else {
+            (a.to_string(), b.to_string())
+        };
+        let m = self.meetings.get(&key)?;
+        let share = m.half_points as f64 / (2 * m.games) as f64;
+        Some((m.games, if flip { 1.0 - share } else { share }))
+    }
+
+    /// The game number of `name`'s best (lowest) and worst (highest) score.
+    pub fn best_and_worst(&self, name: &str) -> Option<(u64, u64)> {
+        Some((self.best.get(name)?.game.n, self.worst.get(name)?.game.n))
+    }
+
+    /// The games the viewer embeds, by number: the sample and every best and worst game.
+    pub fn viewer_games(&self) -> Vec<Arc<ViewerGame>> {
+        let mut games = self.sample.clone();
+        for e in self.best.values().chain(self.worst.values()) {
+            games.insert(e.game.n, Arc::clone(&e.game));
+        }
+        games.into_values().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::fixtures::{result, series};
+
+    fn stats(games: &[GameRecord]) -> ReportStats {
+        let mut s = ReportStats::default();
+        for g in games {
+            s.add(g);
+        }
+        s
+    }
+
+    #[test]
+    fn distributions_meetings_and_extremes() {
+        let mut games = series();
+        for (i, g) in games.iter_mut().enumerate() {
+            g.game = i as u64;
+        }
+        let s = stats(&games);
+        let alice = s.distribution("alice").unwrap();
+        assert_eq!(
+            (alice.min, alice.median, alice.max, alice.games),
+            (10, 12, 14, 3)
+        );
+        // alice vs bob: 10-10 tie, then 14-14 tie.
+        assert_eq!(s.meeting("alice", "bob"), Some((2, 0.5)));
+        // alice vs dave: 12 < 105.
+        assert_eq!(s.meeting("alice", "dave"), Some((1, 1.0)));
+        assert_eq!(s.meeting("dave", "alice"), Some((1, 0.0)));
+        assert_eq!(s.meeting("bob", "dave"), None);
+        assert_eq!(s.best_and_worst("alice"), Some((0, 1)));
+        assert!(s.varied_lineups());
+        let same = stats(&[
+            result(&["a", "b"], &[1, 2], &[]),
+            result(&["b", "a"], &[3, 1], &[]),
+        ]);
+        assert!(!same.varied_lineups());
+    }
+
+    #[test]
+    fn the_viewer_keeps_a_bounded_sample_plus_every_extreme_whatever_the_order() {
+        let n = VIEWER_SAMPLE as u64 + 50;
+        let mut games: Vec<GameRecord> = (0..n)
+            .map(|i| {
+                let mut g = result(&["a", "b"], &[10, 20], &[]);
+                g.game = i;
+                g
+            })
+            .collect();
+        // b's best game lies beyond the sample.
+        games[(n - 1) as usize].scores = vec![30, 1];
+        let forward = stats(&games);
+        games.reverse();
+        let backward = stats(&games);
+        let numbers =
+            |s: &ReportStats| -> Vec<u64> { s.viewer_games().iter().map(|g| g.n).collect() };
+        assert_eq!(numbers(&forward), numbers(&backward));
+        assert_eq!(forward.viewer_games().len(), VIEWER_SAMPLE + 1);
+        assert_eq!(forward.best_and_worst("b"), Some((n - 1, 0)));
+        assert!(numbers(&forward).contains(&(n - 1)));
+    }
+}
