@@ -303,6 +303,8 @@ impl Sandbox {
             Some(warm) => warm,
             None => warm::Warm::start(self, init, workdir).map_err(SpawnError::Start)?,
         };
+        // The sandbox's group outlives games: this game counts from here, before its launch.
+        let counters = warm.group().map(tree::Counters::of).unwrap_or_default();
         let (in_read, in_write) = io::pipe().map_err(SpawnError::Start)?;
         let (out_read, out_write) = io::pipe().map_err(SpawnError::Start)?;
         let (err_read, err_write) = io::pipe().map_err(SpawnError::Start)?;
@@ -317,7 +319,15 @@ impl Sandbox {
             stdin: Box::new(stdin),
             stdout: Box::new(stdout),
             stderr: Box::new(stderr),
-            tree: Tree::in_warm(warm, Arc::clone(pool), cpu, workdir, base, self.limits),
+            tree: Tree::in_warm(
+                warm,
+                Arc::clone(pool),
+                counters,
+                cpu,
+                workdir,
+                base,
+                self.limits,
+            ),
         })
     }
 

@@ -114,15 +114,16 @@ impl Tree {
     }
 
     /// A game in the warm sandbox `warm`, which goes back to `pool` when the game has ended.
+    /// `base` holds the group's counters from before the launch.
     pub(super) fn in_warm(
         warm: Warm,
         pool: Pool,
+        base: Counters,
         cpu: bool,
         workdir: &Path,
         disk_base: Option<u64>,
         limits: Limits,
     ) -> Tree {
-        let base = warm.group().map(Counters::of).unwrap_or_default();
         let cpu_clock = cpu && warm.group().is_some_and(|g| g.cpu_us().is_some());
         Tree {
             leader: Pid::from_raw(0),
@@ -261,14 +262,14 @@ impl Drop for Tree {
 
 /// A group's event counters and CPU time at one moment.
 #[derive(Debug, Clone, Copy, Default)]
-struct Counters {
+pub(super) struct Counters {
     cpu_us: u64,
     oom_kills: u64,
     pids_refused: u64,
 }
 
 impl Counters {
-    fn of(group: &Group) -> Counters {
+    pub(super) fn of(group: &Group) -> Counters {
         Counters {
             cpu_us: group.cpu_us().unwrap_or(0),
             oom_kills: group.oom_kills(),
