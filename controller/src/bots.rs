@@ -13,14 +13,12 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
 use serde::{Deserialize, Serialize};
-use tokio::process::Command;
 use tokio::sync::Semaphore;
 
 use crate::folder::{self, Kind, Listing};
 use crate::names::{escaped, name_problem};
+use crate::sandbox::Sandbox;
 
 /// The optional per-bot settings file.
 pub const BOT_TOML: &str = "bot.toml";
@@ -83,15 +81,16 @@ struct BotToml {
 const BOT_TOML_CAP: u64 = 64 * 1024;
 
 /// Finds the bots in `bots_dir`, copies each to `<series_dir>/work/<name>` and runs its `build`
-/// there (up to `jobs` copies or builds at once). A folder with more than `max_data` bytes of file data
-/// is skipped. Returns the usable bots sorted by name and the skipped folders with their
-/// reasons.
+/// there (up to `jobs` copies or builds at once) through the launcher `sandbox`. A folder with
+/// more than `max_data` bytes of file data is skipped. Returns the usable bots sorted by name
+/// and the skipped folders with their reasons.
 pub async fn prepare(
     bots_dir: &Path,
     series_dir: &Path,
     build_timeout: Duration,
     jobs: usize,
     max_data: u64,
+    sandbox: &Arc<Sandbox>,
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
@@ -127,9 +126,18 @@ pub async fn prepare(
     let mut tasks = tokio::task::JoinSet::new();
     for (i, folder) in folders.into_iter().enumerate() {
         let (work, logs, builds) = (work.clone(), logs.clone(), Arc::clone(&builds));
+        let sandbox = Arc::clone(sandbox);
         tasks.spawn(async move {
             let name = file_name(&folder);
-            let outcome = prepare_one(&folder, &work, &logs, build_timeout, &builds, max_data);
+            let outcome = prepare_one(
+                &folder,
+                &work,
+                &logs,
+                build_timeout,
+                &builds,
+                max_data,
+                &sandbox,
+            );
             let outcome = outcome.await.map_err(|reason| Skipped {
                 // A name that cannot be shown as it is (control characters…) is shown escaped.
                 name: if name_problem(&name).is_some() {
@@ -172,6 +180,7 @@ async fn prepare_one(
     build_timeout: Duration,
     slots: &Semaphore,
     max_data: u64,
+    sandbox: &Arc<Sandbox>,
 ) -> Result<Bot, String> {
     let Some(name) = folder.file_name().and_then(|n| n.to_str()) else {
         return Err("the folder name is not valid UTF-8; rename the folder".into());
@@ -185,15 +194,22 @@ async fn prepare_one(
     // that nothing a folder holds can stall the series or its signal handling.
     let (source, copy) = (folder.to_path_buf(), workdir.clone());
     let slot = slots.acquire().await.expect("never closed");
-    let (hash, template, has_build) =
-        tokio::task::spawn_blocking(move || stage(&source, &copy, max_data))
-            .await
-            .map_err(|e| format!("preparing the folder failed: {e}"))??;
+    let handover = Arc::clone(sandbox);
+    let (hash, template, has_build) = tokio::task::spawn_blocking(move || {
+        let staged = stage(&source, &copy, max_data)?;
+        // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
+        handover
+            .prepare_workdir(&copy)
+            .map_err(|e| format!("cannot hand {} to the sandbox: {e}", copy.display()))?;
+        Ok::<_, String>(staged)
+    })
+    .await
+    .map_err(|e| format!("preparing the folder failed: {e}"))??;
     drop(slot);
     if has_build {
         let _slot = slots.acquire().await.expect("never closed");
         let log = logs.join(format!("{name}.build.log"));
-        run_build(&workdir, &log, build_timeout)
+        run_build(sandbox, &workdir, &log, build_timeout)
             .await
             .map_err(|why| format!("{why} (see {})", log.display()))?;
     }
@@ -292,47 +308,37 @@ fn template_choice(folder: &Path, listing: &Listing) -> Result<TemplateChoice, S
     }
 }
 
-/// Runs `./build` in `workdir`, stdout and stderr to `log`, killing its whole process group
-/// if it outlives `limit`.
-async fn run_build(workdir: &Path, log: &Path, limit: Duration) -> Result<(), String> {
+/// Runs `./build` in `workdir` through the launcher (the same sandbox and limits as a game),
+/// stdout and stderr to `log`, killing its whole tree if it outlives `limit`.
+async fn run_build(
+    sandbox: &Sandbox,
+    workdir: &Path,
+    log: &Path,
+    limit: Duration,
+) -> Result<(), String> {
     let out = fs::File::create(log).map_err(|e| format!("cannot create build log: {e}"))?;
     let err = out
         .try_clone()
         .map_err(|e| format!("cannot create build log: {e}"))?;
-    let mut child = Command::new(workdir.join("build"))
-        .current_dir(workdir)
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
+    // Whatever the build leaves running goes when the tree is dropped, even if the series is
+    // abandoned.
+    let (mut child, tree) = sandbox
+        .spawn("build", workdir, [Stdio::null(), out.into(), err.into()])
         .map_err(|e| format!("build could not start: {e}"))?;
-    // Whatever the build leaves running goes when this ends, even if the series is abandoned.
-    let group = child.id().map(|id| GroupKill(Pid::from_raw(id as i32)));
     let status = tokio::time::timeout(limit, child.wait()).await;
+    // A limit the build ran into explains its failure.
+    let breach = || match tree.breach() {
+        Some(breach) => format!(" ({breach})"),
+        None => String::new(),
+    };
     match status {
-        Err(_) => {
-            drop(group);
-            let _ = child.wait().await;
-            Err(format!("build timed out after {} s", limit.as_secs()))
-        }
+        Err(_) => Err(format!("build timed out after {} s", limit.as_secs())),
         Ok(Err(e)) => Err(format!("build could not be waited for: {e}")),
         Ok(Ok(status)) if status.success() => Ok(()),
         Ok(Ok(status)) => Err(match status.code() {
-            Some(code) => format!("build exited with status {code}"),
-            None => format!("build ended by {status}"),
+            Some(code) => format!("build exited with status {code}{}", breach()),
+            None => format!("build ended by {status}{}", breach()),
         }),
-    }
-}
-
-/// Kills a process group when dropped.
-struct GroupKill(Pid);
-
-impl Drop for GroupKill {
-    fn drop(&mut self) {
-        // ESRCH (already gone) is fine.
-        let _ = killpg(self.0, Signal::SIGKILL);
     }
 }
 
@@ -340,6 +346,16 @@ impl Drop for GroupKill {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
+
+    /// The launcher of a default series (sandboxed where this machine allows).
+    fn sandbox() -> Arc<Sandbox> {
+        let s = Sandbox::new(
+            crate::sandbox::Mode::Auto,
+            crate::sandbox::Limits::default(),
+            crate::sandbox::Clock::Cpu,
+        );
+        Arc::new(s.expect("auto always starts"))
+    }
 
     fn write_exec(path: &Path, text: &str) {
         fs::write(path, text).unwrap();
@@ -369,9 +385,16 @@ mod tests {
         );
         write_exec(&bots.join(".hidden/launch"), "#!/bin/sh\n");
 
-        let (ok, skipped) = prepare(&bots, &series, Duration::from_secs(10), 2, 1 << 20)
-            .await
-            .unwrap();
+        let (ok, skipped) = prepare(
+            &bots,
+            &series,
+            Duration::from_secs(10),
+            2,
+            1 << 20,
+            &sandbox(),
+        )
+        .await
+        .unwrap();
         assert_eq!(ok.len(), 1);
         let good = &ok[0];
         assert_eq!(good.name, "good");
@@ -438,6 +461,7 @@ mod tests {
             Duration::from_secs(9),
             2,
             1 << 20,
+            &sandbox(),
         )
         .await
         .unwrap();
@@ -481,7 +505,7 @@ mod tests {
         write_exec(&bots.join("slow/build"), "#!/bin/sh\nsleep 1000\n");
         let started = std::time::Instant::now();
         let limit = Duration::from_secs(1);
-        let (ok, skipped) = prepare(&bots, &tmp.path().join("s"), limit, 1, 1 << 20)
+        let (ok, skipped) = prepare(&bots, &tmp.path().join("s"), limit, 1, 1 << 20, &sandbox())
             .await
             .unwrap();
         assert!(ok.is_empty());

@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use serde::{Deserialize, Serialize};
 
 use crate::player::Limits;
+use crate::sandbox::{self, Clock, Mode};
 use crate::schedule::{Request, ScheduleKind, TABLE_SIZE};
 use crate::shard::Shard;
 
@@ -153,10 +154,35 @@ pub struct RunArgs {
     /// killed [default: 1000]
     #[arg(long, value_name = "MS")]
     pub grace_ms: Option<u64>,
-    /// Address-space limit of each bot process, in MiB (RLIMIT_AS; a bot that needs more fails
-    /// to allocate and usually exits: a fault) [default: no limit]
+    /// How much isolation bots get: auto (what this machine allows, reported), strict (refuse
+    /// to start without full isolation), none (process group and rlimits only) [default: auto]
+    #[arg(long, value_name = "MODE")]
+    pub sandbox: Option<Mode>,
+    /// Memory of a bot's whole process tree, per game and per build (cgroup; the
+    /// address-space rlimit of each process where no cgroup can be had) [default: 1024]
     #[arg(long, value_name = "MIB")]
     pub memory_mib: Option<u64>,
+    /// Processes and threads of a bot's whole tree (pids cgroup) [default: 64]
+    #[arg(long, value_name = "N")]
+    pub max_procs: Option<u64>,
+    /// Bytes a bot may write: growth of its working copy plus its private /tmp [default: 256]
+    #[arg(long, value_name = "MIB")]
+    pub disk_mib: Option<u64>,
+    /// Open files per bot process (RLIMIT_NOFILE) [default: 256]
+    #[arg(long, value_name = "N")]
+    pub max_files: Option<u64>,
+    /// What reply limits measure: cpu (CPU time of the bot's whole tree since the message) or
+    /// wall [default: cpu]
+    #[arg(long, value_name = "CLOCK")]
+    pub clock: Option<Clock>,
+    /// Under the CPU clock, a reply also fails after this many times its limit of wall time
+    /// (a bot that blocks uses no CPU) [default: 10]
+    #[arg(long, value_name = "N")]
+    pub wall_factor: Option<u32>,
+    /// Keep each bot's sandbox across its games (true), or make a fresh one per game (false)
+    /// [default: true]
+    #[arg(long, value_name = "BOOL")]
+    pub warm_sandboxes: Option<bool>,
     /// Largest bot folder, in MiB of data (holes of sparse files not counted); a larger
     /// folder is skipped [default: 256]
     #[arg(long, value_name = "MIB")]
@@ -242,6 +268,13 @@ struct FileConfig {
     build_timeout_s: Option<u64>,
     grace_ms: Option<u64>,
     memory_mib: Option<u64>,
+    sandbox: Option<Mode>,
+    max_procs: Option<u64>,
+    disk_mib: Option<u64>,
+    max_files: Option<u64>,
+    clock: Option<Clock>,
+    wall_factor: Option<u32>,
+    warm_sandboxes: Option<bool>,
     max_bot_mib: Option<u64>,
     templates: Option<PathBuf>,
     stderr_cap_kib: Option<usize>,
@@ -273,9 +306,17 @@ pub struct Settings {
     pub reply_ms: u64,
     pub build_timeout_s: u64,
     pub grace_ms: u64,
-    /// Address-space limit of each bot process in MiB, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub memory_mib: Option<u64>,
+    /// The sandbox mode asked for (what it enforced is in `series.toml`'s `[sandbox]`).
+    pub sandbox: Mode,
+    /// Memory of a bot's whole tree in MiB.
+    pub memory_mib: u64,
+    pub max_procs: u64,
+    pub disk_mib: u64,
+    pub max_files: u64,
+    pub clock: Clock,
+    pub wall_factor: u32,
+    /// Whether a bot's sandbox is kept across its games (where the sandbox is complete).
+    pub warm_sandboxes: bool,
     /// Largest bot folder in MiB of data; a larger one is skipped.
     pub max_bot_mib: u64,
     /// The template folder, when there is one; built-in sets are always available.
@@ -482,13 +523,25 @@ impl Settings {
                 300,
             )?,
             grace_ms: number(&bounds::GRACE_MS, args.grace_ms, file.grace_ms, 1000)?,
-            memory_mib: bounds::MEMORY_MIB.pick(args.memory_mib, file.memory_mib, config)?,
             max_bot_mib: number(
                 &bounds::MAX_BOT_MIB,
                 args.max_bot_mib,
                 file.max_bot_mib,
                 256,
             )?,
+            sandbox: args.sandbox.or(file.sandbox).unwrap_or_default(),
+            memory_mib: number(&bounds::MEMORY_MIB, args.memory_mib, file.memory_mib, 1024)?,
+            max_procs: number(&bounds::MAX_PROCS, args.max_procs, file.max_procs, 64)?,
+            disk_mib: number(&bounds::DISK_MIB, args.disk_mib, file.disk_mib, 256)?,
+            max_files: number(&bounds::MAX_FILES, args.max_files, file.max_files, 256)?,
+            clock: args.clock.or(file.clock).unwrap_or_default(),
+            wall_factor: number(
+                &bounds::WALL_FACTOR,
+                args.wall_factor.map(u64::from),
+                file.wall_factor.map(u64::from),
+                10,
+            )? as u32,
+            warm_sandboxes: args.warm_sandboxes.or(file.warm_sandboxes).unwrap_or(true),
             templates,
             stderr_cap_kib: number(&bounds::STDERR_CAP_KIB, None, size(file.stderr_cap_kib), 64)?
                 as usize,
@@ -596,13 +649,24 @@ impl Settings {
         }
     }
 
+    /// The limits of every bot tree, for the launcher.
+    pub fn sandbox_limits(&self) -> sandbox::Limits {
+        sandbox::Limits {
+            memory_mib: self.memory_mib,
+            max_procs: self.max_procs,
+            disk_mib: self.disk_mib,
+            max_files: self.max_files,
+        }
+    }
+
     /// The limits every bot process plays under.
     pub fn limits(&self) -> Limits {
         Limits {
             first_reply: Duration::from_millis(self.first_reply_ms),
             reply: Duration::from_millis(self.reply_ms),
             grace: Duration::from_millis(self.grace_ms),
-            memory: self.memory_mib.map(|mib| mib * 1024 * 1024),
+            clock: self.clock,
+            wall_factor: self.wall_factor,
             line_cap: self.line_cap_bytes,
             stderr_cap: self.stderr_cap_kib * 1024,
         }
@@ -736,10 +800,10 @@ mod tests {
         let s = Settings::resolve(&args).unwrap();
         assert_eq!(
             (s.games, s.memory_mib, s.grace_ms, s.jobs),
-            (100_000_000, Some(16), 0, 1024)
+            (100_000_000, 16, 0, 1024)
         );
         assert_eq!(s.max_bot_bytes(), 256 << 20);
-        assert_eq!(s.limits().memory, Some(16 << 20));
+        assert_eq!(s.sandbox_limits().memory_mib, 16);
     }
 
     #[test]

@@ -121,6 +121,8 @@ fn records(dir: &Path) -> Vec<GameRecord> {
     let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
     for g in &mut games {
         g.ms = 0;
+        // Reply times are measurements, like the duration.
+        g.replies.clear();
     }
     games.sort_by_key(|g| g.game);
     games

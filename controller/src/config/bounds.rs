@@ -84,9 +84,17 @@ pub const REPLY_MS: Bounds = flagged("--reply-ms", "reply_ms", 1, HOUR_MS);
 pub const BUILD_TIMEOUT_S: Bounds = flagged("--build-timeout-s", "build_timeout_s", 1, 86_400);
 /// 0 is allowed: kill at once after the last message.
 pub const GRACE_MS: Bounds = flagged("--grace-ms", "grace_ms", 0, HOUR_MS);
-/// Below 16 MiB not even a shell starts; 1 TiB is beyond any machine this runs on, and keeps
-/// the byte count far from overflowing.
+/// Memory of a bot's tree. Below 16 MiB not even a shell starts; 1 TiB is beyond any machine
+/// this runs on, and keeps the byte count far from overflowing.
 pub const MEMORY_MIB: Bounds = flagged("--memory-mib", "memory_mib", 16, 1 << 20);
+/// Processes and threads of a bot's tree: a shell, bubblewrap and the bot need a few.
+pub const MAX_PROCS: Bounds = flagged("--max-procs", "max_procs", 4, 1 << 22);
+/// Bytes a bot may write, in MiB; 16 TiB keeps the byte count far from overflowing.
+pub const DISK_MIB: Bounds = flagged("--disk-mib", "disk_mib", 1, 1 << 24);
+/// Open files per bot process: below 16 not even an interpreter starts.
+pub const MAX_FILES: Bounds = flagged("--max-files", "max_files", 16, 1 << 20);
+/// The wall-clock safety net under the CPU clock, in multiples of the reply limit.
+pub const WALL_FACTOR: Bounds = flagged("--wall-factor", "wall_factor", 1, 1000);
 /// A bot folder is copied once per series; 64 GiB is far past any sensible bot.
 pub const MAX_BOT_MIB: Bounds = flagged("--max-bot-mib", "max_bot_mib", 1, 1 << 16);
 /// Kept in memory per bot per game: at most 64 MiB.

@@ -35,6 +35,7 @@ pub(crate) fn result(players: &[&str], scores: &[u32], faults: &[(usize, &str)])
         rounds: Vec::new(),
         totals: None,
         ms: 0,
+        replies: Vec::new(),
     }
 }
 
@@ -118,6 +119,7 @@ pub(crate) fn hand_made() -> GameRecord {
         rounds: Vec::new(),
         totals: None,
         ms: 3,
+        replies: Vec::new(),
     }
 }
 
@@ -205,6 +207,7 @@ pub(crate) fn play(deal: &Deal, faults: &[(usize, Fault)]) -> GameRecord {
         rounds: Vec::new(),
         totals: None,
         ms: 0,
+        replies: Vec::new(),
     }
 }
 

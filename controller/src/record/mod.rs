@@ -70,6 +70,33 @@ pub struct GameRecord {
     pub totals: Option<Vec<u32>>,
     /// Wall-clock duration of the game in milliseconds.
     pub ms: u64,
+    /// Each external bot's reply times, by seat (absent in records of older versions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replies: Vec<ReplyTimes>,
+}
+
+/// One bot's reply times in one game, in microseconds, in reply order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplyTimes {
+    pub seat: usize,
+    /// From the message written to the reply read.
+    pub wall_us: Vec<u64>,
+    /// CPU time of the bot's whole process tree over the same span (absent where the sandbox
+    /// does not account CPU time).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpu_us: Vec<u64>,
+}
+
+impl ReplyTimes {
+    /// The record of `seat`'s replies.
+    pub fn new(seat: usize, replies: &[crate::player::ReplyTime]) -> ReplyTimes {
+        let cpu: Option<Vec<u64>> = replies.iter().map(|r| r.cpu_us).collect();
+        ReplyTimes {
+            seat,
+            wall_us: replies.iter().map(|r| r.wall_us).collect(),
+            cpu_us: cpu.unwrap_or_default(),
+        }
+    }
 }
 
 /// One round after the first of a game of several rounds: a fresh deal played by the same

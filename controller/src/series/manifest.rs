@@ -54,6 +54,9 @@ pub struct Manifest {
     /// The settings as resolved, as a map so resume can compare them key by key (JSON values,
     /// which, unlike `toml::Value`, hold any `u64` seed).
     pub settings: serde_json::Map<String, serde_json::Value>,
+    /// What the bots' sandbox enforced and what it could not (the latest attempt's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxRecord>,
     pub bots: Vec<ManifestBot>,
     pub builtins: Vec<String>,
     #[serde(default)]
@@ -89,6 +92,25 @@ pub struct ManifestBot {
     pub template: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template_file: Option<PathBuf>,
+}
+
+/// `[sandbox]`: the mode and what it enforced on this machine.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SandboxRecord {
+    pub mode: crate::sandbox::Mode,
+    pub enforced: Vec<String>,
+    pub missing: Vec<String>,
+}
+
+impl From<&crate::sandbox::Report> for SandboxRecord {
+    fn from(report: &crate::sandbox::Report) -> SandboxRecord {
+        let owned = |v: &[&str]| v.iter().map(ToString::to_string).collect();
+        SandboxRecord {
+            mode: report.mode,
+            enforced: owned(&report.enforced),
+            missing: owned(&report.missing),
+        }
+    }
 }
 
 /// A bot folder that does not play, and why.
@@ -134,6 +156,7 @@ impl Manifest {
                 .map(Schedule::games_per_subset),
             balance: schedule.map(Schedule::balance),
             settings,
+            sandbox: None,
             bots: bots
                 .iter()
                 .map(|(b, _)| ManifestBot {

@@ -31,6 +31,7 @@ pub mod verify;
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
@@ -45,9 +46,9 @@ use crate::bots::{self, Bot, BotsError, Skipped, TemplateChoice};
 use crate::config::{RunArgs, Settings};
 use crate::player::Console as Keyboard;
 use crate::player::Strategy;
-use crate::player::process::launch_path;
 use crate::protocol::{TemplateLibrary, TemplateSet};
 use crate::record::Standing;
+use crate::sandbox::{Sandbox, SandboxError};
 use crate::schedule::{Schedule, ScheduleError};
 use crate::shard::Shard;
 use crate::table::{Occupant, TableSeat};
@@ -64,6 +65,8 @@ pub enum SeriesError {
     NoUsableBots { folder: PathBuf, reasons: String },
     #[error(transparent)]
     Schedule(#[from] ScheduleError),
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
     #[error("a bot is named {0} too; choose another name with --name")]
     NameTaken(String),
     #[error(
@@ -151,6 +154,7 @@ pub async fn run(
     let _lock = dir.lock()?;
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
+    let sandbox = launcher(settings)?;
     // Watch for a stop from the start: builds can take minutes.
     let mut stop = std::pin::pin!(stop);
     let (found, mut skipped) = tokio::select! {
@@ -160,6 +164,7 @@ pub async fn run(
             settings.build_timeout(),
             settings.jobs,
             settings.max_bot_bytes(),
+            &sandbox,
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
@@ -210,6 +215,7 @@ pub async fn run(
             );
         }
         let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, None);
+        manifest.sandbox = Some(sandbox.report().into());
         manifest.status = Status::NoUsableBot;
         manifest.finished = Some(dir::now());
         manifest.write(&dir.path)?;
@@ -237,7 +243,8 @@ pub async fn run(
     if let Some(strategies) = &chosen {
         schedule = schedule.with_builtins(strategies);
     }
-    let manifest = Manifest::new(dir, settings, &bots, &names, &skipped, Some(&schedule));
+    let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, Some(&schedule));
+    manifest.sandbox = Some(sandbox.report().into());
     let lineup = Lineup {
         bots,
         names,
@@ -248,7 +255,21 @@ pub async fn run(
     for s in &lineup.skipped {
         reporter.handle(&Event::BotSkipped(s))?;
     }
-    play(settings, dir, &lineup, &schedule, reporter, stop).await
+    play(settings, dir, &lineup, &schedule, &sandbox, reporter, stop).await
+}
+
+/// The launcher of a series' bots: what this machine allows for `--sandbox`, said on stderr;
+/// warm sandboxes when they are asked for and possible.
+fn launcher(settings: &Settings) -> Result<Arc<Sandbox>, SeriesError> {
+    let mut sandbox = Sandbox::new(settings.sandbox, settings.sandbox_limits(), settings.clock)?;
+    if settings.warm_sandboxes {
+        // This binary is a warm sandbox's init (`take6 sandbox-init`).
+        if let Ok(exe) = std::env::current_exe() {
+            sandbox.keep_warm(exe);
+        }
+    }
+    eprintln!("take6: {}", sandbox.report().line());
+    Ok(Arc::new(sandbox))
 }
 
 /// Continues the series in `dir` after an interruption, a `kill -9`, a crash or a full disk:
@@ -303,6 +324,8 @@ pub async fn resume(
         )));
     }
 
+    let sandbox = launcher(&settings)?;
+    manifest.sandbox = Some(sandbox.report().into());
     manifest.attempts += 1;
     let skipped = manifest
         .skipped
@@ -329,7 +352,7 @@ pub async fn resume(
         );
     }
     tracing::info!(games = reporter.state().lines, "series {} resumed", dir.id);
-    play(&settings, dir, &lineup, &schedule, reporter, stop).await
+    play(&settings, dir, &lineup, &schedule, &sandbox, reporter, stop).await
 }
 
 /// The outputs of a series that plays, in the order they see each event: `games.jsonl` before
@@ -361,6 +384,7 @@ fn sinks(
             dir.path.clone(),
         )),
         Box::new(sinks::Leaderboard::new(dir.path.clone())),
+        Box::new(sinks::reply_times::ReplyTimesFile::new(dir.path.clone())),
         Box::new(sinks::ManifestFile::new(dir.path.clone(), manifest)),
         Box::new(sinks::report::Report::new(dir.path.clone())),
         Box::new(
@@ -390,6 +414,7 @@ async fn play(
     dir: &SeriesDir,
     lineup: &Lineup,
     schedule: &Schedule,
+    sandbox: &Arc<Sandbox>,
     mut reporter: Reporter,
     stop: impl Future<Output = ()>,
 ) -> Result<SeriesOutcome, SeriesError> {
@@ -420,9 +445,9 @@ async fn play(
         .map(|(bot, set)| TableSeat {
             name: bot.name.clone(),
             occupant: Occupant::Bot {
-                launch: launch_path(&bot.workdir),
                 workdir: bot.workdir.clone(),
                 templates: Arc::clone(set),
+                sandbox: Arc::clone(sandbox),
                 transcript: settings.transcript.clone(),
             },
         })
@@ -440,6 +465,10 @@ async fn play(
     });
     let interrupted = dispatch::dispatch(schedule, &done, &seats, lineup, settings, tx, stop).await;
     let (mut reporter, result) = task.await.expect("the reporter does not panic");
+    // Every game's tree is killed by now; wait for its last processes to exit (a loaded
+    // machine may take a while to run a killed process) and its cgroups to go.
+    let settling = Arc::clone(sandbox);
+    let _ = tokio::task::spawn_blocking(move || settling.settle(Duration::from_secs(10))).await;
     if let Err(e) = result {
         // Best effort: the manifest says the series failed; its last checkpoint stays.
         let _ = reporter.handle(&Event::Finished(Status::Failed));
