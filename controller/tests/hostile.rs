@@ -1,0 +1,416 @@
+//! The hostile-bot zoo of issue #7: the real `take6` binary with one attacker from
+//! `tests/bots/hostile-*` and the strict `honest` bot at a table (built-ins pad), under
+//! `--sandbox strict`. Each test checks that the attack had no effect (see `zoo::assert_no_effect`)
+//! and that the attacker's fault, if any, names the limit; where it is cheap and safe, a sibling
+//! `*_without_the_sandbox` test runs the same table under `--sandbox none` and shows the attack
+//! is real, so the sandboxed test can fail.
+
+#[path = "hostile/zoo.rs"]
+mod zoo;
+
+use std::fs;
+use std::os::unix::process::ExitStatusExt;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use zoo::{HONEST, Zoo, assert_no_effect, faults_of, sandbox_available, snapshot, text};
+
+/// Runs `attacker` and the honest bot under `--sandbox strict` with `args` and checks that the
+/// attack had no effect; `None` when the machine has no sandbox (outside CI).
+fn contained(test: &str, attacker: &str, games: usize, args: &[&str]) -> Option<Zoo> {
+    if !sandbox_available(test) {
+        return None;
+    }
+    let zoo = Zoo::new(test, &[attacker]);
+    let before = snapshot(&zoo.bots(), &[]);
+    let count = games.to_string();
+    let out = zoo.run("strict", &[&["--games", count.as_str()], args].concat());
+    assert_no_effect(&zoo, &out, attacker, games, &before);
+    Some(zoo)
+}
+
+/// Asserts that `bot` played every game without a fault.
+fn assert_clean(zoo: &Zoo, bot: &str) {
+    for g in zoo.games() {
+        assert_eq!(faults_of(&g, bot), vec![], "{bot} in game {}", g.game);
+    }
+}
+
+/// Asserts that `bot` faulted with `kind` in some game, with a reason naming `limit`.
+fn assert_limit_fault(zoo: &Zoo, bot: &str, kind: &str, limit: &str) {
+    let faults: Vec<(String, String)> =
+        zoo.games().iter().flat_map(|g| faults_of(g, bot)).collect();
+    assert!(
+        faults.iter().any(|(k, r)| k == kind && r.contains(limit)),
+        "{bot}: expected a {kind} fault naming {limit}, got {faults:?}"
+    );
+}
+
+const SEED: &str = "8128812881";
+
+#[test]
+fn a_bot_cannot_read_the_seed_the_results_or_other_bots() {
+    let Some(zoo) = contained("peek", "hostile-peek", 2, &["--seed", SEED]) else {
+        return;
+    };
+    assert_clean(&zoo, "hostile-peek");
+    let leak = zoo.work_file("hostile-peek", "leak.txt");
+    assert!(
+        leak.contains("== ../../series.toml"),
+        "the attack ran:\n{leak}"
+    );
+    for secret in [
+        SEED,
+        "games_planned",
+        "protocol violation",
+        "TAKE6_ZOO_CANARY",
+    ] {
+        assert!(!leak.contains(secret), "{secret} leaked:\n{leak}");
+    }
+}
+
+#[test]
+fn a_bot_reads_the_seed_without_the_sandbox() {
+    let zoo = Zoo::new("peek-none", &["hostile-peek"]);
+    zoo::assert_ok(&zoo.run("none", &["--seed", SEED]));
+    let leak = zoo.work_file("hostile-peek", "leak.txt");
+    assert!(leak.contains(&format!("seed = {SEED}")), "{leak}");
+    assert!(leak.contains("TAKE6_ZOO_CANARY"), "{leak}");
+}
+
+#[test]
+fn a_bot_cannot_kill_or_write_into_its_neighbours() {
+    for attacker in ["hostile-kill", "hostile-stdout"] {
+        let Some(zoo) = contained("kill", attacker, 2, &[]) else {
+            return;
+        };
+        assert_clean(&zoo, attacker);
+        for log in ["kills.txt", "writes.txt"] {
+            assert_eq!(
+                zoo.work_file(attacker, log),
+                "",
+                "{attacker} reached the honest bot"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_bot_kills_and_writes_into_its_neighbours_without_the_sandbox() {
+    for (attacker, log) in [
+        ("hostile-kill", "kills.txt"),
+        ("hostile-stdout", "writes.txt"),
+    ] {
+        let zoo = Zoo::new("kill-none", &[attacker]);
+        zoo::assert_ok(&zoo.run("none", &[]));
+        assert_ne!(
+            zoo.work_file(attacker, log),
+            "",
+            "{attacker} found no victim"
+        );
+        let faults: usize = zoo.games().iter().map(|g| faults_of(g, HONEST).len()).sum();
+        assert!(faults > 0, "{attacker}: the honest bot was not hurt");
+    }
+}
+
+#[test]
+fn a_bot_cannot_overwrite_other_bots_or_the_bots_folder() {
+    let Some(zoo) = contained("overwrite", "hostile-overwrite", 2, &[]) else {
+        return;
+    };
+    assert_clean(&zoo, "hostile-overwrite");
+    assert_eq!(zoo.work_file("hostile-overwrite", "overwrite.txt"), "");
+}
+
+#[test]
+fn a_bot_overwrites_the_bots_folder_without_the_sandbox() {
+    let zoo = Zoo::new("overwrite-none", &["hostile-overwrite"]);
+    let before = snapshot(&zoo.bots(), &[]);
+    zoo::assert_ok(&zoo.run("none", &[]));
+    assert_ne!(snapshot(&zoo.bots(), &[]), before);
+    assert!(zoo.bots().join(HONEST).join("pwned").exists());
+}
+
+#[test]
+fn a_bot_cannot_stop_or_terminate_the_controller() {
+    for attacker in ["hostile-stop", "hostile-term"] {
+        let Some(zoo) = contained("signal", attacker, 2, &[]) else {
+            return;
+        };
+        assert_clean(&zoo, attacker);
+    }
+}
+
+#[test]
+fn a_bot_stops_and_terminates_the_controller_without_the_sandbox() {
+    let zoo = Zoo::new("term-none", &["hostile-term"]);
+    let out = zoo.run("none", &[]);
+    assert!(!out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(zoo.manifest()["status"].as_str(), Some("interrupted"));
+
+    // A stopped controller never finishes: the test's timeout kills it.
+    let zoo = Zoo::new("stop-none", &["hostile-stop"]);
+    let out = zoo.run_for("none", &[], Duration::from_secs(8));
+    assert_eq!(out.status.signal(), Some(9), "{}", text(&out.stderr));
+}
+
+#[test]
+fn daemons_from_launch_and_build_die_with_their_game() {
+    let Some(zoo) = contained("daemon", "hostile-daemon", 2, &[]) else {
+        return;
+    };
+    assert_clean(&zoo, "hostile-daemon");
+}
+
+#[test]
+fn daemons_outlive_the_series_without_the_sandbox() {
+    let zoo = Zoo::new("daemon-none", &["hostile-daemon"]);
+    zoo::assert_ok(&zoo.run("none", &[]));
+    let left = zoo.processes().join("\n");
+    assert!(left.contains("daemon-setsid"), "{left}");
+    assert!(left.contains("daemon-build-setsid"), "{left}");
+}
+
+#[test]
+fn an_escaped_daemon_cannot_tamper_with_the_results() {
+    let Some(zoo) = contained("tamper", "hostile-tamper", 2, &[]) else {
+        return;
+    };
+    assert_clean(&zoo, "hostile-tamper");
+    assert_eq!(zoo.work_file("hostile-tamper", "tamper.txt"), "");
+}
+
+#[test]
+fn an_escaped_daemon_tampers_with_the_results_without_the_sandbox() {
+    let zoo = Zoo::new("tamper-none", &["hostile-tamper"]);
+    zoo::assert_ok(&zoo.run("none", &[]));
+    let games = zoo.series().join("games.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while fs::metadata(&games).unwrap().len() > 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(
+        fs::metadata(&games).unwrap().len(),
+        0,
+        "games.jsonl was not emptied"
+    );
+}
+
+#[test]
+fn a_bot_cannot_delete_the_series() {
+    let Some(zoo) = contained("rmrf", "hostile-rmrf", 2, &[]) else {
+        return;
+    };
+    assert_clean(&zoo, "hostile-rmrf");
+    assert_eq!(zoo.work_file("hostile-rmrf", "rmrf.txt"), "");
+}
+
+#[test]
+fn a_bot_deletes_the_series_without_the_sandbox() {
+    let zoo = Zoo::new("rmrf-none", &["hostile-rmrf"]);
+    let out = zoo.run("none", &[]);
+    assert!(
+        !zoo.dir().join("results").exists()
+            || !zoo.dir().join("results/latest/games.jsonl").exists(),
+        "the series survived:\n{}",
+        text(&out.stderr)
+    );
+}
+
+/// The honest bot burns 250 ms of CPU per reply (its first 4 replies) with a reply limit of 1 s.
+const SPIN_ARGS: [&str; 5] = ["--reply-ms", "1000", "--first-reply-ms", "1000", "--seed"];
+
+#[test]
+fn cpu_spinners_at_the_table_do_not_make_an_honest_bot_time_out() {
+    if !sandbox_available("spin") {
+        return;
+    }
+    let zoo = Zoo::new("spin", &["hostile-spin"]);
+    zoo.honest_thinks(250, 4);
+    let before = snapshot(&zoo.bots(), &[]);
+    let out = zoo.run("strict", &[&SPIN_ARGS[..], &["3", "--games", "1"]].concat());
+    assert_no_effect(&zoo, &out, "hostile-spin", 1, &before);
+    let times = fs::read_to_string(zoo.series().join("reply_times.csv")).unwrap();
+    assert!(times.contains(HONEST), "{times}");
+}
+
+#[test]
+fn cpu_spinners_make_an_honest_bot_time_out_on_the_wall_clock_without_the_sandbox() {
+    let zoo = Zoo::new("spin-none", &["hostile-spin"]);
+    zoo.honest_thinks(250, 4);
+    let args = [&SPIN_ARGS[..], &["3", "--games", "1", "--clock", "wall"]].concat();
+    zoo::assert_ok(&zoo.run("none", &args));
+    let faults = faults_of(&zoo.games()[0], HONEST);
+    assert!(faults.iter().any(|(k, _)| k == "timeout"), "{faults:?}");
+}
+
+#[test]
+fn a_memory_hog_with_children_is_stopped_at_the_limit_of_its_tree() {
+    let args = ["--memory-mib", "512", "--first-reply-ms", "20000"];
+    let Some(zoo) = contained("memory", "hostile-memory", 2, &args) else {
+        return;
+    };
+    assert_limit_fault(&zoo, "hostile-memory", "memory_limit", "512");
+    let log = zoo.work_file("hostile-memory", "memory.txt");
+    for line in log.lines().filter(|l| l.starts_with("alive")) {
+        assert!(line == "alive 0" || line == "alive 1", "{log}");
+    }
+}
+
+#[test]
+fn a_memory_hog_with_children_takes_gigabytes_without_the_sandbox() {
+    let zoo = Zoo::new("memory-none", &["hostile-memory"]);
+    let args = [
+        "--memory-mib",
+        "512",
+        "--first-reply-ms",
+        "20000",
+        "--games",
+        "1",
+    ];
+    zoo::assert_ok(&zoo.run("none", &args));
+    let log = zoo.work_file("hostile-memory", "memory.txt");
+    assert!(log.contains("alive 8"), "{log}");
+}
+
+#[test]
+fn a_disk_filler_is_stopped_at_the_limit_and_leaves_nothing_in_tmp() {
+    let args = ["--disk-mib", "64", "--first-reply-ms", "20000"];
+    let Some(zoo) = contained("disk", "hostile-disk", 1, &args) else {
+        return;
+    };
+    assert_limit_fault(&zoo, "hostile-disk", "disk_limit", "64");
+    let kept: u64 = snapshot(&zoo.work("hostile-disk"), &[])
+        .keys()
+        .map(|f| {
+            fs::metadata(zoo.work("hostile-disk").join(f))
+                .unwrap()
+                .len()
+        })
+        .sum();
+    assert!(kept <= 128 << 20, "{kept} bytes kept in the working copy");
+}
+
+#[test]
+fn a_disk_filler_fills_the_disk_and_tmp_without_the_sandbox() {
+    let zoo = Zoo::new("disk-none", &["hostile-disk"]);
+    let args = [
+        "--disk-mib",
+        "64",
+        "--first-reply-ms",
+        "20000",
+        "--games",
+        "1",
+    ];
+    zoo::assert_ok(&zoo.run("none", &args));
+    assert_eq!(
+        fs::metadata(zoo.work("hostile-disk").join("big"))
+            .unwrap()
+            .len(),
+        1 << 30
+    );
+    assert!(!zoo.tmp_files().is_empty(), "nothing written to /tmp");
+}
+
+/// The variables a shell adds by itself, besides those the sandbox sets.
+const SHELL_VARIABLES: [&str; 4] = ["PWD", "OLDPWD", "SHLVL", "_"];
+
+#[test]
+fn a_bot_and_its_build_get_exactly_the_documented_environment() {
+    let Some(zoo) = contained("env", "hostile-env", 2, &[]) else {
+        return;
+    };
+    assert_clean(&zoo, "hostile-env");
+    for file in ["env.txt", "build-env.txt"] {
+        let env = zoo.work_file("hostile-env", file);
+        let mut vars: Vec<&str> = env
+            .lines()
+            .filter(|l| !SHELL_VARIABLES.contains(&l.split('=').next().unwrap()))
+            .collect();
+        vars.sort_unstable();
+        let expected = [
+            "HOME=/bot",
+            "LANG=C.UTF-8",
+            "PATH=/usr/local/bin:/usr/bin:/bin",
+            "TMPDIR=/tmp",
+        ];
+        assert_eq!(vars, expected, "{file}:\n{env}");
+    }
+}
+
+#[test]
+fn a_bot_gets_the_controller_environment_without_the_sandbox() {
+    let zoo = Zoo::new("env-none", &["hostile-env"]);
+    zoo::assert_ok(&zoo.run("none", &[]));
+    let env = zoo.work_file("hostile-env", "env.txt");
+    assert!(
+        env.contains(&format!("TAKE6_ZOO_CANARY={}", zoo.marker)),
+        "{env}"
+    );
+}
+
+#[test]
+fn a_fork_storm_is_stopped_at_the_process_limit() {
+    let args = ["--max-procs", "32", "--first-reply-ms", "20000"];
+    let Some(zoo) = contained("storm", "hostile-forkstorm", 2, &args) else {
+        return;
+    };
+    assert_limit_fault(&zoo, "hostile-forkstorm", "process_limit", "32");
+    let log = zoo.work_file("hostile-forkstorm", "storm.txt");
+    assert!(!log.contains("forked 200"), "{log}");
+}
+
+#[test]
+fn a_fork_storm_forks_freely_without_the_sandbox() {
+    let zoo = Zoo::new("storm-none", &["hostile-forkstorm"]);
+    let args = [
+        "--max-procs",
+        "32",
+        "--first-reply-ms",
+        "20000",
+        "--games",
+        "1",
+    ];
+    zoo::assert_ok(&zoo.run("none", &args));
+    let log = zoo.work_file("hostile-forkstorm", "storm.txt");
+    assert_eq!(log, "forked 200\n");
+}
+
+#[test]
+fn a_sigkilled_controller_takes_every_bot_process_with_it() {
+    if !sandbox_available("sigkill") {
+        return;
+    }
+    let zoo = Zoo::new("sigkill", &["hostile-daemon"]);
+    zoo.honest_thinks(20, 10);
+    let mut controller = std::process::Command::new(assert_cmd::cargo::cargo_bin("take6"))
+        .current_dir(zoo.dir())
+        .args([
+            "run",
+            "--jobs",
+            "2",
+            "--games",
+            "200",
+            "--sandbox",
+            "strict",
+        ])
+        .args(["--first-reply-ms", "5000", "--reply-ms", "2000"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let daemon = format!("{}-daemon-setsid", zoo.marker);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !zoo.processes().iter().any(|p| p.contains(&daemon)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let seen = zoo.processes().iter().any(|p| p.contains(&daemon));
+    assert!(seen, "no daemon started");
+    assert!(
+        controller.try_wait().unwrap().is_none(),
+        "the series ended first"
+    );
+    controller.kill().unwrap();
+    controller.wait().unwrap();
+    zoo.assert_no_process_left();
+}
