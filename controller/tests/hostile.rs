@@ -309,7 +309,11 @@ fn a_disk_filler_fills_the_disk_and_tmp_without_the_sandbox() {
             .len(),
         1 << 30
     );
-    assert!(!zoo.tmp_files().is_empty(), "nothing written to /tmp");
+    assert!(
+        !zoo.tmp_files().is_empty(),
+        "nothing written to /tmp: {}",
+        zoo.work_file("hostile-disk", "disk.txt")
+    );
 }
 
 /// The variables a shell adds by itself, besides those the sandbox sets.
