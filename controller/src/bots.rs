@@ -15,12 +15,11 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use tokio::process::Command;
 use tokio::sync::Semaphore;
+
+use crate::sandbox::Sandbox;
 
 /// The optional per-bot settings file.
 pub const BOT_TOML: &str = "bot.toml";
@@ -80,13 +79,14 @@ struct BotToml {
 }
 
 /// Finds the bots in `bots_dir`, copies each to `<series_dir>/work/<name>` and runs its `build`
-/// there (up to `jobs` builds at once). Returns the usable bots sorted by name and the skipped
-/// folders with their reasons.
+/// there (up to `jobs` builds at once) through the launcher `sandbox`. Returns the usable bots
+/// sorted by name and the skipped folders with their reasons.
 pub async fn prepare(
     bots_dir: &Path,
     series_dir: &Path,
     build_timeout: Duration,
     jobs: usize,
+    sandbox: &Arc<Sandbox>,
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
@@ -122,9 +122,11 @@ pub async fn prepare(
     let mut tasks = tokio::task::JoinSet::new();
     for (i, folder) in folders.into_iter().enumerate() {
         let (work, logs, builds) = (work.clone(), logs.clone(), Arc::clone(&builds));
+        let sandbox = Arc::clone(sandbox);
         tasks.spawn(async move {
             let name = file_name(&folder);
-            let outcome = prepare_one(&folder, &work, &logs, build_timeout, &builds).await;
+            let outcome =
+                prepare_one(&folder, &work, &logs, build_timeout, &builds, &sandbox).await;
             (i, outcome.map_err(|reason| Skipped { name, reason }))
         });
     }
@@ -161,6 +163,7 @@ async fn prepare_one(
     logs: &Path,
     build_timeout: Duration,
     builds: &Semaphore,
+    sandbox: &Sandbox,
 ) -> Result<Bot, String> {
     let name = file_name(folder);
     if name.chars().any(char::is_whitespace) || name.contains('#') {
@@ -187,11 +190,14 @@ async fn prepare_one(
     }
     copy_tree(folder, &workdir)
         .map_err(|e| format!("cannot copy to {}: {e}", workdir.display()))?;
+    sandbox
+        .prepare_workdir(&workdir)
+        .map_err(|e| format!("cannot hand {} to the sandbox: {e}", workdir.display()))?;
 
     if build.exists() {
         let _slot = builds.acquire().await.expect("never closed");
         let log = logs.join(format!("{name}.build.log"));
-        run_build(&workdir, &log, build_timeout)
+        run_build(sandbox, &workdir, &log, build_timeout)
             .await
             .map_err(|why| format!("{why} (see {})", log.display()))?;
     }
@@ -229,47 +235,37 @@ fn template_choice(folder: &Path) -> Result<TemplateChoice, String> {
     }
 }
 
-/// Runs `./build` in `workdir`, stdout and stderr to `log`, killing its whole process group
-/// if it outlives `limit`.
-async fn run_build(workdir: &Path, log: &Path, limit: Duration) -> Result<(), String> {
+/// Runs `./build` in `workdir` through the launcher (the same sandbox and limits as a game),
+/// stdout and stderr to `log`, killing its whole tree if it outlives `limit`.
+async fn run_build(
+    sandbox: &Sandbox,
+    workdir: &Path,
+    log: &Path,
+    limit: Duration,
+) -> Result<(), String> {
     let out = fs::File::create(log).map_err(|e| format!("cannot create build log: {e}"))?;
     let err = out
         .try_clone()
         .map_err(|e| format!("cannot create build log: {e}"))?;
-    let mut child = Command::new(workdir.join("build"))
-        .current_dir(workdir)
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
+    // Whatever the build leaves running goes when the tree is dropped, even if the series is
+    // abandoned.
+    let (mut child, tree) = sandbox
+        .spawn("build", workdir, [Stdio::null(), out.into(), err.into()])
         .map_err(|e| format!("build could not start: {e}"))?;
-    // Whatever the build leaves running goes when this ends, even if the series is abandoned.
-    let group = child.id().map(|id| GroupKill(Pid::from_raw(id as i32)));
     let status = tokio::time::timeout(limit, child.wait()).await;
+    // A limit the build ran into explains its failure.
+    let breach = || match tree.breach() {
+        Some(breach) => format!(" ({breach})"),
+        None => String::new(),
+    };
     match status {
-        Err(_) => {
-            drop(group);
-            let _ = child.wait().await;
-            Err(format!("build timed out after {} s", limit.as_secs()))
-        }
+        Err(_) => Err(format!("build timed out after {} s", limit.as_secs())),
         Ok(Err(e)) => Err(format!("build could not be waited for: {e}")),
         Ok(Ok(status)) if status.success() => Ok(()),
         Ok(Ok(status)) => Err(match status.code() {
-            Some(code) => format!("build exited with status {code}"),
-            None => format!("build ended by {status}"),
+            Some(code) => format!("build exited with status {code}{}", breach()),
+            None => format!("build ended by {status}{}", breach()),
         }),
-    }
-}
-
-/// Kills a process group when dropped.
-struct GroupKill(Pid);
-
-impl Drop for GroupKill {
-    fn drop(&mut self) {
-        // ESRCH (already gone) is fine.
-        let _ = killpg(self.0, Signal::SIGKILL);
     }
 }
 
@@ -335,6 +331,16 @@ fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
 mod tests {
     use super::*;
 
+    /// The launcher of a default series (sandboxed where this machine allows).
+    fn sandbox() -> Arc<Sandbox> {
+        let s = crate::sandbox::Sandbox::new(
+            crate::sandbox::Mode::Auto,
+            crate::sandbox::Limits::default(),
+            crate::sandbox::Clock::Cpu,
+        );
+        Arc::new(s.expect("auto always starts"))
+    }
+
     fn write_exec(path: &Path, text: &str) {
         fs::write(path, text).unwrap();
         fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
@@ -363,7 +369,7 @@ mod tests {
         );
         write_exec(&bots.join(".hidden/launch"), "#!/bin/sh\n");
 
-        let (ok, skipped) = prepare(&bots, &series, Duration::from_secs(10), 2)
+        let (ok, skipped) = prepare(&bots, &series, Duration::from_secs(10), 2, &sandbox())
             .await
             .unwrap();
         assert_eq!(ok.len(), 1);
@@ -405,9 +411,15 @@ mod tests {
         write_exec(&bots.join("slow/launch"), "#!/bin/sh\n");
         write_exec(&bots.join("slow/build"), "#!/bin/sh\nsleep 1000\n");
         let started = std::time::Instant::now();
-        let (ok, skipped) = prepare(&bots, &tmp.path().join("s"), Duration::from_secs(1), 1)
-            .await
-            .unwrap();
+        let (ok, skipped) = prepare(
+            &bots,
+            &tmp.path().join("s"),
+            Duration::from_secs(1),
+            1,
+            &sandbox(),
+        )
+        .await
+        .unwrap();
         assert!(ok.is_empty());
         assert!(
             skipped[0].reason.contains("timed out after 1 s"),

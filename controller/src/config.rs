@@ -11,6 +11,7 @@ use clap::{Args, Parser, Subcommand};
 use serde::{Deserialize, Serialize};
 
 use crate::player::Limits;
+use crate::sandbox::{self, Clock, Mode};
 
 /// The name of the settings file looked for in the current directory.
 pub const CONFIG_FILE: &str = "take6.toml";
@@ -78,10 +79,31 @@ pub struct RunArgs {
     /// killed [default: 1000]
     #[arg(long, value_name = "MS")]
     pub grace_ms: Option<u64>,
-    /// Address-space limit of each bot process, in MiB (RLIMIT_AS; a bot that needs more fails
-    /// to allocate and usually exits: a fault) [default: no limit]
+    /// How much isolation bots get: auto (what this machine allows, reported), strict (refuse
+    /// to start without full isolation), none (process group and rlimits only) [default: auto]
+    #[arg(long, value_name = "MODE")]
+    pub sandbox: Option<Mode>,
+    /// Memory of a bot's whole process tree, per game and per build (cgroup; the
+    /// address-space rlimit of each process where no cgroup can be had) [default: 1024]
     #[arg(long, value_name = "MIB")]
     pub memory_mib: Option<u64>,
+    /// Processes and threads of a bot's whole tree (pids cgroup) [default: 64]
+    #[arg(long, value_name = "N")]
+    pub max_procs: Option<u64>,
+    /// Bytes a bot may write: growth of its working copy plus its private /tmp [default: 256]
+    #[arg(long, value_name = "MIB")]
+    pub disk_mib: Option<u64>,
+    /// Open files per bot process (RLIMIT_NOFILE) [default: 256]
+    #[arg(long, value_name = "N")]
+    pub max_files: Option<u64>,
+    /// What reply limits measure: cpu (CPU time of the bot's whole tree since the message) or
+    /// wall [default: cpu]
+    #[arg(long, value_name = "CLOCK")]
+    pub clock: Option<Clock>,
+    /// Under the CPU clock, a reply also fails after this many times its limit of wall time
+    /// (a bot that blocks uses no CPU) [default: 10]
+    #[arg(long, value_name = "N")]
+    pub wall_factor: Option<u32>,
     /// Folder of message template sets [default: templates, when it exists]
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
@@ -114,6 +136,12 @@ struct FileConfig {
     build_timeout_s: Option<u64>,
     grace_ms: Option<u64>,
     memory_mib: Option<u64>,
+    sandbox: Option<Mode>,
+    max_procs: Option<u64>,
+    disk_mib: Option<u64>,
+    max_files: Option<u64>,
+    clock: Option<Clock>,
+    wall_factor: Option<u32>,
     templates: Option<PathBuf>,
     stderr_cap_kib: Option<usize>,
     line_cap_bytes: Option<usize>,
@@ -133,9 +161,15 @@ pub struct Settings {
     pub reply_ms: u64,
     pub build_timeout_s: u64,
     pub grace_ms: u64,
-    /// Address-space limit of each bot process in MiB, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub memory_mib: Option<u64>,
+    /// The sandbox mode asked for (what it enforced is in `series.toml`'s `[sandbox]`).
+    pub sandbox: Mode,
+    /// Memory of a bot's whole tree in MiB.
+    pub memory_mib: u64,
+    pub max_procs: u64,
+    pub disk_mib: u64,
+    pub max_files: u64,
+    pub clock: Clock,
+    pub wall_factor: u32,
     /// The template folder, when there is one; built-in sets are always available.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub templates: Option<PathBuf>,
@@ -220,7 +254,13 @@ impl Settings {
             reply_ms: args.reply_ms.or(file.reply_ms).unwrap_or(1000),
             build_timeout_s: args.build_timeout_s.or(file.build_timeout_s).unwrap_or(300),
             grace_ms: args.grace_ms.or(file.grace_ms).unwrap_or(1000),
-            memory_mib: args.memory_mib.or(file.memory_mib),
+            sandbox: args.sandbox.or(file.sandbox).unwrap_or_default(),
+            memory_mib: args.memory_mib.or(file.memory_mib).unwrap_or(1024),
+            max_procs: args.max_procs.or(file.max_procs).unwrap_or(64),
+            disk_mib: args.disk_mib.or(file.disk_mib).unwrap_or(256),
+            max_files: args.max_files.or(file.max_files).unwrap_or(256),
+            clock: args.clock.or(file.clock).unwrap_or_default(),
+            wall_factor: args.wall_factor.or(file.wall_factor).unwrap_or(10),
             templates,
             stderr_cap_kib: file.stderr_cap_kib.unwrap_or(64),
             line_cap_bytes: file.line_cap_bytes.unwrap_or(1024),
@@ -280,10 +320,58 @@ impl Settings {
             self.line_cap_bytes as u64,
             "allow at least a few bytes",
         )?;
-        if let Some(mib) = self.memory_mib {
-            positive("memory_mib", mib, "leave it out for no limit")?;
+        self.validate_sandbox()
+    }
+
+    /// Range checks of the sandbox's limits: each must leave a bot room to run, and fit the
+    /// arithmetic and the kernel's files it is written to.
+    fn validate_sandbox(&self) -> Result<(), ConfigError> {
+        let within = |setting, value: u64, range: std::ops::RangeInclusive<u64>, fix| {
+            if range.contains(&value) {
+                Ok(())
+            } else {
+                Err(ConfigError::Invalid {
+                    setting,
+                    value: value.to_string(),
+                    fix,
+                })
+            }
+        };
+        within(
+            "memory_mib",
+            self.memory_mib,
+            16..=1 << 24,
+            "use 16 to 16777216 MiB",
+        )?;
+        within("max_procs", self.max_procs, 4..=1 << 22, "use 4 to 4194304")?;
+        within(
+            "disk_mib",
+            self.disk_mib,
+            1..=1 << 24,
+            "use 1 to 16777216 MiB",
+        )?;
+        within(
+            "max_files",
+            self.max_files,
+            16..=1 << 20,
+            "use 16 to 1048576",
+        )?;
+        within(
+            "wall_factor",
+            self.wall_factor.into(),
+            1..=1000,
+            "use 1 to 1000",
+        )
+    }
+
+    /// The limits of every bot tree, for the launcher.
+    pub fn sandbox_limits(&self) -> sandbox::Limits {
+        sandbox::Limits {
+            memory_mib: self.memory_mib,
+            max_procs: self.max_procs,
+            disk_mib: self.disk_mib,
+            max_files: self.max_files,
         }
-        Ok(())
     }
 
     /// The limits every bot process plays under.
@@ -292,7 +380,8 @@ impl Settings {
             first_reply: Duration::from_millis(self.first_reply_ms),
             reply: Duration::from_millis(self.reply_ms),
             grace: Duration::from_millis(self.grace_ms),
-            memory: self.memory_mib.map(|mib| mib * 1024 * 1024),
+            clock: self.clock,
+            wall_factor: self.wall_factor,
             line_cap: self.line_cap_bytes,
             stderr_cap: self.stderr_cap_kib * 1024,
         }

@@ -11,6 +11,8 @@ pub mod game;
 pub mod player;
 pub mod protocol;
 pub mod record;
+pub mod reply_times;
+pub mod sandbox;
 pub mod schedule;
 pub mod series;
 pub mod table;

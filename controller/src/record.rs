@@ -36,6 +36,33 @@ pub struct GameRecord {
     pub scores: Vec<u32>,
     /// Wall-clock duration of the game in milliseconds.
     pub ms: u64,
+    /// Each external bot's reply times, by seat (absent in records of older versions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replies: Vec<ReplyTimes>,
+}
+
+/// One bot's reply times in one game, in microseconds, in reply order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplyTimes {
+    pub seat: usize,
+    /// From the message written to the reply read.
+    pub wall_us: Vec<u64>,
+    /// CPU time of the bot's whole process tree over the same span (absent where the sandbox
+    /// does not account CPU time).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cpu_us: Vec<u64>,
+}
+
+impl ReplyTimes {
+    /// The record of `seat`'s replies.
+    pub fn new(seat: usize, replies: &[crate::player::ReplyTime]) -> ReplyTimes {
+        let cpu: Option<Vec<u64>> = replies.iter().map(|r| r.cpu_us).collect();
+        ReplyTimes {
+            seat,
+            wall_us: replies.iter().map(|r| r.wall_us).collect(),
+            cpu_us: cpu.unwrap_or_default(),
+        }
+    }
 }
 
 /// One turn: the cards revealed and their placements.
@@ -744,6 +771,7 @@ mod tests {
             penalty: vec![0; n],
             scores: scores.to_vec(),
             ms: 0,
+            replies: Vec::new(),
         }
     }
 
@@ -1045,6 +1073,7 @@ mod tests {
             penalty: vec![0],
             scores: vec![17],
             ms: 3,
+            replies: Vec::new(),
         }
     }
 
@@ -1157,6 +1186,7 @@ mod tests {
             penalty: (0..n).map(|s| game.penalty(s)).collect(),
             scores: game.scores(),
             ms: 0,
+            replies: Vec::new(),
         }
     }
 

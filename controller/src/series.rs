@@ -21,9 +21,10 @@ use tokio::task::JoinSet;
 use crate::bots::{self, Bot, BotsError, Skipped, TemplateChoice};
 use crate::config::Settings;
 use crate::player::Console;
-use crate::player::process::launch_path;
 use crate::protocol::{TemplateLibrary, TemplateSet};
 use crate::record::{self, GameRecord, Standing, Tally};
+use crate::reply_times::{REPLY_TIMES, ReplyStats};
+use crate::sandbox::{Report, Sandbox, SandboxError};
 use crate::schedule::{Entrant, Schedule, ScheduleError, TABLE_SIZE};
 use crate::table::{self, GameOutcome, Occupant, TableGame, TableSeat};
 
@@ -36,6 +37,8 @@ pub enum SeriesError {
     NoUsableBots { folder: PathBuf, reasons: String },
     #[error(transparent)]
     Schedule(#[from] ScheduleError),
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
     #[error("a bot is named {0} too; choose another name with --name")]
     NameTaken(String),
     #[error("interrupted while preparing the bots; no game was played")]
@@ -161,6 +164,8 @@ struct Manifest<'a> {
     subsets: u64,
     games_per_subset: u64,
     settings: &'a Settings,
+    /// What the sandbox enforced and what it could not.
+    sandbox: &'a Report,
     bots: Vec<ManifestBot<'a>>,
     builtins: Vec<String>,
     skipped: &'a [Skipped],
@@ -175,6 +180,7 @@ impl<'a> Manifest<'a> {
         names: &[String],
         skipped: &'a [Skipped],
         started: String,
+        sandbox: &'a Report,
     ) -> Manifest<'a> {
         Manifest {
             series: &dir.id,
@@ -188,6 +194,7 @@ impl<'a> Manifest<'a> {
             subsets: 0,
             games_per_subset: 0,
             settings,
+            sandbox,
             bots: bots
                 .iter()
                 .map(|(b, _)| ManifestBot {
@@ -263,6 +270,12 @@ pub async fn run(
     let started = now();
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
+    let sandbox = Arc::new(Sandbox::new(
+        settings.sandbox,
+        settings.sandbox_limits(),
+        settings.clock,
+    )?);
+    eprintln!("take6: {}", sandbox.report().line());
     // Watch for a stop from the start: builds can take minutes.
     let mut stop = std::pin::pin!(stop);
     let (found, mut skipped) = tokio::select! {
@@ -271,6 +284,7 @@ pub async fn run(
             &dir.path,
             settings.build_timeout(),
             settings.jobs,
+            &sandbox,
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
@@ -305,7 +319,15 @@ pub async fn run(
         .map(|(b, _)| b.name.clone())
         .chain(settings.human.clone())
         .collect();
-    let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, started);
+    let mut manifest = Manifest::new(
+        dir,
+        settings,
+        &bots,
+        &names,
+        &skipped,
+        started,
+        sandbox.report(),
+    );
     let manifest_path = dir.path.join("series.toml");
 
     if names.is_empty() {
@@ -349,9 +371,9 @@ pub async fn run(
         .map(|(bot, set)| TableSeat {
             name: bot.name.clone(),
             occupant: Occupant::Bot {
-                launch: launch_path(&bot.workdir),
                 workdir: bot.workdir.clone(),
                 templates: Arc::clone(set),
+                sandbox: Arc::clone(&sandbox),
             },
         })
         .chain(settings.human.iter().map(|name| TableSeat {
@@ -522,6 +544,8 @@ struct Reporter {
     logs: PathBuf,
     bot_logs: HashMap<String, BufWriter<File>>,
     tally: Tally,
+    /// Reply times per bot, for `reply_times.csv`.
+    times: ReplyStats,
     /// Faults so far, shown beside the bar.
     faults: u64,
     bar: ProgressBar,
@@ -561,6 +585,7 @@ impl Reporter {
             logs: dir.join("logs"),
             bot_logs: HashMap::new(),
             tally: Tally::default(),
+            times: ReplyStats::default(),
             faults: 0,
             bar,
         })
@@ -577,6 +602,8 @@ impl Reporter {
                 log.flush()
                     .map_err(write_err(&bot_log_path(&self.logs, name)))?;
             }
+            let path = self.dir.join(REPLY_TIMES);
+            fs::write(&path, self.times.csv()).map_err(write_err(&path))?;
             Ok(())
         }
         .await;
@@ -594,6 +621,7 @@ impl Reporter {
             .and_then(|()| self.games.flush())
             .map_err(write_err(&self.games_path))?;
         self.tally.add(record);
+        self.times.add(record);
         self.bot_log(record, outcome)?;
         if self.leaderboard_at.elapsed() >= LEADERBOARD_EVERY {
             self.leaderboard_at = std::time::Instant::now();

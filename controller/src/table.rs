@@ -13,22 +13,23 @@ use tokio::task::JoinHandle;
 
 use crate::game::{Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Phase, Placement, ROWS, View};
 use crate::player::{
-    Builtin, Console, Fault, Human, Limits, Player, Process, Seat, StderrLog, Strategy,
+    Builtin, Console, Fault, Finished, Human, Limits, Player, Process, Seat, StderrLog, Strategy,
 };
 use crate::protocol::TemplateSet;
 use crate::record::{
-    FaultPhase, GameRecord, InvalidRecord, PlacementRecord, RowChoice, TurnRecord,
+    FaultPhase, GameRecord, InvalidRecord, PlacementRecord, ReplyTimes, RowChoice, TurnRecord,
 };
+use crate::sandbox::Sandbox;
 
 /// Who plays a seat.
 #[derive(Clone)]
 pub enum Occupant {
     Builtin(Strategy),
-    /// An external bot, started from its working copy.
+    /// An external bot, started from its working copy by the series' launcher.
     Bot {
-        launch: PathBuf,
         workdir: PathBuf,
         templates: Arc<TemplateSet>,
+        sandbox: Arc<Sandbox>,
     },
     /// The person at the keyboard (`take6 play`).
     Human(Arc<Console>),
@@ -78,16 +79,17 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         invalid: Vec::new(),
         start_faults: vec![None; n],
         logs: Vec::new(),
+        replies: Vec::new(),
     };
     for (seat, s) in table.seats.iter().enumerate() {
         let player = match &s.occupant {
             Occupant::Builtin(strategy) => Seat::Builtin(Builtin::new(*strategy, table.seed, seat)),
             Occupant::Human(console) => Seat::Human(Human::new(Arc::clone(console))),
             Occupant::Bot {
-                launch,
                 workdir,
                 templates,
-            } => match Process::spawn(launch, workdir, Arc::clone(templates), limits) {
+                sandbox,
+            } => match Process::spawn(sandbox, workdir, Arc::clone(templates), limits) {
                 Ok(p) => Seat::Process(p),
                 Err(fault) => {
                     state.start_faults[seat] = Some(fault);
@@ -105,7 +107,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     while !game.is_over() {
         turns.push(state.play_turn(&mut game).await);
     }
-    let logs = state.finish(&game).await;
+    let logs = state.finish(&mut game).await;
 
     let record = GameRecord {
         game: table.game,
@@ -125,6 +127,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         penalty: (0..n).map(|s| game.penalty(s)).collect(),
         scores: game.scores(),
         ms: started.elapsed().as_millis() as u64,
+        replies: state.replies,
     };
     GameOutcome { record, logs }
 }
@@ -138,7 +141,9 @@ struct Table {
     /// Bots that could not even be started; their fault is recorded when turn 1 begins.
     start_faults: Vec<Option<Fault>>,
     /// Faulted bots shutting down in the background, so their grace period delays no one.
-    logs: Vec<(usize, JoinHandle<StderrLog>)>,
+    logs: Vec<(usize, JoinHandle<Finished>)>,
+    /// Each bot seat's reply times, in seat order, filled as the bots finish.
+    replies: Vec<ReplyTimes>,
 }
 
 impl Table {
@@ -182,8 +187,9 @@ impl Table {
     }
 
     /// The end: every player still playing gets its score, then all bots shut down at once.
-    /// Returns what each bot (faulted ones included) wrote to stderr, by seat.
-    async fn finish(&mut self, game: &Game) -> Vec<SeatLog> {
+    /// A bot whose tree passed a limit during the game (its working copy grew too much) faults
+    /// now. Returns what each bot (faulted ones included) wrote to stderr, by seat.
+    async fn finish(&mut self, game: &mut Game) -> Vec<SeatLog> {
         let mut endings = Vec::new();
         for (seat, player) in std::mem::take(&mut self.players).into_iter().enumerate() {
             let view = self.view(game, seat, Phase::Score);
@@ -193,19 +199,27 @@ impl Table {
                 Seat::Builtin(_) => {}
             }
         }
-        let mut finished: Vec<(usize, StderrLog)> = join_all(endings).await;
+        let mut finished: Vec<(usize, Finished)> = join_all(endings).await;
+        for (seat, ended) in &finished {
+            if let Some(breach) = ended.breach {
+                self.note_fault(game, *seat, FaultPhase::Card, &Fault::Limit(breach));
+            }
+        }
         for (seat, task) in self.logs.drain(..) {
-            if let Ok(log) = task.await {
-                finished.push((seat, log));
+            if let Ok(ended) = task.await {
+                finished.push((seat, ended));
             }
         }
         finished.sort_by_key(|(seat, _)| *seat);
         finished
             .into_iter()
-            .map(|(seat, stderr)| SeatLog {
-                seat,
-                name: self.names[seat].clone(),
-                stderr,
+            .map(|(seat, ended)| {
+                self.replies.push(ReplyTimes::new(seat, &ended.replies));
+                SeatLog {
+                    seat,
+                    name: self.names[seat].clone(),
+                    stderr: ended.stderr,
+                }
             })
             .collect()
     }
@@ -277,6 +291,19 @@ impl Table {
 
     /// Records `fault` and starts shutting the bot down (it is sent `invalid` first).
     fn record_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: Fault) {
+        self.note_fault(game, seat, phase, &fault);
+        let substitute = Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, self.seed, seat));
+        if let Seat::Process(p) = std::mem::replace(&mut self.players[seat], substitute) {
+            let view = self.view(game, seat, Phase::Invalid);
+            self.logs.push((
+                seat,
+                tokio::spawn(async move { p.finish(Some(view)).await }),
+            ));
+        }
+    }
+
+    /// Records `fault` in the game and its record.
+    fn note_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: &Fault) {
         game.fault(seat);
         tracing::info!(
             seat,
@@ -291,14 +318,6 @@ impl Table {
             kind: fault.kind().to_string(),
             reason: fault.to_string(),
         });
-        let substitute = Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, self.seed, seat));
-        if let Seat::Process(p) = std::mem::replace(&mut self.players[seat], substitute) {
-            let view = self.view(game, seat, Phase::Invalid);
-            self.logs.push((
-                seat,
-                tokio::spawn(async move { p.finish(Some(view)).await }),
-            ));
-        }
     }
 
     /// The built-in now playing `seat` (after a fault).

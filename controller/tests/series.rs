@@ -213,7 +213,12 @@ fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
         fixture("quits-midgame"),
     ]);
     let started = Instant::now();
-    let out = take6(tmp.path(), &["--games", "4", "--seed", "3"]);
+    // The silent bot blocks, using no CPU: the wall-clock safety net (here 1x the limit)
+    // ends its wait.
+    let out = take6(
+        tmp.path(),
+        &["--games", "4", "--seed", "3", "--wall-factor", "1"],
+    );
     assert_ok(&out);
     // Four games, two at a time, each waiting 2 s at most for the silent bot: far less than
     // any bot could stall the series if faults were not bounded.
@@ -408,7 +413,11 @@ fn the_same_seed_gives_the_same_games_whatever_jobs_is() {
         assert_ok(&out);
         games(tmp.path())
             .into_iter()
-            .map(|g| GameRecord { ms: 0, ..g })
+            .map(|g| GameRecord {
+                ms: 0,
+                replies: Vec::new(),
+                ..g
+            })
             .collect::<Vec<_>>()
     };
     let one = run("1");
@@ -816,7 +825,7 @@ fn a_memory_limit_turns_a_memory_hog_into_a_fault() {
     assert_ok(&take6(tmp.path(), &["--games", "1", "--seed", "3"]));
     assert!(
         games(tmp.path())[0].invalid.is_empty(),
-        "no limit by default"
+        "300 MiB is within the default 1024 MiB"
     );
 
     assert_ok(&take6(
@@ -826,7 +835,12 @@ fn a_memory_limit_turns_a_memory_hog_into_a_fault() {
     let g = games(tmp.path()).remove(0);
     assert_eq!(
         faults_of(&g, "hog"),
-        vec![(1, "card".into(), "exited".into())]
+        vec![(1, "card".into(), "memory_limit".into())]
+    );
+    assert!(
+        g.invalid[0].reason.contains("memory limit of 100 MiB"),
+        "{:?}",
+        g.invalid
     );
     assert!(faults_of(&g, "first").is_empty());
     let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();

@@ -14,18 +14,22 @@ use std::future::Future;
 
 use crate::game::View;
 use crate::protocol::ReplyError;
+use crate::sandbox::{Breach, Clock};
 
 pub use builtin::{Builtin, Strategy};
 pub use human::{Console, Human};
-pub use process::{Limits, Process, StderrLog};
+pub use process::{Finished, Limits, Process, ReplyTime, StderrLog};
 
 /// Why a player lost its seat. Faults are data recorded in the game, never controller errors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fault {
     /// The bot could not be started at all.
     CouldNotStart(String),
-    /// No reply within the time limit.
-    Timeout { ms: u64 },
+    /// No reply within the time limit, measured on `clock` (CPU time of the bot's tree, or the
+    /// wall clock: the limit itself, or the safety net for a bot that blocks).
+    Timeout { ms: u64, clock: Clock },
+    /// The bot's tree went past a limit of its sandbox (memory, processes, disk).
+    Limit(Breach),
     /// The bot exited or closed its output; `status` is its exit status when known.
     Exited { status: Option<String> },
     /// A reply line longer than the cap (the rest is never buffered).
@@ -53,6 +57,7 @@ impl Fault {
             Fault::NotInHand(_) => "not_in_hand",
             Fault::NoSuchRow(_) => "no_such_row",
             Fault::Template(_) => "template",
+            Fault::Limit(breach) => breach.kind(),
         }
     }
 }
@@ -67,7 +72,8 @@ impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Fault::CouldNotStart(why) => write!(f, "could not start: {why}"),
-            Fault::Timeout { ms } => write!(f, "no reply within {ms} ms"),
+            Fault::Timeout { ms, clock } => write!(f, "no reply within {ms} ms of {clock} time"),
+            Fault::Limit(breach) => write!(f, "{breach}"),
             Fault::Exited { status: Some(s) } => write!(f, "exited ({s}) before replying"),
             Fault::Exited { status: None } => write!(f, "closed its output before replying"),
             Fault::LineTooLong { cap } => write!(f, "reply line longer than {cap} bytes"),

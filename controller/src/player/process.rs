@@ -1,21 +1,18 @@
 //! An external bot: one child process per game, spoken to line by line.
 //!
 //! [`Process`] is the one connection type for a bot (after mini-redis's `Connection`): it owns
-//! the child and its process group, the framing (bounded line reads), the time limits, the
-//! stderr drain and its cap, and the shutdown. Nothing a bot does can block the controller for
-//! longer than the bot's own time limits.
+//! the framing (bounded line reads), the time limits, the stderr drain and its cap, and the
+//! shutdown. Starting, sandboxing, resource limits and killing the whole tree belong to the
+//! [`Sandbox`] launcher. Nothing a bot does can block the controller for longer than the bot's
+//! own time limits.
 
-use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures::StreamExt;
-use nix::sys::resource::{Resource, setrlimit};
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::task::JoinHandle;
 use tokio::time::timeout;
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
@@ -23,6 +20,7 @@ use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 use super::{Fault, Player};
 use crate::game::View;
 use crate::protocol::{ReplyError, TemplateSet};
+use crate::sandbox::{Breach, Clock, Sandbox, SpawnError, Tree};
 
 /// The limits a bot plays under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,8 +36,11 @@ pub struct Limits {
     pub line_cap: usize,
     /// How much of a bot's stderr is kept per game, in bytes; the rest is drained and counted.
     pub stderr_cap: usize,
-    /// The address-space limit (RLIMIT_AS) of the bot's processes in bytes, if any.
-    pub memory: Option<u64>,
+    /// What the reply limits measure; CPU time only where the sandbox can account it.
+    pub clock: Clock,
+    /// Under the CPU clock, a reply also fails after this many times its limit of wall time
+    /// (a bot that blocks uses no CPU).
+    pub wall_factor: u32,
 }
 
 impl Default for Limits {
@@ -50,7 +51,8 @@ impl Default for Limits {
             grace: Duration::from_millis(1000),
             line_cap: 1024,
             stderr_cap: 64 * 1024,
-            memory: None,
+            clock: Clock::Cpu,
+            wall_factor: 10,
         }
     }
 }
@@ -64,11 +66,32 @@ pub struct StderrLog {
     pub dropped: u64,
 }
 
+/// How long one reply took, from the message written to the line read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplyTime {
+    /// CPU time of the bot's whole tree, when the sandbox accounts it.
+    pub cpu_us: Option<u64>,
+    pub wall_us: u64,
+}
+
+/// A bot's game, once it has ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Finished {
+    pub stderr: StderrLog,
+    /// A limit its tree passed (e.g. its working copy grew past the disk limit), found at the end.
+    pub breach: Option<Breach>,
+    /// Each reply's time, in order.
+    pub replies: Vec<ReplyTime>,
+}
+
+/// How often, at most, the CPU clock of a waiting bot is read.
+const CPU_POLL: Duration = Duration::from_millis(5);
+
 /// A running bot.
 pub struct Process {
     child: Child,
-    /// The child leads its own process group, so one signal reaches everything it started.
-    group: Pid,
+    /// The bot's process tree: its clock, its limits, its end.
+    tree: Tree,
     stdin: Option<ChildStdin>,
     stdout: FramedRead<ChildStdout, LinesCodec>,
     stderr: Option<JoinHandle<StderrLog>>,
@@ -77,52 +100,33 @@ pub struct Process {
     replied: bool,
     /// Set when a message could not be delivered; reported at the next question.
     broken: Option<Fault>,
-    /// Whether the process group has been killed already.
-    ended: bool,
+    replies: Vec<ReplyTime>,
 }
 
 impl Process {
-    /// Starts `launch` in `workdir` (the bot's working copy) as the leader of a new process
-    /// group. A failure to start is the bot's fault, returned as such.
+    /// Starts the `launch` of the working copy `workdir` through the launcher. A failure to
+    /// start is the bot's fault, returned as such.
     pub fn spawn(
-        launch: &Path,
-        workdir: &Path,
+        sandbox: &Sandbox,
+        workdir: &std::path::Path,
         templates: Arc<TemplateSet>,
         limits: Limits,
     ) -> Result<Process, Fault> {
-        let mut command = Command::new(launch);
-        command
-            .current_dir(workdir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .kill_on_drop(true);
-        let memory = limits.memory;
-        // SAFETY: setrlimit is async-signal-safe and touches no memory of the parent.
-        unsafe {
-            command.pre_exec(move || {
-                // A crashing bot must not fill its working copy with core dumps, game after game.
-                setrlimit(Resource::RLIMIT_CORE, 0, 0)?;
-                if let Some(bytes) = memory {
-                    setrlimit(Resource::RLIMIT_AS, bytes, bytes)?;
-                }
-                Ok(())
-            });
-        }
-        let mut child = command
-            .spawn()
-            .map_err(|e| Fault::CouldNotStart(format!("{}: {e}", launch.display())))?;
-        let pid = child
-            .id()
-            .ok_or_else(|| Fault::CouldNotStart(format!("{}: exited at once", launch.display())))?;
+        let stdio = [Stdio::piped(), Stdio::piped(), Stdio::piped()];
+        let launch = workdir.join("launch");
+        let (mut child, tree) = sandbox
+            .spawn("launch", workdir, stdio)
+            .map_err(|e| match e {
+                SpawnError::Breach(breach) => Fault::Limit(breach),
+                e => Fault::CouldNotStart(format!("{}: {e}", launch.display())),
+            })?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
         let cap = limits.stderr_cap;
         Ok(Process {
             child,
-            group: Pid::from_raw(pid as i32),
+            tree,
             stdin,
             stdout: FramedRead::new(stdout, LinesCodec::new_with_max_length(limits.line_cap)),
             stderr: Some(tokio::spawn(drain(stderr, cap))),
@@ -130,8 +134,13 @@ impl Process {
             limits,
             replied: false,
             broken: None,
-            ended: false,
+            replies: Vec::new(),
         })
+    }
+
+    /// Whether this bot's reply limits measure CPU time.
+    fn cpu_clock(&self) -> bool {
+        self.limits.clock == Clock::Cpu && self.tree.cpu_clock()
     }
 
     /// Renders and writes the message for `view`, if its template sends one, unless an earlier
@@ -150,18 +159,25 @@ impl Process {
             Ok(None) => return Ok(()),
             Err(e) => return Err(self.mark_broken(Fault::Template(e.to_string()))),
         };
+        // A bot that stops reading could fill the pipe; it gets as long as for a reply (of wall
+        // time, with the safety net's margin under the CPU clock).
+        let limit = if self.cpu_clock() {
+            self.limits.reply * self.limits.wall_factor
+        } else {
+            self.limits.reply
+        };
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.mark_broken(Fault::Exited { status: None }));
         };
-        // A bot that stops reading could fill the pipe; it gets as long as for a reply.
-        match timeout(self.limits.reply, stdin.write_all(text.as_bytes())).await {
+        match timeout(limit, stdin.write_all(text.as_bytes())).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(_)) => {
                 let status = self.exit_status();
                 Err(self.mark_broken(Fault::Exited { status }))
             }
             Err(_) => Err(self.mark_broken(Fault::Timeout {
-                ms: self.limits.reply.as_millis() as u64,
+                ms: limit.as_millis() as u64,
+                clock: Clock::Wall,
             })),
         }
     }
@@ -186,13 +202,40 @@ impl Process {
         } else {
             self.limits.first_reply
         };
-        let line = match timeout(limit, self.stdout.next()).await {
-            Err(_) => Fault::Timeout {
-                ms: limit.as_millis() as u64,
-            },
+        // The first reply's CPU time includes the start-up: the tree's cgroup is new.
+        let cpu_start = match (self.cpu_clock(), self.replied) {
+            (false, _) => None,
+            (true, false) => Some(0),
+            (true, true) => self.tree.cpu_us(),
+        };
+        let started = Instant::now();
+        let read = match cpu_start {
+            Some(start) => self.read_line_cpu(limit, start).await,
+            None => timeout(limit, self.stdout.next())
+                .await
+                .map_err(|_| Fault::Timeout {
+                    ms: limit.as_millis() as u64,
+                    clock: Clock::Wall,
+                }),
+        };
+        let fault = match read {
+            Err(timeout) => timeout,
             Ok(Some(Ok(line))) => {
                 self.replied = true;
-                return Ok(line);
+                self.replies.push(ReplyTime {
+                    cpu_us: self
+                        .tree
+                        .cpu_us()
+                        .zip(cpu_start)
+                        .map(|(now, start)| now.saturating_sub(start)),
+                    wall_us: started.elapsed().as_micros() as u64,
+                });
+                // A tree that ran into its memory or process limit has faulted, even if the
+                // bot itself survived to reply.
+                match self.tree.counted_breach() {
+                    None => return Ok(line),
+                    Some(breach) => Fault::Limit(breach),
+                }
             }
             Ok(Some(Err(LinesCodecError::MaxLineLengthExceeded))) => Fault::LineTooLong {
                 cap: self.limits.line_cap,
@@ -212,7 +255,48 @@ impl Process {
                 Fault::Exited { status }
             }
         };
-        Err(self.mark_broken(line))
+        // A bot that died or went silent because of a limit faulted for that limit.
+        let fault = match self.tree.breach() {
+            Some(breach) => Fault::Limit(breach),
+            None => fault,
+        };
+        Err(self.mark_broken(fault))
+    }
+
+    /// Reads one line under the CPU clock: the tree may use `limit` of CPU time since the
+    /// tree's CPU counter read `start`, and `wall_factor` times `limit` of wall time.
+    async fn read_line_cpu(
+        &mut self,
+        limit: Duration,
+        start: u64,
+    ) -> Result<Option<Result<String, LinesCodecError>>, Fault> {
+        let net = limit * self.limits.wall_factor;
+        let deadline = tokio::time::Instant::now() + net;
+        let limit_us = limit.as_micros() as u64;
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+        let mut used = 0;
+        loop {
+            // The tree cannot use its remaining CPU time faster than on every CPU at once.
+            let nap = (Duration::from_micros(limit_us - used) / cpus).max(CPU_POLL);
+            let wake = deadline.min(tokio::time::Instant::now() + nap);
+            tokio::select! {
+                line = self.stdout.next() => return Ok(line),
+                () = tokio::time::sleep_until(wake) => {}
+            }
+            used = self.tree.cpu_us().unwrap_or(start).saturating_sub(start);
+            if used >= limit_us {
+                return Err(Fault::Timeout {
+                    ms: limit.as_millis() as u64,
+                    clock: Clock::Cpu,
+                });
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Err(Fault::Timeout {
+                    ms: net.as_millis() as u64,
+                    clock: Clock::Wall,
+                });
+            }
+        }
     }
 
     /// Asks, and reads the number out of the reply with `parse` (the template's reply pattern).
@@ -227,8 +311,9 @@ impl Process {
 
     /// Ends the game for this bot: optionally sends one last message (`score` or `invalid`),
     /// closes its input, waits up to the grace period for it to exit, then kills its whole
-    /// process group (whatever it left behind goes too). Returns what it wrote to stderr.
-    pub async fn finish(mut self, last: Option<View>) -> StderrLog {
+    /// tree (whatever it left behind goes too). Returns what it wrote to stderr, its reply
+    /// times, and a limit its tree passed, if any.
+    pub async fn finish(mut self, last: Option<View>) -> Finished {
         if let Some(view) = last {
             // Best effort even after a fault: `invalid` is exactly the message a bot that
             // just faulted should get.
@@ -236,32 +321,28 @@ impl Process {
         }
         drop(self.stdin.take());
         let _ = timeout(self.limits.grace, self.child.wait()).await;
-        self.kill_group();
+        self.tree.kill();
         let _ = self.child.wait().await;
-        // The group is gone, so stderr reaches end of file; a grandchild that left the group
-        // could hold it open, so do not wait for ever.
-        match self.stderr.take() {
+        // The tree is gone, so stderr reaches end of file; do not wait for ever all the same.
+        let stderr = match self.stderr.take() {
             Some(task) => match timeout(Duration::from_millis(500), task).await {
                 Ok(Ok(log)) => log,
                 _ => StderrLog::default(),
             },
             None => StderrLog::default(),
-        }
-    }
-
-    fn kill_group(&mut self) {
-        if !self.ended {
-            self.ended = true;
-            // ESRCH (already gone) is fine.
-            let _ = killpg(self.group, Signal::SIGKILL);
+        };
+        Finished {
+            stderr,
+            breach: self.tree.breach(),
+            replies: std::mem::take(&mut self.replies),
         }
     }
 }
 
 impl Drop for Process {
-    /// A table that is dropped midway (an aborted series) still leaves no process behind.
+    /// A table that is dropped midway (an aborted series) still leaves no process behind: the
+    /// tree is killed when it is dropped.
     fn drop(&mut self) {
-        self.kill_group();
         if let Some(task) = &self.stderr {
             task.abort();
         }
@@ -300,14 +381,10 @@ impl Player for Process {
     }
 }
 
-/// Where a bot's `launch` script is, in its working copy.
-pub fn launch_path(workdir: &Path) -> PathBuf {
-    workdir.join("launch")
-}
-
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
+    use std::path::PathBuf;
 
     use super::*;
     use crate::game::{Deal, Game, Phase};
@@ -339,15 +416,16 @@ mod tests {
             grace: Duration::from_millis(100),
             line_cap: 16,
             stderr_cap: 10,
-            memory: None,
+            clock: Clock::Wall,
+            wall_factor: 10,
         }
     }
 
     async fn first_answer(body: &str) -> (Result<i64, Fault>, StderrLog) {
-        let (dir, launch) = bot(body);
-        let mut p = Process::spawn(&launch, dir.path(), default_set(), limits()).unwrap();
+        let (dir, _) = bot(body);
+        let mut p = Process::spawn(&Sandbox::none(), dir.path(), default_set(), limits()).unwrap();
         let answer = p.choose_card(&turn_view()).await;
-        (answer, p.finish(None).await)
+        (answer, p.finish(None).await.stderr)
     }
 
     #[tokio::test]
@@ -364,7 +442,13 @@ mod tests {
         let (answer, _) = first_answer("printf '12345678901234567890\\n'; sleep 5").await;
         assert_eq!(answer, Err(Fault::LineTooLong { cap: 16 }));
         let (answer, _) = first_answer("sleep 5").await;
-        assert_eq!(answer, Err(Fault::Timeout { ms: 1500 }));
+        assert_eq!(
+            answer,
+            Err(Fault::Timeout {
+                ms: 1500,
+                clock: Clock::Wall
+            })
+        );
         let (answer, _) = first_answer("exit 4").await;
         let fault = answer.unwrap_err();
         assert_eq!(fault.kind(), "exited");
@@ -373,9 +457,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_bot_that_faulted_is_still_told_invalid() {
-        let (dir, launch) =
-            bot("read a; read b; read c; echo hello; read x; echo \"$x\" > got.txt");
-        let mut p = Process::spawn(&launch, dir.path(), default_set(), limits()).unwrap();
+        let (dir, _) = bot("read a; read b; read c; echo hello; read x; echo \"$x\" > got.txt");
+        let mut p = Process::spawn(&Sandbox::none(), dir.path(), default_set(), limits()).unwrap();
         let view = turn_view();
         assert_eq!(
             p.choose_card(&view).await.unwrap_err().kind(),
@@ -405,7 +488,7 @@ mod tests {
         let launch = dir.path().join("launch");
         std::fs::write(&launch, "#!/no/such/interpreter\n").unwrap();
         std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let err = Process::spawn(&launch, dir.path(), default_set(), limits())
+        let err = Process::spawn(&Sandbox::none(), dir.path(), default_set(), limits())
             .err()
             .expect("cannot start");
         assert_eq!(err.kind(), "could_not_start");

@@ -1,0 +1,449 @@
+//! Per-tree control groups: one group per running bot tree (a game's bot or a build), so that
+//! memory, process count and CPU time are limited and measured for the whole tree, children and
+//! daemons included, however they were started.
+//!
+//! Both layouts are supported: cgroup v1 (a hierarchy per controller, as on this project's
+//! machines) and cgroup v2 (one unified hierarchy, where it is delegated to us). Groups are made
+//! below the controller's own group, in a `take6` folder, named `<controller pid>-<n>` so that
+//! parallel series never collide and a later controller can remove what a killed one left.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+
+/// The folder, below the controller's own group, that holds its per-tree groups.
+const FOLDER: &str = "take6";
+
+/// Where per-tree groups can be made, per controller. A missing one is not enforced.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Cgroups {
+    /// True for the unified (v2) hierarchy, where all three folders are the same.
+    pub v2: bool,
+    pub memory: Option<PathBuf>,
+    pub pids: Option<PathBuf>,
+    pub cpu: Option<PathBuf>,
+}
+
+/// The limits a group is made with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupLimits {
+    pub memory_bytes: u64,
+    pub max_procs: u64,
+}
+
+impl Cgroups {
+    /// Finds writable hierarchies for the memory, pids and CPU-accounting controllers, and
+    /// removes groups left by controllers that are no longer running.
+    pub fn detect() -> Cgroups {
+        let mounts = fs::read_to_string("/proc/self/mounts").unwrap_or_default();
+        let own = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+        let found = match v2_mount(&mounts) {
+            Some(root) if root.join("cgroup.controllers").exists() => detect_v2(&root, &own),
+            _ => Cgroups {
+                v2: false,
+                memory: v1_base(&mounts, &own, "memory"),
+                pids: v1_base(&mounts, &own, "pids"),
+                cpu: v1_base(&mounts, &own, "cpuacct"),
+            },
+        };
+        for base in found.bases() {
+            clean_stale(base);
+        }
+        found
+    }
+
+    fn bases(&self) -> Vec<&PathBuf> {
+        let mut bases: Vec<&PathBuf> = [&self.memory, &self.pids, &self.cpu]
+            .into_iter()
+            .flatten()
+            .collect();
+        bases.dedup();
+        bases
+    }
+
+    /// Makes a fresh group for one tree, with `limits` set. Fails only if a folder that was
+    /// writable at start no longer is.
+    pub fn create(&self, limits: GroupLimits) -> io::Result<Group> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let name = format!(
+            "{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut group = Group {
+            v2: self.v2,
+            dirs: Vec::new(),
+            procs: Vec::new(),
+            memory: None,
+            pids: None,
+            cpu: None,
+        };
+        for base in self.bases() {
+            let dir = base.join(&name);
+            fs::create_dir(&dir)?;
+            group.dirs.push(dir.clone());
+            if self.memory.as_ref() == Some(base) {
+                set_memory(&dir, self.v2, limits.memory_bytes)?;
+                group.memory = Some(dir.clone());
+            }
+            if self.pids.as_ref() == Some(base) {
+                fs::write(dir.join("pids.max"), limits.max_procs.to_string())?;
+                group.pids = Some(dir.clone());
+            }
+            if self.cpu.as_ref() == Some(base) {
+                group.cpu = Some(dir.clone());
+            }
+            group.procs.push(
+                OpenOptions::new()
+                    .write(true)
+                    .open(dir.join("cgroup.procs"))?,
+            );
+        }
+        Ok(group)
+    }
+}
+
+fn set_memory(dir: &Path, v2: bool, bytes: u64) -> io::Result<()> {
+    if v2 {
+        fs::write(dir.join("memory.max"), bytes.to_string())?;
+        // No swap: the limit is the memory the tree may use, not a slower way to exceed it.
+        let _ = fs::write(dir.join("memory.swap.max"), "0");
+    } else {
+        fs::write(dir.join("memory.limit_in_bytes"), bytes.to_string())?;
+        let _ = fs::write(dir.join("memory.memsw.limit_in_bytes"), bytes.to_string());
+    }
+    Ok(())
+}
+
+/// One tree's group, in every hierarchy that has one of our controllers.
+#[derive(Debug)]
+pub struct Group {
+    v2: bool,
+    dirs: Vec<PathBuf>,
+    /// `cgroup.procs` of each folder, opened before the fork so the child only has to write.
+    procs: Vec<File>,
+    memory: Option<PathBuf>,
+    pids: Option<PathBuf>,
+    cpu: Option<PathBuf>,
+}
+
+impl Group {
+    /// Moves the calling process into the group. Runs in the forked child before `exec`, so it
+    /// allocates nothing: the pid is formatted on the stack and written to files opened earlier.
+    pub fn join_self(procs: &[File]) -> io::Result<()> {
+        let mut buf = [0u8; 20];
+        let mut n = std::process::id();
+        let mut at = buf.len();
+        loop {
+            at -= 1;
+            buf[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for mut file in procs {
+            file.write_all(&buf[at..])?;
+        }
+        Ok(())
+    }
+
+    /// Handles on the `cgroup.procs` files, for [`Group::join_self`] in the child.
+    pub fn procs_files(&self) -> io::Result<Vec<File>> {
+        self.procs.iter().map(File::try_clone).collect()
+    }
+
+    /// CPU time used by the whole tree so far, in microseconds.
+    pub fn cpu_us(&self) -> Option<u64> {
+        let dir = self.cpu.as_ref()?;
+        if self.v2 {
+            keyed(
+                &fs::read_to_string(dir.join("cpu.stat")).ok()?,
+                "usage_usec",
+            )
+        } else {
+            let ns: u64 = fs::read_to_string(dir.join("cpuacct.usage"))
+                .ok()?
+                .trim()
+                .parse()
+                .ok()?;
+            Some(ns / 1000)
+        }
+    }
+
+    /// How many times the kernel killed a process of the tree for want of memory.
+    pub fn oom_kills(&self) -> u64 {
+        let Some(dir) = &self.memory else { return 0 };
+        let file = if self.v2 {
+            "memory.events"
+        } else {
+            "memory.oom_control"
+        };
+        fs::read_to_string(dir.join(file))
+            .ok()
+            .and_then(|t| keyed(&t, "oom_kill"))
+            .unwrap_or(0)
+    }
+
+    /// How many times a fork or thread was refused because the tree had `max_procs` already.
+    pub fn pids_refused(&self) -> u64 {
+        let Some(dir) = &self.pids else { return 0 };
+        fs::read_to_string(dir.join("pids.events"))
+            .ok()
+            .and_then(|t| keyed(&t, "max"))
+            .unwrap_or(0)
+    }
+
+    /// SIGKILLs every process still in the group.
+    pub fn kill_all(&self) {
+        if let Some(dir) = self.dirs.first() {
+            if self.v2 && fs::write(dir.join("cgroup.kill"), "1").is_ok() {
+                return;
+            }
+            kill_listed(dir);
+        }
+    }
+}
+
+impl Drop for Group {
+    /// Kills what is left and removes the folders; a folder whose processes are still dying is
+    /// left for [`clean_stale`] of a later controller (its name carries our pid).
+    fn drop(&mut self) {
+        self.kill_all();
+        for dir in &self.dirs {
+            remove_group(dir);
+        }
+    }
+}
+
+/// SIGKILLs every process listed in `dir/cgroup.procs`.
+fn kill_listed(dir: &Path) {
+    if let Ok(text) = fs::read_to_string(dir.join("cgroup.procs")) {
+        for pid in text.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
+        }
+    }
+}
+
+/// Removes an empty group, waiting briefly for killed processes to be gone.
+fn remove_group(dir: &Path) {
+    for attempt in 0..50 {
+        match fs::remove_dir(dir) {
+            Ok(()) => return,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return,
+            Err(_) => {
+                kill_listed(dir);
+                std::thread::sleep(std::time::Duration::from_millis(1 + attempt / 5));
+            }
+        }
+    }
+}
+
+/// Removes the groups in `base` whose controller (the pid before `-` in the name) is gone.
+fn clean_stale(base: &Path) {
+    let Ok(entries) = fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            remove_group(&entry.path());
+        }
+    }
+}
+
+/// The value of `key` in a `key value` per line file (`memory.events`, `pids.events`, ...).
+pub fn keyed(text: &str, key: &str) -> Option<u64> {
+    text.lines().find_map(|line| {
+        let (k, v) = line.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok()).flatten()
+    })
+}
+
+/// The mount point of the unified (v2) hierarchy, from `/proc/self/mounts`, if it is the
+/// main one at `/sys/fs/cgroup` (a hybrid system's `unified` mount holds no controllers).
+fn v2_mount(mounts: &str) -> Option<PathBuf> {
+    mounts.lines().find_map(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        (f.len() > 2 && f[2] == "cgroup2" && f[1] == "/sys/fs/cgroup").then(|| PathBuf::from(f[1]))
+    })
+}
+
+/// The controller's own group path in the hierarchy holding `controller` (v1), or in the
+/// unified one (`controller` empty), from `/proc/self/cgroup`.
+pub fn own_path(cgroup: &str, controller: &str) -> Option<String> {
+    cgroup.lines().find_map(|line| {
+        let mut parts = line.splitn(3, ':');
+        let (_, list, path) = (parts.next()?, parts.next()?, parts.next()?);
+        let matches = if controller.is_empty() {
+            list.is_empty()
+        } else {
+            list.split(',').any(|c| c == controller)
+        };
+        matches.then(|| path.to_string())
+    })
+}
+
+/// The mount point of the v1 hierarchy holding `controller`, from `/proc/self/mounts`.
+pub fn v1_mount(mounts: &str, controller: &str) -> Option<PathBuf> {
+    mounts.lines().find_map(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        (f.len() > 3 && f[2] == "cgroup" && f[3].split(',').any(|o| o == controller))
+            .then(|| PathBuf::from(f[1]))
+    })
+}
+
+/// `<mount>/<own group>/take6` for a v1 controller, if it can be made and written.
+fn v1_base(mounts: &str, own: &str, controller: &str) -> Option<PathBuf> {
+    let mount = v1_mount(mounts, controller)?;
+    let path = own_path(own, controller)?;
+    let base = mount.join(path.trim_start_matches('/')).join(FOLDER);
+    fs::create_dir_all(&base).ok()?;
+    usable(&base).then_some(base)
+}
+
+/// `<root>/<own group>/take6` in the unified hierarchy, with the memory, pids and cpu
+/// controllers enabled for it; each controller that cannot be enabled is left out.
+fn detect_v2(root: &Path, own: &str) -> Cgroups {
+    let none = Cgroups {
+        v2: true,
+        ..Cgroups::default()
+    };
+    let Some(path) = own_path(own, "") else {
+        return none;
+    };
+    let parent = root.join(path.trim_start_matches('/'));
+    let base = parent.join(FOLDER);
+    if fs::create_dir_all(&base).is_err() || !usable(&base) {
+        return none;
+    }
+    let mut found = none;
+    for (controller, slot) in [
+        ("memory", &mut found.memory),
+        ("pids", &mut found.pids),
+        ("cpu", &mut found.cpu),
+    ] {
+        let _ = fs::write(
+            parent.join("cgroup.subtree_control"),
+            format!("+{controller}"),
+        );
+        let _ = fs::write(
+            base.join("cgroup.subtree_control"),
+            format!("+{controller}"),
+        );
+        let enabled = fs::read_to_string(base.join("cgroup.subtree_control"))
+            .is_ok_and(|t| t.split_whitespace().any(|c| c == controller));
+        if enabled {
+            *slot = Some(base.clone());
+        }
+    }
+    found
+}
+
+/// Whether a group can be made in `base` (a read-only or foreign hierarchy cannot be used).
+fn usable(base: &Path) -> bool {
+    let probe = base.join(format!("{}-probe", std::process::id()));
+    let ok = fs::create_dir(&probe).is_ok() && probe.join("cgroup.procs").exists();
+    let _ = fs::remove_dir(&probe);
+    ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MOUNTS: &str = "\
+tmpfs /sys/fs/cgroup tmpfs rw,relatime,mode=755 0 0
+cgroup /sys/fs/cgroup/cpu cgroup rw,relatime,cpu 0 0
+cgroup /sys/fs/cgroup/cpuacct cgroup rw,relatime,cpuacct 0 0
+cgroup /sys/fs/cgroup/memory cgroup rw,relatime,memory 0 0
+cgroup /sys/fs/cgroup/pids cgroup rw,relatime,pids 0 0
+cgroup2 /sys/fs/cgroup/unified cgroup2 rw,relatime 0 0
+";
+
+    #[test]
+    fn v1_mounts_and_own_groups_are_read_per_controller() {
+        assert_eq!(
+            v1_mount(MOUNTS, "memory"),
+            Some(PathBuf::from("/sys/fs/cgroup/memory"))
+        );
+        assert_eq!(
+            v1_mount(
+                "cgroup /c/cpu,cpuacct cgroup rw,cpu,cpuacct 0 0\n",
+                "cpuacct"
+            ),
+            Some(PathBuf::from("/c/cpu,cpuacct"))
+        );
+        assert_eq!(v1_mount(MOUNTS, "cpuset"), None);
+        assert_eq!(
+            v2_mount(MOUNTS),
+            None,
+            "a hybrid's unified mount has no controllers"
+        );
+        assert_eq!(
+            v2_mount("cgroup2 /sys/fs/cgroup cgroup2 rw 0 0\n"),
+            Some(PathBuf::from("/sys/fs/cgroup"))
+        );
+        let own = "8:pids:/\n4:memory:/jobs/abc\n2:cpu,cpuacct:/x\n0::/user.slice/s\n";
+        assert_eq!(own_path(own, "memory").as_deref(), Some("/jobs/abc"));
+        assert_eq!(own_path(own, "cpuacct").as_deref(), Some("/x"));
+        assert_eq!(own_path(own, "").as_deref(), Some("/user.slice/s"));
+        assert_eq!(own_path(own, "blkio"), None);
+    }
+
+    #[test]
+    fn event_counters_are_read_by_key() {
+        let oom = "oom_kill_disable 0\nunder_oom 0\noom_kill 3\n";
+        assert_eq!(keyed(oom, "oom_kill"), Some(3));
+        assert_eq!(
+            keyed("low 0\nhigh 0\nmax 7\noom 1\noom_kill 1\n", "max"),
+            Some(7)
+        );
+        assert_eq!(
+            keyed("usage_usec 1234\nuser_usec 1000\n", "usage_usec"),
+            Some(1234)
+        );
+        assert_eq!(keyed("max 2\n", "oom_kill"), None);
+    }
+
+    #[test]
+    fn a_group_holds_its_child_and_is_removed_when_dropped() {
+        let cgroups = Cgroups::detect();
+        let Some(cpu) = cgroups.cpu.clone() else {
+            eprintln!("no writable cgroup hierarchy here; skipping");
+            return;
+        };
+        let group = cgroups
+            .create(GroupLimits {
+                memory_bytes: 64 << 20,
+                max_procs: 8,
+            })
+            .unwrap();
+        let files = group.procs_files().unwrap();
+        let mut command = std::process::Command::new("sh");
+        command.args(["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"]);
+        // SAFETY: join_self only writes to already-open files.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
+                Group::join_self(&files)
+            });
+        }
+        assert!(command.status().unwrap().success());
+        assert!(
+            group.cpu_us().unwrap() > 0,
+            "the child's CPU time is counted"
+        );
+        let dirs = group.dirs.clone();
+        assert!(dirs.iter().any(|d| d.parent() == Some(cpu.as_path())));
+        assert!(dirs.iter().all(|d| d.exists()));
+        drop(group);
+        assert!(dirs.iter().all(|d| !d.exists()), "{dirs:?}");
+    }
+}

@@ -1,0 +1,432 @@
+//! The one launcher of bot code: every `build` and every game's `launch` starts here, in a
+//! sandbox (bubblewrap namespaces, a read-only system, the working copy at `/bot`, a private
+//! size-capped `/tmp`, an unprivileged user, a scrubbed environment) with limits that cover the
+//! whole process tree (a cgroup per tree for memory, processes and CPU time; rlimits for open
+//! files and file size). The launcher owns start-up, limits and clean-up; a caller gets the
+//! child's pipes and a [`Tree`] to measure CPU time and ask whether a limit was passed.
+
+pub mod bwrap;
+pub mod cgroup;
+mod tree;
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Mutex;
+
+use nix::sys::resource::{Resource, setrlimit};
+use serde::{Deserialize, Serialize};
+use tokio::process::{Child, Command};
+
+use bwrap::{Identity, SystemDir};
+use cgroup::{Cgroups, Group, GroupLimits};
+pub use tree::{Breach, Tree};
+
+/// How much isolation a series insists on (`--sandbox`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Use what this machine allows and say what is missing.
+    #[default]
+    Auto,
+    /// Refuse to start unless everything is enforced.
+    Strict,
+    /// No isolation: a process group and rlimits only (the behaviour before sandboxes).
+    None,
+}
+
+/// What a reply's time limit measures (`--clock`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Clock {
+    /// CPU time of the bot's whole tree since the message, so busy neighbours cost it nothing.
+    #[default]
+    Cpu,
+    /// Time on the wall clock.
+    Wall,
+}
+
+impl fmt::Display for Clock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Clock::Cpu => "CPU",
+            Clock::Wall => "wall",
+        })
+    }
+}
+
+/// The limits of one bot tree (a game's bot, or a build).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    pub memory_mib: u64,
+    pub max_procs: u64,
+    /// Bytes written: working-copy growth since the build, and the size of `/tmp`.
+    pub disk_mib: u64,
+    /// Open files per process.
+    pub max_files: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory_mib: 1024,
+            max_procs: 64,
+            disk_mib: 256,
+            max_files: 256,
+        }
+    }
+}
+
+/// What a series' sandbox enforces, for stderr and `series.toml`'s `[sandbox]` table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub mode: Mode,
+    pub enforced: Vec<&'static str>,
+    pub missing: Vec<&'static str>,
+    /// Why each missing part is missing and how to get it.
+    #[serde(skip)]
+    pub why: Vec<String>,
+}
+
+impl Report {
+    /// The stderr line, e.g. `sandbox: auto: enforced ...; missing ... (why)`.
+    pub fn line(&self) -> String {
+        let mode = match self.mode {
+            Mode::Auto => "auto",
+            Mode::Strict => "strict",
+            Mode::None => "none",
+        };
+        let mut line = format!("sandbox: {mode}: enforced {}", list(&self.enforced));
+        if !self.missing.is_empty() {
+            line.push_str(&format!(
+                "; NOT enforced: {} ({})",
+                self.missing.join(", "),
+                self.why.join("; ")
+            ));
+        }
+        line
+    }
+}
+
+fn list(items: &[&str]) -> String {
+    if items.is_empty() {
+        "nothing".into()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// The sandbox cannot give what `--sandbox strict` asks for.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "--sandbox strict: not enforced on this machine: {missing} ({why}); fix that, or use --sandbox auto to run with what is available"
+)]
+pub struct SandboxError {
+    pub missing: String,
+    pub why: String,
+}
+
+/// The launcher of a series: what this machine allows, probed once, and the limits.
+#[derive(Debug)]
+pub struct Sandbox {
+    mode: Mode,
+    limits: Limits,
+    clock: Clock,
+    /// bubblewrap's path, how the bot is made unprivileged, and the system folders to bind.
+    bwrap: Option<(PathBuf, Identity, Vec<SystemDir>)>,
+    cgroups: Cgroups,
+    report: Report,
+    /// Size of each working copy when it was first launched, to measure its growth.
+    baselines: Mutex<HashMap<PathBuf, u64>>,
+}
+
+impl Sandbox {
+    /// Probes the machine for `mode`: bubblewrap that can make namespaces, and writable
+    /// cgroups. Under `strict`, anything missing is an error.
+    pub fn new(mode: Mode, limits: Limits, clock: Clock) -> Result<Sandbox, SandboxError> {
+        let mut sandbox = Sandbox {
+            mode,
+            limits,
+            clock,
+            bwrap: None,
+            cgroups: Cgroups::default(),
+            report: Report {
+                mode,
+                enforced: Vec::new(),
+                missing: Vec::new(),
+                why: Vec::new(),
+            },
+            baselines: Mutex::new(HashMap::new()),
+        };
+        if mode == Mode::None {
+            sandbox.report.enforced = vec!["process-group", "address-space", "no-core-dumps"];
+            return Ok(sandbox);
+        }
+        let report = &mut sandbox.report;
+        match probe_bwrap() {
+            Ok(found) => {
+                report.enforced.extend([
+                    "pid-namespace",
+                    "network-namespace",
+                    "filesystem",
+                    "private-tmp",
+                ]);
+                if matches!(found.1, Identity::Setpriv(_)) || !nix::unistd::geteuid().is_root() {
+                    report.enforced.push("unprivileged-user");
+                } else {
+                    report.missing.push("unprivileged-user");
+                    report
+                        .why
+                        .push("setpriv not found (apt-get install util-linux)".into());
+                }
+                sandbox.bwrap = Some(found);
+            }
+            Err(why) => {
+                report.missing.extend([
+                    "pid-namespace",
+                    "network-namespace",
+                    "filesystem",
+                    "private-tmp",
+                    "unprivileged-user",
+                ]);
+                report.why.push(why);
+            }
+        }
+        report
+            .enforced
+            .extend(["environment", "open-files", "file-size", "disk-growth"]);
+        sandbox.cgroups = Cgroups::detect();
+        let cg = &sandbox.cgroups;
+        let mut no_cgroup = Vec::new();
+        for (name, present, wanted) in [
+            ("memory-cgroup", cg.memory.is_some(), true),
+            ("pids-cgroup", cg.pids.is_some(), true),
+            ("cpu-clock", cg.cpu.is_some(), clock == Clock::Cpu),
+        ] {
+            match (wanted, present) {
+                (true, true) => report.enforced.push(name),
+                (true, false) => {
+                    report.missing.push(name);
+                    no_cgroup.push(name);
+                }
+                (false, _) => {}
+            }
+        }
+        if !no_cgroup.is_empty() {
+            report.why.push(format!(
+                "no writable cgroup for {}: run as root with cgroup v1 memory, pids and cpuacct \
+                 hierarchies mounted, or cgroup v2 with those controllers delegated",
+                no_cgroup.join(", ")
+            ));
+        }
+        if mode == Mode::Strict && !report.missing.is_empty() {
+            return Err(SandboxError {
+                missing: report.missing.join(", "),
+                why: report.why.join("; "),
+            });
+        }
+        Ok(sandbox)
+    }
+
+    /// A launcher without isolation (process group and rlimits only), for tests of what runs
+    /// inside it.
+    pub fn none() -> Sandbox {
+        Sandbox::new(Mode::None, Limits::default(), Clock::Wall).expect("none always works")
+    }
+
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Makes a fresh working copy usable by the sandboxed bot: owned by the unprivileged user
+    /// it runs as, so that it can write there (and nowhere else).
+    pub fn prepare_workdir(&self, dir: &Path) -> io::Result<()> {
+        if let Some((_, Identity::Setpriv(_), _)) = &self.bwrap {
+            chown_tree(dir, bwrap::NOBODY)?;
+        }
+        Ok(())
+    }
+
+    /// Starts `program` (`launch` or `build`, a file in `workdir`) in the sandbox, with the
+    /// given standard streams, in a new process group that is killed when the child is dropped.
+    pub fn spawn(
+        &self,
+        program: &str,
+        workdir: &Path,
+        stdio: [Stdio; 3],
+    ) -> Result<(Child, Tree), SpawnError> {
+        let disk = self.limits.disk_mib << 20;
+        let used = tree::disk_usage(workdir);
+        let base = *self
+            .baselines
+            .lock()
+            .expect("not poisoned")
+            .entry(workdir.to_path_buf())
+            .or_insert(used);
+        if self.mode != Mode::None && used > base + disk {
+            return Err(SpawnError::Breach(Breach::Disk {
+                mib: self.limits.disk_mib,
+            }));
+        }
+        let group = if self.cgroups == Cgroups::default() {
+            None
+        } else {
+            Some(
+                self.cgroups
+                    .create(GroupLimits {
+                        memory_bytes: self.limits.memory_mib << 20,
+                        max_procs: self.limits.max_procs,
+                    })
+                    .map_err(SpawnError::Cgroup)?,
+            )
+        };
+        let mut command = match &self.bwrap {
+            Some((path, identity, system)) => {
+                let mut c = Command::new(path);
+                c.args(bwrap::args(
+                    identity,
+                    system,
+                    workdir,
+                    disk,
+                    &format!("./{program}"),
+                ));
+                c
+            }
+            None => {
+                let mut c = Command::new(workdir.join(program));
+                if self.mode != Mode::None {
+                    c.env_clear();
+                    for (key, value) in bwrap::ENV {
+                        let value: OsString = if key == "HOME" {
+                            workdir.as_os_str().to_owned()
+                        } else {
+                            value.into()
+                        };
+                        c.env(key, value);
+                    }
+                }
+                c
+            }
+        };
+        let [stdin, stdout, stderr] = stdio;
+        command
+            .current_dir(workdir)
+            .stdin(stdin)
+            .stdout(stdout)
+            .stderr(stderr)
+            .process_group(0)
+            .kill_on_drop(true);
+        let procs = match &group {
+            Some(g) => g.procs_files().map_err(SpawnError::Cgroup)?,
+            None => Vec::new(),
+        };
+        let rlimits = self.rlimits(group.as_ref());
+        // SAFETY: the closure only makes system calls (write to open files, setrlimit); it
+        // allocates nothing and touches no lock of the parent.
+        unsafe {
+            command.pre_exec(move || {
+                Group::join_self(&procs)?;
+                for &(resource, value) in &rlimits {
+                    setrlimit(resource, value, value)?;
+                }
+                Ok(())
+            });
+        }
+        let child = command.spawn().map_err(SpawnError::Start)?;
+        let leader = child.id().ok_or(SpawnError::ExitedAtOnce)?;
+        let cpu = self.clock == Clock::Cpu;
+        let tree = Tree::new(leader, group, cpu, workdir, base, self.limits);
+        Ok((child, tree))
+    }
+
+    /// The rlimits of every process of a tree.
+    fn rlimits(&self, group: Option<&Group>) -> Vec<(Resource, u64)> {
+        let l = &self.limits;
+        // A crashing bot must not fill its working copy with core dumps, game after game.
+        let mut r = vec![(Resource::RLIMIT_CORE, 0)];
+        let memory_cgroup = group.is_some() && self.cgroups.memory.is_some();
+        if !memory_cgroup {
+            r.push((Resource::RLIMIT_AS, l.memory_mib << 20));
+        }
+        if self.mode != Mode::None {
+            r.push((Resource::RLIMIT_NOFILE, l.max_files));
+            r.push((Resource::RLIMIT_FSIZE, l.disk_mib << 20));
+        }
+        r
+    }
+}
+
+/// Why a tree could not be started.
+#[derive(Debug, thiserror::Error)]
+pub enum SpawnError {
+    #[error("{0}")]
+    Start(io::Error),
+    #[error("exited at once")]
+    ExitedAtOnce,
+    #[error("cannot make its cgroup: {0}")]
+    Cgroup(io::Error),
+    #[error("{0}")]
+    Breach(Breach),
+}
+
+/// Finds bubblewrap and checks that it can make its namespaces here, with a trial run.
+fn probe_bwrap() -> Result<(PathBuf, Identity, Vec<SystemDir>), String> {
+    let Some(path) = find_program("bwrap") else {
+        return Err("bubblewrap not found (apt-get install bubblewrap)".into());
+    };
+    let root = nix::unistd::geteuid().is_root();
+    let identity = match find_program("setpriv") {
+        Some(setpriv) if root => Identity::Setpriv(setpriv.to_string_lossy().into_owned()),
+        _ => Identity::UserNamespace,
+    };
+    let system = bwrap::system_dirs();
+    let probe = std::env::temp_dir().join(format!("take6-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&probe).map_err(|e| format!("cannot make {}: {e}", probe.display()))?;
+    let args = bwrap::args(&identity, &system, &probe, 1 << 20, "true");
+    let out = std::process::Command::new(&path)
+        .args(&args)
+        .stdin(Stdio::null())
+        .output();
+    let _ = std::fs::remove_dir(&probe);
+    match out {
+        Ok(o) if o.status.success() => Ok((path, identity, system)),
+        Ok(o) => Err(format!(
+            "bubblewrap cannot make a sandbox here ({}): allow user namespaces or run as root",
+            String::from_utf8_lossy(&o.stderr).trim()
+        )),
+        Err(e) => Err(format!("bubblewrap cannot start: {e}")),
+    }
+}
+
+/// `name` in `PATH` or the usual system folders.
+fn find_program(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/usr/bin".into(), "/bin".into(), "/usr/sbin".into()])
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// `chown -R uid:uid dir`, symlinks themselves rather than their targets.
+fn chown_tree(dir: &Path, uid: u32) -> io::Result<()> {
+    std::os::unix::fs::lchown(dir, Some(uid), Some(uid))?;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            chown_tree(&entry.path(), uid)?;
+        } else {
+            std::os::unix::fs::lchown(entry.path(), Some(uid), Some(uid))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
