@@ -292,6 +292,21 @@ pub fn snapshot(dir: &Path, skip: &[&str]) -> BTreeMap<String, (u32, String)> {
     files
 }
 
+/// The bytes of the files under `dir` (symbolic links not followed).
+pub fn folder_bytes(dir: &Path) -> u64 {
+    let mut total = 0;
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let meta = fs::symlink_metadata(&path).unwrap();
+        total += if meta.is_dir() {
+            folder_bytes(&path)
+        } else {
+            meta.len()
+        };
+    }
+    total
+}
+
 /// The faults of `bot` in `game`, as (kind, reason).
 pub fn faults_of(game: &GameRecord, bot: &str) -> Vec<(String, String)> {
     let Some(seat) = game.players.iter().position(|p| p == bot) else {
