@@ -2,9 +2,10 @@
 
 A file `cpu-ms` in the working copy (written by a test: "MS REPLIES") makes it burn MS
 milliseconds of CPU time before each of its first REPLIES replies of a game, to stand for a bot
-that thinks."""
+that thinks. It also writes a temporary file, as many programs do."""
 import os
 import sys
+import tempfile
 import time
 
 
@@ -70,7 +71,14 @@ def reply(value):
     sys.stdout.flush()
 
 
+def scratch():
+    """Uses a temporary file, as many programs do: $TMPDIR must be writable."""
+    with tempfile.TemporaryFile(dir=os.environ.get("TMPDIR", "/tmp")) as f:
+        f.write(b"scratch")
+
+
 def main():
+    scratch()
     hand = numbers(read(), "cards", 10)
     if len(set(hand)) != 10 or not all(1 <= c <= 104 for c in hand):
         fail("bad hand %r" % hand)
