@@ -297,6 +297,18 @@ fn a_disk_filler_is_stopped_at_the_limit_and_leaves_nothing_in_tmp() {
         return;
     };
     assert_limit_fault(&zoo, "hostile-disk", "disk_limit", "64");
+    // Its private /tmp was usable, up to the limit.
+    let log = zoo.work_file("hostile-disk", "disk.txt");
+    let tmp: u64 = log
+        .lines()
+        .next()
+        .unwrap()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(tmp > 0 && tmp <= 64 << 20, "{log}");
     // Twice the limit, for the bot's own files and any delay in noticing.
     let kept = zoo::folder_bytes(&zoo.work("hostile-disk"));
     assert!(kept <= 128 << 20, "{kept} bytes kept in the working copy");
