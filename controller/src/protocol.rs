@@ -8,7 +8,7 @@
 //! mistake in a template is reported with its file and line before any game starts, never in
 //! the middle of one.
 //!
-//! Three sets ship inside the binary (`default`, `named`, `codingame`, from `templates/`); a
+//! Four sets ship inside the binary (`default`, `named`, `codingame`, `codingame-statement`, from `templates/`); a
 //! [`TemplateLibrary`] adds the `*.toml` files of a folder to them, and a bot may bring its own
 //! `template.toml` ([`TemplateSet::from_file`]).
 
@@ -56,10 +56,14 @@ pub const VARIABLES: [&str; 15] = [
 const BUILTIN_DIR: &str = "templates";
 
 /// The built-in sets, compiled into the binary: `(name, source)`.
-const BUILTIN: [(&str, &str); 3] = [
+const BUILTIN: [(&str, &str); 4] = [
     ("default", include_str!("../../templates/default.toml")),
     ("named", include_str!("../../templates/named.toml")),
     ("codingame", include_str!("../../templates/codingame.toml")),
+    (
+        "codingame-statement",
+        include_str!("../../templates/codingame-statement.toml"),
+    ),
 ];
 
 /// Longest part of a bad reply quoted back in a [`ReplyError`].
@@ -450,12 +454,16 @@ fn phase_index(phase: Phase) -> usize {
         .expect("every phase is in ALL")
 }
 
-/// Turns a rendered message into what is sent: `None` when blank, else ending with `\n`.
-fn finish(mut text: String) -> Option<String> {
+/// Turns a rendered message into what is sent: `None` when it holds nothing but whitespace (how
+/// a template says "send nothing"), else every line of the template as a line on the wire, empty
+/// ones included, each ending with `\n`. The engine keeps a template's last newline, so a
+/// template written as lines ends with one; one written without gets it here, even when its
+/// last line rendered empty (an empty hand), which must not merge into the line before.
+fn finish(mut text: String, source: &str) -> Option<String> {
     if text.trim().is_empty() {
         return None;
     }
-    if !text.ends_with('\n') {
+    if !source.ends_with('\n') || !text.ends_with('\n') {
         text.push('\n');
     }
     Some(text)
@@ -512,6 +520,13 @@ impl TemplateSet {
     fn compile(name: &str, path: &str, entries: RawEntries) -> Result<TemplateSet, TemplateError> {
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::Strict);
+        // Otherwise Jinja drops the last newline, and with it a last line that renders empty.
+        env.set_syntax(
+            minijinja::syntax::SyntaxConfig::builder()
+                .keep_trailing_newline(true)
+                .build()
+                .expect("the default delimiters are valid"),
+        );
         env.set_auto_escape_callback(|_| AutoEscape::None);
         let globals: HashSet<String> = env.globals().map(|(k, _)| k.to_string()).collect();
 
@@ -605,7 +620,7 @@ impl TemplateSet {
         };
         let template = self.env.get_template(key).expect("compiled at load");
         match template.render(Value::from(Serde(view))) {
-            Ok(text) => Ok(finish(text)),
+            Ok(text) => Ok(finish(text, &entry.source)),
             Err(e) => {
                 let template_line = e.line().unwrap_or(1);
                 Err(TemplateError::Render {
@@ -668,7 +683,7 @@ pub struct TemplateLibrary {
 }
 
 impl TemplateLibrary {
-    /// The built-in sets `default`, `named` and `codingame`, then every `*.toml` in `dir` (when
+    /// The built-in sets (`default`, `named`, `codingame`, `codingame-statement`), then every `*.toml` in `dir` (when
     /// given and existing), which adds a set or replaces a built-in one of the same file stem.
     /// Errs only when `dir` exists but cannot be listed; broken files are kept as errors.
     pub fn load(dir: Option<&Path>) -> Result<TemplateLibrary, TemplateError> {
@@ -913,6 +928,15 @@ mod tests {
         insta::assert_snapshot!(transcript(&lib.get("codingame").unwrap(), &fixed_game()));
     }
 
+    #[test]
+    fn snapshot_codingame_statement() {
+        let lib = TemplateLibrary::load(None).unwrap();
+        insta::assert_snapshot!(transcript(
+            &lib.get("codingame-statement").unwrap(),
+            &fixed_game()
+        ));
+    }
+
     /// The core protocol, written out by hand from its specification.
     fn core_protocol(view: &View) -> Option<String> {
         fn line(word: &str, items: impl IntoIterator<Item = String>) -> String {
@@ -1005,17 +1029,21 @@ mod tests {
     #[test]
     fn library_lists_builtins_and_reports_unknown_names() {
         let lib = TemplateLibrary::load(None).unwrap();
-        assert_eq!(lib.names(), ["codingame", "default", "named"]);
+        assert_eq!(
+            lib.names(),
+            ["codingame", "codingame-statement", "default", "named"]
+        );
         assert!(lib.broken().is_empty());
         let err = lib.get("codngame").unwrap_err();
         let msg = err.to_string();
         assert!(
-            msg.contains("'codngame'") && msg.contains("codingame, default, named"),
+            msg.contains("'codngame'")
+                && msg.contains("codingame, codingame-statement, default, named"),
             "{msg}"
         );
         // Missing dir is fine.
         let lib = TemplateLibrary::load(Some(Path::new("/nonexistent/take6"))).unwrap();
-        assert_eq!(lib.names().len(), 3);
+        assert_eq!(lib.names().len(), BUILTIN.len());
     }
 
     #[test]
@@ -1032,7 +1060,14 @@ mod tests {
         let lib = TemplateLibrary::load(Some(dir.path())).unwrap();
         assert_eq!(
             lib.names(),
-            ["broken", "codingame", "default", "loud", "named"]
+            [
+                "broken",
+                "codingame",
+                "codingame-statement",
+                "default",
+                "loud",
+                "named"
+            ]
         );
         let view = random_game_views(4, 2).remove(0);
         let named = lib.get("named").unwrap();
@@ -1268,8 +1303,35 @@ mod tests {
         };
         assert_eq!(get(Phase::Start), None);
         assert_eq!(get(Phase::Cards).as_deref(), Some("a\nb\n"));
-        assert_eq!(get(Phase::Used).as_deref(), Some("u\n"));
+        assert_eq!(get(Phase::Used).as_deref(), Some("u\n\n"));
         assert!(!default_set().sends(Phase::Start));
+    }
+
+    /// A last line that renders empty (CodinGame's hand line at the last row choice) is sent as
+    /// an empty line, in a block written either way round.
+    #[test]
+    fn an_empty_last_line_is_still_a_line() {
+        let set = TemplateSet::from_source(
+            "x",
+            "x.toml",
+            r#"
+pickrow = """
+PICK
+{{ hand | length }}
+{{ hand | join(' ') }}
+"""
+turn = "{{ hand | length }}\n{{ hand | join(' ') }}"
+"#,
+        )
+        .unwrap();
+        let mut view = random_game_views(5, 2)
+            .into_iter()
+            .find(|v| v.phase == Phase::Pickrow)
+            .expect("a row choice");
+        view.hand.clear();
+        assert_eq!(set.render(&view).unwrap().as_deref(), Some("PICK\n0\n\n"));
+        view.phase = Phase::Turn;
+        assert_eq!(set.render(&view).unwrap().as_deref(), Some("0\n\n"));
     }
 
     /// The README's example file loads, and the filters it mentions exist.

@@ -47,7 +47,9 @@ fn fixture(name: &str) -> (&str, PathBuf) {
     (name, fixtures().join(name))
 }
 
-/// Runs `take6 run` in `dir` with test-friendly limits plus `args`.
+/// Runs `take6 run` in `dir` with test-friendly limits plus `args` (a flag in `args` wins).
+/// The reply limits are generous, far above what the fixtures need, so that a loaded machine
+/// never turns a well-behaved bot into a fault; tests of timeouts pass their own.
 fn take6(dir: &Path, args: &[&str]) -> Output {
     Command::cargo_bin("take6")
         .unwrap()
@@ -57,9 +59,9 @@ fn take6(dir: &Path, args: &[&str]) -> Output {
             "--jobs",
             "2",
             "--first-reply-ms",
-            "2000",
+            "10000",
             "--reply-ms",
-            "1000",
+            "5000",
         ])
         .args(["--grace-ms", "300"])
         .args(args)
@@ -217,7 +219,16 @@ fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
     // ends its wait.
     let out = take6(
         tmp.path(),
-        &["--games", "4", "--seed", "3", "--wall-factor", "1"],
+        &[
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--first-reply-ms",
+            "2000",
+            "--wall-factor",
+            "1",
+        ],
     );
     assert_ok(&out);
     // Four games, two at a time, each waiting 2 s at most for the silent bot: far less than
@@ -655,24 +666,28 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
     let arena = input("arena");
     let lines: Vec<&str> = arena.lines().collect();
     assert_eq!(lines[0], format!("10 {}", seat("arena")));
-    assert_eq!(lines[1], "CHOOSE_CARD_TO_PLAY");
-    assert_eq!(lines[2], ["-1"; 10].join(" "));
+    // The live arena's order: 12 lines of state, the hand, then the phase word.
+    assert_eq!(lines[1], ["-1"; 10].join(" "));
     for (row, &start) in game.rows.iter().enumerate() {
-        assert_eq!(lines[3 + 2 * row], "1");
-        assert_eq!(lines[4 + 2 * row], start.to_string());
+        assert_eq!(lines[2 + 2 * row], "1");
+        assert_eq!(lines[3 + 2 * row], start.to_string());
     }
-    assert_eq!(lines[11], ["0"; 10].join(" "), "scores");
-    assert_eq!(lines[12], "10");
-    assert_eq!(lines[13], join(&game.hands[seat("arena")]));
-    // Turn 2 shows every seat's turn-1 card.
-    let second = lines
+    assert_eq!(lines[10], ["0"; 10].join(" "), "scores");
+    assert_eq!(lines[11], "10");
+    assert_eq!(lines[12], join(&game.hands[seat("arena")]));
+    assert_eq!(lines[13], "CHOOSE_CARD_TO_PLAY");
+    // Turn 2 shows every seat's turn-1 card, on the line after turn 1's last block.
+    let blocks: Vec<usize> = lines
         .iter()
         .enumerate()
-        .filter(|(_, l)| **l == "CHOOSE_CARD_TO_PLAY")
-        .nth(1)
-        .unwrap()
-        .0;
-    assert_eq!(lines[second + 1], join(&game.turns[0].played));
+        .filter(|(_, l)| l.starts_with("CHOOSE_"))
+        .map(|(i, _)| i)
+        .collect();
+    let second = blocks
+        .iter()
+        .position(|&i| lines[i] == "CHOOSE_CARD_TO_PLAY" && i > 13)
+        .unwrap();
+    assert_eq!(lines[blocks[second - 1] + 1], join(&game.turns[0].played));
     assert!(
         lines
             .iter()
@@ -845,4 +860,82 @@ fn a_memory_limit_turns_a_memory_hog_into_a_fault() {
     assert!(faults_of(&g, "first").is_empty());
     let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
     assert!(manifest.contains("memory_mib = 100"), "{manifest}");
+}
+
+/// A copy of the fixture `player` named `name` that speaks `template`.
+fn bot_speaking(dir: &Path, name: &str, player: &str, template: &str) {
+    let bot = dir.join("bots").join(name);
+    copy_dir(&fixtures().join(player), &bot);
+    fs::write(bot.join("bot.toml"), format!("template = \"{template}\"\n")).unwrap();
+}
+
+/// What a strict reader wrote in its working copy: one verdict per game it read to the end.
+fn verdicts(dir: &Path, bot: &str) -> Vec<String> {
+    let path = series_dir(dir).join("work").join(bot).join("verdicts.txt");
+    fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Issue 6: a strict reader of every built-in set, CodinGame's two orders included, reads exactly
+/// the lines its protocol promises in 100 games at one table with a bot that faults, and never
+/// faults itself, including when its tenth card has to take a row (an empty hand line).
+#[test]
+fn strict_readers_of_every_built_in_set_play_100_games_without_a_fault() {
+    let tmp = arena(&[fixture("strict-default"), fixture("not-held")]);
+    bot_speaking(tmp.path(), "arena", "strict-cg", "codingame");
+    bot_speaking(tmp.path(), "statement", "strict-cg", "codingame-statement");
+    bot_speaking(tmp.path(), "named", "strict-default", "named");
+    let strict = ["arena", "statement", "named", "strict-default"];
+    let out = take6(tmp.path(), &["--games", "100", "--seed", "6"]);
+    assert_ok(&out);
+    let played = games(tmp.path());
+    assert_eq!(played.len(), 100);
+    for game in &played {
+        check_record(game).unwrap();
+        for bot in strict {
+            assert_eq!(faults_of(game, bot), [], "game {}", game.game);
+        }
+        assert!(!faults_of(game, "not-held").is_empty(), "a seat faults");
+    }
+    for bot in strict {
+        assert_eq!(verdicts(tmp.path(), bot), vec!["ok"; 100], "{bot}");
+    }
+    for bot in ["arena", "statement"] {
+        let last_card_took_a_row = played.iter().any(|g| {
+            let seat = g.players.iter().position(|p| p == bot).unwrap();
+            g.turns[9]
+                .events
+                .iter()
+                .any(|e| e.seat == seat && e.reason.is_some())
+        });
+        assert!(last_card_took_a_row, "{bot} never chose a row in turn 10");
+    }
+}
+
+/// The strict readers really are strict: a CodinGame reader of one order, given the other, fails
+/// at its first block (so the test above would catch a wrong order or a lost line).
+#[test]
+fn a_strict_reader_fails_on_the_other_codingame_order() {
+    let tmp = arena(&[]);
+    bot_speaking(tmp.path(), "arena", "strict-cg", "codingame");
+    // The bot reads its order from bot.toml; the controller is told the other one.
+    fs::write(
+        tmp.path().join("bots/arena/template.toml"),
+        fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../templates/codingame-statement.toml"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    fs::write(tmp.path().join("bots/arena/bot.toml"), "# codingame\n").unwrap();
+    assert_ok(&take6(tmp.path(), &["--games", "2", "--seed", "1"]));
+    for game in games(tmp.path()) {
+        assert_eq!(faults_of(&game, "arena").len(), 1, "{:?}", game.invalid);
+    }
+    let seen = verdicts(tmp.path(), "arena");
+    assert_eq!(seen.len(), 2);
+    assert!(seen.iter().all(|v| v.starts_with("FAIL")), "{seen:?}");
 }

@@ -182,7 +182,13 @@ impl Process {
         }
     }
 
+    /// Remembers `fault`; a bot that died, went silent or stopped reading because its tree
+    /// ran into a limit faulted for that limit.
     fn mark_broken(&mut self, fault: Fault) -> Fault {
+        let fault = match (&fault, self.tree.breach()) {
+            (Fault::Limit(_), _) | (_, None) => fault,
+            (_, Some(breach)) => Fault::Limit(breach),
+        };
         self.broken = Some(fault.clone());
         fault
     }
@@ -254,11 +260,6 @@ impl Process {
                     .map(|s| s.to_string());
                 Fault::Exited { status }
             }
-        };
-        // A bot that died or went silent because of a limit faulted for that limit.
-        let fault = match self.tree.breach() {
-            Some(breach) => Fault::Limit(breach),
-            None => fault,
         };
         Err(self.mark_broken(fault))
     }

@@ -69,11 +69,17 @@ impl Cgroups {
     /// writable at start no longer is.
     pub fn create(&self, limits: GroupLimits) -> io::Result<Group> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
-        let name = format!(
-            "{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        );
+        // A name is only taken twice by a controller of another PID namespace with our pid.
+        let name = loop {
+            let name = format!(
+                "{}-{}",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            );
+            if !self.bases().iter().any(|b| b.join(&name).exists()) {
+                break name;
+            }
+        };
         let mut group = Group {
             v2: self.v2,
             dirs: Vec::new(),
@@ -243,7 +249,9 @@ fn remove_group(dir: &Path) {
     }
 }
 
-/// Removes the groups in `base` whose controller (the pid before `-` in the name) is gone.
+/// Removes the empty groups in `base` whose controller (the pid before `-` in the name) is
+/// gone. Their bots died with that controller (bubblewrap's `--die-with-parent`); a group that
+/// still holds processes is left alone, since a pid from another PID namespace may look gone.
 fn clean_stale(base: &Path) {
     let Ok(entries) = fs::read_dir(base) else {
         return;
@@ -254,7 +262,7 @@ fn clean_stale(base: &Path) {
             continue;
         };
         if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
-            remove_group(&entry.path());
+            let _ = fs::remove_dir(entry.path());
         }
     }
 }

@@ -1,0 +1,360 @@
+//! The sandbox through the real `take6` binary: what a bot can see, the limits of its whole
+//! tree, the CPU clock under a busy neighbour, and that nothing of a bot outlives its game or
+//! a SIGKILLed controller. These need bubblewrap and writable cgroups (CI installs the one and
+//! runs as root); on a machine without them each test says so and checks nothing.
+
+use std::fs;
+use std::io::BufReader;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use take6::record::{GameRecord, read_games_jsonl};
+use tempfile::TempDir;
+
+/// The `first` fixture: a well-behaved awk bot.
+fn first_launch() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/first/launch")
+}
+
+/// Adds bot `name` to `dir/bots`: `launch` runs `prelude` (shell) and then plays as `first`.
+fn bot(dir: &Path, name: &str, prelude: &str) {
+    let folder = dir.join("bots").join(name);
+    fs::create_dir_all(&folder).unwrap();
+    fs::copy(first_launch(), folder.join("play")).unwrap();
+    let launch = folder.join("launch");
+    fs::write(&launch, format!("#!/bin/sh\n{prelude}\nexec ./play\n")).unwrap();
+    fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn take6(dir: &Path) -> Command {
+    let mut c = Command::cargo_bin("take6").unwrap();
+    c.current_dir(dir)
+        .args(["run", "--jobs", "2", "--first-reply-ms", "3000"])
+        .args(["--reply-ms", "1000", "--grace-ms", "300"])
+        .env_remove("RUST_LOG");
+    c
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    let out = take6(dir).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "take6 failed ({}):\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn series_dir(dir: &Path) -> PathBuf {
+    fs::canonicalize(dir.join("results/latest")).unwrap()
+}
+
+fn games(dir: &Path) -> Vec<GameRecord> {
+    let file = fs::File::open(series_dir(dir).join("games.jsonl")).unwrap();
+    read_games_jsonl(BufReader::new(file)).unwrap()
+}
+
+/// The (kind, reason) of each fault of `bot` over all games.
+fn faults(games: &[GameRecord], bot: &str) -> Vec<(String, String)> {
+    games
+        .iter()
+        .flat_map(|g| {
+            let seat = g.players.iter().position(|p| p == bot).unwrap();
+            g.invalid
+                .iter()
+                .filter(move |f| f.seat == seat)
+                .map(|f| (f.kind.clone(), f.reason.clone()))
+        })
+        .collect()
+}
+
+/// Whether this machine gives the full sandbox (else the test is skipped with a note).
+fn sandboxed(dir: &Path) -> bool {
+    let out = take6(dir)
+        .args(["--sandbox", "strict", "--games", "1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if err.contains("--sandbox strict: not enforced") {
+        eprintln!("skipped: {err}");
+        return false;
+    }
+    true
+}
+
+/// Pids of processes whose command line contains `marker`.
+fn processes(marker: &str) -> Vec<String> {
+    let out = Command::new("pgrep").args(["-f", marker]).output().unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Waits (up to a generous bound) for every process with `marker` to be gone; returns those
+/// left.
+fn gone(marker: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let left = processes(marker);
+        if left.is_empty() || Instant::now() > deadline {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn arena() -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    bot(tmp.path(), "honest", "");
+    tmp
+}
+
+#[test]
+fn limits_of_the_whole_tree_are_named_faults_and_the_honest_bot_plays_on() {
+    let tmp = arena();
+    if !sandboxed(tmp.path()) {
+        return;
+    }
+    // Children do the damage; the bot itself would play on.
+    bot(
+        tmp.path(),
+        "hog",
+        "for i in 1 2 3 4; do python3 -c 'x = bytearray(40 << 20); import time; time.sleep(60)' & done; sleep 1",
+    );
+    bot(
+        tmp.path(),
+        "forker",
+        "for i in $(seq 30); do sleep 6161 & done",
+    );
+    bot(
+        tmp.path(),
+        "filler",
+        "for i in 1 2 3; do head -c 5000000 /dev/zero > fill$i; done",
+    );
+    run(
+        tmp.path(),
+        &[
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--memory-mib",
+            "100",
+            "--max-procs",
+            "16",
+            "--disk-mib",
+            "8",
+        ],
+    );
+    let games = games(tmp.path());
+    assert_eq!(games.len(), 2);
+    assert!(faults(&games, "honest").is_empty(), "{games:?}");
+    let kinds = |bot| {
+        let f = faults(&games, bot);
+        assert_eq!(f.len(), 2, "{bot}: one fault per game: {f:?}");
+        f
+    };
+    for (kind, reason) in kinds("hog") {
+        assert_eq!(kind, "memory_limit");
+        assert!(reason.contains("memory limit of 100 MiB"), "{reason}");
+    }
+    for (kind, reason) in kinds("forker") {
+        assert_eq!(kind, "process_limit");
+        assert!(reason.contains("process limit of 16"), "{reason}");
+    }
+    for (kind, reason) in kinds("filler") {
+        assert_eq!(kind, "disk_limit");
+        assert!(reason.contains("disk limit of 8 MiB"), "{reason}");
+    }
+    assert!(
+        gone("sleep 6161").is_empty(),
+        "a forker's child outlived its game"
+    );
+    let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+    assert!(manifest.contains("[sandbox]"), "{manifest}");
+    assert!(manifest.contains("mode = \"auto\""), "{manifest}");
+    assert!(manifest.contains("missing = []"), "{manifest}");
+}
+
+#[test]
+fn a_bot_sees_only_its_own_processes_files_and_four_variables() {
+    let tmp = arena();
+    if !sandboxed(tmp.path()) {
+        return;
+    }
+    let host = tmp.path().display().to_string();
+    let spy = format!(
+        "{{ echo \"uid=$(id -u)\"; env | cut -d= -f1 | sort | tr '\\n' ' '; echo; \
+           for p in /proc/[0-9]*; do echo \"proc $(tr '\\0' ' ' < $p/cmdline)\"; done; \
+           ls {host}/bots && echo SAW-BOTS; ls {host}/results && echo SAW-RESULTS; \
+           ls /root /home 2>/dev/null | grep -q . && echo SAW-HOMES; \
+           echo x > {host}/bots/honest/launch && echo WROTE-BOTS; \
+           echo done; }} >&2 2>/dev/null"
+    );
+    bot(tmp.path(), "spy", &spy);
+    let out = take6(tmp.path())
+        .args(["--games", "1", "--seed", "1"])
+        .env("TAKE6_CANARY", "secret")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let log = fs::read_to_string(series_dir(tmp.path()).join("logs/spy.games.log")).unwrap();
+    assert!(log.contains("done"), "{log}");
+    assert!(log.contains("uid=65534"), "not root inside: {log}");
+    let names = log.lines().nth(2).unwrap_or_default();
+    for name in names.split_whitespace() {
+        assert!(
+            [
+                "HOME", "LANG", "PATH", "PWD", "TMPDIR", "SHLVL", "OLDPWD", "_"
+            ]
+            .contains(&name),
+            "{name} leaked into the environment: {log}"
+        );
+    }
+    assert!(!log.contains("TAKE6_CANARY"), "{log}");
+    for seen in ["SAW-BOTS", "SAW-RESULTS", "SAW-HOMES", "WROTE-BOTS"] {
+        assert!(!log.contains(seen), "{seen}: {log}");
+    }
+    let procs: Vec<&str> = log.lines().filter(|l| l.starts_with("proc ")).collect();
+    assert!(
+        procs.len() <= 6,
+        "only its own few processes are visible: {procs:?}"
+    );
+    for p in &procs {
+        assert!(!p.contains("awk") && !p.contains("run --jobs"), "{p}");
+    }
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("bots/honest/launch")).unwrap(),
+        format!("#!/bin/sh\n\nexec ./play\n")
+    );
+}
+
+/// CPU spinners outside every sandbox, killed when dropped.
+struct Spinners(Vec<Child>);
+
+impl Spinners {
+    fn start(n: usize) -> Spinners {
+        Spinners(
+            (0..n)
+                .map(|_| {
+                    Command::new("sh")
+                        .args(["-c", "while :; do :; done", "spinner-4242"])
+                        .stdout(Stdio::null())
+                        .spawn()
+                        .unwrap()
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Spinners {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+#[test]
+fn under_the_cpu_clock_a_busy_neighbour_does_not_make_an_honest_bot_time_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    if !sandboxed(tmp.path()) {
+        return;
+    }
+    // Each reply costs about 100 ms of CPU; the limit is 1000 ms of it, and the machine is
+    // crowded with spinners (and games at once above its cores) that take most of the wall time.
+    let folder = tmp.path().join("bots/thinker");
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(
+        folder.join("launch"),
+        r#"#!/bin/sh
+case $(awk -W version 2>&1) in *mawk*) set -- -W interactive ;; *) set -- ;; esac
+exec awk "$@" '
+$1 == "cards"   { n = 0; for (i = 2; i <= NF; i++) hand[++n] = $i; next }
+$1 == "pickrow" { picking = 1; next }
+$1 == "top" {
+    for (k = 0; k < 1500000; k++) x += k
+    if (picking) { picking = 0; print 0 }
+    else { c = 0; for (i = 1; i <= n; i++) if (hand[i] != "") { c = hand[i]; hand[i] = ""; break }; print c }
+    fflush(); next
+}
+$1 == "invalid" { exit }
+'
+"#,
+    )
+    .unwrap();
+    fs::set_permissions(folder.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+    let _spinners = Spinners::start(6);
+    run(
+        tmp.path(),
+        &[
+            "--games", "4", "--seed", "2", "--jobs", "4", "--clock", "cpu",
+        ],
+    );
+    let games = games(tmp.path());
+    assert!(faults(&games, "thinker").is_empty(), "{games:?}");
+    let times = fs::read_to_string(series_dir(tmp.path()).join("reply_times.csv")).unwrap();
+    let row = times
+        .lines()
+        .find(|l| l.starts_with("thinker,"))
+        .unwrap_or_else(|| panic!("{times}"));
+    let fields: Vec<&str> = row.split(',').collect();
+    assert!(fields[1].parse::<u32>().unwrap() >= 40, "{row}");
+    assert!(
+        fields[2..].iter().all(|f| f.parse::<f64>().is_ok()),
+        "{row}"
+    );
+    let recorded: usize = games
+        .iter()
+        .flat_map(|g| &g.replies)
+        .map(|r| r.cpu_us.len())
+        .sum();
+    assert_eq!(
+        recorded.to_string(),
+        fields[1],
+        "the CSV follows games.jsonl"
+    );
+}
+
+#[test]
+fn a_sigkilled_controller_leaves_no_bot_process_behind() {
+    let tmp = arena();
+    if !sandboxed(tmp.path()) {
+        return;
+    }
+    // Daemons of every kind, each carrying the marker; the bot then thinks for a long while
+    // (blocked, so only the wall-clock safety net, 30 s, would end its game).
+    bot(
+        tmp.path(),
+        "daemons",
+        "setsid sleep 5151 & (sleep 5151 &) ; nohup sleep 5151 >/dev/null 2>&1 & sleep 30",
+    );
+    let mut controller = take6(tmp.path())
+        .args(["--games", "100000", "--jobs", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while processes("sleep 5151").len() < 3 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !processes("sleep 5151").is_empty(),
+        "the bot's daemons started"
+    );
+    controller.kill().unwrap(); // SIGKILL
+    controller.wait().unwrap();
+    assert!(
+        gone("sleep 5151").is_empty(),
+        "daemons outlived the controller"
+    );
+    assert!(gone("tests/bots/first").is_empty());
+}

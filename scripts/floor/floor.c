@@ -1,0 +1,179 @@
+/*
+ * floor -- the spawn-and-pipe floor of a Take 6! series: what any controller must at least do
+ * per game, and nothing more. Per game it starts the N launch scripts, sends each its `cards`,
+ * ten turns of `count`/`cows`/`top` + one reply + `used`, then `score`/`others`, closes their
+ * input and reaps them. No rules, no logs, no checks of the replies: scripts/bench-floor sets
+ * `take6 run` against it on the same bots.
+ *
+ * Usage: floor GAMES JOBS LAUNCH...   (JOBS worker processes share the games; each LAUNCH runs
+ * with its own folder as current directory, as take6 runs a bot in its working copy.)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAXN 10
+
+struct bot {
+    pid_t pid;
+    int in, out;        /* our ends: we write `in`, read `out` */
+    char buf[4096];
+    size_t len;
+};
+
+static void die(const char *what)
+{
+    perror(what);
+    exit(2);
+}
+
+static void spawn(struct bot *b, const char *launch)
+{
+    int to[2], from[2];
+    if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
+        die("pipe");
+    b->pid = fork();
+    if (b->pid < 0)
+        die("fork");
+    if (b->pid == 0) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", launch);
+        if (dup2(to[0], 0) < 0 || dup2(from[1], 1) < 0 || chdir(dirname(dir)))
+            _exit(126);
+        execl(launch, launch, (char *)0);
+        _exit(127);
+    }
+    close(to[0]);
+    close(from[1]);
+    b->in = to[1];
+    b->out = from[0];
+    b->len = 0;
+}
+
+static void say(struct bot *b, const char *text, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(b->in, text, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return; /* a bot that went away: the floor does not judge */
+        }
+        text += w;
+        n -= (size_t)w;
+    }
+}
+
+/* One reply line of `b`, as a number (0 when it ended or said something else). */
+static int reply(struct bot *b)
+{
+    for (;;) {
+        char *nl = memchr(b->buf, '\n', b->len);
+        if (nl) {
+            int v = atoi(b->buf);
+            size_t used = (size_t)(nl - b->buf) + 1;
+            memmove(b->buf, nl + 1, b->len - used);
+            b->len -= used;
+            return v;
+        }
+        if (b->len == sizeof b->buf)
+            b->len = 0;
+        ssize_t r = read(b->out, b->buf + b->len, sizeof b->buf - b->len);
+        if (r <= 0)
+            return 0;
+        b->len += (size_t)r;
+    }
+}
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
+static unsigned next(unsigned n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (unsigned)(rng % n);
+}
+
+static void game(int n, char **launch)
+{
+    struct bot bots[MAXN];
+    int deck[104], i, s, t;
+    char msg[512];
+    for (i = 0; i < 104; i++)
+        deck[i] = i + 1;
+    for (i = 103; i > 0; i--) {
+        int j = (int)next((unsigned)i + 1), c = deck[i];
+        deck[i] = deck[j];
+        deck[j] = c;
+    }
+    for (s = 0; s < n; s++)
+        spawn(&bots[s], launch[s]);
+    for (s = 0; s < n; s++) {
+        int len = snprintf(msg, sizeof msg, "cards");
+        for (i = 0; i < 10; i++)
+            len += snprintf(msg + len, sizeof msg - len, " %d", deck[s * 10 + i]);
+        msg[len++] = '\n';
+        say(&bots[s], msg, (size_t)len);
+    }
+    const int *rows = deck + n * 10;
+    for (t = 0; t < 10; t++) {
+        int len = snprintf(msg, sizeof msg, "count 1 1 1 1\ncows 1 1 1 1\ntop %d %d %d %d\n",
+                           rows[0], rows[1], rows[2], rows[3]);
+        for (s = 0; s < n; s++)
+            say(&bots[s], msg, (size_t)len);
+        int played[MAXN];
+        for (s = 0; s < n; s++)
+            played[s] = reply(&bots[s]);
+        len = snprintf(msg, sizeof msg, "used");
+        for (s = 0; s < n; s++)
+            len += snprintf(msg + len, sizeof msg - len, " %d", played[s]);
+        msg[len++] = '\n';
+        for (s = 0; s < n; s++)
+            say(&bots[s], msg, (size_t)len);
+    }
+    int len = snprintf(msg, sizeof msg, "score 0\nothers");
+    for (s = 1; s < n; s++)
+        len += snprintf(msg + len, sizeof msg - len, " 0");
+    msg[len++] = '\n';
+    for (s = 0; s < n; s++) {
+        say(&bots[s], msg, (size_t)len);
+        close(bots[s].in);
+    }
+    for (s = 0; s < n; s++) {
+        close(bots[s].out);
+        while (waitpid(bots[s].pid, 0, 0) < 0 && errno == EINTR)
+            ;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4 || argc - 3 > MAXN) {
+        fprintf(stderr, "usage: floor GAMES JOBS LAUNCH... (at most %d)\n", MAXN);
+        return 2;
+    }
+    int games = atoi(argv[1]), jobs = atoi(argv[2]), n = argc - 3, w, g;
+    signal(SIGPIPE, SIG_IGN);
+    for (w = 0; w < jobs; w++) {
+        pid_t pid = fork();
+        if (pid < 0)
+            die("fork");
+        if (pid == 0) {
+            rng += (unsigned long long)w * 0x2545F4914F6CDD1DULL;
+            for (g = w; g < games; g += jobs)
+                game(n, argv + 3);
+            _exit(0);
+        }
+    }
+    int status, failed = 0;
+    while (wait(&status) > 0)
+        failed |= !WIFEXITED(status) || WEXITSTATUS(status);
+    return failed;
+}
