@@ -309,9 +309,23 @@ fn a_disk_filler_is_stopped_at_the_limit_and_leaves_nothing_in_tmp() {
         .parse()
         .unwrap();
     assert!(tmp > 0 && tmp <= 64 << 20, "{log}");
+}
+
+#[test]
+fn a_disk_filler_cannot_put_more_than_its_limit_on_the_host_disk() {
+    // Each file is capped, but the working copy's total is only measured when the game ends: a
+    // bot writing many files within the limit each puts as much as it likes on the host's disk.
+    let args = ["--disk-mib", "64", "--first-reply-ms", "20000"];
+    let Some(zoo) = contained("disk-total", "hostile-disk", 1, &args) else {
+        return;
+    };
     // Twice the limit, for the bot's own files and any delay in noticing.
     let kept = zoo::folder_bytes(&zoo.work("hostile-disk"));
-    assert!(kept <= 128 << 20, "{kept} bytes kept in the working copy");
+    let log = zoo.work_file("hostile-disk", "disk.txt");
+    assert!(
+        kept <= 128 << 20,
+        "{kept} bytes kept in the working copy:\n{log}"
+    );
 }
 
 #[test]
