@@ -256,7 +256,7 @@ fn cpu_spinners_make_an_honest_bot_time_out_on_the_wall_clock_without_the_sandbo
     let zoo = Zoo::new("spin-none", &["hostile-spin"]);
     zoo.honest_thinks(250, 4);
     let args = [&SPIN_ARGS[..], &["3", "--games", "1", "--clock", "wall"]].concat();
-    zoo::assert_ok(&zoo.run("none", &args));
+    zoo::assert_ok(&zoo.run_on_one_cpu("none", &args));
     let faults = faults_of(&zoo.games()[0], HONEST);
     assert!(faults.iter().any(|(k, _)| k == "timeout"), "{faults:?}");
 }

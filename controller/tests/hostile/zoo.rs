@@ -132,8 +132,27 @@ impl Zoo {
 
     /// [`Zoo::run`] with another test-level timeout.
     pub fn run_for(&self, mode: &str, args: &[&str], timeout: Duration) -> Output {
-        Command::cargo_bin("take6")
-            .unwrap()
+        self.run_with(Command::cargo_bin("take6").unwrap(), mode, args, timeout)
+    }
+
+    /// [`Zoo::run`] with the controller and every bot on one CPU (`taskset -c 0`), so that
+    /// CPU contention is the same whatever the machine's number of cores.
+    pub fn run_on_one_cpu(&self, mode: &str, args: &[&str]) -> Output {
+        let mut taskset = Command::new("taskset");
+        taskset
+            .args(["-c", "0"])
+            .arg(assert_cmd::cargo::cargo_bin("take6"));
+        self.run_with(taskset, mode, args, Duration::from_secs(120))
+    }
+
+    fn run_with(
+        &self,
+        mut command: Command,
+        mode: &str,
+        args: &[&str],
+        timeout: Duration,
+    ) -> Output {
+        command
             .current_dir(self.dir())
             // A fixed seed below 2^63: series.toml writes the seed as a TOML integer, which a
             // TOML reader cannot read beyond i64 (a random seed is above in half the series).
