@@ -13,6 +13,9 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+
 use zoo::{HONEST, Zoo, assert_no_effect, faults_of, sandbox_available, snapshot, text};
 
 /// Runs `attacker` and the honest bot under `--sandbox strict` with `args` and checks that the
@@ -417,12 +420,13 @@ fn a_fork_storm_forks_freely_without_the_sandbox() {
     assert_eq!(log, "forked 200\n");
 }
 
-#[test]
-fn a_sigkilled_controller_takes_every_bot_process_with_it() {
-    if !sandbox_available("sigkill") {
+/// Starts a long series with `hostile-daemon`, waits for a game's daemon, stops the controller
+/// with `signal` and checks that no process of the test is left.
+fn stop_controller_mid_series(test: &str, signal: Signal) {
+    if !sandbox_available(test) {
         return;
     }
-    let zoo = Zoo::new("sigkill", &["hostile-daemon"]);
+    let zoo = Zoo::new(test, &["hostile-daemon"]);
     zoo.honest_thinks(20, 10);
     let mut controller = std::process::Command::new(assert_cmd::cargo::cargo_bin("take6"))
         .current_dir(zoo.dir())
@@ -451,7 +455,25 @@ fn a_sigkilled_controller_takes_every_bot_process_with_it() {
         controller.try_wait().unwrap().is_none(),
         "the series ended first"
     );
-    controller.kill().unwrap();
-    controller.wait().unwrap();
+    kill(Pid::from_raw(controller.id() as i32), signal).unwrap();
+    // Bounded: a controller that ignores the signal is killed when the wait times out.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while controller.try_wait().unwrap().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = controller.try_wait().unwrap();
+    let _ = controller.kill();
+    assert!(status.is_some(), "the controller did not stop on {signal}");
     zoo.assert_no_process_left();
+}
+
+#[test]
+fn a_sigkilled_controller_takes_every_bot_process_with_it() {
+    stop_controller_mid_series("sigkill", Signal::SIGKILL);
+}
+
+#[test]
+fn an_interrupted_series_takes_every_bot_process_with_it() {
+    stop_controller_mid_series("sigint", Signal::SIGINT);
+    stop_controller_mid_series("sigterm", Signal::SIGTERM);
 }
