@@ -57,18 +57,17 @@ fn a_bot_cannot_read_the_seed_the_results_or_other_bots() {
         return;
     };
     assert_clean(&zoo, "hostile-peek");
-    let leak = zoo.work_file("hostile-peek", "leak.txt");
-    assert!(
-        leak.contains("== ../../series.toml"),
-        "the attack ran:\n{leak}"
-    );
-    for secret in [
-        SEED,
-        "games_planned",
-        "protocol violation",
-        "TAKE6_ZOO_CANARY",
-    ] {
-        assert!(!leak.contains(secret), "{secret} leaked:\n{leak}");
+    for file in ["leak.txt", "build-leak.txt"] {
+        let leak = zoo.work_file("hostile-peek", file);
+        assert!(leak.contains("== ../../series.toml"), "ran:\n{leak}");
+        for secret in [
+            SEED,
+            "games_planned",
+            "protocol violation",
+            "TAKE6_ZOO_CANARY",
+        ] {
+            assert!(!leak.contains(secret), "{secret} leaked in {file}:\n{leak}");
+        }
     }
 }
 
@@ -380,6 +379,10 @@ fn a_bot_and_its_build_get_exactly_the_documented_environment() {
         ];
         assert_eq!(vars, expected, "{file}:\n{env}");
     }
+    // Not root, no new privileges, no network but loopback.
+    let ident = zoo.work_file("hostile-env", "ident.txt");
+    let expected = "uid 65534 gid 65534\nNoNewPrivs:\t1\ninterface lo\n";
+    assert_eq!(ident, expected, "{ident}");
 }
 
 #[test]
