@@ -249,6 +249,8 @@ fn cpu_spinners_at_the_table_do_not_make_an_honest_bot_time_out() {
     let before = snapshot(&zoo.bots(), &[]);
     let out = zoo.run("strict", &[&SPIN_ARGS[..], &["3", "--games", "1"]].concat());
     assert_no_effect(&zoo, &out, "hostile-spin", 1, &before);
+    let clock = zoo.manifest()["settings"]["clock"].clone();
+    assert_eq!(clock.as_str(), Some("cpu"), "the default clock");
     let times = fs::read_to_string(zoo.series().join("reply_times.csv")).unwrap();
     assert!(times.contains(HONEST), "{times}");
 }

@@ -360,6 +360,8 @@ pub fn assert_no_effect(
         Some("strict"),
         "{manifest}"
     );
+    let missing = manifest["sandbox"]["missing"].as_array().map(Vec::len);
+    assert_eq!(missing, Some(0), "{manifest}");
     let names: Vec<&str> = manifest["bots"]
         .as_array()
         .unwrap()
