@@ -425,9 +425,10 @@ fn a_fork_storm_forks_freely_without_the_sandbox() {
     assert_eq!(log, "forked 200\n");
 }
 
-/// Starts a long series with `hostile-daemon`, waits for a game's daemon, stops the controller
-/// with `signal` and checks that no process of the test is left.
-fn stop_controller_mid_series(test: &str, signal: Signal) {
+/// Starts a long series with `hostile-daemon`, waits for its daemon named `daemon` (`setsid`
+/// from a game, `build-setsid` from its build), stops the controller with `signal` and checks
+/// that no process of the test is left.
+fn stop_controller_mid_series(test: &str, daemon: &str, signal: Signal) {
     if !sandbox_available(test) {
         return;
     }
@@ -449,7 +450,7 @@ fn stop_controller_mid_series(test: &str, signal: Signal) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let daemon = format!("{}-daemon-setsid", zoo.marker);
+    let daemon = format!("{}-daemon-{daemon}", zoo.marker);
     let deadline = Instant::now() + Duration::from_secs(60);
     while !zoo.processes().iter().any(|p| p.contains(&daemon)) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
@@ -474,11 +475,16 @@ fn stop_controller_mid_series(test: &str, signal: Signal) {
 
 #[test]
 fn a_sigkilled_controller_takes_every_bot_process_with_it() {
-    stop_controller_mid_series("sigkill", Signal::SIGKILL);
+    stop_controller_mid_series("sigkill", "setsid", Signal::SIGKILL);
+}
+
+#[test]
+fn a_controller_sigkilled_during_builds_takes_every_build_process_with_it() {
+    stop_controller_mid_series("sigkill-build", "build-setsid", Signal::SIGKILL);
 }
 
 #[test]
 fn an_interrupted_series_takes_every_bot_process_with_it() {
-    stop_controller_mid_series("sigint", Signal::SIGINT);
-    stop_controller_mid_series("sigterm", Signal::SIGTERM);
+    stop_controller_mid_series("sigint", "setsid", Signal::SIGINT);
+    stop_controller_mid_series("sigterm", "setsid", Signal::SIGTERM);
 }
