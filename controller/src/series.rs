@@ -390,6 +390,10 @@ pub async fn run(
 
     let interrupted = dispatch(&schedule, &seats, &names, settings, tx, stop).await;
     let tally = reporter.await.expect("the reporter does not panic")?;
+    // Every game's tree is killed by now; wait for its last processes to exit (a loaded
+    // machine may take a while to run a killed process) and its cgroups to go.
+    let settling = Arc::clone(&sandbox);
+    let _ = tokio::task::spawn_blocking(move || settling.settle(Duration::from_secs(10))).await;
 
     let standings = tally.standings();
     write_leaderboard(&dir.path, &standings)?;

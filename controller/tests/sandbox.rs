@@ -358,3 +358,55 @@ fn a_sigkilled_controller_leaves_no_bot_process_behind() {
     );
     assert!(gone("tests/bots/first").is_empty());
 }
+
+#[test]
+fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
+    let tmp = arena();
+    let none = run(tmp.path(), &["--games", "1", "--sandbox", "none"]);
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert!(
+        err.contains("take6: sandbox: none: enforced process-group"),
+        "{err}"
+    );
+    let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+    assert!(
+        manifest.contains("[sandbox]\nmode = \"none\""),
+        "{manifest}"
+    );
+    let games = games(tmp.path());
+    assert!(
+        games[0].replies.iter().all(|r| r.cpu_us.is_empty()),
+        "no CPU clock without cgroups"
+    );
+
+    if sandboxed(tmp.path()) {
+        run(tmp.path(), &["--games", "1", "--sandbox", "strict"]);
+        let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+        assert!(manifest.contains("mode = \"strict\""), "{manifest}");
+        assert!(manifest.contains("missing = []"), "{manifest}");
+        assert!(manifest.contains("\"pid-namespace\""), "{manifest}");
+    }
+
+    for (flag, value) in [
+        ("--max-procs", "0"),
+        ("--memory-mib", "17592186044416"),
+        ("--disk-mib", "0"),
+        ("--max-files", "3"),
+        ("--wall-factor", "0"),
+    ] {
+        let out = take6(tmp.path()).args([flag, value]).output().unwrap();
+        assert!(!out.status.success(), "{flag} {value} was accepted");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let key = flag.trim_start_matches("--").replace('-', "_");
+        assert!(err.contains(&format!("{key} = {value}")), "{err}");
+    }
+    let out = take6(tmp.path())
+        .args(["--sandbox", "sometimes"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("auto"),
+        "the choices are named"
+    );
+}

@@ -10,7 +10,9 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
@@ -217,12 +219,43 @@ impl Group {
 
 impl Drop for Group {
     /// Kills what is left and removes the folders; a folder whose processes are still dying is
-    /// left for [`clean_stale`] of a later controller (its name carries our pid).
+    /// removed by a later [`settle`] (or, if the controller dies first, by [`clean_stale`] of
+    /// the next one: its name carries our pid).
     fn drop(&mut self) {
         self.kill_all();
+        let mut pending = PENDING
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         for dir in &self.dirs {
-            remove_group(dir);
+            if fs::remove_dir(dir).is_err() && dir.exists() {
+                pending.push(dir.clone());
+            }
         }
+    }
+}
+
+/// Groups whose processes were killed but had not yet exited when the group was dropped.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes the dropped groups whose processes have exited since, waiting up to `patience`
+/// for the others (zero: one try, never blocks).
+pub fn settle(patience: Duration) {
+    let deadline = Instant::now() + patience;
+    loop {
+        let left = {
+            let mut pending = PENDING
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            pending.retain(|dir| {
+                kill_listed(dir);
+                fs::remove_dir(dir).is_err() && dir.exists()
+            });
+            pending.len()
+        };
+        if left == 0 || Instant::now() >= deadline {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
 }
 
@@ -231,20 +264,6 @@ fn kill_listed(dir: &Path) {
     if let Ok(text) = fs::read_to_string(dir.join("cgroup.procs")) {
         for pid in text.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
             let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
-        }
-    }
-}
-
-/// Removes an empty group, waiting briefly for killed processes to be gone.
-fn remove_group(dir: &Path) {
-    for attempt in 0..50 {
-        match fs::remove_dir(dir) {
-            Ok(()) => return,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return,
-            Err(_) => {
-                kill_listed(dir);
-                std::thread::sleep(std::time::Duration::from_millis(1 + attempt / 5));
-            }
         }
     }
 }
@@ -452,6 +471,7 @@ cgroup2 /sys/fs/cgroup/unified cgroup2 rw,relatime 0 0
         assert!(dirs.iter().any(|d| d.parent() == Some(cpu.as_path())));
         assert!(dirs.iter().all(|d| d.exists()));
         drop(group);
+        settle(Duration::from_secs(5));
         assert!(dirs.iter().all(|d| !d.exists()), "{dirs:?}");
     }
 }

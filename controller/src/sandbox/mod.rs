@@ -237,6 +237,12 @@ impl Sandbox {
         Sandbox::new(Mode::None, Limits::default(), Clock::Wall).expect("none always works")
     }
 
+    /// Removes the cgroups of ended trees, waiting up to `patience` for their last processes
+    /// to exit: at the end of a series, so that nothing of it is left.
+    pub fn settle(&self, patience: std::time::Duration) {
+        cgroup::settle(patience);
+    }
+
     pub fn report(&self) -> &Report {
         &self.report
     }
@@ -263,18 +269,26 @@ impl Sandbox {
         stdio: [Stdio; 3],
     ) -> Result<(Child, Tree), SpawnError> {
         let disk = self.limits.disk_mib << 20;
-        let used = tree::disk_usage(workdir);
-        let base = *self
-            .baselines
-            .lock()
-            .expect("not poisoned")
-            .entry(workdir.to_path_buf())
-            .or_insert(used);
-        if self.mode != Mode::None && used > base + disk {
-            return Err(SpawnError::Breach(Breach::Disk {
-                mib: self.limits.disk_mib,
-            }));
-        }
+        // The working copy's growth is only watched in a sandbox (`none` is as before).
+        let base = if self.mode == Mode::None {
+            None
+        } else {
+            let used = tree::disk_usage(workdir);
+            let base = *self
+                .baselines
+                .lock()
+                .expect("not poisoned")
+                .entry(workdir.to_path_buf())
+                .or_insert(used);
+            if used > base + disk {
+                return Err(SpawnError::Breach(Breach::Disk {
+                    mib: self.limits.disk_mib,
+                }));
+            }
+            Some(base)
+        };
+        // Groups of games that ended since the last start, without waiting.
+        cgroup::settle(std::time::Duration::ZERO);
         let group = if self.cgroups == Cgroups::default() {
             None
         } else {

@@ -53,8 +53,8 @@ pub struct Tree {
     /// Whether reply times are CPU times (a CPU-accounting cgroup exists and `--clock cpu`).
     cpu_clock: bool,
     workdir: PathBuf,
-    /// Working-copy size before its first game.
-    disk_base: u64,
+    /// Working-copy size before its first game, when its growth is watched.
+    disk_base: Option<u64>,
     limits: Limits,
     killed: bool,
 }
@@ -65,7 +65,7 @@ impl Tree {
         group: Option<Group>,
         cpu: bool,
         workdir: &Path,
-        disk_base: u64,
+        disk_base: Option<u64>,
         limits: Limits,
     ) -> Tree {
         let cpu_clock = cpu && group.as_ref().is_some_and(|g| g.cpu_us().is_some());
@@ -109,7 +109,7 @@ impl Tree {
     /// Any limit passed, the working copy's growth included (walks the working copy).
     pub fn breach(&self) -> Option<Breach> {
         self.counted_breach().or_else(|| {
-            let grown = disk_usage(&self.workdir).saturating_sub(self.disk_base);
+            let grown = disk_usage(&self.workdir).saturating_sub(self.disk_base?);
             (grown > self.limits.disk_mib << 20).then_some(Breach::Disk {
                 mib: self.limits.disk_mib,
             })
@@ -133,14 +133,8 @@ impl Tree {
 impl Drop for Tree {
     fn drop(&mut self) {
         self.kill();
-        if let Some(group) = self.group.take() {
-            // Removing the folders may wait for the last processes to die: not on a runtime
-            // worker thread.
-            match tokio::runtime::Handle::try_current() {
-                Ok(handle) => drop(handle.spawn_blocking(move || drop(group))),
-                Err(_) => drop(group),
-            }
-        }
+        // The group's folders go now, or at a later `settle` once the killed processes exited.
+        self.group.take();
     }
 }
 
