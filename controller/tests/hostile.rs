@@ -1,10 +1,12 @@
-//! The hostile-bot zoo of issue #7: the real `take6` binary with one attacker from
+//! The hostile-bot zoo of issue #7, isolation: the real `take6` binary with one attacker from
 //! `tests/bots/hostile-*` and the strict `honest` bot at a table (built-ins pad), under
-//! `--sandbox strict`. Each test checks that the attack had no effect (see `zoo::assert_no_effect`)
-//! and that the attacker's fault, if any, names the limit; where it is cheap and safe, a sibling
-//! `*_without_the_sandbox` test runs the same table under `--sandbox none` and shows the attack
-//! is real, so the sandboxed test can fail.
+//! `--sandbox strict`. Each test checks that the attack had no effect (see
+//! `checks::assert_no_effect`); where it is cheap and safe, a sibling `*_without_the_sandbox` test
+//! runs the same table under `--sandbox none` and shows the attack is real, so the sandboxed test
+//! can fail. Resource limits are in `tests/hostile_limits.rs`.
 
+#[path = "hostile/checks.rs"]
+mod checks;
 #[path = "hostile/zoo.rs"]
 mod zoo;
 
@@ -16,38 +18,8 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 
-use zoo::{HONEST, Zoo, assert_no_effect, faults_of, sandbox_available, snapshot, text};
-
-/// Runs `attacker` and the honest bot under `--sandbox strict` with `args` and checks that the
-/// attack had no effect; `None` when the machine has no sandbox (outside CI).
-fn contained(test: &str, attacker: &str, games: usize, args: &[&str]) -> Option<Zoo> {
-    if !sandbox_available(test) {
-        return None;
-    }
-    let zoo = Zoo::new(test, &[attacker]);
-    let before = snapshot(&zoo.bots(), &[]);
-    let count = games.to_string();
-    let out = zoo.run("strict", &[&["--games", count.as_str()], args].concat());
-    assert_no_effect(&zoo, &out, attacker, games, &before);
-    Some(zoo)
-}
-
-/// Asserts that `bot` played every game without a fault.
-fn assert_clean(zoo: &Zoo, bot: &str) {
-    for g in zoo.games() {
-        assert_eq!(faults_of(&g, bot), vec![], "{bot} in game {}", g.game);
-    }
-}
-
-/// Asserts that `bot` faulted with `kind` in some game, with a reason naming `limit`.
-fn assert_limit_fault(zoo: &Zoo, bot: &str, kind: &str, limit: &str) {
-    let faults: Vec<(String, String)> =
-        zoo.games().iter().flat_map(|g| faults_of(g, bot)).collect();
-    assert!(
-        faults.iter().any(|(k, r)| k == kind && r.contains(limit)),
-        "{bot}: expected a {kind} fault naming {limit}, got {faults:?}"
-    );
-}
+use checks::{assert_clean, contained, faults_of, snapshot};
+use zoo::{HONEST, Zoo, sandbox_available, text};
 
 const SEED: &str = "8128812881";
 
@@ -236,128 +208,6 @@ fn a_bot_deletes_the_series_without_the_sandbox() {
     );
 }
 
-/// The honest bot burns 250 ms of CPU per reply (its first 4 replies) with a reply limit of 1 s.
-const SPIN_ARGS: [&str; 5] = ["--reply-ms", "1000", "--first-reply-ms", "1000", "--seed"];
-
-#[test]
-fn cpu_spinners_at_the_table_do_not_make_an_honest_bot_time_out() {
-    if !sandbox_available("spin") {
-        return;
-    }
-    let zoo = Zoo::new("spin", &["hostile-spin"]);
-    zoo.honest_thinks(250, 4);
-    let before = snapshot(&zoo.bots(), &[]);
-    let out = zoo.run("strict", &[&SPIN_ARGS[..], &["3", "--games", "1"]].concat());
-    assert_no_effect(&zoo, &out, "hostile-spin", 1, &before);
-    let clock = zoo.manifest()["settings"]["clock"].clone();
-    assert_eq!(clock.as_str(), Some("cpu"), "the default clock");
-    let times = fs::read_to_string(zoo.series().join("reply_times.csv")).unwrap();
-    assert!(times.contains(HONEST), "{times}");
-}
-
-#[test]
-fn cpu_spinners_make_an_honest_bot_time_out_on_the_wall_clock_without_the_sandbox() {
-    let zoo = Zoo::new("spin-none", &["hostile-spin"]);
-    zoo.honest_thinks(250, 4);
-    let args = [&SPIN_ARGS[..], &["3", "--games", "1", "--clock", "wall"]].concat();
-    zoo::assert_ok(&zoo.run_on_one_cpu("none", &args));
-    let faults = faults_of(&zoo.games()[0], HONEST);
-    assert!(faults.iter().any(|(k, _)| k == "timeout"), "{faults:?}");
-}
-
-#[test]
-fn a_memory_hog_with_children_is_stopped_at_the_limit_of_its_tree() {
-    let args = ["--memory-mib", "512", "--first-reply-ms", "20000"];
-    let Some(zoo) = contained("memory", "hostile-memory", 1, &args) else {
-        return;
-    };
-    assert_limit_fault(&zoo, "hostile-memory", "memory_limit", "512");
-    let log = zoo.work_file("hostile-memory", "memory.txt");
-    for line in log.lines().filter(|l| l.starts_with("alive")) {
-        assert!(line == "alive 0" || line == "alive 1", "{log}");
-    }
-}
-
-#[test]
-fn a_memory_hog_with_children_takes_gigabytes_without_the_sandbox() {
-    // The wall clock (no cgroup without the sandbox): room for a loaded machine.
-    let zoo = Zoo::new("memory-none", &["hostile-memory"]);
-    // 4 children (1.9 GiB) are enough to show it, and quicker on a loaded machine.
-    fs::write(zoo.bots().join("hostile-memory/children"), "4").unwrap();
-    let args = [
-        "--memory-mib",
-        "512",
-        "--first-reply-ms",
-        "60000",
-        "--games",
-        "1",
-    ];
-    zoo::assert_ok(&zoo.run("none", &args));
-    let log = zoo.work_file("hostile-memory", "memory.txt");
-    let faults = faults_of(&zoo.games()[0], "hostile-memory");
-    assert!(log.contains("alive 4"), "{log}{faults:?}");
-}
-
-#[test]
-fn a_disk_filler_is_stopped_at_the_limit_and_leaves_nothing_in_tmp() {
-    let args = ["--disk-mib", "64", "--first-reply-ms", "20000"];
-    let Some(zoo) = contained("disk", "hostile-disk", 1, &args) else {
-        return;
-    };
-    assert_limit_fault(&zoo, "hostile-disk", "disk_limit", "64");
-    // Its private /tmp was usable, up to the limit.
-    let log = zoo.work_file("hostile-disk", "disk.txt");
-    let tmp: u64 = log
-        .lines()
-        .next()
-        .unwrap()
-        .rsplit(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!(tmp > 0 && tmp <= 64 << 20, "{log}");
-}
-
-#[test]
-fn a_disk_filler_cannot_put_more_than_its_limit_on_the_host_disk() {
-    // Each file is capped, but the working copy's total is only measured when the game ends: a
-    // bot writing many files within the limit each puts as much as it likes on the host's disk.
-    let args = ["--disk-mib", "64", "--first-reply-ms", "20000"];
-    let Some(zoo) = contained("disk-total", "hostile-disk", 1, &args) else {
-        return;
-    };
-    // Twice the limit, for the bot's own files and any delay in noticing.
-    let kept = zoo::folder_bytes(&zoo.work("hostile-disk"));
-    let log = zoo.work_file("hostile-disk", "disk.txt");
-    assert!(
-        kept <= 128 << 20,
-        "{kept} bytes kept in the working copy:\n{log}"
-    );
-}
-
-#[test]
-fn a_disk_filler_fills_the_disk_and_tmp_without_the_sandbox() {
-    // The wall clock (no cgroup without the sandbox): room for a loaded machine.
-    let zoo = Zoo::new("disk-none", &["hostile-disk"]);
-    let args = [
-        "--disk-mib",
-        "64",
-        "--first-reply-ms",
-        "60000",
-        "--games",
-        "1",
-    ];
-    zoo::assert_ok(&zoo.run("none", &args));
-    let log = zoo.work_file("hostile-disk", "disk.txt");
-    let faults = faults_of(&zoo.games()[0], "hostile-disk");
-    assert!(
-        log.contains(&format!("big 0 {}", 1 << 30)),
-        "{log}{faults:?}"
-    );
-    assert!(!zoo.tmp_files().is_empty(), "nothing left in /tmp: {log}");
-}
-
 /// The variables a shell adds by itself, besides those the sandbox sets.
 const SHELL_VARIABLES: [&str; 4] = ["PWD", "OLDPWD", "SHLVL", "_"];
 
@@ -397,33 +247,6 @@ fn a_bot_gets_the_controller_environment_without_the_sandbox() {
         env.contains(&format!("TAKE6_ZOO_CANARY={}", zoo.marker)),
         "{env}"
     );
-}
-
-#[test]
-fn a_fork_storm_is_stopped_at_the_process_limit() {
-    let args = ["--max-procs", "32", "--first-reply-ms", "20000"];
-    let Some(zoo) = contained("storm", "hostile-forkstorm", 2, &args) else {
-        return;
-    };
-    assert_limit_fault(&zoo, "hostile-forkstorm", "process_limit", "32");
-    let log = zoo.work_file("hostile-forkstorm", "storm.txt");
-    assert!(!log.contains("forked 200"), "{log}");
-}
-
-#[test]
-fn a_fork_storm_forks_freely_without_the_sandbox() {
-    let zoo = Zoo::new("storm-none", &["hostile-forkstorm"]);
-    let args = [
-        "--max-procs",
-        "32",
-        "--first-reply-ms",
-        "20000",
-        "--games",
-        "1",
-    ];
-    zoo::assert_ok(&zoo.run("none", &args));
-    let log = zoo.work_file("hostile-forkstorm", "storm.txt");
-    assert_eq!(log, "forked 200\n");
 }
 
 /// Starts a long series with `hostile-daemon`, waits for its daemon named `daemon` (`setsid`

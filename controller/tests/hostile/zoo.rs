@@ -1,8 +1,8 @@
 //! The scaffolding of the hostile-bot tests: a scratch folder named after a unique marker with
-//! copies of the fixture bots, the real binary run in it with finite limits, snapshots of folders,
-//! the processes of a test found by the marker, and the checks every hostile test makes.
+//! copies of the fixture bots, the real binary run in it with finite limits, and the processes
+//! of a test found by the marker. Shared by `tests/hostile.rs` and `tests/hostile_limits.rs`.
+#![allow(dead_code)]
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::io::BufReader;
 use std::os::unix::fs::PermissionsExt;
@@ -14,8 +14,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use assert_cmd::Command;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
-use sha2::{Digest, Sha256};
-use take6::record::{GameRecord, check_record, read_games_jsonl};
+
+use take6::record::{GameRecord, read_games_jsonl};
 use tempfile::TempDir;
 
 /// The player every hostile bot execs once its attack is started (`./play MARKER`): the `first`
@@ -279,132 +279,4 @@ pub fn assert_ok(out: &Output) {
         text(&out.stdout),
         text(&out.stderr)
     );
-}
-
-/// Every file under `dir` (relative path → mode and SHA-256), skipping the relative paths in `skip`.
-pub fn snapshot(dir: &Path, skip: &[&str]) -> BTreeMap<String, (u32, String)> {
-    let mut files = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            let rel = path
-                .strip_prefix(dir)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            if skip.contains(&rel.as_str()) {
-                continue;
-            }
-            let meta = fs::symlink_metadata(&path).unwrap();
-            if meta.is_dir() {
-                stack.push(path);
-            } else if meta.is_file() {
-                let digest = Sha256::digest(fs::read(&path).unwrap());
-                let hex = digest.iter().map(|b| format!("{b:02x}")).collect();
-                files.insert(rel, (meta.permissions().mode(), hex));
-            } else {
-                files.insert(rel, (meta.permissions().mode(), "special".into()));
-            }
-        }
-    }
-    files
-}
-
-/// The bytes of the files under `dir` (symbolic links not followed).
-pub fn folder_bytes(dir: &Path) -> u64 {
-    let mut total = 0;
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let meta = fs::symlink_metadata(&path).unwrap();
-        total += if meta.is_dir() {
-            folder_bytes(&path)
-        } else {
-            meta.len()
-        };
-    }
-    total
-}
-
-/// The faults of `bot` in `game`, as (kind, reason).
-pub fn faults_of(game: &GameRecord, bot: &str) -> Vec<(String, String)> {
-    let Some(seat) = game.players.iter().position(|p| p == bot) else {
-        return Vec::new();
-    };
-    game.invalid
-        .iter()
-        .filter(|f| f.seat == seat)
-        .map(|f| (f.kind.clone(), f.reason.clone()))
-        .collect()
-}
-
-/// The checks of every hostile test after a sandboxed series of `games` games with `attacker`:
-/// the series is complete and consistent, the honest bot has no fault and its working copy is its
-/// source, the bots folder is unchanged (`bots_before`), the results stay as they were while any
-/// leftover process could still act, and no process of the test remains. Returns the games.
-pub fn assert_no_effect(
-    zoo: &Zoo,
-    out: &Output,
-    attacker: &str,
-    games: usize,
-    bots_before: &BTreeMap<String, (u32, String)>,
-) -> Vec<GameRecord> {
-    assert_ok(out);
-    let manifest = zoo.manifest();
-    assert_eq!(manifest["status"].as_str(), Some("complete"), "{manifest}");
-    let planned = manifest["games_planned"].as_integer();
-    assert_eq!(planned, Some(games as i64), "{manifest}");
-    assert_eq!(manifest["games_played"].as_integer(), planned, "{manifest}");
-    assert_eq!(
-        manifest["sandbox"]["mode"].as_str(),
-        Some("strict"),
-        "{manifest}"
-    );
-    let missing = manifest["sandbox"]["missing"].as_array().map(Vec::len);
-    assert_eq!(missing, Some(0), "{manifest}");
-    let names: Vec<&str> = manifest["bots"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|b| b["name"].as_str())
-        .collect();
-    assert!(
-        names.contains(&HONEST) && names.contains(&attacker),
-        "{manifest}"
-    );
-
-    let records = zoo.games();
-    let numbers: Vec<u64> = records.iter().map(|g| g.game).collect();
-    assert_eq!(
-        numbers,
-        (0..games as u64).collect::<Vec<_>>(),
-        "every game once"
-    );
-    for g in &records {
-        check_record(g).unwrap_or_else(|e| panic!("game {}: {e}", g.game));
-        assert!(g.players.iter().any(|p| p == attacker), "game {}", g.game);
-        assert_eq!(
-            faults_of(g, HONEST),
-            vec![],
-            "honest bot in game {}",
-            g.game
-        );
-    }
-
-    assert_eq!(&snapshot(&zoo.bots(), &[]), bots_before, "bots/ changed");
-    assert_eq!(
-        snapshot(&zoo.work(HONEST), &[]),
-        snapshot(&zoo.bots().join(HONEST), &[]),
-        "the honest bot's working copy is not its source"
-    );
-    let work = format!("work/{attacker}");
-    let results = snapshot(&zoo.series(), &[&work]);
-    zoo.assert_no_process_left();
-    assert_eq!(
-        snapshot(&zoo.series(), &[&work]),
-        results,
-        "results changed"
-    );
-    assert_eq!(zoo.tmp_files(), Vec::<PathBuf>::new(), "files left in /tmp");
-    records
 }
