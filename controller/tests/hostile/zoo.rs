@@ -107,10 +107,12 @@ impl Zoo {
         }
     }
 
+    /// The scratch folder (the controller's current directory).
     pub fn dir(&self) -> &Path {
         self.tmp.path()
     }
 
+    /// The scratch folder's `bots/`.
     pub fn bots(&self) -> PathBuf {
         self.dir().join("bots")
     }
@@ -263,14 +265,17 @@ impl Drop for Zoo {
     }
 }
 
+/// The fixture bots of the repository (copied, never run in place).
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
 }
 
+/// Output bytes as text for messages.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Asserts that the controller succeeded, showing its output if not.
 pub fn assert_ok(out: &Output) {
     assert!(
         out.status.success(),
