@@ -147,6 +147,8 @@ impl Zoo {
         self.run_with(taskset, mode, args, Duration::from_secs(120))
     }
 
+    /// Runs `command` (the binary, or a wrapper of it) in the scratch folder with the common
+    /// arguments, the canary variable and a test-level timeout.
     fn run_with(
         &self,
         mut command: Command,
