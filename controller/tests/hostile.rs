@@ -66,6 +66,9 @@ fn a_bot_cannot_kill_or_write_into_its_neighbours() {
                 "{attacker} reached the honest bot"
             );
         }
+        // It searched all the time it had (60 rounds), seeing only its own game's processes.
+        let search = zoo.work_file(attacker, "search.txt");
+        assert!(search.starts_with("searched 60 times"), "{search}");
     }
 }
 
