@@ -14,6 +14,13 @@ use tracing_subscriber::util::SubscriberInitExt;
 const INTERRUPTED: u8 = 130;
 
 fn main() -> ExitCode {
+    // A warm sandbox's PID 1 (hidden: started by the controller itself, never by people).
+    let mut args = std::env::args();
+    if args.nth(1).as_deref() == Some(take6::sandbox::warm::INIT_ARG) {
+        return ExitCode::from(take6::sandbox::warm::init_main(
+            &args.next().unwrap_or_default(),
+        ));
+    }
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

@@ -410,3 +410,65 @@ fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
         "the choices are named"
     );
 }
+
+#[test]
+fn a_warm_sandbox_starts_each_game_fresh_and_leaves_nothing_of_the_last() {
+    use std::io::{BufRead, Write};
+    use take6::sandbox::{Clock, Limits, Mode, Sandbox, warm::Warm};
+    let sandbox = Sandbox::new(Mode::Auto, Limits::default(), Clock::Cpu).unwrap();
+    if !sandbox.report().missing.is_empty() || !take6_is_root() {
+        eprintln!("skipped: {}", sandbox.report().line());
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let launch = tmp.path().join("launch");
+    fs::write(
+        &launch,
+        "#!/bin/sh\nread x\necho \"got $x $(ls /tmp | wc -l) $(id -u) $HOME\"\n\
+         echo left > /tmp/file; sleep 5252 & setsid sleep 5252 &\ncat >/dev/null\n",
+    )
+    .unwrap();
+    fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
+    sandbox.prepare_workdir(tmp.path()).unwrap();
+    let mut warm =
+        Warm::start(&sandbox, Path::new(env!("CARGO_BIN_EXE_take6")), tmp.path()).unwrap();
+    for game in 0..3 {
+        let (in_read, mut in_write) = std::io::pipe().unwrap();
+        let (out_read, out_write) = std::io::pipe().unwrap();
+        let (_err_read, err_write) = std::io::pipe().unwrap();
+        warm.launch([in_read.into(), out_write.into(), err_write.into()])
+            .unwrap();
+        writeln!(in_write, "game{game}").unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(out_read)
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(
+            line,
+            format!("got game{game} 0 65534 /bot\n"),
+            "a fresh /tmp each game"
+        );
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while processes("sleep 5252").len() < 2 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(
+            processes("sleep 5252").len(),
+            2,
+            "the bot's daemons started"
+        );
+        warm.end().unwrap();
+        assert!(
+            processes("sleep 5252").is_empty(),
+            "game {game} left a process"
+        );
+    }
+    drop(warm);
+}
+
+fn take6_is_root() -> bool {
+    fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(2) == Some("0"))
+}

@@ -8,6 +8,7 @@
 pub mod bwrap;
 pub mod cgroup;
 mod tree;
+pub mod warm;
 
 use std::collections::HashMap;
 use std::ffi::OsString;
