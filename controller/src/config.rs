@@ -104,6 +104,10 @@ pub struct RunArgs {
     /// (a bot that blocks uses no CPU) [default: 10]
     #[arg(long, value_name = "N")]
     pub wall_factor: Option<u32>,
+    /// Keep each bot's sandbox across its games (true), or make a fresh one per game (false)
+    /// [default: true]
+    #[arg(long, value_name = "BOOL")]
+    pub warm_sandboxes: Option<bool>,
     /// Folder of message template sets [default: templates, when it exists]
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
@@ -142,6 +146,7 @@ struct FileConfig {
     max_files: Option<u64>,
     clock: Option<Clock>,
     wall_factor: Option<u32>,
+    warm_sandboxes: Option<bool>,
     templates: Option<PathBuf>,
     stderr_cap_kib: Option<usize>,
     line_cap_bytes: Option<usize>,
@@ -170,6 +175,8 @@ pub struct Settings {
     pub max_files: u64,
     pub clock: Clock,
     pub wall_factor: u32,
+    /// Whether a bot's sandbox is kept across its games (where the sandbox is complete).
+    pub warm_sandboxes: bool,
     /// The template folder, when there is one; built-in sets are always available.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub templates: Option<PathBuf>,
@@ -261,6 +268,7 @@ impl Settings {
             max_files: args.max_files.or(file.max_files).unwrap_or(256),
             clock: args.clock.or(file.clock).unwrap_or_default(),
             wall_factor: args.wall_factor.or(file.wall_factor).unwrap_or(10),
+            warm_sandboxes: args.warm_sandboxes.or(file.warm_sandboxes).unwrap_or(true),
             templates,
             stderr_cap_kib: file.stderr_cap_kib.unwrap_or(64),
             line_cap_bytes: file.line_cap_bytes.unwrap_or(1024),

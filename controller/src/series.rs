@@ -270,11 +270,14 @@ pub async fn run(
     let started = now();
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
-    let sandbox = Arc::new(Sandbox::new(
-        settings.sandbox,
-        settings.sandbox_limits(),
-        settings.clock,
-    )?);
+    let mut sandbox = Sandbox::new(settings.sandbox, settings.sandbox_limits(), settings.clock)?;
+    if settings.warm_sandboxes {
+        // This binary is a warm sandbox's init (`take6 sandbox-init`).
+        if let Ok(exe) = std::env::current_exe() {
+            sandbox.keep_warm(exe);
+        }
+    }
+    let sandbox = Arc::new(sandbox);
     eprintln!("take6: {}", sandbox.report().line());
     // Watch for a stop from the start: builds can take minutes.
     let mut stop = std::pin::pin!(stop);

@@ -136,45 +136,50 @@ fn limits_of_the_whole_tree_are_named_faults_and_the_honest_bot_plays_on() {
         "filler",
         "for i in 1 2 3; do head -c 5000000 /dev/zero > fill$i; done",
     );
-    run(
-        tmp.path(),
-        &[
-            "--games",
-            "2",
-            "--seed",
-            "5",
-            "--memory-mib",
-            "100",
-            "--max-procs",
-            "16",
-            "--disk-mib",
-            "8",
-        ],
-    );
-    let games = games(tmp.path());
-    assert_eq!(games.len(), 2);
-    assert!(faults(&games, "honest").is_empty(), "{games:?}");
-    let kinds = |bot| {
-        let f = faults(&games, bot);
-        assert_eq!(f.len(), 2, "{bot}: one fault per game: {f:?}");
-        f
-    };
-    for (kind, reason) in kinds("hog") {
-        assert_eq!(kind, "memory_limit");
-        assert!(reason.contains("memory limit of 100 MiB"), "{reason}");
+    // In a sandbox kept across games and in a fresh one per game alike.
+    for warm in ["true", "false"] {
+        run(
+            tmp.path(),
+            &[
+                "--games",
+                "2",
+                "--seed",
+                "5",
+                "--memory-mib",
+                "100",
+                "--max-procs",
+                "16",
+                "--disk-mib",
+                "8",
+                "--warm-sandboxes",
+                warm,
+            ],
+        );
+        let games = games(tmp.path());
+        assert_eq!(games.len(), 2);
+        assert!(faults(&games, "honest").is_empty(), "{games:?}");
+        let kinds = |bot| {
+            let f = faults(&games, bot);
+            assert_eq!(f.len(), 2, "{bot}: one fault per game: {f:?}");
+            f
+        };
+        for (kind, reason) in kinds("hog") {
+            assert_eq!(kind, "memory_limit");
+            assert!(reason.contains("memory limit of 100 MiB"), "{reason}");
+        }
+        for (kind, reason) in kinds("forker") {
+            assert_eq!(kind, "process_limit");
+            assert!(reason.contains("process limit of 16"), "{reason}");
+        }
+        for (kind, reason) in kinds("filler") {
+            assert_eq!(kind, "disk_limit");
+            assert!(reason.contains("disk limit of 8 MiB"), "{reason}");
+        }
+        assert!(
+            gone("sleep 6161").is_empty(),
+            "a forker's child outlived its game"
+        );
     }
-    for (kind, reason) in kinds("forker") {
-        assert_eq!(kind, "process_limit");
-        assert!(reason.contains("process limit of 16"), "{reason}");
-    }
-    for (kind, reason) in kinds("filler") {
-        assert_eq!(kind, "disk_limit");
-        assert!(reason.contains("disk limit of 8 MiB"), "{reason}");
-    }
-    assert!(
-        gone("sleep 6161").is_empty(),
-        "a forker's child outlived its game"
-    );
     let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
     assert!(manifest.contains("[sandbox]"), "{manifest}");
     assert!(manifest.contains("mode = \"auto\""), "{manifest}");
@@ -336,26 +341,28 @@ fn a_sigkilled_controller_leaves_no_bot_process_behind() {
         "daemons",
         "setsid sleep 5151 & (sleep 5151 &) ; nohup sleep 5151 >/dev/null 2>&1 & sleep 30",
     );
-    let mut controller = take6(tmp.path())
-        .args(["--games", "100000", "--jobs", "1"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while processes("sleep 5151").len() < 3 && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
+    for warm in ["true", "false"] {
+        let mut controller = take6(tmp.path())
+            .args(["--games", "100000", "--jobs", "1", "--warm-sandboxes", warm])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while processes("sleep 5151").len() < 3 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(
+            !processes("sleep 5151").is_empty(),
+            "the bot's daemons started"
+        );
+        controller.kill().unwrap(); // SIGKILL
+        controller.wait().unwrap();
+        assert!(
+            gone("sleep 5151").is_empty(),
+            "daemons outlived the controller"
+        );
     }
-    assert!(
-        !processes("sleep 5151").is_empty(),
-        "the bot's daemons started"
-    );
-    controller.kill().unwrap(); // SIGKILL
-    controller.wait().unwrap();
-    assert!(
-        gone("sleep 5151").is_empty(),
-        "daemons outlived the controller"
-    );
     assert!(gone("tests/bots/first").is_empty());
 }
 

@@ -6,13 +6,11 @@
 //! [`Sandbox`] launcher. Nothing a bot does can block the controller for longer than the bot's
 //! own time limits.
 
-use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
-use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::task::JoinHandle;
 use tokio::time::timeout;
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
@@ -20,7 +18,11 @@ use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 use super::{Fault, Player};
 use crate::game::View;
 use crate::protocol::{ReplyError, TemplateSet};
-use crate::sandbox::{Breach, Clock, Sandbox, SpawnError, Tree};
+use crate::sandbox::{Clock, Launched, Sandbox, SpawnError, Tree};
+
+/// The bot's end of a pipe, as the launcher hands it over.
+type Writer = Box<dyn tokio::io::AsyncWrite + Send + Unpin>;
+type Reader = Box<dyn AsyncRead + Send + Unpin>;
 
 /// The limits a bot plays under.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +81,7 @@ pub struct ReplyTime {
 pub struct Finished {
     pub stderr: StderrLog,
     /// A limit its tree passed (e.g. its working copy grew past the disk limit), found at the end.
-    pub breach: Option<Breach>,
+    pub breach: Option<crate::sandbox::Breach>,
     /// Each reply's time, in order.
     pub replies: Vec<ReplyTime>,
 }
@@ -89,11 +91,10 @@ const CPU_POLL: Duration = Duration::from_millis(5);
 
 /// A running bot.
 pub struct Process {
-    child: Child,
     /// The bot's process tree: its clock, its limits, its end.
     tree: Tree,
-    stdin: Option<ChildStdin>,
-    stdout: FramedRead<ChildStdout, LinesCodec>,
+    stdin: Option<Writer>,
+    stdout: FramedRead<Reader, LinesCodec>,
     stderr: Option<JoinHandle<StderrLog>>,
     templates: Arc<TemplateSet>,
     limits: Limits,
@@ -112,22 +113,20 @@ impl Process {
         templates: Arc<TemplateSet>,
         limits: Limits,
     ) -> Result<Process, Fault> {
-        let stdio = [Stdio::piped(), Stdio::piped(), Stdio::piped()];
         let launch = workdir.join("launch");
-        let (mut child, tree) = sandbox
-            .spawn("launch", workdir, stdio)
-            .map_err(|e| match e {
-                SpawnError::Breach(breach) => Fault::Limit(breach),
-                e => Fault::CouldNotStart(format!("{}: {e}", launch.display())),
-            })?;
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr = child.stderr.take().expect("stderr is piped");
+        let Launched {
+            stdin,
+            stdout,
+            stderr,
+            tree,
+        } = sandbox.launch_game(workdir).map_err(|e| match e {
+            SpawnError::Breach(breach) => Fault::Limit(breach),
+            e => Fault::CouldNotStart(format!("{}: {e}", launch.display())),
+        })?;
         let cap = limits.stderr_cap;
         Ok(Process {
-            child,
             tree,
-            stdin,
+            stdin: Some(stdin),
             stdout: FramedRead::new(stdout, LinesCodec::new_with_max_length(limits.line_cap)),
             stderr: Some(tokio::spawn(drain(stderr, cap))),
             templates,
@@ -194,10 +193,7 @@ impl Process {
     }
 
     fn exit_status(&mut self) -> Option<String> {
-        match self.child.try_wait() {
-            Ok(Some(status)) => Some(status.to_string()),
-            _ => None,
-        }
+        self.tree.exit_status()
     }
 
     /// Sends the prompt for `view` and reads one reply line within the time limit.
@@ -253,11 +249,7 @@ impl Process {
             }
             Ok(Some(Err(LinesCodecError::Io(_)))) | Ok(None) => {
                 // Give the exit status a moment to be reaped so the reason can name it.
-                let status = timeout(Duration::from_millis(50), self.child.wait())
-                    .await
-                    .ok()
-                    .and_then(Result::ok)
-                    .map(|s| s.to_string());
+                let status = self.tree.wait_exit(Duration::from_millis(50)).await;
                 Fault::Exited { status }
             }
         };
@@ -321,9 +313,18 @@ impl Process {
             let _ = self.deliver(&view).await;
         }
         drop(self.stdin.take());
-        let _ = timeout(self.limits.grace, self.child.wait()).await;
+        if self.tree.has_child() {
+            let _ = self.tree.wait_exit(self.limits.grace).await;
+        } else {
+            // In a warm sandbox the bot is not our child: its closed output says it is done.
+            let stdout = &mut self.stdout;
+            let _ = timeout(self.limits.grace, async {
+                while let Some(Ok(_)) = stdout.next().await {}
+            })
+            .await;
+        }
         self.tree.kill();
-        let _ = self.child.wait().await;
+        let _ = self.tree.wait_exit(Duration::from_secs(5)).await;
         // The tree is gone, so stderr reaches end of file; do not wait for ever all the same.
         let stderr = match self.stderr.take() {
             Some(task) => match timeout(Duration::from_millis(500), task).await {

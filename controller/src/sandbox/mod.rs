@@ -16,7 +16,7 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use nix::sys::resource::{Resource, setrlimit};
 use serde::{Deserialize, Serialize};
@@ -25,6 +25,14 @@ use tokio::process::{Child, Command};
 use bwrap::{Identity, SystemDir};
 use cgroup::{Cgroups, Group, GroupLimits};
 pub use tree::{Breach, Tree};
+
+/// A started game's bot: its pipes and its tree.
+pub struct Launched {
+    pub stdin: Box<dyn tokio::io::AsyncWrite + Send + Unpin>,
+    pub stdout: Box<dyn tokio::io::AsyncRead + Send + Unpin>,
+    pub stderr: Box<dyn tokio::io::AsyncRead + Send + Unpin>,
+    pub tree: Tree,
+}
 
 /// How much isolation a series insists on (`--sandbox`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -142,6 +150,8 @@ pub struct Sandbox {
     report: Report,
     /// Size of each working copy when it was first launched, to measure its growth.
     baselines: Mutex<HashMap<PathBuf, u64>>,
+    /// With warm sandboxes: the `take6` binary (their init) and the idle ones.
+    warm: Option<(PathBuf, tree::Pool)>,
 }
 
 impl Sandbox {
@@ -161,6 +171,7 @@ impl Sandbox {
                 why: Vec::new(),
             },
             baselines: Mutex::new(HashMap::new()),
+            warm: None,
         };
         if mode == Mode::None {
             sandbox.report.enforced = vec!["process-group", "address-space", "no-core-dumps"];
@@ -238,9 +249,108 @@ impl Sandbox {
         Sandbox::new(Mode::None, Limits::default(), Clock::Wall).expect("none always works")
     }
 
+    /// Keeps a sandbox per bot (and per game of it at once) across its games, its PID 1 being
+    /// `init` (this binary's `sandbox-init`), when this machine gives full isolation and the
+    /// controller is root. Returns whether it does.
+    pub fn keep_warm(&mut self, init: PathBuf) -> bool {
+        let full = self.report.missing.is_empty() && self.mode != Mode::None;
+        let root = matches!(&self.bwrap, Some((_, Identity::Setpriv(_), _)));
+        if full && root {
+            self.warm = Some((init, tree::Pool::default()));
+        }
+        self.warm.is_some()
+    }
+
+    /// Starts a game's `launch` in `workdir`: in a warm sandbox when they are kept (a fresh
+    /// one if the warm sandbox fails), else in a fresh one.
+    pub fn launch_game(&self, workdir: &Path) -> Result<Launched, SpawnError> {
+        if let Some((init, pool)) = &self.warm {
+            match self.launch_warm(init, pool, workdir) {
+                Ok(launched) => return Ok(launched),
+                Err(SpawnError::Start(e)) => {
+                    tracing::warn!("warm sandbox for {}: {e}", workdir.display());
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let stdio = [Stdio::piped(), Stdio::piped(), Stdio::piped()];
+        let (mut child, tree) = self.spawn("launch", workdir, stdio)?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().expect("piped");
+        Ok(Launched {
+            stdin: Box::new(stdin),
+            stdout: Box::new(stdout),
+            stderr: Box::new(stderr),
+            tree: tree.with_child(child),
+        })
+    }
+
+    /// Starts a game's `launch` in an idle warm sandbox of `workdir`, or a new one.
+    fn launch_warm(
+        &self,
+        init: &Path,
+        pool: &tree::Pool,
+        workdir: &Path,
+    ) -> Result<Launched, SpawnError> {
+        let base = self.disk_base(workdir)?;
+        let idle = pool
+            .lock()
+            .expect("not poisoned")
+            .get_mut(workdir)
+            .and_then(Vec::pop);
+        let mut warm = match idle {
+            Some(warm) => warm,
+            None => warm::Warm::start(self, init, workdir).map_err(SpawnError::Start)?,
+        };
+        let (in_read, in_write) = io::pipe().map_err(SpawnError::Start)?;
+        let (out_read, out_write) = io::pipe().map_err(SpawnError::Start)?;
+        let (err_read, err_write) = io::pipe().map_err(SpawnError::Start)?;
+        warm.launch([in_read.into(), out_write.into(), err_write.into()])
+            .map_err(SpawnError::Start)?;
+        use tokio::net::unix::pipe;
+        let stdin = pipe::Sender::from_owned_fd(in_write.into()).map_err(SpawnError::Start)?;
+        let stdout = pipe::Receiver::from_owned_fd(out_read.into()).map_err(SpawnError::Start)?;
+        let stderr = pipe::Receiver::from_owned_fd(err_read.into()).map_err(SpawnError::Start)?;
+        let cpu = self.clock == Clock::Cpu;
+        Ok(Launched {
+            stdin: Box::new(stdin),
+            stdout: Box::new(stdout),
+            stderr: Box::new(stderr),
+            tree: Tree::in_warm(warm, Arc::clone(pool), cpu, workdir, base, self.limits),
+        })
+    }
+
+    /// The working copy's size at its first launch (to measure its growth), or the disk fault
+    /// of a working copy that has grown too much already; `None` under `none`.
+    fn disk_base(&self, workdir: &Path) -> Result<Option<u64>, SpawnError> {
+        if self.mode == Mode::None {
+            return Ok(None);
+        }
+        let used = tree::disk_usage(workdir);
+        let base = *self
+            .baselines
+            .lock()
+            .expect("not poisoned")
+            .entry(workdir.to_path_buf())
+            .or_insert(used);
+        if used > base + (self.limits.disk_mib << 20) {
+            return Err(SpawnError::Breach(Breach::Disk {
+                mib: self.limits.disk_mib,
+            }));
+        }
+        Ok(Some(base))
+    }
+
     /// Removes the cgroups of ended trees, waiting up to `patience` for their last processes
     /// to exit: at the end of a series, so that nothing of it is left.
+    /// Idle warm sandboxes are ended first (a series calls this at its end).
     pub fn settle(&self, patience: std::time::Duration) {
+        if let Some((_, pool)) = &self.warm {
+            pool.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clear();
+        }
         cgroup::settle(patience);
     }
 
@@ -270,24 +380,7 @@ impl Sandbox {
         stdio: [Stdio; 3],
     ) -> Result<(Child, Tree), SpawnError> {
         let disk = self.limits.disk_mib << 20;
-        // The working copy's growth is only watched in a sandbox (`none` is as before).
-        let base = if self.mode == Mode::None {
-            None
-        } else {
-            let used = tree::disk_usage(workdir);
-            let base = *self
-                .baselines
-                .lock()
-                .expect("not poisoned")
-                .entry(workdir.to_path_buf())
-                .or_insert(used);
-            if used > base + disk {
-                return Err(SpawnError::Breach(Breach::Disk {
-                    mib: self.limits.disk_mib,
-                }));
-            }
-            Some(base)
-        };
+        let base = self.disk_base(workdir)?;
         // Groups of games that ended since the last start, without waiting.
         cgroup::settle(std::time::Duration::ZERO);
         let group = if self.cgroups == Cgroups::default() {

@@ -3,11 +3,33 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
+use tokio::process::Child;
 
 use super::Limits;
 use super::cgroup::Group;
+use super::warm::Warm;
+
+/// Idle warm sandboxes by working copy.
+pub(super) type Pool = Arc<Mutex<HashMap<PathBuf, Vec<Warm>>>>;
+
+/// How the tree's end is seen and brought about.
+#[derive(Debug)]
+enum Handle {
+    /// A fresh sandbox (or none): the leader is our child.
+    Fresh(Option<Child>),
+    /// A game in a warm sandbox; it goes back to the pool once the game has ended cleanly.
+    Warm {
+        warm: Option<Warm>,
+        pool: Pool,
+        ended: bool,
+    },
+}
 
 /// A limit that a bot tree went past.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +72,9 @@ pub struct Tree {
     /// The leader's process group (bubblewrap, or the program itself without it).
     leader: Pid,
     group: Option<Group>,
+    handle: Handle,
+    /// The group's counters when the game started (a warm sandbox's group outlives games).
+    base: Counters,
     /// Whether reply times are CPU times (a CPU-accounting cgroup exists and `--clock cpu`).
     cpu_clock: bool,
     workdir: PathBuf,
@@ -72,12 +97,83 @@ impl Tree {
         Tree {
             leader: Pid::from_raw(leader as i32),
             group,
+            handle: Handle::Fresh(None),
+            base: Counters::default(),
             cpu_clock,
             workdir: workdir.to_path_buf(),
             disk_base,
             limits,
             killed: false,
         }
+    }
+
+    /// The tree's leader is `child`, awaited for its exit status.
+    pub(super) fn with_child(mut self, child: Child) -> Tree {
+        self.handle = Handle::Fresh(Some(child));
+        self
+    }
+
+    /// A game in the warm sandbox `warm`, which goes back to `pool` when the game has ended.
+    pub(super) fn in_warm(
+        warm: Warm,
+        pool: Pool,
+        cpu: bool,
+        workdir: &Path,
+        disk_base: Option<u64>,
+        limits: Limits,
+    ) -> Tree {
+        let base = warm.group().map(Counters::of).unwrap_or_default();
+        let cpu_clock = cpu && warm.group().is_some_and(|g| g.cpu_us().is_some());
+        Tree {
+            leader: Pid::from_raw(0),
+            group: None,
+            handle: Handle::Warm {
+                warm: Some(warm),
+                pool,
+                ended: false,
+            },
+            base,
+            cpu_clock,
+            workdir: workdir.to_path_buf(),
+            disk_base,
+            limits,
+            killed: true,
+        }
+    }
+
+    fn group(&self) -> Option<&Group> {
+        match &self.handle {
+            Handle::Warm { warm: Some(w), .. } => w.group(),
+            _ => self.group.as_ref(),
+        }
+    }
+
+    /// Waits up to `limit` for the leader to exit; its exit status when known.
+    pub async fn wait_exit(&mut self, limit: Duration) -> Option<String> {
+        match &mut self.handle {
+            Handle::Fresh(Some(child)) => tokio::time::timeout(limit, child.wait())
+                .await
+                .ok()
+                .and_then(Result::ok)
+                .map(|s| s.to_string()),
+            _ => None,
+        }
+    }
+
+    /// The leader's exit status, if it has exited.
+    pub fn exit_status(&mut self) -> Option<String> {
+        match &mut self.handle {
+            Handle::Fresh(Some(child)) => match child.try_wait() {
+                Ok(Some(status)) => Some(status.to_string()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether its leader is a child to wait for (else its stdout closing is its end).
+    pub fn has_child(&self) -> bool {
+        matches!(self.handle, Handle::Fresh(Some(_)))
     }
 
     /// Whether reply times are measured in CPU time of the tree.
@@ -87,18 +183,18 @@ impl Tree {
 
     /// CPU time of the whole tree so far, in microseconds, if it is measured.
     pub fn cpu_us(&self) -> Option<u64> {
-        self.group.as_ref()?.cpu_us()
+        Some(self.group()?.cpu_us()?.saturating_sub(self.base.cpu_us))
     }
 
     /// A memory or process limit the tree has run into so far (cheap: two small reads).
     pub fn counted_breach(&self) -> Option<Breach> {
-        let group = self.group.as_ref()?;
-        if group.oom_kills() > 0 {
+        let group = self.group()?;
+        if group.oom_kills() > self.base.oom_kills {
             return Some(Breach::Memory {
                 mib: self.limits.memory_mib,
             });
         }
-        if group.pids_refused() > 0 {
+        if group.pids_refused() > self.base.pids_refused {
             return Some(Breach::Processes {
                 max: self.limits.max_procs,
             });
@@ -119,6 +215,21 @@ impl Tree {
     /// Kills the whole tree: the leader's group (bubblewrap's death takes its PID namespace
     /// with it) and every process in the cgroup.
     pub fn kill(&mut self) {
+        if let Handle::Warm {
+            warm: Some(warm),
+            ended,
+            ..
+        } = &mut self.handle
+        {
+            if !*ended {
+                *ended = true;
+                if warm.end().is_err() {
+                    // A broken warm sandbox is not reused: dropping it ends its namespace.
+                    self.handle = Handle::Fresh(None);
+                }
+            }
+            return;
+        }
         if !self.killed {
             self.killed = true;
             // ESRCH (already gone) is fine.
@@ -133,8 +244,36 @@ impl Tree {
 impl Drop for Tree {
     fn drop(&mut self) {
         self.kill();
+        // A warm sandbox whose game ended cleanly waits in the pool for the bot's next game.
+        if let Handle::Warm {
+            warm,
+            pool,
+            ended: true,
+        } = &mut self.handle
+            && let (Some(warm), Ok(mut idle)) = (warm.take(), pool.lock())
+        {
+            idle.entry(self.workdir.clone()).or_default().push(warm);
+        }
         // The group's folders go now, or at a later `settle` once the killed processes exited.
         self.group.take();
+    }
+}
+
+/// A group's event counters and CPU time at one moment.
+#[derive(Debug, Clone, Copy, Default)]
+struct Counters {
+    cpu_us: u64,
+    oom_kills: u64,
+    pids_refused: u64,
+}
+
+impl Counters {
+    fn of(group: &Group) -> Counters {
+        Counters {
+            cpu_us: group.cpu_us().unwrap_or(0),
+            oom_kills: group.oom_kills(),
+            pids_refused: group.pids_refused(),
+        }
     }
 }
 

@@ -22,6 +22,7 @@ use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
 use super::bwrap::{self, BOT_DIR, NOBODY};
+use super::cgroup::{Group, GroupLimits};
 use super::{Identity, Sandbox};
 
 /// The hidden subcommand that runs as a warm sandbox's PID 1.
@@ -30,9 +31,12 @@ pub const INIT_ARG: &str = "sandbox-init";
 const INIT_PATH: &str = "/.take6-init";
 
 /// A running warm sandbox for one working copy, seen from the controller.
+#[derive(Debug)]
 pub struct Warm {
     bwrap: Child,
     control: BufReader<UnixStream>,
+    /// The whole sandbox's cgroup (one game at a time runs in it).
+    group: Option<Group>,
 }
 
 impl Warm {
@@ -69,7 +73,19 @@ impl Warm {
         let theirs: OwnedFd = theirs.into();
         // The init finds its end of the control socket at this descriptor.
         args.push(theirs.as_raw_fd().to_string().into());
-        let rlimits = sandbox.rlimits(None);
+        let group = if sandbox.cgroups == super::Cgroups::default() {
+            None
+        } else {
+            Some(sandbox.cgroups.create(GroupLimits {
+                memory_bytes: sandbox.limits.memory_mib << 20,
+                max_procs: sandbox.limits.max_procs,
+            })?)
+        };
+        let procs = match &group {
+            Some(g) => g.procs_files()?,
+            None => Vec::new(),
+        };
+        let rlimits = sandbox.rlimits(group.as_ref());
         let mut command = Command::new(path);
         command
             .args(&args)
@@ -79,6 +95,7 @@ impl Warm {
         // SAFETY: fcntl and setrlimit only; nothing is allocated in the child.
         unsafe {
             command.pre_exec(move || {
+                Group::join_self(&procs)?;
                 // Inherited through bubblewrap to the init.
                 nix::fcntl::fcntl(&theirs, FcntlArg::F_SETFD(FdFlag::empty()))?;
                 for &(resource, value) in &rlimits {
@@ -91,7 +108,13 @@ impl Warm {
         Ok(Warm {
             bwrap,
             control: BufReader::new(ours),
+            group,
         })
+    }
+
+    /// The sandbox's cgroup, if cgroups are enforced.
+    pub fn group(&self) -> Option<&Group> {
+        self.group.as_ref()
     }
 
     /// Starts `launch` on the given stdin, stdout and stderr; returns its pid inside.
@@ -132,8 +155,16 @@ impl Warm {
 }
 
 impl Drop for Warm {
-    /// Closing the socket ends the init, and with it the namespace; the kill makes sure.
+    /// Closing the socket ends the init, and with it the namespace (so its CPU time is
+    /// accounted to the controller's children); the kill makes sure.
     fn drop(&mut self) {
+        let _ = self.control.get_ref().shutdown(std::net::Shutdown::Both);
+        for _ in 0..100 {
+            if let Ok(Some(_)) = self.bwrap.try_wait() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
         let _ = self.bwrap.kill();
         let _ = self.bwrap.wait();
     }
