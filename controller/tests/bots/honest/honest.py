@@ -2,7 +2,8 @@
 
 A file `cpu-ms` in the working copy (written by a test: "MS REPLIES") makes it burn MS
 milliseconds of CPU time before each of its first REPLIES replies of a game, to stand for a bot
-that thinks. It also writes a temporary file, as many programs do."""
+that thinks. It keeps its hand in a temporary file during its game, as many programs keep
+scratch files, and faults if that file is gone or changed."""
 import os
 import sys
 import tempfile
@@ -66,22 +67,42 @@ def think():
 
 
 def reply(value):
+    check_scratch()
     think()
     sys.stdout.write("%d\n" % value)
     sys.stdout.flush()
 
 
-def scratch():
-    """Uses a temporary file, as many programs do: $TMPDIR must be writable."""
-    with tempfile.TemporaryFile(dir=os.environ.get("TMPDIR", "/tmp")) as f:
-        f.write(b"scratch")
+scratch = None
+
+
+def keep(hand):
+    """Keeps its hand in a temporary file for the game, as many programs keep scratch files:
+    $TMPDIR must be writable and stay as the bot left it until its game ends."""
+    global scratch
+    tmp = os.environ.get("TMPDIR", "/tmp")
+    # Named after the marker argument: a test removes what a killed honest bot leaves.
+    prefix = sys.argv[1] + "-" if len(sys.argv) > 1 else "honest-"
+    with tempfile.NamedTemporaryFile("w", dir=tmp, prefix=prefix, delete=False) as f:
+        f.write(" ".join(map(str, hand)))
+        scratch = (f.name, " ".join(map(str, hand)))
+
+
+def check_scratch():
+    try:
+        with open(scratch[0]) as f:
+            if f.read() == scratch[1]:
+                return
+    except OSError as e:
+        fail("temporary file %s: %s" % (scratch[0], e))
+    fail("temporary file %s changed" % scratch[0])
 
 
 def main():
-    scratch()
     hand = numbers(read(), "cards", 10)
     if len(set(hand)) != 10 or not all(1 <= c <= 104 for c in hand):
         fail("bad hand %r" % hand)
+    keep(hand)
     line = read()
     for turn in range(10):
         board(line)
@@ -105,6 +126,7 @@ def main():
     rest = sys.stdin.read()
     if rest:
         fail("more after others: %r" % rest[:80])
+    os.unlink(scratch[0])
 
 
 main()
