@@ -141,7 +141,7 @@ fn a_bot_stops_and_terminates_the_controller_without_the_sandbox() {
 
 #[test]
 fn daemons_from_launch_and_build_die_with_their_game() {
-    let Some(zoo) = contained("daemon", "hostile-daemon", 2, &[]) else {
+    let Some(zoo) = contained("daemon", "hostile-daemon", 4, &[]) else {
         return;
     };
     assert_clean(&zoo, "hostile-daemon");
@@ -151,6 +151,9 @@ fn daemons_from_launch_and_build_die_with_their_game() {
         let line = format!("started {}-daemon-{daemon}\n", zoo.marker);
         assert!(log.contains(&line), "{daemon}:\n{log}");
     }
+    // Four games on two tables: a sandbox kept for a later game holds nothing of an earlier one.
+    let leftovers: Vec<&str> = log.lines().filter(|l| l.starts_with("leftover")).collect();
+    assert_eq!(leftovers, ["leftover 0"; 4], "{log}");
 }
 
 #[test]
