@@ -11,10 +11,12 @@ mod checks;
 mod zoo;
 
 use std::fs;
+use std::os::fd::OwnedFd;
 use std::os::unix::process::ExitStatusExt;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use nix::fcntl::{FcntlArg, FdFlag, fcntl};
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 
@@ -242,6 +244,38 @@ fn a_bot_and_its_build_get_exactly_the_documented_environment() {
     let ident = zoo.work_file("hostile-env", "ident.txt");
     let expected = "uid 65534 gid 65534\nNoNewPrivs:\t1\ninterface lo\n";
     assert_eq!(ident, expected, "{ident}");
+}
+
+/// A pipe open in the test process without close-on-exec, so that the controller started next
+/// inherits it, as it inherits whatever its own parent left open; its inode names it in
+/// `/proc/PID/fd`.
+fn inherited_pipe() -> (String, (OwnedFd, OwnedFd)) {
+    let (read, write) = nix::unistd::pipe().unwrap();
+    fcntl(&write, FcntlArg::F_SETFD(FdFlag::empty())).unwrap();
+    let inode = nix::sys::stat::fstat(&write).unwrap().st_ino;
+    (format!("pipe:[{inode}]"), (read, write))
+}
+
+#[test]
+fn a_bot_inherits_no_descriptor_of_the_controller() {
+    if !sandbox_available("fds") {
+        return;
+    }
+    let (pipe, _ends) = inherited_pipe();
+    let zoo = Zoo::new("fds", &["hostile-env"]);
+    zoo::assert_ok(&zoo.run("strict", &[]));
+    let fds = zoo.work_file("hostile-env", "fds.txt");
+    assert!(fds.contains("0 pipe:["), "{fds}");
+    assert!(!fds.contains(&pipe), "{pipe} reached the bot:\n{fds}");
+}
+
+#[test]
+fn a_bot_inherits_the_controller_descriptors_without_the_sandbox() {
+    let (pipe, _ends) = inherited_pipe();
+    let zoo = Zoo::new("fds-none", &["hostile-env"]);
+    zoo::assert_ok(&zoo.run("none", &[]));
+    let fds = zoo.work_file("hostile-env", "fds.txt");
+    assert!(fds.contains(&pipe), "{pipe} not in:\n{fds}");
 }
 
 #[test]
