@@ -6,19 +6,18 @@
 //! bot writes there persists across its games of one series and nothing is ever written to the
 //! bots folder itself.
 
-use std::fmt::Write as _;
 use std::fs;
 use std::io;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use tokio::sync::Semaphore;
 
+use crate::folder::{self, Kind, Listing};
+use crate::names::{escaped, name_problem};
 use crate::sandbox::Sandbox;
 
 /// The optional per-bot settings file.
@@ -78,14 +77,19 @@ struct BotToml {
     template: Option<String>,
 }
 
+/// Largest `bot.toml` read: it holds one short key.
+const BOT_TOML_CAP: u64 = 64 * 1024;
+
 /// Finds the bots in `bots_dir`, copies each to `<series_dir>/work/<name>` and runs its `build`
-/// there (up to `jobs` builds at once) through the launcher `sandbox`. Returns the usable bots
-/// sorted by name and the skipped folders with their reasons.
+/// there (up to `jobs` copies or builds at once) through the launcher `sandbox`. A folder with
+/// more than `max_data` bytes of file data is skipped. Returns the usable bots sorted by name
+/// and the skipped folders with their reasons.
 pub async fn prepare(
     bots_dir: &Path,
     series_dir: &Path,
     build_timeout: Duration,
     jobs: usize,
+    max_data: u64,
     sandbox: &Arc<Sandbox>,
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
@@ -125,9 +129,25 @@ pub async fn prepare(
         let sandbox = Arc::clone(sandbox);
         tasks.spawn(async move {
             let name = file_name(&folder);
-            let outcome =
-                prepare_one(&folder, &work, &logs, build_timeout, &builds, &sandbox).await;
-            (i, outcome.map_err(|reason| Skipped { name, reason }))
+            let outcome = prepare_one(
+                &folder,
+                &work,
+                &logs,
+                build_timeout,
+                &builds,
+                max_data,
+                &sandbox,
+            );
+            let outcome = outcome.await.map_err(|reason| Skipped {
+                // A name that cannot be shown as it is (control characters…) is shown escaped.
+                name: if name_problem(&name).is_some() {
+                    escaped(&name)
+                } else {
+                    name
+                },
+                reason,
+            });
+            (i, outcome)
         });
     }
     let mut outcomes = Vec::new();
@@ -152,50 +172,42 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn is_executable(path: &Path) -> bool {
-    fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
 /// Checks, copies and builds one folder; the error is the reason it is skipped.
 async fn prepare_one(
     folder: &Path,
     work: &Path,
     logs: &Path,
     build_timeout: Duration,
-    builds: &Semaphore,
-    sandbox: &Sandbox,
+    slots: &Semaphore,
+    max_data: u64,
+    sandbox: &Arc<Sandbox>,
 ) -> Result<Bot, String> {
-    let name = file_name(folder);
-    if name.chars().any(char::is_whitespace) || name.contains('#') {
-        return Err("the folder name has whitespace or '#'; rename the folder".into());
+    let Some(name) = folder.file_name().and_then(|n| n.to_str()) else {
+        return Err("the folder name is not valid UTF-8; rename the folder".into());
+    };
+    if let Some(problem) = name_problem(name) {
+        return Err(format!("{problem} (rename the folder)"));
     }
-    let launch = folder.join("launch");
-    if !launch.exists() {
-        return Err("no launch script (add an executable file named 'launch')".into());
-    }
-    if !is_executable(&launch) {
-        return Err("'launch' is not an executable file (chmod +x launch)".into());
-    }
-    let build = folder.join("build");
-    if build.exists() && !is_executable(&build) {
-        return Err("'build' is not an executable file (chmod +x build)".into());
-    }
-    let template = template_choice(folder)?;
-    let hash = content_hash(folder).map_err(|e| format!("cannot read the folder: {e}"))?;
-
+    let name = name.to_string();
     let workdir = work.join(&name);
-    if workdir.exists() {
-        fs::remove_dir_all(&workdir)
-            .map_err(|e| format!("cannot clear {}: {e}", workdir.display()))?;
-    }
-    copy_tree(folder, &workdir)
-        .map_err(|e| format!("cannot copy to {}: {e}", workdir.display()))?;
-    sandbox
-        .prepare_workdir(&workdir)
-        .map_err(|e| format!("cannot hand {} to the sandbox: {e}", workdir.display()))?;
-
-    if build.exists() {
-        let _slot = builds.acquire().await.expect("never closed");
+    // Walking, hashing and copying a folder is blocking file work: off the async threads, so
+    // that nothing a folder holds can stall the series or its signal handling.
+    let (source, copy) = (folder.to_path_buf(), workdir.clone());
+    let slot = slots.acquire().await.expect("never closed");
+    let handover = Arc::clone(sandbox);
+    let (hash, template, has_build) = tokio::task::spawn_blocking(move || {
+        let staged = stage(&source, &copy, max_data)?;
+        // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
+        handover
+            .prepare_workdir(&copy)
+            .map_err(|e| format!("cannot hand {} to the sandbox: {e}", copy.display()))?;
+        Ok::<_, String>(staged)
+    })
+    .await
+    .map_err(|e| format!("preparing the folder failed: {e}"))??;
+    drop(slot);
+    if has_build {
+        let _slot = slots.acquire().await.expect("never closed");
         let log = logs.join(format!("{name}.build.log"));
         run_build(sandbox, &workdir, &log, build_timeout)
             .await
@@ -210,11 +222,72 @@ async fn prepare_one(
     })
 }
 
-fn template_choice(folder: &Path) -> Result<TemplateChoice, String> {
+/// The file work of preparing a bot: lists the folder (refusing special files and folders too
+/// large), checks its scripts and settings, hashes it and copies it to `workdir`. Returns the
+/// hash, the template choice and whether there is a build script.
+fn stage(
+    folder: &Path,
+    workdir: &Path,
+    max_data: u64,
+) -> Result<(String, TemplateChoice, bool), String> {
+    let listing = folder::scan(folder, max_data).map_err(|e| e.to_string())?;
+    match listing.kind_of("launch") {
+        None => return Err("no launch script (add an executable file named 'launch')".into()),
+        Some(kind) => script(kind, "launch")?,
+    }
+    let has_build = match listing.kind_of("build") {
+        None => false,
+        Some(kind) => {
+            script(kind, "build")?;
+            true
+        }
+    };
+    let template = template_choice(folder, &listing)?;
+    let hash = listing.hash().map_err(|e| e.to_string())?;
+    if workdir.exists() {
+        fs::remove_dir_all(workdir)
+            .map_err(|e| format!("cannot clear {}: {e}", workdir.display()))?;
+    }
+    listing.copy_to(workdir).map_err(|e| e.to_string())?;
+    Ok((hash, template, has_build))
+}
+
+/// Checks that the script `name` (`launch` or `build`) is an executable regular file.
+fn script(kind: &Kind, name: &str) -> Result<(), String> {
+    match kind {
+        Kind::File { mode, .. } if mode & 0o111 != 0 => Ok(()),
+        Kind::File { .. } => Err(format!(
+            "'{name}' is not an executable file (chmod +x {name})"
+        )),
+        Kind::Symlink { .. } => Err(format!(
+            "'{name}' is a symlink; make it a regular file (links in a bot folder are copied, \
+             never followed)"
+        )),
+        Kind::Dir { .. } => Err(format!(
+            "'{name}' is a folder; it must be an executable file"
+        )),
+    }
+}
+
+/// A settings file of the bot's own (`bot.toml`, `template.toml`): absent, or a regular file.
+fn own_file(listing: &Listing, name: &str) -> Result<bool, String> {
+    match listing.kind_of(name) {
+        None => Ok(false),
+        Some(Kind::File { size, .. }) if name == BOT_TOML && *size > BOT_TOML_CAP => Err(format!(
+            "{name} is larger than {} KiB; its only key is template = \"<set name>\"",
+            BOT_TOML_CAP / 1024
+        )),
+        Some(Kind::File { .. }) => Ok(true),
+        Some(_) => Err(format!(
+            "{name} is not a regular file; make it one (links in a bot folder are never followed)"
+        )),
+    }
+}
+
+fn template_choice(folder: &Path, listing: &Listing) -> Result<TemplateChoice, String> {
     let toml_path = folder.join(BOT_TOML);
-    let settings: BotToml = if toml_path.exists() {
-        let text =
-            fs::read_to_string(&toml_path).map_err(|e| format!("cannot read bot.toml: {e}"))?;
+    let settings: BotToml = if own_file(listing, BOT_TOML)? {
+        let text = folder::read_text(&toml_path, BOT_TOML_CAP).map_err(|e| e.to_string())?;
         toml::from_str(&text).map_err(|e| {
             format!(
                 "bot.toml is not valid ({}); the only key is template = \"<set name>\"",
@@ -225,7 +298,7 @@ fn template_choice(folder: &Path) -> Result<TemplateChoice, String> {
         BotToml::default()
     };
     let own = folder.join(BOT_TEMPLATE);
-    match (settings.template, own.exists()) {
+    match (settings.template, own_file(listing, BOT_TEMPLATE)?) {
         (Some(set), true) => Err(format!(
             "bot.toml names template set '{set}' but the folder also has its own template.toml; keep one"
         )),
@@ -269,71 +342,14 @@ async fn run_build(
     }
 }
 
-/// SHA-256 over every file below `dir`: its relative path, whether it is executable, and its
-/// bytes, in path order.
-pub fn content_hash(dir: &Path) -> io::Result<String> {
-    let mut files = Vec::new();
-    list_files(dir, Path::new(""), &mut files)?;
-    files.sort();
-    let mut hasher = Sha256::new();
-    for rel in files {
-        let path = dir.join(&rel);
-        let meta = fs::symlink_metadata(&path)?;
-        hasher.update(rel.to_string_lossy().as_bytes());
-        hasher.update([0, u8::from(meta.permissions().mode() & 0o111 != 0)]);
-        if meta.file_type().is_symlink() {
-            hasher.update(fs::read_link(&path)?.to_string_lossy().as_bytes());
-        } else {
-            hasher.update(fs::read(&path)?);
-        }
-        hasher.update([0]);
-    }
-    let mut hex = String::with_capacity(64);
-    for byte in hasher.finalize() {
-        let _ = write!(hex, "{byte:02x}");
-    }
-    Ok(hex)
-}
-
-fn list_files(root: &Path, rel: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
-    for entry in fs::read_dir(root.join(rel))? {
-        let entry = entry?;
-        let rel = rel.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            list_files(root, &rel, out)?;
-        } else {
-            out.push(rel);
-        }
-    }
-    Ok(())
-}
-
-/// Copies `from` to `to` recursively, keeping permissions and symlinks.
-fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
-    fs::create_dir_all(to)?;
-    fs::set_permissions(to, fs::metadata(from)?.permissions())?;
-    for entry in fs::read_dir(from)? {
-        let entry = entry?;
-        let (src, dst) = (entry.path(), to.join(entry.file_name()));
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            copy_tree(&src, &dst)?;
-        } else if kind.is_symlink() {
-            std::os::unix::fs::symlink(fs::read_link(&src)?, &dst)?;
-        } else {
-            fs::copy(&src, &dst)?;
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     /// The launcher of a default series (sandboxed where this machine allows).
     fn sandbox() -> Arc<Sandbox> {
-        let s = crate::sandbox::Sandbox::new(
+        let s = Sandbox::new(
             crate::sandbox::Mode::Auto,
             crate::sandbox::Limits::default(),
             crate::sandbox::Clock::Cpu,
@@ -369,9 +385,16 @@ mod tests {
         );
         write_exec(&bots.join(".hidden/launch"), "#!/bin/sh\n");
 
-        let (ok, skipped) = prepare(&bots, &series, Duration::from_secs(10), 2, &sandbox())
-            .await
-            .unwrap();
+        let (ok, skipped) = prepare(
+            &bots,
+            &series,
+            Duration::from_secs(10),
+            2,
+            1 << 20,
+            &sandbox(),
+        )
+        .await
+        .unwrap();
         assert_eq!(ok.len(), 1);
         let good = &ok[0];
         assert_eq!(good.name, "good");
@@ -384,7 +407,8 @@ mod tests {
             !bots.join("good/made.txt").exists(),
             "the bots folder is never written"
         );
-        assert_eq!(good.hash, content_hash(&bots.join("good")).unwrap());
+        let listing = folder::scan(&bots.join("good"), 1 << 20).unwrap();
+        assert_eq!(good.hash, listing.hash().unwrap());
 
         let reason = |n: &str| {
             skipped
@@ -404,6 +428,75 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn fifos_links_to_scripts_big_folders_and_unprintable_names_are_skipped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let bots = tmp.path().join("bots");
+        let names = [
+            "fifo1",
+            "fifo2",
+            "fifo3",
+            "linked",
+            "big",
+            "bad\x1b[31m",
+            "zero\u{200B}",
+            "ok",
+        ];
+        for name in names {
+            fs::create_dir_all(bots.join(name).join("sub")).unwrap();
+            write_exec(&bots.join(name).join("launch"), "#!/bin/sh\ncat\n");
+        }
+        for n in 1..=3 {
+            let fifo = bots.join(format!("fifo{n}/sub/pipe"));
+            nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        }
+        fs::remove_file(bots.join("linked/launch")).unwrap();
+        write_exec(&bots.join("linked/real"), "#!/bin/sh\ncat\n");
+        std::os::unix::fs::symlink("real", bots.join("linked/launch")).unwrap();
+        fs::write(bots.join("big/sub/data"), vec![1u8; 2 << 20]).unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", bots.join("ok/sub/passwd")).unwrap();
+
+        let (ok, skipped) = prepare(
+            &bots,
+            &tmp.path().join("s"),
+            Duration::from_secs(9),
+            2,
+            1 << 20,
+            &sandbox(),
+        )
+        .await
+        .unwrap();
+        let reason = |n: &str| {
+            let s = skipped.iter().find(|s| s.name == n);
+            s.unwrap_or_else(|| panic!("{n} not skipped: {skipped:?}"))
+                .reason
+                .clone()
+        };
+        for n in 1..=3 {
+            let why = reason(&format!("fifo{n}"));
+            assert!(why.contains("'sub/pipe' is a FIFO"), "{why}");
+        }
+        assert!(reason("linked").contains("'launch' is a symlink"));
+        let why = reason("big");
+        assert!(
+            why.contains("2.0 MiB") && why.contains("--max-bot-mib 1"),
+            "{why}"
+        );
+        // Names are shown escaped, so they cannot drive a terminal.
+        assert!(reason("bad\\u{1b}[31m").contains("U+001B"));
+        assert!(reason("zero\\u{200b}").contains("U+200B"));
+        assert_eq!(skipped.len(), 7);
+        assert_eq!(ok.len(), 1);
+        // The link to a file outside is copied as a link, not as the file.
+        let copied = ok[0].workdir.join("sub/passwd");
+        assert!(
+            fs::symlink_metadata(copied)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+
+    #[tokio::test]
     async fn a_build_that_hangs_is_killed_at_its_time_limit() {
         let tmp = tempfile::tempdir().unwrap();
         let bots = tmp.path().join("bots");
@@ -411,15 +504,10 @@ mod tests {
         write_exec(&bots.join("slow/launch"), "#!/bin/sh\n");
         write_exec(&bots.join("slow/build"), "#!/bin/sh\nsleep 1000\n");
         let started = std::time::Instant::now();
-        let (ok, skipped) = prepare(
-            &bots,
-            &tmp.path().join("s"),
-            Duration::from_secs(1),
-            1,
-            &sandbox(),
-        )
-        .await
-        .unwrap();
+        let limit = Duration::from_secs(1);
+        let (ok, skipped) = prepare(&bots, &tmp.path().join("s"), limit, 1, 1 << 20, &sandbox())
+            .await
+            .unwrap();
         assert!(ok.is_empty());
         assert!(
             skipped[0].reason.contains("timed out after 1 s"),
@@ -433,16 +521,17 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         fs::write(tmp.path().join(BOT_TOML), "template = \"codingame\"\n").unwrap();
         assert_eq!(
-            template_choice(tmp.path()),
+            template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()),
             Ok(TemplateChoice::Set("codingame".into()))
         );
         fs::write(tmp.path().join(BOT_TOML), "templat = \"codingame\"\n").unwrap();
-        let err = template_choice(tmp.path()).unwrap_err();
+        let err =
+            template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()).unwrap_err();
         assert!(err.contains("bot.toml") && err.contains("templat"), "{err}");
         fs::remove_file(tmp.path().join(BOT_TOML)).unwrap();
         fs::write(tmp.path().join(BOT_TEMPLATE), "").unwrap();
         assert_eq!(
-            template_choice(tmp.path()),
+            template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()),
             Ok(TemplateChoice::File(tmp.path().join(BOT_TEMPLATE)))
         );
     }

@@ -13,6 +13,10 @@ use serde::{Deserialize, Serialize};
 use crate::player::Limits;
 use crate::sandbox::{self, Clock, Mode};
 
+mod bounds;
+
+use bounds::Bounds;
+
 /// The name of the settings file looked for in the current directory.
 pub const CONFIG_FILE: &str = "take6.toml";
 
@@ -40,6 +44,14 @@ pub enum Command {
     /// Recompute a series' leaderboard from its games.jsonl (e.g. after the controller was
     /// killed), rewrite its leaderboard.csv and print the summary.
     Leaderboard {
+        /// The series folder [default: results/latest]
+        #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
+        dir: PathBuf,
+    },
+    /// Check a series' results: replay every game in its games.jsonl through an independent
+    /// rules checker, check each line's SHA-256 chain and the counts in series.toml, and name
+    /// the first bad line. Exits 1 when anything fails.
+    Verify {
         /// The series folder [default: results/latest]
         #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
         dir: PathBuf,
@@ -108,12 +120,26 @@ pub struct RunArgs {
     /// [default: true]
     #[arg(long, value_name = "BOOL")]
     pub warm_sandboxes: Option<bool>,
+    /// Largest bot folder, in MiB of data (holes of sparse files not counted); a larger
+    /// folder is skipped [default: 256]
+    #[arg(long, value_name = "MIB")]
+    pub max_bot_mib: Option<u64>,
     /// Folder of message template sets [default: templates, when it exists]
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
     /// Settings file [default: take6.toml in the current directory, when it exists]
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Continue an interrupted series in its folder [default: results/latest]: plays only
+    /// the games not yet in its games.jsonl, with its recorded settings (flags may change
+    /// --jobs, --build-timeout-s and --max-bot-mib, nothing that changes the games; take6.toml is not read)
+    #[arg(
+        long,
+        value_name = "SERIES_DIR",
+        num_args = 0..=1,
+        default_missing_value = "results/latest"
+    )]
+    pub resume: Option<PathBuf>,
 }
 
 /// Flags of `take6 play`: those of `run`, and the player's name.
@@ -147,6 +173,7 @@ struct FileConfig {
     clock: Option<Clock>,
     wall_factor: Option<u32>,
     warm_sandboxes: Option<bool>,
+    max_bot_mib: Option<u64>,
     templates: Option<PathBuf>,
     stderr_cap_kib: Option<usize>,
     line_cap_bytes: Option<usize>,
@@ -177,6 +204,8 @@ pub struct Settings {
     pub wall_factor: u32,
     /// Whether a bot's sandbox is kept across its games (where the sandbox is complete).
     pub warm_sandboxes: bool,
+    /// Largest bot folder in MiB of data; a larger one is skipped.
+    pub max_bot_mib: u64,
     /// The template folder, when there is one; built-in sets are always available.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub templates: Option<PathBuf>,
@@ -204,8 +233,11 @@ pub enum ConfigError {
     Invalid {
         setting: &'static str,
         value: String,
-        fix: &'static str,
+        fix: String,
     },
+    /// A numeric setting outside its range; `setting` is the flag or key with its value.
+    #[error("{setting} is out of range: use a value from {min} to {max}")]
+    OutOfRange { setting: String, min: u64, max: u64 },
     #[error(
         "template folder {0} does not exist; create it or leave --templates out to use the built-in sets"
     )]
@@ -224,6 +256,46 @@ impl Settings {
             }
             None => (FileConfig::default(), None),
         };
+        Settings::resolve_from(args, file, config_path)
+    }
+
+    /// Resolves the settings of a resumed series: the settings it recorded (`series.toml`'s
+    /// `[settings]`) stand in for the settings file, and the flags given now win over them.
+    /// Whether the result may be used (it must not change the games) is for the caller.
+    pub fn resolve_recorded(
+        args: &RunArgs,
+        recorded: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Settings, ConfigError> {
+        let mut table = recorded.clone();
+        // Recorded, but not keys of a settings file.
+        for key in ["seed_given", "human", "config"] {
+            table.remove(key);
+        }
+        let file: FileConfig =
+            serde_json::from_value(serde_json::Value::Object(table)).map_err(|e| {
+                ConfigError::Parse {
+                    path: PathBuf::from("series.toml"),
+                    message: e.to_string(),
+                }
+            })?;
+        let mut settings = Settings::resolve_from(args, file, None)?;
+        settings.seed_given = recorded
+            .get("seed_given")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(true);
+        settings.config = recorded
+            .get("config")
+            .and_then(serde_json::Value::as_str)
+            .map(PathBuf::from);
+        Ok(settings)
+    }
+
+    /// Defaults, then `file` (read from `config_path`, if any), then the flags.
+    fn resolve_from(
+        args: &RunArgs,
+        file: FileConfig,
+        config_path: Option<PathBuf>,
+    ) -> Result<Settings, ConfigError> {
         let base = config_path
             .as_deref()
             .and_then(Path::parent)
@@ -240,6 +312,12 @@ impl Settings {
             Some(dir) => Some(dir),
             None => Some(base.join("templates")).filter(|d| d.is_dir()),
         };
+        let config = config_path.as_deref();
+        let number = |b: &Bounds, flag: Option<u64>, file: Option<u64>, default: u64| {
+            b.pick_or(flag, file, config, default)
+        };
+        let size = |v: Option<usize>| v.map(|v| v as u64);
+        let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         let settings = Settings {
             bots: args
                 .bots
@@ -251,31 +329,60 @@ impl Settings {
                 .clone()
                 .or(from_file(&file.results))
                 .unwrap_or_else(|| base.join("results")),
-            games: args.games.or(file.games).unwrap_or(100),
+            games: number(&bounds::GAMES, args.games, file.games, 100)?,
             seed,
             seed_given,
-            jobs: args.jobs.or(file.jobs).unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-            }),
-            first_reply_ms: args.first_reply_ms.or(file.first_reply_ms).unwrap_or(3000),
-            reply_ms: args.reply_ms.or(file.reply_ms).unwrap_or(1000),
-            build_timeout_s: args.build_timeout_s.or(file.build_timeout_s).unwrap_or(300),
-            grace_ms: args.grace_ms.or(file.grace_ms).unwrap_or(1000),
+            jobs: number(
+                &bounds::JOBS,
+                size(args.jobs),
+                size(file.jobs),
+                (cpus as u64).min(bounds::JOBS.max),
+            )? as usize,
+            first_reply_ms: number(
+                &bounds::FIRST_REPLY_MS,
+                args.first_reply_ms,
+                file.first_reply_ms,
+                3000,
+            )?,
+            reply_ms: number(&bounds::REPLY_MS, args.reply_ms, file.reply_ms, 1000)?,
+            build_timeout_s: number(
+                &bounds::BUILD_TIMEOUT_S,
+                args.build_timeout_s,
+                file.build_timeout_s,
+                300,
+            )?,
+            grace_ms: number(&bounds::GRACE_MS, args.grace_ms, file.grace_ms, 1000)?,
+            max_bot_mib: number(
+                &bounds::MAX_BOT_MIB,
+                args.max_bot_mib,
+                file.max_bot_mib,
+                256,
+            )?,
             sandbox: args.sandbox.or(file.sandbox).unwrap_or_default(),
-            memory_mib: args.memory_mib.or(file.memory_mib).unwrap_or(1024),
-            max_procs: args.max_procs.or(file.max_procs).unwrap_or(64),
-            disk_mib: args.disk_mib.or(file.disk_mib).unwrap_or(256),
-            max_files: args.max_files.or(file.max_files).unwrap_or(256),
+            memory_mib: number(&bounds::MEMORY_MIB, args.memory_mib, file.memory_mib, 1024)?,
+            max_procs: number(&bounds::MAX_PROCS, args.max_procs, file.max_procs, 64)?,
+            disk_mib: number(&bounds::DISK_MIB, args.disk_mib, file.disk_mib, 256)?,
+            max_files: number(&bounds::MAX_FILES, args.max_files, file.max_files, 256)?,
             clock: args.clock.or(file.clock).unwrap_or_default(),
-            wall_factor: args.wall_factor.or(file.wall_factor).unwrap_or(10),
+            wall_factor: number(
+                &bounds::WALL_FACTOR,
+                args.wall_factor.map(u64::from),
+                file.wall_factor.map(u64::from),
+                10,
+            )? as u32,
             warm_sandboxes: args.warm_sandboxes.or(file.warm_sandboxes).unwrap_or(true),
             templates,
-            stderr_cap_kib: file.stderr_cap_kib.unwrap_or(64),
-            line_cap_bytes: file.line_cap_bytes.unwrap_or(1024),
+            stderr_cap_kib: number(&bounds::STDERR_CAP_KIB, None, size(file.stderr_cap_kib), 64)?
+                as usize,
+            line_cap_bytes: number(
+                &bounds::LINE_CAP_BYTES,
+                None,
+                size(file.line_cap_bytes),
+                1024,
+            )? as usize,
             human: None,
-            config: config_path,
+            config: config_path.clone(),
         };
-        settings.validate()?;
         Ok(settings)
     }
 
@@ -283,93 +390,25 @@ impl Settings {
     /// otherwise, one game at a time, and a person in one seat.
     pub fn resolve_play(args: &PlayArgs) -> Result<Settings, ConfigError> {
         let name = &args.name;
-        if name.is_empty() || name.chars().any(char::is_whitespace) || name.contains('#') {
+        if let Some(problem) = crate::names::name_problem(name) {
             return Err(ConfigError::Invalid {
                 setting: "--name",
                 value: format!("{name:?}"),
-                fix: "use a name without whitespace or '#'",
+                fix: problem,
+            });
+        }
+        if let Some(dir) = &args.run.resume {
+            return Err(ConfigError::Invalid {
+                setting: "--resume",
+                value: dir.display().to_string(),
+                fix: "a game at the keyboard cannot be resumed; start a new one".into(),
             });
         }
         let mut settings = Settings::resolve(&args.run)?;
         settings.games = args.run.games.unwrap_or(1);
         settings.jobs = 1;
         settings.human = Some(name.clone());
-        settings.validate()?;
         Ok(settings)
-    }
-
-    fn validate(&self) -> Result<(), ConfigError> {
-        let positive = |setting, value: u64, fix| {
-            if value == 0 {
-                Err(ConfigError::Invalid {
-                    setting,
-                    value: value.to_string(),
-                    fix,
-                })
-            } else {
-                Ok(())
-            }
-        };
-        positive("games", self.games, "play at least 1 game")?;
-        positive("jobs", self.jobs as u64, "run at least 1 game at a time")?;
-        positive(
-            "first_reply_ms",
-            self.first_reply_ms,
-            "give bots at least 1 ms",
-        )?;
-        positive("reply_ms", self.reply_ms, "give bots at least 1 ms")?;
-        positive(
-            "build_timeout_s",
-            self.build_timeout_s,
-            "give builds at least 1 s",
-        )?;
-        positive(
-            "line_cap_bytes",
-            self.line_cap_bytes as u64,
-            "allow at least a few bytes",
-        )?;
-        self.validate_sandbox()
-    }
-
-    /// Range checks of the sandbox's limits: each must leave a bot room to run, and fit the
-    /// arithmetic and the kernel's files it is written to.
-    fn validate_sandbox(&self) -> Result<(), ConfigError> {
-        let within = |setting, value: u64, range: std::ops::RangeInclusive<u64>, fix| {
-            if range.contains(&value) {
-                Ok(())
-            } else {
-                Err(ConfigError::Invalid {
-                    setting,
-                    value: value.to_string(),
-                    fix,
-                })
-            }
-        };
-        within(
-            "memory_mib",
-            self.memory_mib,
-            16..=1 << 24,
-            "use 16 to 16777216 MiB",
-        )?;
-        within("max_procs", self.max_procs, 4..=1 << 22, "use 4 to 4194304")?;
-        within(
-            "disk_mib",
-            self.disk_mib,
-            1..=1 << 24,
-            "use 1 to 16777216 MiB",
-        )?;
-        within(
-            "max_files",
-            self.max_files,
-            16..=1 << 20,
-            "use 16 to 1048576",
-        )?;
-        within(
-            "wall_factor",
-            self.wall_factor.into(),
-            1..=1000,
-            "use 1 to 1000",
-        )
     }
 
     /// The limits of every bot tree, for the launcher.
@@ -397,6 +436,11 @@ impl Settings {
 
     pub fn build_timeout(&self) -> Duration {
         Duration::from_secs(self.build_timeout_s)
+    }
+
+    /// The largest bot folder, in bytes of data.
+    pub fn max_bot_bytes(&self) -> u64 {
+        self.max_bot_mib * 1024 * 1024
     }
 }
 
@@ -448,6 +492,101 @@ mod tests {
         let (_dir, args) = args_with_config("jobs = 0\n");
         let err = Settings::resolve(&args).unwrap_err().to_string();
         assert!(err.contains("jobs = 0"), "{err}");
+    }
+
+    #[test]
+    fn numbers_out_of_range_name_the_flag_or_key_the_range_and_the_value() {
+        let err = |args: &RunArgs| Settings::resolve(args).unwrap_err().to_string();
+        let (_dir, args) = args_with_config("");
+        let flags = [
+            (
+                RunArgs {
+                    games: Some(u64::MAX),
+                    ..args.clone()
+                },
+                "--games 18446744073709551615 is out of range: use a value from 1 to 100000000",
+            ),
+            (
+                RunArgs {
+                    memory_mib: Some(17_592_186_044_416),
+                    ..args.clone()
+                },
+                "--memory-mib 17592186044416 is out of range: use a value from 16 to 1048576",
+            ),
+            (
+                RunArgs {
+                    jobs: Some(usize::MAX),
+                    ..args.clone()
+                },
+                "--jobs 18446744073709551615 is out of range: use a value from 1 to 1024",
+            ),
+            (
+                RunArgs {
+                    reply_ms: Some(0),
+                    ..args.clone()
+                },
+                "--reply-ms 0 is out of range: use a value from 1 to 3600000",
+            ),
+            (
+                RunArgs {
+                    max_bot_mib: Some(0),
+                    ..args.clone()
+                },
+                "--max-bot-mib 0 is out of range",
+            ),
+        ];
+        for (args, expect) in flags {
+            assert!(err(&args).contains(expect), "{}", err(&args));
+        }
+        for (text, expect) in [
+            ("games = 100000001\n", "games = 100000001 in "),
+            ("first_reply_ms = 3600001\n", "first_reply_ms = 3600001 in "),
+            ("build_timeout_s = 0\n", "build_timeout_s = 0 in "),
+            ("grace_ms = 99999999\n", "grace_ms = 99999999 in "),
+            ("memory_mib = 8\n", "memory_mib = 8 in "),
+            ("stderr_cap_kib = 1000000\n", "stderr_cap_kib = 1000000 in "),
+            ("line_cap_bytes = 4\n", "line_cap_bytes = 4 in "),
+            ("max_bot_mib = 100000\n", "max_bot_mib = 100000 in "),
+        ] {
+            let (_dir, args) = args_with_config(text);
+            let err = err(&args);
+            assert!(
+                err.contains(expect) && err.contains("take6.toml is out of range"),
+                "{text}: {err}"
+            );
+        }
+        // The ends of the ranges are allowed; the flag wins over a bad file value.
+        let (_dir, mut args) =
+            args_with_config("games = 100000000\nmemory_mib = 16\ngrace_ms = 0\njobs = 0\n");
+        args.jobs = Some(1024);
+        let s = Settings::resolve(&args).unwrap();
+        assert_eq!(
+            (s.games, s.memory_mib, s.grace_ms, s.jobs),
+            (100_000_000, 16, 0, 1024)
+        );
+        assert_eq!(s.max_bot_bytes(), 256 << 20);
+        assert_eq!(s.sandbox_limits().memory_mib, 16);
+    }
+
+    #[test]
+    fn a_player_name_must_be_a_visible_single_word() {
+        let (_dir, args) = args_with_config("");
+        let play = |name: &str| PlayArgs {
+            name: name.into(),
+            run: args.clone(),
+        };
+        let err = Settings::resolve_play(&play("a\u{1b}b"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("--name") && err.contains("U+001B"), "{err}");
+        assert!(Settings::resolve_play(&play("x/y")).is_err());
+        assert_eq!(
+            Settings::resolve_play(&play("ana"))
+                .unwrap()
+                .human
+                .as_deref(),
+            Some("ana")
+        );
     }
 
     #[test]

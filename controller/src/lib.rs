@@ -3,11 +3,14 @@
 //! The library is a one-way pipeline, one module per stage:
 //! [`config`] → [`bots`] → [`schedule`] → [`table`] (driving the pure rules in [`game`] through
 //! [`player`]s, which speak [`protocol`]) → [`record`]. [`series`] wires the stages together
-//! and owns the single reporter; `main.rs` is only the command line.
+//! and owns the single reporter, which hands typed events to sinks (one per output); every
+//! output can be rebuilt by replaying `games.jsonl`. `main.rs` is only the command line.
 
 pub mod bots;
 pub mod config;
+pub mod folder;
 pub mod game;
+pub mod names;
 pub mod player;
 pub mod protocol;
 pub mod record;
@@ -15,4 +18,5 @@ pub mod reply_times;
 pub mod sandbox;
 pub mod schedule;
 pub mod series;
+pub mod signals;
 pub mod table;

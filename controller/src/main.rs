@@ -5,12 +5,14 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 use take6::config::{Cli, Command, Settings};
-use take6::series::{self, SeriesDir, SeriesError, Status, StderrAboveBar};
+use take6::series::{self, BarSlot, SeriesDir, SeriesError, Status, StderrAboveBar};
+use take6::signals::{self, Stop};
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::layer::{Layer, SubscriberExt};
 use tracing_subscriber::util::SubscriberInitExt;
 
-/// Exit code of a series stopped by Ctrl-C (128 + SIGINT), as shells expect.
+/// Exit code of a series stopped by Ctrl-C (128 + SIGINT), as shells expect; a series stopped
+/// by another signal exits with 128 + its number.
 const INTERRUPTED: u8 = 130;
 
 fn main() -> ExitCode {
@@ -32,63 +34,106 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let settings = match cli.command {
-        Command::Run(args) => Settings::resolve(&args)?,
-        Command::Play(args) => Settings::resolve_play(&args)?,
+    let bar = BarSlot::default();
+    let (settings, resume) = match cli.command {
+        Command::Run(args) => match &args.resume {
+            Some(dir) => (None, Some((SeriesDir::open(dir)?, args))),
+            None => (Some(Settings::resolve(&args)?), None),
+        },
+        Command::Play(args) => (Some(Settings::resolve_play(&args)?), None),
         Command::Leaderboard { dir } => {
-            let (standings, games) = series::rebuild_leaderboard(&dir)?;
-            print!("{}", take6::record::summary_table(&standings, &[]));
-            println!(
-                "\n{games} games; leaderboard written to {}",
-                dir.join(series::LEADERBOARD).display()
-            );
+            let check = series::rebuild_leaderboard(&dir, Box::new(std::io::stdout()))?;
+            if let Some(problem) = check.first() {
+                eprintln!(
+                    "warning: this series does not verify: {problem} (see take6 verify {})",
+                    dir.display()
+                );
+            }
             return Ok(ExitCode::SUCCESS);
         }
+        Command::Verify { dir } => return verify(&dir),
     };
-    let dir = SeriesDir::create(&settings.results)?;
-    init_logging(&dir)?;
+    // Before any thread starts: Ctrl-C, SIGTERM and SIGHUP stop the series cleanly, and the
+    // process within a few seconds whatever it is doing (see take6::signals).
+    let stop = Stop::install().context("cannot watch for Ctrl-C")?;
+    let (dir, resume) = match (settings.as_ref(), resume) {
+        (Some(settings), _) => (SeriesDir::create(&settings.results)?, None),
+        (None, Some((dir, args))) => (dir, Some(args)),
+        (None, None) => unreachable!("a command has settings or resumes"),
+    };
+    init_logging(&dir, bar.clone())?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let result = runtime.block_on(series::run(&settings, &dir, stop_signal()));
+    let result = match (&settings, &resume) {
+        (Some(settings), _) => runtime.block_on(series::run(settings, &dir, stop.requested(), bar)),
+        (None, Some(args)) => runtime.block_on(series::resume(&dir, args, stop.requested(), bar)),
+        (None, None) => unreachable!("a command has settings or resumes"),
+    };
     // A read of the keyboard (`take6 play`) may still be pending; do not wait for it.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    // Whatever a cancelled task may have left running.
+    signals::kill_children();
+    let interrupted = ExitCode::from(stop.received().map_or(INTERRUPTED, signals::exit_code));
     let outcome = match result {
         Ok(outcome) => outcome,
         Err(e @ SeriesError::InterruptedBeforeGames) => {
             eprintln!("take6: {e}");
-            return Ok(ExitCode::from(INTERRUPTED));
+            return Ok(interrupted);
+        }
+        Err(e @ SeriesError::Write { .. }) => {
+            eprintln!(
+                "take6: the games recorded so far are kept; once the cause is fixed, play the \
+                 rest with: take6 run --resume {}",
+                dir.path.display()
+            );
+            return Err(e.into());
         }
         Err(e) => return Err(e.into()),
     };
-    print!("{}", outcome.summary());
     Ok(match outcome.status {
-        Status::Interrupted => ExitCode::from(INTERRUPTED),
+        Status::Interrupted => interrupted,
         _ => ExitCode::SUCCESS,
     })
 }
 
-/// Resolves on Ctrl-C, SIGTERM or SIGHUP (a closed terminal): the series then stops cleanly,
-/// killing its bots and keeping every finished game, instead of dying with bots left behind.
-async fn stop_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let kinds = [
-        SignalKind::interrupt(),
-        SignalKind::terminate(),
-        SignalKind::hangup(),
-    ];
-    let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
-    if streams.is_empty() {
-        // No signal handling available: never stop early.
-        std::future::pending::<()>().await;
+/// `take6 verify`: the verdict on stdout, exit 1 when the series does not verify.
+fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let check = series::verify(dir)?;
+    if check.ok() {
+        println!(
+            "{}: {} games verified: the chain is intact, every game follows the rules and \
+             its seed, and the counts match series.toml",
+            dir.display(),
+            check.games
+        );
+        return Ok(ExitCode::SUCCESS);
     }
-    futures::future::select_all(streams.iter_mut().map(|s| Box::pin(s.recv()))).await;
+    println!(
+        "{}: does NOT verify ({} games read)",
+        dir.display(),
+        check.games
+    );
+    if let Some(first) = check.first() {
+        println!("first problem: {first}");
+    }
+    for problem in &check.problems {
+        println!("  {problem}");
+    }
+    if check.more > 0 {
+        println!("  … and {} more", check.more);
+    }
+    Ok(ExitCode::FAILURE)
 }
 
 /// Logs go to the series' `logs/controller.log` (info and up, or RUST_LOG) and to stderr
 /// (warnings and up, or RUST_LOG), above the progress bar.
-fn init_logging(dir: &SeriesDir) -> anyhow::Result<()> {
+fn init_logging(dir: &SeriesDir, bar: BarSlot) -> anyhow::Result<()> {
     let path = dir.log_file();
-    let file = std::fs::File::create(&path)
-        .with_context(|| format!("cannot create {}", path.display()))?;
+    // Appended to: a resumed series keeps the log of its earlier attempts.
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
     let filter = |default: &str| {
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default))
     };
@@ -101,7 +146,7 @@ fn init_logging(dir: &SeriesDir) -> anyhow::Result<()> {
         )
         .with(
             tracing_subscriber::fmt::layer()
-                .with_writer(StderrAboveBar)
+                .with_writer(StderrAboveBar(bar))
                 .with_filter(filter("warn")),
         )
         .init();

@@ -1,0 +1,249 @@
+//! A compiled template set: every template checked at load (syntax, variables, a trial render
+//! against sample views), then rendering a message per view.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use minijinja::value::{Serde, Value};
+use minijinja::{AutoEscape, Environment, UndefinedBehavior};
+
+use super::load::{Entry, RawEntries, default_entries, parse_entries};
+use super::reply::ReplyPattern;
+use super::samples::sample_views;
+use super::{MESSAGE_KEYS, RENDER_FUEL, ReplyError, TemplateError, VARIABLES};
+use crate::game::{Phase, View};
+
+/// One compiled template set: a template per message and a pattern per reply. Compiled and
+/// checked once at load (never per message), immutable afterwards, so it is shared between
+/// tables as an `Arc<TemplateSet>` (`Send + Sync`).
+#[derive(Debug)]
+pub struct TemplateSet {
+    name: String,
+    path: String,
+    env: Environment<'static>,
+    /// Per phase: the entry, or `None` when the template is blank and the message never sent.
+    messages: [Option<Entry>; 8],
+    card_reply: ReplyPattern,
+    row_reply: ReplyPattern,
+}
+
+pub(super) fn phase_index(phase: Phase) -> usize {
+    Phase::ALL
+        .iter()
+        .position(|&p| p == phase)
+        .expect("every phase is in ALL")
+}
+
+/// Turns a rendered message into what is sent: `None` when it holds nothing but whitespace (how
+/// a template says "send nothing"), else every line of the template as a line on the wire, empty
+/// ones included, each ending with `\n`. The engine keeps a template's last newline, so a
+/// template written as lines ends with one; one written without gets it here, even when its
+/// last line rendered empty (an empty hand), which must not merge into the line before.
+fn finish(mut text: String, source: &str) -> Option<String> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    if !source.ends_with('\n') || !text.ends_with('\n') {
+        text.push('\n');
+    }
+    Some(text)
+}
+
+fn reason_of(err: &minijinja::Error) -> String {
+    if err.kind() == minijinja::ErrorKind::OutOfFuel {
+        return format!(
+            "too much work: the message took more than the limit of {RENDER_FUEL} steps \
+             (minijinja fuel) to render; simplify the template"
+        );
+    }
+    match err.detail() {
+        Some(d) => format!("{}: {d}", err.kind()),
+        None => err.kind().to_string(),
+    }
+}
+
+/// The first template line mentioning `word` as a whole identifier, else 1.
+fn line_mentioning(source: &str, word: &str) -> usize {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    for (i, line) in source.lines().enumerate() {
+        for (at, _) in line.match_indices(word) {
+            let before = line[..at].chars().next_back();
+            let after = line[at + word.len()..].chars().next();
+            if !before.is_some_and(ident) && !after.is_some_and(ident) {
+                return i + 1;
+            }
+        }
+    }
+    1
+}
+
+impl TemplateSet {
+    /// Loads a set from a TOML file (a bot's own `template.toml` or a file of the templates
+    /// folder); the set is named after the file stem. Keys the file leaves out take the
+    /// built-in `default` set's value.
+    pub fn from_file(path: &Path) -> Result<TemplateSet, TemplateError> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| TemplateError::Io {
+            path: shown.clone(),
+            reason: e.to_string(),
+        })?;
+        let name = path
+            .file_stem()
+            .map_or_else(|| shown.clone(), |s| s.to_string_lossy().into_owned());
+        TemplateSet::from_source(&name, &shown, &text)
+    }
+
+    /// Compiles a set from TOML text; `path` is only used in error messages. Keys the text
+    /// leaves out take the built-in `default` set's value.
+    pub fn from_source(name: &str, path: &str, text: &str) -> Result<TemplateSet, TemplateError> {
+        let mut entries = parse_entries(path, text)?;
+        for (key, entry) in default_entries() {
+            entries.entry(key.clone()).or_insert_with(|| entry.clone());
+        }
+        TemplateSet::compile(name, path, entries)
+    }
+
+    fn compile(name: &str, path: &str, entries: RawEntries) -> Result<TemplateSet, TemplateError> {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        // Otherwise Jinja drops the last newline, and with it a last line that renders empty.
+        env.set_syntax(
+            minijinja::syntax::SyntaxConfig::builder()
+                .keep_trailing_newline(true)
+                .build()
+                .expect("the default delimiters are valid"),
+        );
+        env.set_auto_escape_callback(|_| AutoEscape::None);
+        env.set_fuel(Some(RENDER_FUEL));
+        let globals: HashSet<String> = env.globals().map(|(k, _)| k.to_string()).collect();
+
+        let card_reply = ReplyPattern::new(&entries["card_reply"], "card_reply", "{card}")?;
+        let row_reply = ReplyPattern::new(&entries["row_reply"], "row_reply", "{row}")?;
+
+        let mut messages: [Option<Entry>; 8] = Default::default();
+        for (i, key) in MESSAGE_KEYS.iter().enumerate() {
+            let entry = &entries[*key];
+            if entry.source.trim().is_empty() {
+                continue;
+            }
+            env.add_template_owned(*key, entry.source.clone())
+                .map_err(|e| {
+                    let template_line = e.line().unwrap_or(1);
+                    TemplateError::Syntax {
+                        path: entry.path.to_string(),
+                        line: entry.file_line(template_line),
+                        message: key.to_string(),
+                        template_line,
+                        reason: reason_of(&e),
+                    }
+                })?;
+            let template = env.get_template(key).expect("just added");
+            let mut unknown: Vec<String> = template
+                .undeclared_variables(false)
+                .into_iter()
+                .filter(|v| !VARIABLES.contains(&v.as_str()) && !globals.contains(v))
+                .collect();
+            unknown.sort_by_key(|v| (line_mentioning(&entry.source, v), v.clone()));
+            if let Some(variable) = unknown.into_iter().next() {
+                return Err(TemplateError::UnknownVariable {
+                    path: entry.path.to_string(),
+                    line: entry.file_line(line_mentioning(&entry.source, &variable)),
+                    message: key.to_string(),
+                    variable,
+                });
+            }
+            messages[i] = Some(entry.clone());
+        }
+
+        let set = TemplateSet {
+            name: name.to_string(),
+            path: path.to_string(),
+            env,
+            messages,
+            card_reply,
+            row_reply,
+        };
+        for (i, phase) in Phase::ALL.into_iter().enumerate() {
+            for (sample, view) in &sample_views()[i] {
+                if let Err(TemplateError::Render {
+                    path,
+                    line,
+                    template_line,
+                    reason,
+                    ..
+                }) = set.render(view)
+                {
+                    return Err(TemplateError::SampleRender {
+                        path,
+                        line,
+                        message: phase.name().to_string(),
+                        template_line,
+                        sample: sample.clone(),
+                        reason,
+                    });
+                }
+            }
+        }
+        Ok(set)
+    }
+
+    /// The set's name: the file stem, or the built-in name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The file the set was loaded from, as shown in messages.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The message for `view.phase`, ready to write: `Ok(None)` when the template renders to
+    /// nothing but whitespace (the message is not sent), otherwise text ending with `\n`.
+    /// Errors only for failures the load-time checks could not foresee.
+    pub fn render(&self, view: &View) -> Result<Option<String>, TemplateError> {
+        let key = view.phase.name();
+        let Some(entry) = &self.messages[phase_index(view.phase)] else {
+            return Ok(None);
+        };
+        let template = self.env.get_template(key).expect("compiled at load");
+        match template.render(Value::from(Serde(view))) {
+            Ok(text) => Ok(finish(text, &entry.source)),
+            Err(e) => {
+                let template_line = e.line().unwrap_or(1);
+                Err(TemplateError::Render {
+                    set: self.name.clone(),
+                    path: entry.path.to_string(),
+                    line: entry.file_line(template_line),
+                    message: key.to_string(),
+                    template_line,
+                    reason: reason_of(&e),
+                })
+            }
+        }
+    }
+
+    /// Whether the set sends anything at all for `phase` (a blank template never does).
+    pub fn sends(&self, phase: Phase) -> bool {
+        self.messages[phase_index(phase)].is_some()
+    }
+
+    /// The card reply pattern, e.g. `PLAY {card}`.
+    pub fn card_pattern(&self) -> &str {
+        &self.card_reply.pattern
+    }
+
+    /// The row reply pattern, e.g. `PICK {row}`.
+    pub fn row_pattern(&self) -> &str {
+        &self.row_reply.pattern
+    }
+
+    /// Reads a reply to `turn`: the card number. Range and hand are the caller's to check.
+    pub fn parse_card(&self, reply: &str) -> Result<i64, ReplyError> {
+        self.card_reply.parse(reply)
+    }
+
+    /// Reads a reply to `pickrow`: the row index. Range is the caller's to check.
+    pub fn parse_row(&self, reply: &str) -> Result<i64, ReplyError> {
+        self.row_reply.parse(reply)
+    }
+}

@@ -1,0 +1,167 @@
+//! The folder of one series' results and the file operations every sink relies on: atomic
+//! replacement of whole files and the lock that keeps two runs out of one folder.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use super::SeriesError;
+
+/// The file name of the game log in a series folder.
+pub const GAMES: &str = "games.jsonl";
+/// The file name of the leaderboard in a series folder.
+pub const LEADERBOARD: &str = "leaderboard.csv";
+/// The file name of the manifest in a series folder.
+pub const MANIFEST: &str = "series.toml";
+/// Held (flock) by the one process playing a series, so a second `--resume` cannot play the
+/// same games at the same time.
+const LOCK: &str = "series.lock";
+
+pub(crate) fn write_err(path: &Path) -> impl FnOnce(io::Error) -> SeriesError + '_ {
+    move |error| SeriesError::Write {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+pub(crate) fn read_err(path: &Path) -> impl FnOnce(io::Error) -> SeriesError + '_ {
+    move |error| SeriesError::Read {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+/// The folder of one series' results: `<results>/<id>/`, the id made from the UTC start time.
+#[derive(Debug, Clone)]
+pub struct SeriesDir {
+    pub id: String,
+    pub path: PathBuf,
+}
+
+impl SeriesDir {
+    /// Makes a new, empty series folder under `results` and points `results/latest` at it.
+    pub fn create(results: &Path) -> Result<SeriesDir, SeriesError> {
+        fs::create_dir_all(results).map_err(write_err(results))?;
+        let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
+            .to_string()
+            .replace([':', '-'], "");
+        let mut id = stamp.clone();
+        let mut n = 1;
+        loop {
+            let path = results.join(&id);
+            match fs::create_dir(&path) {
+                Ok(()) => {
+                    fs::create_dir_all(path.join("logs")).map_err(write_err(&path))?;
+                    let latest = results.join("latest");
+                    let _ = fs::remove_file(&latest);
+                    // Best effort: a results folder on a file system without symlinks still works.
+                    let _ = std::os::unix::fs::symlink(&id, &latest);
+                    return Ok(SeriesDir { id, path });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    n += 1;
+                    id = format!("{stamp}-{n}");
+                }
+                Err(e) => return Err(write_err(&path)(e)),
+            }
+        }
+    }
+
+    /// An existing series folder (to resume, verify or rebuild): `results/latest` is followed
+    /// to the folder it names. The id is the one `series.toml` records, when it can be read.
+    pub fn open(path: &Path) -> Result<SeriesDir, SeriesError> {
+        let path = fs::canonicalize(path).map_err(read_err(path))?;
+        if !path.is_dir() {
+            return Err(SeriesError::NotASeries(path));
+        }
+        let id = super::manifest::Manifest::read(&path)
+            .map(|m| m.series)
+            .unwrap_or_else(|_| {
+                path.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            });
+        Ok(SeriesDir { id, path })
+    }
+
+    pub fn log_file(&self) -> PathBuf {
+        self.path.join("logs").join("controller.log")
+    }
+
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+
+    /// Takes the folder's lock for as long as the returned file is open; refuses when another
+    /// take6 holds it.
+    pub fn lock(&self) -> Result<File, SeriesError> {
+        let path = self.file(LOCK);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(write_err(&path))?;
+        match file.try_lock() {
+            Ok(()) => Ok(file),
+            Err(fs::TryLockError::WouldBlock) => Err(SeriesError::Busy(self.path.clone())),
+            Err(fs::TryLockError::Error(e)) => Err(write_err(&path)(e)),
+        }
+    }
+}
+
+/// Replaces `path` with `bytes` atomically: a reader (or a crash) sees the old file or the new
+/// one, never half of one. With `durable`, the new content is on the disk before the rename,
+/// so a power loss cannot leave an empty file either.
+pub(crate) fn replace_file(path: &Path, bytes: &[u8], durable: bool) -> Result<(), SeriesError> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    let partial = PathBuf::from(partial);
+    let write = || -> io::Result<()> {
+        let mut file = File::create(&partial)?;
+        file.write_all(bytes)?;
+        if durable {
+            file.sync_data()?;
+        }
+        fs::rename(&partial, path)
+    };
+    write().map_err(|e| {
+        let _ = fs::remove_file(&partial);
+        write_err(path)(e)
+    })
+}
+
+/// The current UTC time as RFC 3339, seconds precision.
+pub(crate) fn now() -> String {
+    humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_take6_at_a_time_per_series_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = SeriesDir::create(tmp.path()).unwrap();
+        let held = dir.lock().unwrap();
+        let err = dir.lock().unwrap_err();
+        assert!(matches!(err, SeriesError::Busy(_)), "{err}");
+        drop(held);
+        assert!(dir.lock().is_ok());
+    }
+
+    #[test]
+    fn replaced_files_leave_no_partial_behind() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("series.toml");
+        replace_file(&path, b"old", true).unwrap();
+        replace_file(&path, b"new", false).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        let names: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+        let err = replace_file(&tmp.path().join("no/such/file"), b"x", true).unwrap_err();
+        assert!(err.to_string().contains("no/such/file"), "{err}");
+    }
+}

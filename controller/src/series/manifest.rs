@@ -1,0 +1,220 @@
+//! `series.toml`: everything needed to know what was run, to run it again, to resume it and to
+//! verify its results. Always replaced atomically.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::dir::{self, MANIFEST, SeriesDir};
+use super::{SeriesError, Status};
+use crate::bots::{Bot, Skipped, TemplateChoice};
+use crate::config::Settings;
+use crate::protocol::TemplateSet;
+use crate::schedule::Schedule;
+
+/// The manifest of a series, as written to and read from `series.toml`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The series id (the folder's name when it was made); it also starts the chain.
+    pub series: String,
+    pub controller_version: String,
+    pub status: Status,
+    pub started: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished: Option<String>,
+    /// How many times the series was started (1) or resumed (more).
+    #[serde(default)]
+    pub attempts: u32,
+    pub seed: u64,
+    pub games_planned: u64,
+    /// Lines in `games.jsonl` at the last checkpoint; all of them once the series has ended.
+    pub games_played: u64,
+    /// The SHA-256 chain head after those lines (see `record::jsonl`).
+    #[serde(default)]
+    pub chain: String,
+    pub subsets: u64,
+    pub games_per_subset: u64,
+    /// The settings as resolved, as a map so resume can compare them key by key (JSON values,
+    /// which, unlike `toml::Value`, hold any `u64` seed).
+    pub settings: serde_json::Map<String, serde_json::Value>,
+    /// What the bots' sandbox enforced and what it could not (the latest attempt's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxRecord>,
+    pub bots: Vec<ManifestBot>,
+    pub builtins: Vec<String>,
+    #[serde(default)]
+    pub skipped: Vec<SkippedBot>,
+}
+
+/// A bot that plays, with the hash of its folder's content.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ManifestBot {
+    pub name: String,
+    pub hash: String,
+    pub source: PathBuf,
+    /// The template set it speaks, or its own template file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template_file: Option<PathBuf>,
+}
+
+/// `[sandbox]`: the mode and what it enforced on this machine.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SandboxRecord {
+    pub mode: crate::sandbox::Mode,
+    pub enforced: Vec<String>,
+    pub missing: Vec<String>,
+}
+
+impl From<&crate::sandbox::Report> for SandboxRecord {
+    fn from(report: &crate::sandbox::Report) -> SandboxRecord {
+        let owned = |v: &[&str]| v.iter().map(ToString::to_string).collect();
+        SandboxRecord {
+            mode: report.mode,
+            enforced: owned(&report.enforced),
+            missing: owned(&report.missing),
+        }
+    }
+}
+
+/// A bot folder that does not play, and why.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SkippedBot {
+    pub name: String,
+    pub reason: String,
+}
+
+impl Manifest {
+    /// The manifest of a series about to start (status `running`, no games yet).
+    pub fn new(
+        dir: &SeriesDir,
+        settings: &Settings,
+        bots: &[(Bot, Arc<TemplateSet>)],
+        names: &[String],
+        skipped: &[Skipped],
+        schedule: Option<&Schedule>,
+    ) -> Manifest {
+        let settings = settings_map(settings);
+        Manifest {
+            series: dir.id.clone(),
+            controller_version: env!("CARGO_PKG_VERSION").to_string(),
+            status: Status::Running,
+            started: dir::now(),
+            finished: None,
+            attempts: 1,
+            seed: settings
+                .get("seed")
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0),
+            games_planned: schedule.map_or(0, Schedule::total_games),
+            games_played: 0,
+            chain: crate::record::Chain::start(&dir.id).head().to_string(),
+            subsets: schedule.map_or(0, Schedule::subsets),
+            games_per_subset: schedule.map_or(0, Schedule::games_per_subset),
+            settings,
+            sandbox: None,
+            bots: bots
+                .iter()
+                .map(|(b, _)| ManifestBot {
+                    name: b.name.clone(),
+                    hash: b.hash.clone(),
+                    source: b.source.clone(),
+                    template: match &b.template {
+                        TemplateChoice::Set(name) => Some(name.clone()),
+                        TemplateChoice::File(_) => None,
+                    },
+                    template_file: match &b.template {
+                        TemplateChoice::Set(_) => None,
+                        TemplateChoice::File(path) => Some(path.clone()),
+                    },
+                })
+                .collect(),
+            builtins: Schedule::padding(names.len())
+                .iter()
+                .map(|e| e.name(names))
+                .collect(),
+            skipped: skipped
+                .iter()
+                .map(|s| SkippedBot {
+                    name: s.name.clone(),
+                    reason: s.reason.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Reads `series.toml` of the series folder `dir`.
+    pub fn read(dir: &Path) -> Result<Manifest, SeriesError> {
+        let path = dir.join(MANIFEST);
+        let text = std::fs::read_to_string(&path).map_err(dir::read_err(&path))?;
+        toml::from_str(&text).map_err(|e| SeriesError::Manifest {
+            path,
+            reason: e.to_string(),
+        })
+    }
+
+    /// Replaces `series.toml` in `dir` atomically and durably.
+    pub fn write(&self, dir: &Path) -> Result<(), SeriesError> {
+        let text = toml::to_string_pretty(self).expect("the manifest serializes");
+        dir::replace_file(&dir.join(MANIFEST), text.as_bytes(), true)
+    }
+
+    /// The name of the person at the keyboard, for a series of `take6 play`.
+    pub fn human(&self) -> Option<&str> {
+        self.settings
+            .get("human")
+            .and_then(serde_json::Value::as_str)
+    }
+
+    /// How many players are scheduled besides the built-ins (bots, and a person if any).
+    pub fn entrants(&self) -> usize {
+        self.bots.len() + usize::from(self.human().is_some())
+    }
+
+    /// The bot's template choice as `bots` makes it.
+    pub fn template_of(bot: &ManifestBot) -> TemplateChoice {
+        match (&bot.template_file, &bot.template) {
+            (Some(path), _) => TemplateChoice::File(path.clone()),
+            (None, Some(set)) => TemplateChoice::Set(set.clone()),
+            (None, None) => TemplateChoice::Set("default".into()),
+        }
+    }
+}
+
+/// The settings as a map of JSON values, as the manifest keeps them.
+pub fn settings_map(settings: &Settings) -> serde_json::Map<String, serde_json::Value> {
+    match serde_json::to_value(settings) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => unreachable!("settings serialize to a map"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_seed_survives_series_toml() {
+        let dir = tempfile::tempdir().unwrap();
+        let series = SeriesDir {
+            id: "s".into(),
+            path: dir.path().to_path_buf(),
+        };
+        let args = crate::config::RunArgs {
+            seed: Some(u64::MAX - 1),
+            config: Some("/dev/null".into()),
+            ..Default::default()
+        };
+        let settings = Settings::resolve(&args).unwrap();
+        Manifest::new(&series, &settings, &[], &[], &[], None)
+            .write(dir.path())
+            .unwrap();
+        let text = std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
+        assert!(text.contains(&format!("seed = {}", u64::MAX - 1)), "{text}");
+        let back = Manifest::read(dir.path()).unwrap();
+        assert_eq!(back.seed, u64::MAX - 1);
+        assert_eq!(back.settings, settings_map(&settings));
+    }
+}

@@ -1,0 +1,518 @@
+//! A whole series, wired together: bots → schedule → up to `jobs` tables at once → one
+//! reporter → sinks.
+//!
+//! | file | job |
+//! |---|---|
+//! | `mod.rs` | the stages in order: `run` (a new series), `resume`, and the replays `leaderboard` and `verify` |
+//! | `dir.rs` | the series folder, atomic file replacement, the lock |
+//! | `manifest.rs` | `series.toml` |
+//! | `dispatch.rs` | up to `jobs` games at once |
+//! | `reporter.rs` | events, the `Sink` trait, the reporter, the replay of `games.jsonl` |
+//! | `sinks/` | one output each: `games.jsonl`, leaderboard, manifest, progress bar, bot logs, console lines, summary |
+//! | `replay.rs` | `take6 leaderboard` and `take6 verify`: `games.jsonl` replayed into sinks |
+//! | `verify.rs` | the verification sink |
+//! | `resume.rs` | what a resume accepts |
+//!
+//! Every finished game goes through the reporter's one path into the sinks, whether it was just
+//! played or read back from `games.jsonl`, so a resumed series, a rebuilt leaderboard and a
+//! verification see the records exactly as an uninterrupted series did.
+
+mod dir;
+mod dispatch;
+pub mod manifest;
+mod replay;
+pub mod reporter;
+mod resume;
+pub mod sinks;
+pub mod verify;
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+pub use dir::{GAMES, LEADERBOARD, MANIFEST, SeriesDir};
+pub use replay::{rebuild_leaderboard, verify};
+pub use sinks::progress::{BarSlot, StderrAboveBar};
+pub use sinks::write_leaderboard;
+pub use verify::Verification;
+
+use crate::bots::{self, Bot, BotsError, Skipped, TemplateChoice};
+use crate::config::{RunArgs, Settings};
+use crate::player::Console as Keyboard;
+use crate::protocol::{TemplateLibrary, TemplateSet};
+use crate::record::Standing;
+use crate::sandbox::{Sandbox, SandboxError};
+use crate::schedule::{Schedule, ScheduleError, TABLE_SIZE};
+use crate::table::{Occupant, TableSeat};
+use manifest::Manifest;
+use reporter::{Event, Reporter, Sink, Start};
+use sinks::{Footer, games::GamesFile};
+
+/// The controller's own failures (never a bot's).
+#[derive(Debug, thiserror::Error)]
+pub enum SeriesError {
+    #[error(transparent)]
+    Bots(#[from] BotsError),
+    #[error("no usable bot in {folder}:\n{reasons}")]
+    NoUsableBots { folder: PathBuf, reasons: String },
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
+    #[error("a bot is named {0} too; choose another name with --name")]
+    NameTaken(String),
+    #[error("interrupted while preparing the bots; no game was played")]
+    InterruptedBeforeGames,
+    #[error("template folder: {0}")]
+    Templates(String),
+    #[error("cannot write {path}: {error}")]
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("cannot read {path}: {error}")]
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("{path}: {reason}")]
+    Games { path: PathBuf, reason: String },
+    #[error("{path} is not valid: {reason}")]
+    Manifest { path: PathBuf, reason: String },
+    #[error("{0} is not a series folder")]
+    NotASeries(PathBuf),
+    #[error("another take6 is playing the series in {0}")]
+    Busy(PathBuf),
+    #[error("cannot resume: {0}")]
+    Refused(String),
+}
+
+/// How a series ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Running,
+    Complete,
+    /// Stopped early (Ctrl-C); the finished games are all recorded.
+    Interrupted,
+    /// Stopped by the controller's own error (e.g. a full disk); resumable.
+    Failed,
+    NoUsableBot,
+}
+
+/// What a series produced.
+#[derive(Debug, Clone)]
+pub struct SeriesOutcome {
+    pub dir: SeriesDir,
+    pub status: Status,
+    pub standings: Vec<Standing>,
+    pub skipped: Vec<Skipped>,
+    pub games_planned: u64,
+    /// Games recorded, over every attempt.
+    pub games_played: u64,
+    /// The master seed, to run the same series again.
+    pub seed: u64,
+}
+
+/// The bots that play, each with the template set it speaks, and the everyone-but-built-ins
+/// names in schedule order.
+struct Lineup {
+    bots: Vec<(Bot, Arc<TemplateSet>)>,
+    names: Vec<String>,
+    skipped: Vec<Skipped>,
+}
+
+/// Runs a whole new series into `dir`. `stop` resolving (e.g. on Ctrl-C) ends it early:
+/// running games are abandoned (their processes killed), finished ones are all kept and the
+/// leaderboard is written from them. The summary goes to stdout.
+pub async fn run(
+    settings: &Settings,
+    dir: &SeriesDir,
+    stop: impl Future<Output = ()>,
+    bar: BarSlot,
+) -> Result<SeriesOutcome, SeriesError> {
+    let _lock = dir.lock()?;
+    let library = TemplateLibrary::load(settings.templates.as_deref())
+        .map_err(|e| SeriesError::Templates(e.to_string()))?;
+    let sandbox = launcher(settings)?;
+    // Watch for a stop from the start: builds can take minutes.
+    let mut stop = std::pin::pin!(stop);
+    let (found, mut skipped) = tokio::select! {
+        prepared = bots::prepare(
+            &settings.bots,
+            &dir.path,
+            settings.build_timeout(),
+            settings.jobs,
+            settings.max_bot_bytes(),
+            &sandbox,
+        ) => prepared?,
+        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
+    };
+    // Compiling and trial-rendering the bots' own template sets is CPU work, bounded per render
+    // but not in total: off the async threads, and given up at a stop.
+    let compiled = tokio::task::spawn_blocking(move || {
+        let bots = with_templates(&library, found, &mut skipped);
+        (bots, skipped)
+    });
+    let (mut bots, mut skipped) = tokio::select! {
+        compiled = compiled => compiled.expect("compiling templates does not panic"),
+        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
+    };
+    if let Some(human) = &settings.human {
+        if bots.iter().any(|(b, _)| &b.name == human) {
+            return Err(SeriesError::NameTaken(human.clone()));
+        }
+        // The person always plays: at most nine bots sit with them.
+        while bots.len() >= TABLE_SIZE {
+            let (bot, _) = bots.pop().expect("more than nine");
+            skipped.push(Skipped {
+                name: bot.name,
+                reason: format!(
+                    "the table is full: {human} plays with at most {} bots (choose them with --bots DIR)",
+                    TABLE_SIZE - 1
+                ),
+            });
+        }
+    }
+    skipped.sort_by(|a, b| a.name.cmp(&b.name));
+    // Everyone who is not a built-in, in schedule order: the bots, then the person if any.
+    let names: Vec<String> = bots
+        .iter()
+        .map(|(b, _)| b.name.clone())
+        .chain(settings.human.clone())
+        .collect();
+
+    if names.is_empty() {
+        for s in &skipped {
+            eprintln!(
+                "{}: skipped: {}",
+                settings.bots.join(&s.name).display(),
+                s.reason
+            );
+        }
+        let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, None);
+        manifest.sandbox = Some(sandbox.report().into());
+        manifest.status = Status::NoUsableBot;
+        manifest.finished = Some(dir::now());
+        manifest.write(&dir.path)?;
+        let reasons = if skipped.is_empty() {
+            "  (no bot folders: add a folder with an executable 'launch' script)".to_string()
+        } else {
+            skipped
+                .iter()
+                .map(|s| format!("  {}: {}", s.name, s.reason))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        return Err(SeriesError::NoUsableBots {
+            folder: settings.bots.clone(),
+            reasons,
+        });
+    }
+
+    let schedule = Schedule::new(names.len(), settings.games, settings.seed)?;
+    let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, Some(&schedule));
+    manifest.sandbox = Some(sandbox.report().into());
+    let lineup = Lineup {
+        bots,
+        names,
+        skipped,
+    };
+    let mut reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
+    for s in &lineup.skipped {
+        reporter.handle(&Event::BotSkipped(s))?;
+    }
+    play(settings, dir, &lineup, &schedule, &sandbox, reporter, stop).await
+}
+
+/// The launcher of a series' bots: what this machine allows for `--sandbox`, said on stderr;
+/// warm sandboxes when they are asked for and possible.
+fn launcher(settings: &Settings) -> Result<Arc<Sandbox>, SeriesError> {
+    let mut sandbox = Sandbox::new(settings.sandbox, settings.sandbox_limits(), settings.clock)?;
+    if settings.warm_sandboxes {
+        // This binary is a warm sandbox's init (`take6 sandbox-init`).
+        if let Ok(exe) = std::env::current_exe() {
+            sandbox.keep_warm(exe);
+        }
+    }
+    eprintln!("take6: {}", sandbox.report().line());
+    Ok(Arc::new(sandbox))
+}
+
+/// Continues the series in `dir` after an interruption, a `kill -9`, a crash or a full disk:
+/// checks that nothing that makes the games changed, replays `games.jsonl` into the outputs
+/// (dropping a torn last line) and plays the games it does not hold.
+pub async fn resume(
+    dir: &SeriesDir,
+    args: &RunArgs,
+    stop: impl Future<Output = ()>,
+    bar: BarSlot,
+) -> Result<SeriesOutcome, SeriesError> {
+    let _lock = dir.lock()?;
+    let mut manifest = Manifest::read(&dir.path).map_err(|e| {
+        SeriesError::Refused(format!(
+            "{e} (a series stopped before its bots were ready has nothing to resume; start a new one)"
+        ))
+    })?;
+    if manifest.status == Status::NoUsableBot {
+        return Err(SeriesError::Refused(
+            "the series had no usable bot; start a new one".into(),
+        ));
+    }
+    if manifest.human().is_some() {
+        return Err(SeriesError::Refused(
+            "a game at the keyboard (take6 play) cannot be resumed".into(),
+        ));
+    }
+    let settings = resume::settings(args, &manifest)?;
+    let library = TemplateLibrary::load(settings.templates.as_deref())
+        .map_err(|e| SeriesError::Templates(e.to_string()))?;
+    let mut failed = Vec::new();
+    let bots = with_templates(
+        &library,
+        resume::bots(&manifest, &dir.path, &settings)?,
+        &mut failed,
+    );
+    if let Some(s) = failed.first() {
+        return Err(SeriesError::Refused(format!(
+            "bot {}: {}",
+            s.name, s.reason
+        )));
+    }
+    let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
+    let schedule = Schedule::new(names.len(), settings.games, settings.seed)?;
+
+    // The log must be sound before more is added to it.
+    let verification = verify(&dir.path)?;
+    if let Some(p) = verification.problems.iter().find(|p| !p.torn) {
+        return Err(SeriesError::Refused(format!(
+            "{p} (see take6 verify {})",
+            dir.path.display()
+        )));
+    }
+
+    let sandbox = launcher(&settings)?;
+    manifest.sandbox = Some(sandbox.report().into());
+    manifest.attempts += 1;
+    let skipped = manifest
+        .skipped
+        .iter()
+        .map(|s| Skipped {
+            name: s.name.clone(),
+            reason: s.reason.clone(),
+        })
+        .collect();
+    let lineup = Lineup {
+        bots,
+        names,
+        skipped,
+    };
+    let mut reporter = Reporter::new(&dir.id, sinks(&settings, dir, manifest, &lineup, bar));
+    let games = dir.file(GAMES);
+    if let Some(torn) = reporter.replay(&games, &dir.id)? {
+        reporter::cut_torn(&games, torn)?;
+        eprintln!(
+            "take6: dropped the half-written last line of {} (line {}); its game is played again",
+            games.display(),
+            torn.line
+        );
+    }
+    tracing::info!(games = reporter.state().lines, "series {} resumed", dir.id);
+    play(&settings, dir, &lineup, &schedule, &sandbox, reporter, stop).await
+}
+
+/// The outputs of a series that plays, in the order they see each event: `games.jsonl` before
+/// `series.toml` (a checkpoint is on disk before it is recorded), the bar cleared before the
+/// last lines are printed.
+fn sinks(
+    settings: &Settings,
+    dir: &SeriesDir,
+    manifest: Manifest,
+    lineup: &Lineup,
+    bar: BarSlot,
+) -> Vec<Box<dyn Sink>> {
+    let skipped = lineup
+        .skipped
+        .iter()
+        .map(|s| (s.name.clone(), s.reason.clone()))
+        .collect();
+    vec![
+        Box::new(GamesFile::new(dir.file(GAMES))),
+        Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
+        // A progress bar would only get in the way of a person reading the board.
+        Box::new(sinks::progress::Progress::new(
+            bar.clone(),
+            settings.human.is_none(),
+        )),
+        Box::new(sinks::Console::new(
+            bar,
+            settings.bots.clone(),
+            dir.path.clone(),
+        )),
+        Box::new(sinks::Leaderboard::new(dir.path.clone())),
+        Box::new(sinks::reply_times::ReplyTimesFile::new(dir.path.clone())),
+        Box::new(sinks::ManifestFile::new(dir.path.clone(), manifest)),
+        Box::new(sinks::Summary::new(
+            Box::new(std::io::stdout()),
+            skipped,
+            Footer::Series {
+                seed: settings.seed,
+                dir: dir.path.clone(),
+            },
+        )),
+    ]
+}
+
+/// Plays the games of `schedule` the reporter has not seen, then ends the series.
+async fn play(
+    settings: &Settings,
+    dir: &SeriesDir,
+    lineup: &Lineup,
+    schedule: &Schedule,
+    sandbox: &Arc<Sandbox>,
+    mut reporter: Reporter,
+    stop: impl Future<Output = ()>,
+) -> Result<SeriesOutcome, SeriesError> {
+    let start = Start {
+        line: start_line(
+            schedule,
+            lineup.names.len(),
+            reporter.state().lines,
+            settings,
+            dir,
+        ),
+        planned: schedule.total_games(),
+    };
+    reporter.handle(&Event::Started(&start))?;
+    tracing::info!(
+        bots = lineup.bots.len(),
+        games = schedule.total_games(),
+        seed = settings.seed,
+        "series {} starting",
+        dir.id
+    );
+    let seats: Vec<TableSeat> = lineup
+        .bots
+        .iter()
+        .map(|(bot, set)| TableSeat {
+            name: bot.name.clone(),
+            occupant: Occupant::Bot {
+                workdir: bot.workdir.clone(),
+                templates: Arc::clone(set),
+                sandbox: Arc::clone(sandbox),
+            },
+        })
+        .chain(settings.human.iter().map(|name| TableSeat {
+            name: name.clone(),
+            occupant: Occupant::Human(Keyboard::new()),
+        }))
+        .collect();
+
+    let (tx, rx) = mpsc::channel(settings.jobs * 2);
+    let done = reporter.state().done.clone();
+    let task = tokio::spawn(async move {
+        let result = reporter.run(rx).await;
+        (reporter, result)
+    });
+    let interrupted =
+        dispatch::dispatch(schedule, &done, &seats, &lineup.names, settings, tx, stop).await;
+    let (mut reporter, result) = task.await.expect("the reporter does not panic");
+    // Every game's tree is killed by now; wait for its last processes to exit (a loaded
+    // machine may take a while to run a killed process) and its cgroups to go.
+    let settling = Arc::clone(sandbox);
+    let _ = tokio::task::spawn_blocking(move || settling.settle(Duration::from_secs(10))).await;
+    if let Err(e) = result {
+        // Best effort: the manifest says the series failed; its last checkpoint stays.
+        let _ = reporter.handle(&Event::Finished(Status::Failed));
+        return Err(e.into());
+    }
+    if interrupted {
+        reporter.handle(&Event::Interrupted)?;
+    }
+    let status = if interrupted {
+        Status::Interrupted
+    } else {
+        Status::Complete
+    };
+    reporter.handle(&Event::Finished(status))?;
+    let state = reporter.state();
+    tracing::info!(games = state.lines, "series {} {status:?}", dir.id);
+    Ok(SeriesOutcome {
+        dir: dir.clone(),
+        status,
+        standings: state.tally.standings(),
+        skipped: lineup.skipped.clone(),
+        games_planned: schedule.total_games(),
+        games_played: state.lines,
+        seed: settings.seed,
+    })
+}
+
+/// Pairs each bot with the compiled template set it speaks; a bot whose set cannot be had is
+/// moved to `skipped` with the reason.
+fn with_templates(
+    library: &TemplateLibrary,
+    found: Vec<Bot>,
+    skipped: &mut Vec<Skipped>,
+) -> Vec<(Bot, Arc<TemplateSet>)> {
+    let mut bots = Vec::new();
+    for bot in found {
+        match templates_of(library, &bot) {
+            Ok(set) => bots.push((bot, set)),
+            Err(reason) => skipped.push(Skipped {
+                name: bot.name.clone(),
+                reason,
+            }),
+        }
+    }
+    bots
+}
+
+/// The line that says what is about to be played, e.g. `3 bots + 7 built-ins, 100 games, seed 1,
+/// results in results/…`, with how many are already recorded when resuming.
+fn start_line(
+    schedule: &Schedule,
+    entrants: usize,
+    recorded: u64,
+    settings: &Settings,
+    dir: &SeriesDir,
+) -> String {
+    let bots = entrants - usize::from(settings.human.is_some());
+    let human = match &settings.human {
+        Some(name) => format!(" + {name}"),
+        None => String::new(),
+    };
+    let padding = match Schedule::padding(entrants).len() {
+        0 => String::new(),
+        n => format!(" + {n} built-ins"),
+    };
+    let subsets = match schedule.subsets() {
+        1 => String::new(),
+        n => format!(" ({n} ten-bot subsets x {})", schedule.games_per_subset()),
+    };
+    let resumed = match recorded {
+        0 => String::new(),
+        n => format!(" ({n} already recorded)"),
+    };
+    format!(
+        "{bots} bot{}{human}{padding}, {} game{}{subsets}{resumed}, seed {}, results in {}",
+        if bots == 1 { "" } else { "s" },
+        schedule.total_games(),
+        if schedule.total_games() == 1 { "" } else { "s" },
+        settings.seed,
+        dir.path.display()
+    )
+}
+
+/// The compiled template set a bot speaks; the error is the reason it is skipped.
+fn templates_of(library: &TemplateLibrary, bot: &Bot) -> Result<Arc<TemplateSet>, String> {
+    match &bot.template {
+        TemplateChoice::Set(name) => library.get(name),
+        TemplateChoice::File(path) => TemplateSet::from_file(path).map(Arc::new),
+    }
+    .map_err(|e| e.to_string())
+}

@@ -1,0 +1,82 @@
+//! The replays of a finished or stopped series: `take6 leaderboard` and `take6 verify` read
+//! `games.jsonl` back through the reporter into sinks, the same path games take when played.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::dir::{self, GAMES, LEADERBOARD, SeriesDir};
+use super::manifest::Manifest;
+use super::reporter::{Event, Reporter, Sink};
+use super::sinks::{self, Footer};
+use super::verify::{self, Verification};
+use super::{SeriesError, Status};
+
+/// Replays a series' `games.jsonl` into a fresh verification: see [`verify`].
+fn replay_verified(
+    dir: &SeriesDir,
+    mut extra: Vec<Box<dyn Sink>>,
+) -> Result<Verification, SeriesError> {
+    let manifest = Manifest::read(&dir.path).ok();
+    let (verify, report) = verify::Verify::new(&dir.id, manifest);
+    extra.insert(0, Box::new(verify));
+    let mut reporter = Reporter::new(&dir.id, extra);
+    let games = dir.file(GAMES);
+    let torn = match reporter.replay(&games, &dir.id) {
+        Ok(torn) => torn,
+        Err(e @ SeriesError::Games { .. }) => {
+            let mut v = report.lock().expect("not poisoned").clone();
+            v.push_unreadable(e.to_string());
+            return Ok(v);
+        }
+        Err(e) => return Err(e),
+    };
+    reporter.handle(&Event::Finished(Status::Complete))?;
+    let mut v = report.lock().expect("not poisoned").clone();
+    if let Some(torn) = torn {
+        v.torn(torn);
+    }
+    Ok(v)
+}
+
+/// `take6 verify`: replays every game of the series in `dir` through the independent rules
+/// checker, checks the chain, seeds, deals and the counts in `series.toml`.
+pub fn verify(dir: &Path) -> Result<Verification, SeriesError> {
+    let dir = SeriesDir::open(dir)?;
+    if !dir.file(GAMES).exists() {
+        return Err(SeriesError::Read {
+            path: dir.file(GAMES),
+            error: std::io::ErrorKind::NotFound.into(),
+        });
+    }
+    replay_verified(&dir, Vec::new())
+}
+
+/// `take6 leaderboard`: recomputes the standings of a series folder from its `games.jsonl`
+/// (for a series that was killed, or to check one), rewrites `leaderboard.csv` and writes the
+/// summary to `out`. A torn last line is left out. Returns the verification, which the caller
+/// warns about when it fails; a line that is not a record is an error.
+pub fn rebuild_leaderboard(
+    dir: &Path,
+    out: Box<dyn Write + Send>,
+) -> Result<Verification, SeriesError> {
+    let dir = SeriesDir::open(dir)?;
+    let games = dir.file(GAMES);
+    // Read once for the error a damaged line deserves.
+    std::fs::File::open(&games).map_err(dir::read_err(&games))?;
+    let skipped = Manifest::read(&dir.path)
+        .map(|m| m.skipped.into_iter().map(|s| (s.name, s.reason)).collect())
+        .unwrap_or_default();
+    let csv = dir.file(LEADERBOARD);
+    let sinks: Vec<Box<dyn Sink>> = vec![
+        Box::new(sinks::Leaderboard::new(dir.path.clone())),
+        Box::new(sinks::Summary::new(out, skipped, Footer::Rebuilt { csv })),
+    ];
+    let v = replay_verified(&dir, sinks)?;
+    if let Some(p) = v.problems.iter().find(|p| p.unreadable) {
+        return Err(SeriesError::Games {
+            path: games,
+            reason: p.what.clone(),
+        });
+    }
+    Ok(v)
+}

@@ -1,0 +1,139 @@
+//! What `take6 run --resume` accepts: the recorded settings with only harmless flags changed,
+//! and every bot's folder unchanged since the series began (its working copy is kept).
+
+use std::path::Path;
+
+use super::SeriesError;
+use super::manifest::Manifest;
+use crate::bots::Bot;
+use crate::config::{RunArgs, Settings};
+
+/// Settings a resume may change: they do not change any game.
+const MAY_CHANGE: [&str; 6] = [
+    "jobs",
+    "build_timeout_s",
+    "max_bot_mib",
+    "results",
+    "config",
+    "seed_given",
+];
+
+/// The settings of the resumed series: the recorded ones, with the flags given now; refused
+/// when a flag would change the games.
+pub fn settings(args: &RunArgs, manifest: &Manifest) -> Result<Settings, SeriesError> {
+    let settings = Settings::resolve_recorded(args, &manifest.settings)
+        .map_err(|e| SeriesError::Refused(e.to_string()))?;
+    let now = super::manifest::settings_map(&settings);
+    let mut keys: Vec<&String> = manifest.settings.keys().chain(now.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let changed: Vec<String> = keys
+        .into_iter()
+        .filter(|k| !MAY_CHANGE.contains(&k.as_str()))
+        .filter(|k| manifest.settings.get(*k) != now.get(*k))
+        .map(|k| {
+            let show =
+                |v: Option<&serde_json::Value>| v.map_or("(none)".to_string(), |v| v.to_string());
+            format!(
+                "{k} is {} in the series, {} now",
+                show(manifest.settings.get(k)),
+                show(now.get(k))
+            )
+        })
+        .collect();
+    if !changed.is_empty() {
+        return Err(SeriesError::Refused(format!(
+            "these settings would change the games: {}; resume without them, or start a new \
+             series",
+            changed.join("; ")
+        )));
+    }
+    Ok(settings)
+}
+
+/// The series' bots with their kept working copies; refused, naming the bot, when a bot's
+/// folder is gone or its content changed.
+pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<Bot>, SeriesError> {
+    let mut out = Vec::new();
+    for b in &manifest.bots {
+        let hash = crate::folder::scan(&b.source, settings.max_bot_bytes())
+            .and_then(|listing| listing.hash())
+            .map_err(|e| {
+            SeriesError::Refused(format!(
+                "bot {}: cannot read its folder {} ({e}); it must be there, unchanged, to resume",
+                b.name,
+                b.source.display()
+            ))
+        })?;
+        if hash != b.hash {
+            return Err(SeriesError::Refused(format!(
+                "bot {} changed since the series began ({} has other content); put it back as \
+                 it was, or start a new series",
+                b.name,
+                b.source.display()
+            )));
+        }
+        let workdir = std::path::absolute(dir.join("work").join(&b.name))
+            .map_err(super::dir::read_err(dir))?;
+        if !workdir.is_dir() {
+            return Err(SeriesError::Refused(format!(
+                "bot {}: its working copy {} is gone",
+                b.name,
+                workdir.display()
+            )));
+        }
+        out.push(Bot {
+            name: b.name.clone(),
+            source: b.source.clone(),
+            workdir,
+            hash,
+            template: Manifest::template_of(b),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(settings: &Settings) -> Manifest {
+        let dir = super::super::SeriesDir {
+            id: "s".into(),
+            path: "results/s".into(),
+        };
+        Manifest::new(&dir, settings, &[], &[], &[], None)
+    }
+
+    fn recorded() -> Settings {
+        let args = RunArgs {
+            games: Some(30),
+            seed: Some(7),
+            jobs: Some(2),
+            config: Some("/dev/null".into()),
+            ..RunArgs::default()
+        };
+        Settings::resolve(&args).unwrap()
+    }
+
+    #[test]
+    fn the_recorded_settings_come_back_and_only_harmless_flags_may_change() {
+        let m = manifest(&recorded());
+        let mut args = RunArgs {
+            jobs: Some(5),
+            ..RunArgs::default()
+        };
+        let s = settings(&args, &m).unwrap();
+        assert_eq!((s.games, s.seed, s.jobs), (30, 7, 5));
+        assert_eq!(s.reply_ms, recorded().reply_ms);
+
+        args.games = Some(31);
+        args.first_reply_ms = Some(10);
+        let err = settings(&args, &m).unwrap_err().to_string();
+        assert!(
+            err.contains("games is 30 in the series, 31 now")
+                && err.contains("first_reply_ms is 3000 in the series, 10 now"),
+            "{err}"
+        );
+    }
+}

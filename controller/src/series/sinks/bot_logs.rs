@@ -1,0 +1,96 @@
+//! `logs/<bot>.games.log`: per game where it happened, a bot's faults and its stderr (capped).
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::record::GameRecord;
+use crate::series::reporter::{Event, Origin, Sink, SinkError, State};
+use crate::table::SeatLog;
+
+/// The per-bot log sink. Files are opened for appending, so a resumed series adds to them.
+pub struct BotLogs {
+    logs: PathBuf,
+    files: HashMap<String, BufWriter<File>>,
+}
+
+/// `logs/<bot>.games.log`: a name no build log (`<bot>.build.log`) or `controller.log` can take.
+fn bot_log_path(logs: &Path, bot: &str) -> PathBuf {
+    logs.join(format!("{bot}.games.log"))
+}
+
+impl BotLogs {
+    pub fn new(logs: PathBuf) -> BotLogs {
+        BotLogs {
+            logs,
+            files: HashMap::new(),
+        }
+    }
+
+    fn write(&mut self, record: &GameRecord, logs: &[SeatLog]) -> Result<(), SinkError> {
+        for (seat, name) in record.players.iter().enumerate() {
+            if record.builtin[seat] {
+                continue;
+            }
+            let faults: Vec<_> = record.invalid.iter().filter(|f| f.seat == seat).collect();
+            let stderr = logs.iter().find(|l| l.seat == seat);
+            let has_stderr = stderr.is_some_and(|l| !l.stderr.kept.is_empty());
+            if faults.is_empty() && !has_stderr {
+                continue;
+            }
+            let path = bot_log_path(&self.logs, name);
+            let err = |error| SinkError {
+                path: path.clone(),
+                error,
+            };
+            if !self.files.contains_key(name) {
+                let file = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .map_err(err)?;
+                self.files.insert(name.clone(), BufWriter::new(file));
+            }
+            let log = self.files.get_mut(name).expect("just inserted");
+            let mut text = format!("=== game {} (seat {seat}) ===\n", record.game);
+            for f in faults {
+                text.push_str(&format!(
+                    "fault in turn {} ({:?}): {}\n",
+                    f.turn, f.phase, f.reason
+                ));
+            }
+            log.write_all(text.as_bytes()).map_err(err)?;
+            if let Some(l) = stderr {
+                log.write_all(&l.stderr.kept).map_err(err)?;
+                if !l.stderr.kept.ends_with(b"\n") && !l.stderr.kept.is_empty() {
+                    log.write_all(b"\n").map_err(err)?;
+                }
+                if l.stderr.dropped > 0 {
+                    writeln!(log, "[{} more bytes of stderr dropped]", l.stderr.dropped)
+                        .map_err(err)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Sink for BotLogs {
+    fn event(&mut self, event: &Event<'_>, _: &State) -> Result<(), SinkError> {
+        if let Event::GameFinished(record, Origin::Played { logs, .. }) = event {
+            self.write(record, logs)?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), SinkError> {
+        for (name, log) in &mut self.files {
+            log.flush().map_err(|error| SinkError {
+                path: bot_log_path(&self.logs, name),
+                error,
+            })?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,258 @@
+//! Verification of a series' results, as a sink fed by the replay of `games.jsonl`: every
+//! line's chain, every game through the independent rules checker, each game's seed and deal
+//! against the series' seed, no game twice, and the counts and chain head `series.toml`
+//! recorded.
+
+use std::sync::{Arc, Mutex};
+
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+
+use super::Status;
+use super::manifest::Manifest;
+use super::reporter::{Event, GameSet, Origin, Sink, SinkError, State};
+use crate::game::Deal;
+use crate::record::jsonl::{Link, Torn};
+use crate::record::{Chain, GameRecord, check_record};
+use crate::schedule::Schedule;
+
+/// Problems kept in a report; more are only counted.
+const KEEP: usize = 20;
+
+/// One thing wrong with a series' results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The 1-based line of `games.jsonl` it is on, when it is on one.
+    pub line: Option<u64>,
+    pub what: String,
+    /// A half-written last line, which resume drops rather than refuses.
+    pub torn: bool,
+    /// A line that is not a game record at all (reading stopped there).
+    pub unreadable: bool,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "games.jsonl line {line}: {}", self.what),
+            None => f.write_str(&self.what),
+        }
+    }
+}
+
+/// The outcome of a verification.
+#[derive(Debug, Clone, Default)]
+pub struct Verification {
+    /// Game records read.
+    pub games: u64,
+    /// The first problems found, in file order (line problems first).
+    pub problems: Vec<Problem>,
+    /// Problems beyond those kept.
+    pub more: u64,
+}
+
+impl Verification {
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    /// The first problem on a line, else the first problem.
+    pub fn first(&self) -> Option<&Problem> {
+        self.problems
+            .iter()
+            .find(|p| p.line.is_some())
+            .or(self.problems.first())
+    }
+
+    fn push(&mut self, line: Option<u64>, what: String) {
+        if self.problems.len() < KEEP {
+            self.problems.push(Problem {
+                line,
+                what,
+                torn: false,
+                unreadable: false,
+            });
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Notes a line that is not a game record; reading stopped there.
+    pub fn push_unreadable(&mut self, what: String) {
+        self.problems.push(Problem {
+            line: None,
+            what,
+            torn: false,
+            unreadable: true,
+        });
+    }
+
+    /// Notes a torn last line (resume drops it and plays its game again).
+    pub fn torn(&mut self, torn: Torn) {
+        self.problems.push(Problem {
+            line: Some(torn.line),
+            what: format!(
+                "half-written last line ({} bytes, a torn write); `take6 run --resume` drops it \
+                 and plays its game again",
+                torn.bytes
+            ),
+            torn: true,
+            unreadable: false,
+        });
+    }
+}
+
+/// A shared handle on the report a [`Verify`] sink fills.
+pub type Report = Arc<Mutex<Verification>>;
+
+/// The verification sink.
+pub struct Verify {
+    manifest: Option<Manifest>,
+    schedule: Option<Schedule>,
+    seen: GameSet,
+    report: Report,
+    /// The chain head after each record so far, to compare with the manifest's checkpoint.
+    chain: Chain,
+    checkpoint_ok: Option<bool>,
+}
+
+impl Verify {
+    /// A verifier for the series `series` with its manifest, if it has one.
+    pub fn new(series: &str, manifest: Option<Manifest>) -> (Verify, Report) {
+        let report = Report::default();
+        let schedule = manifest
+            .as_ref()
+            .filter(|m| m.entrants() > 0)
+            .and_then(|m| Schedule::new(m.entrants(), m.games_planned, m.seed).ok());
+        let verify = Verify {
+            manifest,
+            schedule,
+            seen: GameSet::default(),
+            report: Arc::clone(&report),
+            chain: Chain::start(series),
+            checkpoint_ok: None,
+        };
+        (verify, report)
+    }
+
+    /// What is wrong with one record beyond its chain, if anything.
+    fn check(&mut self, record: &GameRecord) -> Option<String> {
+        let g = record.game;
+        if !self.seen.insert(g) {
+            return Some(format!("game {g} is recorded twice"));
+        }
+        if let Err(e) = check_record(record) {
+            return Some(format!("game {g} breaks the rules: {e}"));
+        }
+        let manifest = self.manifest.as_ref()?;
+        if g >= manifest.games_planned {
+            return Some(format!(
+                "game {g} is not one of the series' {} games",
+                manifest.games_planned
+            ));
+        }
+        let schedule = self.schedule.as_ref()?;
+        if record.seed != schedule.game_seed(g) {
+            return Some(format!(
+                "game {g} has seed {}, not the one the series' seed gives it",
+                record.seed
+            ));
+        }
+        let deal = Deal::shuffled(
+            record.players.len(),
+            &mut ChaCha8Rng::seed_from_u64(record.seed),
+        );
+        if deal.hands != record.hands || deal.rows != record.rows {
+            return Some(format!("game {g} was not dealt the cards its seed deals"));
+        }
+        None
+    }
+
+    fn finish(&mut self, state: &State) {
+        let mut report = self.report.lock().expect("not poisoned");
+        report.games = state.lines;
+        let Some(m) = &self.manifest else {
+            report.push(
+                None,
+                "no series.toml: the counts, seeds and chain head cannot be checked".into(),
+            );
+            return;
+        };
+        if state.lines < m.games_played {
+            report.push(
+                None,
+                format!(
+                    "series.toml records {} games but games.jsonl has {}: games were removed",
+                    m.games_played, state.lines
+                ),
+            );
+        } else if m.games_played == 0 && m.chain != Chain::start(&m.series).head() {
+            report.push(
+                None,
+                "series.toml's chain head is not the chain's start".into(),
+            );
+        } else if self.checkpoint_ok == Some(false) {
+            report.push(
+                Some(m.games_played),
+                format!(
+                    "the chain after game record {} is not the head series.toml recorded",
+                    m.games_played
+                ),
+            );
+        }
+        if m.status == Status::Complete {
+            if state.lines != m.games_played {
+                report.push(
+                    None,
+                    format!(
+                        "the series is complete with {} games but games.jsonl has {}",
+                        m.games_played, state.lines
+                    ),
+                );
+            }
+            if let Some(g) = (0..m.games_planned).find(|&g| !self.seen.contains(g)) {
+                report.push(
+                    None,
+                    format!("the series is complete but game {g} is not in games.jsonl"),
+                );
+            }
+        }
+    }
+}
+
+impl Sink for Verify {
+    fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
+        match event {
+            Event::GameFinished(record, Origin::Replayed { line, link, head }) => {
+                let chain = match link {
+                    Link::Broken => Some(
+                        "the SHA-256 chain breaks here: this line, or one just before it, was \
+                         edited, inserted or deleted"
+                            .to_string(),
+                    ),
+                    Link::Missing => Some("the line has no chain field".to_string()),
+                    Link::Intact => None,
+                };
+                let rules = self.check(record);
+                let mut report = self.report.lock().expect("not poisoned");
+                for what in chain.into_iter().chain(rules) {
+                    report.push(Some(*line), what);
+                }
+                drop(report);
+                self.chain = (*head).clone();
+                if self
+                    .manifest
+                    .as_ref()
+                    .is_some_and(|m| m.games_played == state.lines)
+                {
+                    self.checkpoint_ok = Some(
+                        self.manifest.as_ref().map(|m| m.chain.as_str()) == Some(self.chain.head()),
+                    );
+                }
+            }
+            Event::Finished(_) => self.finish(state),
+            _ => {}
+        }
+        Ok(())
+    }
+}

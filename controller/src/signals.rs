@@ -1,0 +1,183 @@
+//! Stopping the controller on Ctrl-C, SIGTERM or SIGHUP, whatever a bot, a build or a template
+//! is doing at the time.
+//!
+//! The stop signals are blocked in every thread and taken by one dedicated thread (`sigwait`),
+//! so their handling never depends on the async runtime having a free thread. The first signal
+//! asks the series to stop cleanly ([`Stop::requested`] resolves: bots are killed, finished
+//! games kept, the leaderboard written). If the process is still there [`GRACE`] later, or at
+//! a second signal, it exits at once with 128 + the signal's number, after killing the process
+//! groups of its children (bots and builds), best effort. Children do not inherit the blocked
+//! signals: the standard library empties the signal mask of every process it starts.
+
+use std::fs;
+use std::time::Duration;
+
+use nix::sys::signal::{SigSet, Signal, kill, killpg};
+use nix::unistd::{Pid, getpgrp, getpid};
+use tokio::sync::watch;
+
+/// How long a clean stop may take before the process exits regardless.
+pub const GRACE: Duration = Duration::from_secs(5);
+
+/// The signals that stop a series: Ctrl-C, `kill` and a closed terminal.
+const STOP_SIGNALS: [Signal; 3] = [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP];
+
+/// The stop signals, taken by their own thread once installed.
+#[derive(Debug, Clone)]
+pub struct Stop {
+    first: watch::Receiver<Option<Signal>>,
+}
+
+/// The exit code of a process ended by `signal`, as shells report it (SIGINT 130, SIGTERM
+/// 143, SIGHUP 129).
+pub fn exit_code(signal: Signal) -> u8 {
+    128 + signal as u8
+}
+
+impl Stop {
+    /// Blocks the stop signals and starts the thread that takes them. Call it before any other
+    /// thread starts (the async runtime's included): threads inherit the blocked set, and a
+    /// thread that did not block them would die of them.
+    pub fn install() -> nix::Result<Stop> {
+        let mut set = SigSet::empty();
+        for signal in STOP_SIGNALS {
+            set.add(signal);
+        }
+        set.thread_block()?;
+        let (tx, first) = watch::channel(None);
+        std::thread::Builder::new()
+            .name("take6-signals".into())
+            .spawn(move || {
+                let Ok(signal) = set.wait() else { return };
+                tx.send_replace(Some(signal));
+                std::thread::spawn(move || {
+                    std::thread::sleep(GRACE);
+                    exit_now(signal);
+                });
+                if let Ok(second) = set.wait() {
+                    exit_now(second);
+                }
+            })
+            .map_err(|e| nix::Error::try_from(e).unwrap_or(nix::Error::EAGAIN))?;
+        Ok(Stop { first })
+    }
+
+    /// Resolves at the first stop signal.
+    pub async fn requested(&self) {
+        let mut first = self.first.clone();
+        // An error means the signal thread is gone: never stop early then.
+        if first.wait_for(Option::is_some).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+
+    /// The first stop signal received, if any.
+    pub fn received(&self) -> Option<Signal> {
+        *self.first.borrow()
+    }
+}
+
+/// Kills the children's process groups and exits with `signal`'s code, without running
+/// destructors or flushing anything: whatever is stuck (a full pipe, a blocked thread) must
+/// not keep the process alive.
+fn exit_now(signal: Signal) -> ! {
+    kill_children();
+    // SAFETY: `_exit` ends the process at once; it touches no memory of this program.
+    unsafe { nix::libc::_exit(i32::from(exit_code(signal))) }
+}
+
+/// Sends SIGKILL to the process group of every child of this process (every bot and build
+/// leads its own group), or to the child itself if it shares this process's group. Best
+/// effort: a child that is already gone is skipped.
+pub fn kill_children() {
+    kill_children_of(getpid(), getpgrp());
+}
+
+/// Kills the process groups of `parent`'s children, except `spare` (the caller's own group),
+/// where it kills the child alone.
+fn kill_children_of(parent: Pid, spare: Pid) {
+    let Ok(processes) = fs::read_dir("/proc") else {
+        return;
+    };
+    for process in processes.flatten() {
+        let Some(pid) = process.file_name().to_str().and_then(|s| s.parse().ok()) else {
+            continue;
+        };
+        let Ok(stat) = fs::read_to_string(process.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid pgrp …`; `comm` may hold spaces and parentheses.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let mut fields = rest.split_whitespace().skip(1);
+        let (Some(of), Some(group)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        let (Ok(of), Ok(group)) = (of.parse(), group.parse()) else {
+            continue;
+        };
+        if Pid::from_raw(of) != parent {
+            continue;
+        }
+        let group = Pid::from_raw(group);
+        let _ = if group == spare {
+            kill(Pid::from_raw(pid), Signal::SIGKILL)
+        } else {
+            killpg(group, Signal::SIGKILL)
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_are_128_plus_the_signal() {
+        assert_eq!(exit_code(Signal::SIGINT), 130);
+        assert_eq!(exit_code(Signal::SIGTERM), 143);
+        assert_eq!(exit_code(Signal::SIGHUP), 129);
+    }
+
+    /// Pids of the `sleep` processes whose argument is `marker`.
+    fn with_marker(marker: &str) -> Vec<String> {
+        let marker = format!("sleep\0{marker}\0");
+        fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter(|p| {
+                fs::read(p.path().join("cmdline"))
+                    .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&marker))
+            })
+            .map(|p| p.file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn children_and_their_process_groups_are_killed() {
+        // Not this test process's children (other tests have theirs): a shell's. Its child
+        // leads its own group (setsid), with a grandchild in that group.
+        let marker = format!("1000.{}", std::process::id());
+        let mut shell = std::process::Command::new("sh")
+            .args([
+                "-c",
+                &format!("setsid sh -c 'sleep {marker} & wait' & wait"),
+            ])
+            .spawn()
+            .unwrap();
+        let shell_pid = Pid::from_raw(shell.id() as i32);
+        while with_marker(&marker).is_empty() {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        kill_children_of(shell_pid, getpgrp());
+        // The shell waits for its child, so it ends only if the child was killed.
+        shell.wait().unwrap();
+        let mut tries = 0;
+        while !with_marker(&marker).is_empty() {
+            tries += 1;
+            assert!(tries < 1000, "the grandchild outlived its group");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}

@@ -1,0 +1,398 @@
+//! The real `take6` binary stopped in every way a series can stop (Ctrl-C, `kill -9`, a full
+//! disk, a torn last line) and resumed: the result equals an uninterrupted run. And `take6
+//! verify` on damaged results.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use take6::record::{Chain, GameRecord, read_games_jsonl};
+use tempfile::TempDir;
+
+const SEED: &str = "21";
+const GAMES: usize = 10;
+
+/// A deterministic bot that pauses 20 ms before each card, so a series lasts long enough to be
+/// stopped part-way, and that counts its games in its working copy (`games.txt`).
+const PATIENT: &str = r#"#!/bin/sh
+echo game >> games.txt
+case $(awk -W version 2>&1) in *mawk*) set -- -W interactive ;; *) set -- ;; esac
+exec awk "$@" '
+$1 == "cards"   { n = 0; for (i = 2; i <= NF; i++) hand[++n] = $i; next }
+$1 == "pickrow" { picking = 1; next }
+$1 == "top" {
+    system("sleep 0.02")
+    if (picking) { picking = 0; print 0 }
+    else { c = 0; for (i = 1; i <= n; i++) if (hand[i] != "") { c = hand[i]; hand[i] = ""; break }; print c }
+    fflush(); next
+}
+$1 == "invalid" { exit }
+'
+"#;
+
+/// A scratch folder with `bots/` holding two copies of the patient bot.
+fn arena() -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["patient", "steady"] {
+        let bot = tmp.path().join("bots").join(name);
+        fs::create_dir_all(&bot).unwrap();
+        fs::write(bot.join("launch"), PATIENT).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(bot.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    tmp
+}
+
+/// `take6 <args>` in `dir`, with generous limits for a loaded machine.
+fn command(dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::cargo_bin("take6").unwrap();
+    cmd.current_dir(dir)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+/// The series run (or resume) flags: seed, games, limits and `jobs`.
+fn run_args(jobs: &str) -> Vec<&str> {
+    vec![
+        "--seed",
+        SEED,
+        "--games",
+        "10",
+        "--jobs",
+        jobs,
+        "--first-reply-ms",
+        "3000",
+        "--reply-ms",
+        "2000",
+        "--grace-ms",
+        "300",
+    ]
+}
+
+fn start(dir: &Path, jobs: &str) -> Child {
+    let mut args = vec!["run"];
+    args.extend(run_args(jobs));
+    command(dir, &args).spawn().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[track_caller]
+fn assert_ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "take6 failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+fn series_dir(dir: &Path) -> PathBuf {
+    fs::canonicalize(dir.join("results/latest")).unwrap()
+}
+
+fn lines(dir: &Path) -> usize {
+    fs::read(dir.join("results/latest/games.jsonl"))
+        .map_or(0, |t| t.iter().filter(|&&b| b == b'\n').count())
+}
+
+/// Waits until `games.jsonl` has at least `n` lines (and `series.toml` exists).
+fn wait_for_lines(dir: &Path, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !(dir.join("results/latest/series.toml").exists() && lines(dir) >= n) {
+        assert!(Instant::now() < deadline, "{n} games never finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The records of the latest series, by game number, without their timing.
+fn records(dir: &Path) -> Vec<GameRecord> {
+    let file = fs::File::open(series_dir(dir).join("games.jsonl")).unwrap();
+    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
+    for g in &mut games {
+        g.ms = 0;
+    }
+    games.sort_by_key(|g| g.game);
+    games
+}
+
+/// The records and leaderboard of an uninterrupted run with `--jobs 3`.
+fn reference() -> (Vec<GameRecord>, String) {
+    let tmp = arena();
+    let out = start(tmp.path(), "3").wait_with_output().unwrap();
+    assert_ok(&out);
+    let games = records(tmp.path());
+    assert_eq!(games.len(), GAMES);
+    let board = fs::read_to_string(series_dir(tmp.path()).join("leaderboard.csv")).unwrap();
+    (games, board)
+}
+
+/// `take6 run --resume` of the latest series with `--jobs jobs`.
+fn resume(dir: &Path, jobs: &str) -> Output {
+    command(dir, &["run", "--resume", "--jobs", jobs])
+        .output()
+        .unwrap()
+}
+
+fn verify(dir: &Path) -> Output {
+    command(dir, &["verify"]).output().unwrap()
+}
+
+/// The resumed series equals the uninterrupted one, verifies, and says it is complete.
+#[track_caller]
+fn assert_same_as(dir: &Path, reference: &(Vec<GameRecord>, String)) {
+    assert_eq!(
+        records(dir),
+        reference.0,
+        "the same games, each exactly once"
+    );
+    let board = fs::read_to_string(series_dir(dir).join("leaderboard.csv")).unwrap();
+    assert_eq!(board, reference.1);
+    assert_ok(&verify(dir));
+    let manifest = fs::read_to_string(series_dir(dir).join("series.toml")).unwrap();
+    assert!(manifest.contains("status = \"complete\""), "{manifest}");
+    assert!(manifest.contains(&format!("games_played = {GAMES}")));
+}
+
+#[test]
+fn ctrl_c_then_resume_equals_an_uninterrupted_run_and_keeps_working_copies() {
+    let reference = reference();
+    let tmp = arena();
+    let child = start(tmp.path(), "2");
+    wait_for_lines(tmp.path(), 3);
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    let dir = series_dir(tmp.path());
+    let id = dir.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        text(&out.stderr).contains(&format!("take6 run --resume results/{id}")),
+        "{}",
+        text(&out.stderr)
+    );
+    let before = lines(tmp.path());
+    assert!(before < GAMES, "interrupted too late to test anything");
+
+    let out = resume(tmp.path(), "1");
+    assert_ok(&out);
+    assert!(text(&out.stderr).contains(&format!("({before} already recorded)")));
+    assert!(text(&out.stdout).contains(&format!("{GAMES} of {GAMES} games played")));
+    assert_same_as(tmp.path(), &reference);
+    // The working copy was kept: it counted the games of both attempts.
+    let counted = fs::read_to_string(dir.join("work/patient/games.txt")).unwrap();
+    assert!(counted.lines().count() >= GAMES, "{counted}");
+}
+
+#[test]
+fn kill_9_at_several_points_then_resume_equals_an_uninterrupted_run() {
+    let reference = reference();
+    for (at, jobs) in [(0, "1"), (1, "2"), (5, "3")] {
+        let tmp = arena();
+        let mut child = start(tmp.path(), "2");
+        wait_for_lines(tmp.path(), at);
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let out = resume(tmp.path(), jobs);
+        assert_ok(&out);
+        assert_same_as(tmp.path(), &reference);
+    }
+}
+
+#[test]
+fn a_torn_last_line_is_dropped_and_its_game_played_again() {
+    let reference = reference();
+    let tmp = arena();
+    let child = start(tmp.path(), "2");
+    wait_for_lines(tmp.path(), 3);
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    child.wait_with_output().unwrap();
+    let jsonl = series_dir(tmp.path()).join("games.jsonl");
+    let mut log = fs::read(&jsonl).unwrap();
+    let complete = log.iter().filter(|&&b| b == b'\n').count();
+    // Half of a line, as a full disk or a power loss leaves it.
+    let half = log[..log.len() / 2].to_vec();
+    let start = half.iter().rposition(|&b| b == b'\n').unwrap() + 1;
+    log.extend_from_slice(&half[start..]);
+    fs::write(&jsonl, &log).unwrap();
+
+    let out = command(tmp.path(), &["leaderboard"]).output().unwrap();
+    assert_ok(&out);
+    assert!(
+        text(&out.stdout).contains(&format!("{complete} games;")),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(text(&out.stderr).contains("does not verify"));
+    let out = verify(tmp.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).contains(&format!("line {}: half-written", complete + 1)),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let out = resume(tmp.path(), "2");
+    assert_ok(&out);
+    assert!(text(&out.stderr).contains("dropped the half-written last line"));
+    assert_same_as(tmp.path(), &reference);
+}
+
+#[test]
+fn a_write_error_stops_the_series_naming_the_file_and_resume_finishes_it() {
+    let reference = reference();
+    let tmp = arena();
+    // A file size limit of 20 KiB stands in for a full disk: games.jsonl (about 6 KiB a game)
+    // hits it after a few games, part-way through a line.
+    let mut args = vec!["run"];
+    args.extend(run_args("2"));
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 40; exec \"$0\" \"$@\"")
+        .arg(assert_cmd::cargo::cargo_bin("take6"))
+        .args(&args)
+        .current_dir(tmp.path())
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("cannot write") && stderr.contains("games.jsonl"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("take6 run --resume"), "{stderr}");
+    let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+    assert!(manifest.contains("status = \"failed\""), "{manifest}");
+    let kept = records(tmp.path()).len();
+    assert!(kept > 0 && kept < GAMES, "{kept} games kept");
+
+    let out = resume(tmp.path(), "2");
+    assert_ok(&out);
+    assert_same_as(tmp.path(), &reference);
+}
+
+#[test]
+fn resume_is_refused_for_a_changed_bot_or_settings_that_change_the_games() {
+    let tmp = arena();
+    let out = start(tmp.path(), "2").wait_with_output().unwrap();
+    assert_ok(&out);
+    let launch = tmp.path().join("bots/steady/launch");
+    let original = fs::read_to_string(&launch).unwrap();
+    fs::write(&launch, format!("{original}# tuned\n")).unwrap();
+    let out = resume(tmp.path(), "2");
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("bot steady changed"), "{stderr}");
+    fs::write(&launch, original).unwrap();
+
+    for (flag, value, named) in [
+        ("--games", "11", "games is 10 in the series, 11 now"),
+        ("--seed", "22", "seed"),
+        ("--reply-ms", "5", "reply_ms"),
+    ] {
+        let out = command(tmp.path(), &["run", "--resume", flag, value])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{flag} accepted");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("would change the games") && stderr.contains(named),
+            "{stderr}"
+        );
+    }
+    // Harmless flags are fine; a complete series has nothing left to play.
+    let out = resume(tmp.path(), "1");
+    assert_ok(&out);
+    assert!(text(&out.stdout).contains(&format!("{GAMES} of {GAMES} games played")));
+}
+
+/// Rewrites line `n` (1-based) of `games.jsonl` with `edit` applied to its record, and
+/// re-chains every line so that only the rules checker can catch the edit.
+fn forge(jsonl: &Path, series: &str, n: usize, edit: impl FnOnce(&mut GameRecord)) {
+    let file = fs::File::open(jsonl).unwrap();
+    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
+    edit(&mut games[n - 1]);
+    let mut chain = Chain::start(series);
+    let mut out = Vec::new();
+    for g in &games {
+        chain.append_line(g, &mut out);
+    }
+    fs::write(jsonl, out).unwrap();
+}
+
+#[test]
+fn verify_names_a_deleted_line_an_edited_score_and_an_illegal_move() {
+    let tmp = arena();
+    let out = start(tmp.path(), "2").wait_with_output().unwrap();
+    assert_ok(&out);
+    let dir = series_dir(tmp.path());
+    let jsonl = dir.join("games.jsonl");
+    let good = fs::read_to_string(&jsonl).unwrap();
+    assert_ok(&verify(tmp.path()));
+    let first_problem = |out: &Output| {
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+        text(&out.stdout)
+            .lines()
+            .find(|l| l.starts_with("first problem:"))
+            .unwrap_or_default()
+            .to_string()
+    };
+
+    let lines: Vec<&str> = good.lines().collect();
+    let deleted: String = lines
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != 2)
+        .map(|(_, l)| format!("{l}\n"))
+        .collect();
+    fs::write(&jsonl, deleted).unwrap();
+    let first = first_problem(&verify(tmp.path()));
+    assert!(
+        first.contains("line 3:") && first.contains("chain"),
+        "{first}"
+    );
+
+    let edited = good.replacen("\"scores\":[", "\"scores\":[1", 2).replacen(
+        "\"scores\":[1",
+        "\"scores\":[",
+        1,
+    );
+    assert_ne!(edited, good);
+    fs::write(&jsonl, &edited).unwrap();
+    let first = first_problem(&verify(tmp.path()));
+    assert!(
+        first.contains("line 2:") && first.contains("chain"),
+        "{first}"
+    );
+    let out = command(tmp.path(), &["leaderboard"]).output().unwrap();
+    assert_ok(&out);
+    assert!(
+        text(&out.stderr).contains("warning: this series does not verify: games.jsonl line 2"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    fs::write(&jsonl, &good).unwrap();
+    let id = dir.file_name().unwrap().to_string_lossy().into_owned();
+    forge(&jsonl, &id, 4, |g| {
+        // Seat 0 plays in turn 1 the card it was dealt last, then again in turn 10.
+        g.turns[0].played[0] = g.hands[0][9];
+    });
+    let out = verify(tmp.path());
+    let first = first_problem(&out);
+    assert!(
+        first.contains("line 4:") && first.contains("breaks the rules"),
+        "{first}"
+    );
+    assert!(!text(&out.stdout).contains("chain breaks"), "re-chained");
+}
