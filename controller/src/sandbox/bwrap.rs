@@ -96,7 +96,7 @@ pub fn args(
     }
     let size = tmp_bytes.to_string();
     push(&["--proc", "/proc", "--dev", "/dev"]);
-    push(&["--size", &size, "--tmpfs", "/tmp"]);
+    push(&["--perms", "1777", "--size", &size, "--tmpfs", "/tmp"]);
     a.push("--bind".into());
     a.push(workdir.as_os_str().to_owned());
     a.push(BOT_DIR.into());
