@@ -24,6 +24,8 @@ fn main() -> ExitCode {
             &args.next().unwrap_or_default(),
         ));
     }
+    // Nothing the controller inherited may reach a bot (a sandbox's socket is handed on purpose).
+    take6::sandbox::close_inherited_on_exec();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

