@@ -16,23 +16,14 @@ use tempfile::TempDir;
 const SEED: &str = "21";
 const GAMES: usize = 10;
 
-/// A deterministic bot that pauses 20 ms before each card, so a series lasts long enough to be
-/// stopped part-way, and that counts its games in its working copy (`games.txt`).
-const PATIENT: &str = r#"#!/bin/sh
-echo game >> games.txt
-case $(awk -W version 2>&1) in *mawk*) set -- -W interactive ;; *) set -- ;; esac
-exec awk "$@" '
-$1 == "cards"   { n = 0; for (i = 2; i <= NF; i++) hand[++n] = $i; next }
-$1 == "pickrow" { picking = 1; next }
-$1 == "top" {
-    system("sleep 0.02")
-    if (picking) { picking = 0; print 0 }
-    else { c = 0; for (i = 1; i <= n; i++) if (hand[i] != "") { c = hand[i]; hand[i] = ""; break }; print c }
-    fflush(); next
+/// The `patient` fixture: deterministic like `first`, but 20 ms per card, so a series can be
+/// stopped part-way; it counts its games in its working copy (`games.txt`).
+fn patient_launch() -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/patient/launch"),
+    )
+    .unwrap()
 }
-$1 == "invalid" { exit }
-'
-"#;
 
 /// A scratch folder with `bots/` holding two copies of the patient bot.
 fn arena() -> TempDir {
@@ -40,7 +31,7 @@ fn arena() -> TempDir {
     for name in ["patient", "steady"] {
         let bot = tmp.path().join("bots").join(name);
         fs::create_dir_all(&bot).unwrap();
-        fs::write(bot.join("launch"), PATIENT).unwrap();
+        fs::write(bot.join("launch"), patient_launch()).unwrap();
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(bot.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
     }

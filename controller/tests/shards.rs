@@ -17,22 +17,14 @@ use tempfile::TempDir;
 const SEED: &str = "77";
 const GAMES: u64 = 12;
 
-/// Deterministic like the `first` fixture, but 20 ms per card, so a shard can be stopped
-/// part-way.
-const PATIENT: &str = r#"#!/bin/sh
-case $(awk -W version 2>&1) in *mawk*) set -- -W interactive ;; *) set -- ;; esac
-exec awk "$@" '
-$1 == "cards"   { n = 0; for (i = 2; i <= NF; i++) hand[++n] = $i; next }
-$1 == "pickrow" { picking = 1; next }
-$1 == "top" {
-    system("sleep 0.02")
-    if (picking) { picking = 0; print 0 }
-    else { c = 0; for (i = 1; i <= n; i++) if (hand[i] != "") { c = hand[i]; hand[i] = ""; break }; print c }
-    fflush(); next
+/// The `patient` fixture: deterministic like `first`, but 20 ms per card, so a series can be
+/// stopped part-way; it counts its games in its working copy (`games.txt`).
+fn patient_launch() -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/patient/launch"),
+    )
+    .unwrap()
 }
-$1 == "invalid" { exit }
-'
-"#;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -54,7 +46,7 @@ fn arena(patient: bool) -> TempDir {
         ),
     ];
     if patient {
-        bots.push(("patient", PATIENT.to_string()));
+        bots.push(("patient", patient_launch()));
     }
     for (name, launch) in bots {
         let dir = tmp.path().join("bots").join(name);
