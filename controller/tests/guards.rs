@@ -2,6 +2,10 @@
 //! sparse bot folders, templates that do too much work, unprintable names, absurd settings,
 //! and the stop signals while a build hangs or the controller is stuck writing its output.
 
+mod common;
+
+use common::text;
+
 use std::fs;
 use std::io::Read;
 use std::os::unix::fs::{FileExt, MetadataExt, PermissionsExt};
@@ -20,10 +24,6 @@ const HANG: Duration = Duration::from_secs(120);
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// A bot folder at `bots/<name>` that plays as the `first` fixture.

@@ -7,6 +7,7 @@
 
 #[path = "hostile/checks.rs"]
 mod checks;
+mod common;
 #[path = "hostile/zoo.rs"]
 mod zoo;
 

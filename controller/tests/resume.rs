@@ -2,6 +2,10 @@
 //! disk, a torn last line) and resumed: the result equals an uninterrupted run. And `take6
 //! verify` on damaged results.
 
+mod common;
+
+use common::{assert_ok, patient_launch, text};
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -15,15 +19,6 @@ use tempfile::TempDir;
 
 const SEED: &str = "21";
 const GAMES: usize = 10;
-
-/// The `patient` fixture: deterministic like `first`, but 20 ms per card, so a series can be
-/// stopped part-way; it counts its games in its working copy (`games.txt`).
-fn patient_launch() -> String {
-    std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/patient/launch"),
-    )
-    .unwrap()
-}
 
 /// A scratch folder with `bots/` holding two copies of the patient bot.
 fn arena() -> TempDir {
@@ -71,21 +66,6 @@ fn start(dir: &Path, jobs: &str) -> Child {
     let mut args = vec!["run"];
     args.extend(run_args(jobs));
     command(dir, &args).spawn().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-#[track_caller]
-fn assert_ok(out: &Output) {
-    assert!(
-        out.status.success(),
-        "take6 failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        text(&out.stdout),
-        text(&out.stderr)
-    );
 }
 
 fn series_dir(dir: &Path) -> PathBuf {

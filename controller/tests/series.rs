@@ -1,6 +1,10 @@
 //! The real `take6` binary on real bot processes: the fixture bots in `tests/bots/` (a few
 //! well-behaved ones and a zoo of misbehaving ones) and the sample bots in `bots/`.
 
+mod common;
+
+use common::{assert_ok, text};
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::BufReader;
@@ -71,20 +75,6 @@ fn take6(dir: &Path, args: &[&str]) -> Output {
         .env_remove("RUST_LOG")
         .output()
         .unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn assert_ok(out: &Output) {
-    assert!(
-        out.status.success(),
-        "take6 failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        text(&out.stdout),
-        text(&out.stderr)
-    );
 }
 
 fn series_dir(dir: &Path) -> PathBuf {

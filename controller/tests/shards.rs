@@ -3,6 +3,10 @@
 //! series, overlapping and missing ones; a shard interrupted and resumed still merges exactly.
 //! And the Kubernetes manifests have what an Indexed Job needs.
 
+mod common;
+
+use common::{assert_ok, patient_launch, text};
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -16,15 +20,6 @@ use tempfile::TempDir;
 
 const SEED: &str = "77";
 const GAMES: u64 = 12;
-
-/// The `patient` fixture: deterministic like `first`, but 20 ms per card, so a series can be
-/// stopped part-way; it counts its games in its working copy (`games.txt`).
-fn patient_launch() -> String {
-    std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/patient/launch"),
-    )
-    .unwrap()
-}
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -91,21 +86,6 @@ fn run(dir: &Path, results: &str, extra: &[&str]) -> Command {
     args.extend(series_flags());
     args.extend(extra);
     take6(dir, &args)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-#[track_caller]
-fn assert_ok(out: &Output) {
-    assert!(
-        out.status.success(),
-        "failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        text(&out.stdout),
-        text(&out.stderr)
-    );
 }
 
 #[track_caller]

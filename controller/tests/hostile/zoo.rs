@@ -16,6 +16,8 @@ use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 
 use take6::record::{GameRecord, read_games_jsonl};
+
+pub use crate::common::{assert_ok, text};
 use tempfile::TempDir;
 
 /// The player every hostile bot execs once its attack is started (`./play MARKER`): the `first`
@@ -270,20 +272,4 @@ impl Drop for Zoo {
 /// The fixture bots of the repository (copied, never run in place).
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
-}
-
-/// Output bytes as text for messages.
-pub fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Asserts that the controller succeeded, showing its output if not.
-pub fn assert_ok(out: &Output) {
-    assert!(
-        out.status.success(),
-        "take6 failed ({}):\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        text(&out.stdout),
-        text(&out.stderr)
-    );
 }
