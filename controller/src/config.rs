@@ -203,6 +203,20 @@ pub struct RunArgs {
         default_missing_value = "results/latest"
     )]
     pub resume: Option<PathBuf>,
+    /// A calibration series of the built-in strategies only (random, first, lowest, highest,
+    /// gap, cycled; `random#2` from the sixth seat): no bot folder is read. Played on --jobs
+    /// plain threads
+    #[arg(long)]
+    pub builtins_only: bool,
+    /// How much of each game games.jsonl keeps: full (every card and turn) or summary (seats,
+    /// faults and scores; only with --builtins-only, whose games `take6 verify` re-derives
+    /// from the seed) [default: full]
+    #[arg(long, value_name = "LEVEL")]
+    pub record: Option<crate::record::Level>,
+    /// Play a series of built-ins on the async tables (as bots' games are) instead of plain
+    /// threads: for the test that both make the same games
+    #[arg(long, hide = true)]
+    pub async_tables: bool,
     /// Play only shard I of N of the series: the game numbers n with n % N == I (0 <= I < N),
     /// into its own series folder; `take6 merge` joins the N folders into the whole series.
     /// Every shard needs the same seed, bots and settings
@@ -279,6 +293,8 @@ struct FileConfig {
     templates: Option<PathBuf>,
     stderr_cap_kib: Option<usize>,
     line_cap_bytes: Option<usize>,
+    builtins_only: Option<bool>,
+    record: Option<crate::record::Level>,
 }
 
 /// The settings of one series, after defaults, the file and the flags.
@@ -324,6 +340,16 @@ pub struct Settings {
     pub templates: Option<PathBuf>,
     pub stderr_cap_kib: usize,
     pub line_cap_bytes: usize,
+    /// A series of built-ins only (`--builtins-only`); left out of `series.toml` when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub builtins_only: bool,
+    /// How much of each game `games.jsonl` keeps; left out when full.
+    #[serde(skip_serializing_if = "crate::record::Level::is_full")]
+    pub record: crate::record::Level,
+    /// Built-ins on the async tables rather than threads (a hidden flag, for tests); it does
+    /// not change any game.
+    #[serde(skip)]
+    pub async_tables: bool,
     /// The name of the person playing at the keyboard (`take6 play`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub human: Option<String>,
@@ -551,6 +577,9 @@ impl Settings {
                 size(file.line_cap_bytes),
                 1024,
             )? as usize,
+            builtins_only: args.builtins_only || file.builtins_only.unwrap_or(false),
+            record: args.record.or(file.record).unwrap_or_default(),
+            async_tables: args.async_tables,
             human: None,
             against: None,
             bots_repository: None,
@@ -558,6 +587,15 @@ impl Settings {
             config: config_path.clone(),
             shard: args.shard.filter(|s| *s != Shard::WHOLE),
         };
+        if settings.record == crate::record::Level::Summary && !settings.builtins_only {
+            return Err(ConfigError::Invalid {
+                setting: "--record",
+                value: "summary".into(),
+                fix: "only a series of built-ins (--builtins-only) can be re-derived from its \
+                      seed; record bots' games in full"
+                    .into(),
+            });
+        }
         if let Some(shard) = settings.shard.filter(|_| !settings.seed_given) {
             return Err(ConfigError::Invalid {
                 setting: "--shard",
@@ -611,6 +649,13 @@ impl Settings {
                 setting: "--shard",
                 value: shard.to_string(),
                 fix: "games at the keyboard are not sharded; leave --shard out".into(),
+            });
+        }
+        if args.run.builtins_only {
+            return Err(ConfigError::Invalid {
+                setting: "--builtins-only",
+                value: "true".into(),
+                fix: "you sit at the table in take6 play; use take6 run --builtins-only".into(),
             });
         }
         if let Some(dir) = &args.run.resume {

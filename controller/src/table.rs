@@ -2,6 +2,8 @@
 //! the pure rules in [`crate::game`], turns bad answers into faults and substitutes, and returns
 //! the game's record. Where the record goes is not its business.
 
+pub mod builtins;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;

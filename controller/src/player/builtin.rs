@@ -7,7 +7,7 @@ use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use super::{Fault, Player};
-use crate::game::{Card, ROW_LIMIT, View};
+use crate::game::{Card, ROW_LIMIT, ROWS, View};
 
 /// How a built-in player chooses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -46,6 +46,11 @@ impl Strategy {
         }
     }
 
+    /// The strategy of this name, if there is one.
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|s| s.name() == name)
+    }
+
     /// The strategy that takes over a faulted seat: a sensible one, so that the other players'
     /// game stays close to what it would have been.
     pub const SUBSTITUTE: Strategy = Strategy::Gap;
@@ -73,37 +78,82 @@ impl Builtin {
 
     /// The card this player plays now.
     pub fn card(&mut self, view: &View) -> Card {
-        let hand = &view.hand;
+        self.card_in(&Sight::of(view))
+    }
+
+    /// The row this player takes when its card is lower than every top.
+    pub fn row(&mut self, view: &View) -> usize {
+        self.row_in(&Sight::of(view))
+    }
+
+    /// The card this player plays now, from what it sees (the one decision both the async
+    /// table and the synchronous built-in table use, so both play the same games).
+    pub fn card_in(&mut self, sight: &Sight<'_>) -> Card {
+        let hand = sight.hand;
         assert!(!hand.is_empty(), "asked for a card with an empty hand");
         match self.strategy {
             Strategy::Random => hand[self.rng.random_range(0..hand.len())],
             Strategy::First => hand[0],
             Strategy::Lowest => *hand.iter().min().expect("non-empty"),
             Strategy::Highest => *hand.iter().max().expect("non-empty"),
-            Strategy::Gap => gap_card(view),
+            Strategy::Gap => gap_card(sight),
         }
     }
 
-    /// The row this player takes when its card is lower than every top.
-    pub fn row(&mut self, view: &View) -> usize {
+    /// The row this player takes, from what it sees.
+    pub fn row_in(&mut self, sight: &Sight<'_>) -> usize {
         match self.strategy {
-            Strategy::Random => self.rng.random_range(0..view.rows.len()),
-            _ => cheapest_row(view),
+            Strategy::Random => self.rng.random_range(0..ROWS),
+            _ => cheapest_row(sight),
+        }
+    }
+}
+
+/// One row as a built-in sees it: all a built-in needs of a [`crate::game::RowView`], copied
+/// without the cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RowSight {
+    pub top: Card,
+    pub count: usize,
+    pub cows: u32,
+}
+
+/// What a built-in decides from: its hand (borrowed) and the four rows. Made from a [`View`]
+/// at a table of external players, or straight from the game by the synchronous table of
+/// built-ins, which so makes no view (and allocates nothing) per decision.
+#[derive(Debug, Clone, Copy)]
+pub struct Sight<'a> {
+    /// Cards still held, in dealt order.
+    pub hand: &'a [Card],
+    pub rows: [RowSight; ROWS],
+}
+
+impl<'a> Sight<'a> {
+    /// What a built-in sees of `view`.
+    pub fn of(view: &'a View) -> Sight<'a> {
+        assert_eq!(view.rows.len(), ROWS, "a view shows the four rows");
+        Sight {
+            hand: &view.hand,
+            rows: std::array::from_fn(|r| RowSight {
+                top: view.rows[r].top,
+                count: view.rows[r].count,
+                cows: view.rows[r].cows,
+            }),
         }
     }
 }
 
 /// The row with the fewest cows, lowest index on ties.
-fn cheapest_row(view: &View) -> usize {
-    (0..view.rows.len())
-        .min_by_key(|&r| (view.rows[r].cows, r))
+fn cheapest_row(sight: &Sight<'_>) -> usize {
+    (0..ROWS)
+        .min_by_key(|&r| (sight.rows[r].cows, r))
         .expect("there are rows")
 }
 
-fn gap_card(view: &View) -> Card {
+fn gap_card(sight: &Sight<'_>) -> Card {
     // (cows it would cost now, gap to the row's top) — lower is better on both.
     let cost = |card: Card| -> (u32, u32) {
-        let target = view
+        let target = sight
             .rows
             .iter()
             .enumerate()
@@ -112,10 +162,10 @@ fn gap_card(view: &View) -> Card {
         match target {
             Some((_, row)) if row.count >= ROW_LIMIT => (row.cows, u32::from(card - row.top)),
             Some((_, row)) => (0, u32::from(card - row.top)),
-            None => (view.rows[cheapest_row(view)].cows, u32::MAX),
+            None => (sight.rows[cheapest_row(sight)].cows, u32::MAX),
         }
     };
-    *view
+    *sight
         .hand
         .iter()
         .min_by_key(|&&c| (cost(c), c))

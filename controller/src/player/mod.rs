@@ -17,7 +17,7 @@ use crate::game::View;
 use crate::protocol::ReplyError;
 use crate::sandbox::{Breach, Clock};
 
-pub use builtin::{Builtin, Strategy};
+pub use builtin::{Builtin, RowSight, Sight, Strategy};
 pub use human::{Console, Human};
 pub use process::{Finished, Limits, Process, ReplyTime, StderrLog};
 

@@ -15,6 +15,7 @@ pub mod export;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod jsonl;
+pub mod level;
 pub mod rating;
 pub mod replay;
 pub mod report;
@@ -24,6 +25,7 @@ pub mod tally;
 pub use check::check_record;
 pub use export::{headtohead_csv, leaderboard_csv, summary_table};
 pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_jsonl};
+pub use level::Level;
 pub use rating::Ratings;
 pub use tally::{HeadToHead, Standing, Tally, top_separated};
 
@@ -49,10 +51,15 @@ pub struct GameRecord {
     pub players: Vec<String>,
     /// Whether each seat is a built-in player.
     pub builtin: Vec<bool>,
-    /// Each seat's ten cards in dealt order.
+    /// Each seat's ten cards in dealt order. Absent (empty) in a summary record
+    /// (`--record summary`), whose cards and turns are re-derived from the seed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hands: Vec<Vec<Card>>,
-    /// The four row starts.
+    /// The four row starts (absent, all 0, in a summary record).
+    #[serde(default, skip_serializing_if = "no_rows")]
     pub rows: [Card; 4],
+    /// Absent (empty) in a summary record.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<TurnRecord>,
     /// Every fault, in the order they happened.
     pub invalid: Vec<InvalidRecord>,
@@ -103,8 +110,11 @@ impl ReplyTimes {
 /// players in the same seats. Fields as in [`GameRecord`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundRecord {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hands: Vec<Vec<Card>>,
+    #[serde(default, skip_serializing_if = "no_rows")]
     pub rows: [Card; 4],
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<TurnRecord>,
     pub invalid: Vec<InvalidRecord>,
     pub cows: Vec<u32>,
@@ -128,6 +138,26 @@ impl GameRecord {
             Some(t) if !self.rounds.is_empty() => t.clone(),
             _ => self.scores.clone(),
         }
+    }
+
+    /// Whether this is a summary record (`--record summary`): the game's seats, faults and
+    /// scores without its cards and turns, which only a series of built-ins may write because
+    /// replaying the built-ins from the seed re-derives them ([`crate::table::builtins`]).
+    pub fn is_summary(&self) -> bool {
+        self.turns.is_empty()
+    }
+
+    /// The summary of this record: the same record without cards and turns, in every round.
+    pub fn summary(mut self) -> GameRecord {
+        self.hands = Vec::new();
+        self.rows = [0; 4];
+        self.turns = Vec::new();
+        for round in &mut self.rounds {
+            round.hands = Vec::new();
+            round.rows = [0; 4];
+            round.turns = Vec::new();
+        }
+        self
     }
 
     /// Round `i` (0-based) as a one-round record of the same game, e.g. to check or replay it
@@ -163,6 +193,11 @@ impl GameRecord {
             .flat_map(|(i, r)| r.invalid.iter().map(move |f| (i + 1, f)));
         self.invalid.iter().map(|f| (0, f)).chain(later)
     }
+}
+
+/// Whether the row starts are left out (a summary record): no deal starts a row with card 0.
+fn no_rows(rows: &[Card; 4]) -> bool {
+    *rows == [0; 4]
 }
 
 /// Whether a count is zero, so the field is left out of the JSON.

@@ -8,6 +8,7 @@ use tokio::task::JoinSet;
 
 use super::reporter::GameSet;
 use crate::config::Settings;
+use crate::record::Level;
 use crate::schedule::{Entrant, Schedule};
 use crate::shard::Shard;
 use crate::table::{self, GameOutcome, Occupant, TableGame, TableSeat};
@@ -24,6 +25,7 @@ pub async fn dispatch(
     stop: impl Future<Output = ()>,
 ) -> bool {
     let limits = settings.limits();
+    let level = settings.record;
     let names = &lineup.names;
     let mut running = JoinSet::new();
     // A shard plays only its own game numbers; the others are other machines'.
@@ -60,7 +62,10 @@ pub async fn dispatch(
                 };
                 let tx = tx.clone();
                 running.spawn(async move {
-                    let outcome = table::play(table, limits).await;
+                    let mut outcome = table::play(table, limits).await;
+                    if level == Level::Summary {
+                        outcome.record = outcome.record.summary();
+                    }
                     // The reporter only goes away if it failed; that error is reported there.
                     let _ = tx.send(Box::new(outcome)).await;
                 });

@@ -230,6 +230,34 @@ impl Manifest {
         self.bots.len() + usize::from(self.human().is_some())
     }
 
+    /// Whether the series is of built-ins only (`--builtins-only`).
+    pub fn builtins_only(&self) -> bool {
+        self.settings
+            .get("builtins_only")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false)
+    }
+
+    /// How much of each game its `games.jsonl` keeps.
+    pub fn record_level(&self) -> crate::record::Level {
+        self.settings
+            .get("record")
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default()
+    }
+
+    /// The series' schedule, remade from the recorded settings; `None` when it has no
+    /// entrants (no usable bot) or cannot be made.
+    pub fn schedule(&self) -> Option<Schedule> {
+        if self.builtins_only() {
+            Schedule::builtins_only(self.schedule_request()).ok()
+        } else if self.entrants() > 0 {
+            Schedule::new(self.schedule_request()).ok()
+        } else {
+            None
+        }
+    }
+
     /// What the series' schedule was asked for, from the recorded settings (a setting missing
     /// from an older manifest takes its default).
     pub fn schedule_request(&self) -> Request {

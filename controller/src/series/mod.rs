@@ -26,6 +26,7 @@ mod replay;
 pub mod reporter;
 mod resume;
 pub mod sinks;
+mod threads;
 pub mod verify;
 
 use std::future::Future;
@@ -152,6 +153,9 @@ pub async fn run(
     bar: BarSlot,
 ) -> Result<SeriesOutcome, SeriesError> {
     let _lock = dir.lock()?;
+    if settings.builtins_only {
+        return run_builtins(settings, dir, stop, bar).await;
+    }
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
     let sandbox = launcher(settings)?;
@@ -255,7 +259,36 @@ pub async fn run(
     for s in &lineup.skipped {
         reporter.handle(&Event::BotSkipped(s))?;
     }
-    play(settings, dir, &lineup, &schedule, &sandbox, reporter, stop).await
+    play(
+        settings,
+        dir,
+        &lineup,
+        &schedule,
+        Some(&sandbox),
+        reporter,
+        stop,
+    )
+    .await
+}
+
+/// `take6 run --builtins-only`: a calibration series of the built-in strategies, no bot
+/// folder read and no sandbox needed, played on plain threads.
+async fn run_builtins(
+    settings: &Settings,
+    dir: &SeriesDir,
+    stop: impl Future<Output = ()>,
+    bar: BarSlot,
+) -> Result<SeriesOutcome, SeriesError> {
+    let schedule = Schedule::builtins_only(settings.schedule_request(0))?;
+    let manifest = Manifest::new(dir, settings, &[], &[], &[], Some(&schedule));
+    let lineup = Lineup {
+        bots: Vec::new(),
+        names: Vec::new(),
+        skipped: Vec::new(),
+        enough: Arc::default(),
+    };
+    let reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
+    play(settings, dir, &lineup, &schedule, None, reporter, stop).await
 }
 
 /// The launcher of a series' bots: what this machine allows for `--sandbox`, said on stderr;
@@ -313,7 +346,11 @@ pub async fn resume(
         )));
     }
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
-    let schedule = Schedule::new(settings.schedule_request(names.len()))?;
+    let schedule = if settings.builtins_only {
+        Schedule::builtins_only(settings.schedule_request(0))?
+    } else {
+        Schedule::new(settings.schedule_request(names.len()))?
+    };
 
     // The log must be sound before more is added to it.
     let verification = verify(&dir.path)?;
@@ -324,8 +361,12 @@ pub async fn resume(
         )));
     }
 
-    let sandbox = launcher(&settings)?;
-    manifest.sandbox = Some(sandbox.report().into());
+    let sandbox = if settings.builtins_only {
+        None
+    } else {
+        Some(launcher(&settings)?)
+    };
+    manifest.sandbox = sandbox.as_ref().map(|s| s.report().into());
     manifest.attempts += 1;
     let skipped = manifest
         .skipped
@@ -352,7 +393,16 @@ pub async fn resume(
         );
     }
     tracing::info!(games = reporter.state().lines, "series {} resumed", dir.id);
-    play(&settings, dir, &lineup, &schedule, &sandbox, reporter, stop).await
+    play(
+        &settings,
+        dir,
+        &lineup,
+        &schedule,
+        sandbox.as_ref(),
+        reporter,
+        stop,
+    )
+    .await
 }
 
 /// The outputs of a series that plays, in the order they see each event: `games.jsonl` before
@@ -414,7 +464,7 @@ async fn play(
     dir: &SeriesDir,
     lineup: &Lineup,
     schedule: &Schedule,
-    sandbox: &Arc<Sandbox>,
+    sandbox: Option<&Arc<Sandbox>>,
     mut reporter: Reporter,
     stop: impl Future<Output = ()>,
 ) -> Result<SeriesOutcome, SeriesError> {
@@ -439,36 +489,59 @@ async fn play(
         "series {} starting",
         dir.id
     );
-    let seats: Vec<TableSeat> = lineup
-        .bots
-        .iter()
-        .map(|(bot, set)| TableSeat {
-            name: bot.name.clone(),
-            occupant: Occupant::Bot {
-                workdir: bot.workdir.clone(),
-                templates: Arc::clone(set),
-                sandbox: Arc::clone(sandbox),
-                transcript: settings.transcript.clone(),
-            },
-        })
-        .chain(settings.human.iter().map(|name| TableSeat {
-            name: name.clone(),
-            occupant: Occupant::Human(Keyboard::new()),
-        }))
-        .collect();
-
-    let (tx, rx) = mpsc::channel(settings.jobs * 2);
-    let done = reporter.state().done.clone();
-    let task = tokio::spawn(async move {
-        let result = reporter.run(rx).await;
-        (reporter, result)
-    });
-    let interrupted = dispatch::dispatch(schedule, &done, &seats, lineup, settings, tx, stop).await;
-    let (mut reporter, result) = task.await.expect("the reporter does not panic");
-    // Every game's tree is killed by now; wait for its last processes to exit (a loaded
-    // machine may take a while to run a killed process) and its cgroups to go.
-    let settling = Arc::clone(sandbox);
-    let _ = tokio::task::spawn_blocking(move || settling.settle(Duration::from_secs(10))).await;
+    let threads = settings.builtins_only && !settings.async_tables;
+    let (mut reporter, result, interrupted) = match threads {
+        false => {
+            let seats: Vec<TableSeat> = lineup
+                .bots
+                .iter()
+                .map(|(bot, set)| TableSeat {
+                    name: bot.name.clone(),
+                    occupant: Occupant::Bot {
+                        workdir: bot.workdir.clone(),
+                        templates: Arc::clone(set),
+                        sandbox: Arc::clone(sandbox.expect("a series of bots has a launcher")),
+                        transcript: settings.transcript.clone(),
+                    },
+                })
+                .chain(settings.human.iter().map(|name| TableSeat {
+                    name: name.clone(),
+                    occupant: Occupant::Human(Keyboard::new()),
+                }))
+                .collect();
+            let (tx, rx) = mpsc::channel(settings.jobs * 2);
+            let done = reporter.state().done.clone();
+            let task = tokio::spawn(async move {
+                let result = reporter.run(rx).await;
+                (reporter, result)
+            });
+            let interrupted =
+                dispatch::dispatch(schedule, &done, &seats, lineup, settings, tx, stop).await;
+            let (reporter, result) = task.await.expect("the reporter does not panic");
+            // Every game's tree is killed by now; wait for its last processes to exit (a loaded
+            // machine may take a while to run a killed process) and its cgroups to go.
+            if let Some(settling) = sandbox.cloned() {
+                let _ = tokio::task::spawn_blocking(move || {
+                    settling.settle(Duration::from_secs(10));
+                })
+                .await;
+            }
+            (reporter, result, interrupted)
+        }
+        // Built-ins only: plain threads, no launcher.
+        true => {
+            let plan = threads::Plan {
+                schedule: schedule.clone(),
+                done: reporter.state().done.clone(),
+                shard: settings.shard.unwrap_or(Shard::WHOLE),
+                jobs: settings.jobs,
+                rounds: settings.rounds,
+                level: settings.record,
+                enough: Arc::clone(&lineup.enough),
+            };
+            threads::dispatch(plan, reporter, stop).await
+        }
+    };
     if let Err(e) = result {
         // Best effort: the manifest says the series failed; its last checkpoint stays.
         let _ = reporter.handle(&Event::Finished(Status::Failed));
@@ -567,6 +640,16 @@ fn start_line(
     settings: &Settings,
     dir: &SeriesDir,
 ) -> String {
+    if settings.builtins_only {
+        return format!(
+            "{} built-ins only, {} game{}, seed {}, results in {}",
+            schedule.builtins().len(),
+            schedule.total_games(),
+            if schedule.total_games() == 1 { "" } else { "s" },
+            settings.seed,
+            dir.path.display()
+        );
+    }
     let bots = entrants - usize::from(settings.human.is_some());
     let human = match &settings.human {
         Some(name) => format!(" + {name}"),

@@ -259,12 +259,18 @@ impl Reporter {
             while let Ok(outcome) = rx.try_recv() {
                 self.played(&outcome)?;
             }
-            self.flush()?;
-            if self.checkpoint_at.elapsed() >= CHECKPOINT_EVERY {
-                self.handle(&Event::Checkpoint)?;
-            }
+            self.burst_done()?;
         }
         self.flush()
+    }
+
+    /// After a burst of games: flushes the sinks, and checkpoints when one is due.
+    pub fn burst_done(&mut self) -> Result<(), SinkError> {
+        self.flush()?;
+        if self.checkpoint_at.elapsed() >= CHECKPOINT_EVERY {
+            self.handle(&Event::Checkpoint)?;
+        }
+        Ok(())
     }
 }
 
