@@ -12,6 +12,7 @@ use crate::game::Card;
 
 pub mod check;
 pub mod export;
+pub mod interner;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod jsonl;

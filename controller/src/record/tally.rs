@@ -1,7 +1,9 @@
 //! The running aggregate behind the leaderboard: integer sums per player, so the standings are
 //! the same whatever order games are added in (finishing order, replay, merged shards).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+
+use super::interner::{Interner, pair_key};
 
 use serde::Serialize;
 
@@ -36,13 +38,30 @@ struct PlayerTally {
 ///
 /// It is keyed by player name (a bot keeps its name across games, whatever its seat) and holds
 /// only integer sums, so the standings it yields are the same whatever order games finish in.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Names are numbered as first seen ([`Interner`]) so a game's update compares no strings;
+/// equality compares by name, whatever the numbering.
+#[derive(Debug, Clone, Default)]
 pub struct Tally {
     games: u64,
-    players: BTreeMap<String, PlayerTally>,
-    /// Per pair of players that shared a table, keyed by their names in order.
-    pairs: BTreeMap<(String, String), PairTally>,
+    names: Interner,
+    /// By player number.
+    players: Vec<PlayerTally>,
+    /// Per pair of players that shared a table, keyed by their numbers, lower first; the
+    /// differences are the lower number's score minus the higher's.
+    pairs: HashMap<(u32, u32), PairTally>,
+    /// The numbers of the seats of the game being added (reused).
+    seats: Vec<u32>,
 }
+
+impl PartialEq for Tally {
+    fn eq(&self, other: &Tally) -> bool {
+        self.games == other.games
+            && self.by_name() == other.by_name()
+            && self.head_to_head() == other.head_to_head()
+    }
+}
+
+impl Eq for Tally {}
 
 /// What the tally knows about two players who shared tables: integer sums of the score
 /// difference (first name's score minus the second's), so a paired test can tell them apart
@@ -58,6 +77,17 @@ struct PairTally {
 }
 
 impl PairTally {
+    /// The same pair seen from the other side.
+    fn flipped(&self) -> PairTally {
+        PairTally {
+            games: self.games,
+            diff: -self.diff,
+            diff_sq: self.diff_sq,
+            first_ahead: self.second_ahead,
+            second_ahead: self.first_ahead,
+        }
+    }
+
     fn mean(&self) -> f64 {
         self.diff as f64 / self.games as f64
     }
@@ -108,17 +138,20 @@ impl Tally {
         let scores = record.totals();
         let best = scores.iter().copied().min();
         let winners = scores.iter().filter(|&&s| Some(s) == best).count() as u64;
-        for (i, a) in record.players.iter().enumerate() {
-            for (j, b) in record.players.iter().enumerate().skip(i + 1) {
-                let (first, second, d) = if a < b {
-                    (a, b, i64::from(scores[i]) - i64::from(scores[j]))
-                } else {
-                    (b, a, i64::from(scores[j]) - i64::from(scores[i]))
-                };
-                let p = self
-                    .pairs
-                    .entry((first.clone(), second.clone()))
-                    .or_default();
+        self.seats.clear();
+        for name in &record.players {
+            let id = self.names.id(name);
+            if id as usize == self.players.len() {
+                self.players.push(PlayerTally::default());
+            }
+            self.seats.push(id);
+        }
+        for (i, &a) in self.seats.iter().enumerate() {
+            for (j, &b) in self.seats.iter().enumerate().skip(i + 1) {
+                let (key, flip) = pair_key(a, b);
+                let d = i64::from(scores[i]) - i64::from(scores[j]);
+                let d = if flip { -d } else { d };
+                let p = self.pairs.entry(key).or_default();
                 p.games += 1;
                 p.diff += d;
                 p.diff_sq += (i128::from(d) * i128::from(d)) as u128;
@@ -126,8 +159,8 @@ impl Tally {
                 p.second_ahead += u64::from(d > 0);
             }
         }
-        for (seat, name) in record.players.iter().enumerate() {
-            let p = self.players.entry(name.clone()).or_default();
+        for seat in 0..record.players.len() {
+            let p = &mut self.players[self.seats[seat] as usize];
             p.builtin |= record.builtin.get(seat).copied().unwrap_or(false);
             let score = u64::from(scores[seat]);
             p.games += 1;
@@ -154,17 +187,32 @@ impl Tally {
 
     /// Every pair of players that shared a table, by name (`headtohead.csv`).
     pub fn head_to_head(&self) -> Vec<HeadToHead> {
-        self.pairs
+        let mut rows: Vec<HeadToHead> = self
+            .pairs
             .iter()
-            .map(|((a, b), p)| HeadToHead {
-                bot_a: a.clone(),
-                bot_b: b.clone(),
-                games: p.games,
-                mean_diff: p.mean(),
-                ci95: p.ci95(),
-                a_ahead: p.first_ahead,
-                b_ahead: p.second_ahead,
+            .map(|(&(lo, hi), p)| {
+                let (a, b) = (self.names.name(lo), self.names.name(hi));
+                // Oriented by name, as the file has always been.
+                let p = if a < b { p.clone() } else { p.flipped() };
+                HeadToHead {
+                    bot_a: a.min(b).clone(),
+                    bot_b: a.max(b).clone(),
+                    games: p.games,
+                    mean_diff: p.mean(),
+                    ci95: p.ci95(),
+                    a_ahead: p.first_ahead,
+                    b_ahead: p.second_ahead,
+                }
             })
+            .collect();
+        rows.sort_by(|x, y| (&x.bot_a, &x.bot_b).cmp(&(&y.bot_a, &y.bot_b)));
+        rows
+    }
+
+    /// Each player's tally by name.
+    fn by_name(&self) -> BTreeMap<&String, &PlayerTally> {
+        (0..self.names.len() as u32)
+            .map(|id| (self.names.name(id), &self.players[id as usize]))
             .collect()
     }
 
@@ -172,12 +220,12 @@ impl Tally {
     /// difference of their scores at shared tables when they shared at least two, else by
     /// their own intervals (the difference of the means against the combined half-widths).
     fn separated(&self, upper: &Standing, lower: &Standing) -> bool {
-        let key = if upper.bot < lower.bot {
-            (upper.bot.clone(), lower.bot.clone())
-        } else {
-            (lower.bot.clone(), upper.bot.clone())
+        // The test is the same whichever way the pair is oriented.
+        let pair = match (self.names.get(&upper.bot), self.names.get(&lower.bot)) {
+            (Some(a), Some(b)) => self.pairs.get(&pair_key(a, b).0),
+            _ => None,
         };
-        if let Some(p) = self.pairs.get(&key).filter(|p| p.games >= 2) {
+        if let Some(p) = pair.filter(|p| p.games >= 2) {
             return p.ci95().is_some_and(|ci| p.mean().abs() > ci);
         }
         match (upper.ci95, lower.ci95) {
@@ -194,8 +242,11 @@ impl Tally {
     /// The leaderboard: one row per player that played, by mean score ascending (lower is
     /// better), then name; equal means share a rank (standard competition ranking, "1224").
     pub fn standings(&self) -> Vec<Standing> {
-        let mut players: Vec<(&String, &PlayerTally)> =
-            self.players.iter().filter(|(_, p)| p.games > 0).collect();
+        let mut players: Vec<(&String, &PlayerTally)> = self
+            .by_name()
+            .into_iter()
+            .filter(|(_, p)| p.games > 0)
+            .collect();
         // Compare means exactly, as fractions, so equal means tie whatever their float value.
         let cmp_mean = |a: &PlayerTally, b: &PlayerTally| {
             (u128::from(a.total_score) * u128::from(b.games))

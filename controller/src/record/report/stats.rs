@@ -3,12 +3,13 @@
 //! sample of games for the viewer. Like the tally, the result does not depend on the order
 //! games are added in.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::game::Card;
+use crate::record::interner::{Interner, pair_key};
 use crate::record::{FaultPhase, GameRecord, RowChoice};
 
 /// How many games the viewer embeds besides each player's best and worst game: the ones with
@@ -102,15 +103,18 @@ pub struct Meeting {
 #[derive(Debug, Clone, Default)]
 pub struct ReportStats {
     games: u64,
-    /// Per player, how many games ended with each score.
-    scores: BTreeMap<String, BTreeMap<u32, u64>>,
-    /// Keyed by (a, b) with a < b.
-    meetings: BTreeMap<(String, String), Meeting>,
+    /// Players numbered as first seen: the per-game update compares no strings.
+    names: Interner,
+    /// By player number, how many games ended with each score.
+    scores: Vec<BTreeMap<u32, u64>>,
+    /// Keyed by player numbers, lower first; points are the lower number's.
+    meetings: HashMap<(u32, u32), Meeting>,
     /// The first game's players, sorted, to tell whether the line-up ever changed.
     first_lineup: Option<Vec<String>>,
     varied_lineups: bool,
-    best: BTreeMap<String, Extreme>,
-    worst: BTreeMap<String, Extreme>,
+    /// By player number.
+    best: Vec<Extreme>,
+    worst: Vec<Extreme>,
     /// The `VIEWER_SAMPLE` lowest-numbered games.
     sample: BTreeMap<u64, Arc<ViewerGame>>,
 }
@@ -130,42 +134,55 @@ impl ReportStats {
     /// Adds one finished game.
     pub fn add(&mut self, r: &GameRecord) {
         self.games += 1;
-        let game = Arc::new(ViewerGame::of(r));
-        let mut lineup = r.players.clone();
-        lineup.sort();
-        match &self.first_lineup {
-            None => self.first_lineup = Some(lineup),
-            Some(first) if *first != lineup => self.varied_lineups = true,
-            Some(_) => {}
+        // Hot at a hundred thousand games a second: names are cloned only the first time they
+        // are seen, and the game's view is made only when a sink keeps it.
+        let mut game: Option<Arc<ViewerGame>> = None;
+        let mut view = || Arc::clone(game.get_or_insert_with(|| Arc::new(ViewerGame::of(r))));
+        if !self.varied_lineups {
+            let mut lineup: Vec<&String> = r.players.iter().collect();
+            lineup.sort();
+            match &self.first_lineup {
+                None => self.first_lineup = Some(lineup.into_iter().cloned().collect()),
+                Some(first) if !first.iter().eq(lineup) => self.varied_lineups = true,
+                Some(_) => {}
+            }
         }
-        for (seat, name) in r.players.iter().enumerate() {
+        let ids: Vec<u32> = r.players.iter().map(|name| self.names.id(name)).collect();
+        for (seat, &id) in ids.iter().enumerate() {
             let score = r.scores[seat];
-            *self
-                .scores
-                .entry(name.clone())
-                .or_default()
-                .entry(score)
-                .or_default() += 1;
-            let replace_best = |e: &Extreme| (score, r.game) < (e.score, e.game.n);
-            let replace_worst =
-                |e: &Extreme| (score, u64::MAX - r.game) > (e.score, u64::MAX - e.game.n);
-            let extreme = || Extreme {
-                score,
-                game: Arc::clone(&game),
-            };
-            if self.best.get(name).is_none_or(replace_best) {
-                self.best.insert(name.clone(), extreme());
-            }
-            if self.worst.get(name).is_none_or(replace_worst) {
-                self.worst.insert(name.clone(), extreme());
-            }
-            for (other_seat, other) in r.players.iter().enumerate().skip(seat + 1) {
-                let (a, b, sa, sb) = if name < other {
-                    (name, other, score, r.scores[other_seat])
-                } else {
-                    (other, name, r.scores[other_seat], score)
+            let i = id as usize;
+            if i == self.scores.len() {
+                self.scores.push(BTreeMap::new());
+                let extreme = Extreme {
+                    score,
+                    game: view(),
                 };
-                let m = self.meetings.entry((a.clone(), b.clone())).or_default();
+                self.best.push(extreme.clone());
+                self.worst.push(extreme);
+            }
+            *self.scores[i].entry(score).or_default() += 1;
+            let best = &self.best[i];
+            if (score, r.game) < (best.score, best.game.n) {
+                self.best[i] = Extreme {
+                    score,
+                    game: view(),
+                };
+            }
+            let worst = &self.worst[i];
+            if (score, u64::MAX - r.game) > (worst.score, u64::MAX - worst.game.n) {
+                self.worst[i] = Extreme {
+                    score,
+                    game: view(),
+                };
+            }
+            for (other_seat, &other) in ids.iter().enumerate().skip(seat + 1) {
+                let (key, flip) = pair_key(id, other);
+                let (sa, sb) = if flip {
+                    (r.scores[other_seat], score)
+                } else {
+                    (score, r.scores[other_seat])
+                };
+                let m = self.meetings.entry(key).or_default();
                 m.games += 1;
                 m.half_points += match sa.cmp(&sb) {
                     std::cmp::Ordering::Less => 2,
@@ -174,9 +191,12 @@ impl ReportStats {
                 };
             }
         }
-        self.sample.insert(r.game, game);
-        if self.sample.len() > VIEWER_SAMPLE {
-            self.sample.pop_last();
+        let full = self.sample.len() >= VIEWER_SAMPLE;
+        if !full || self.sample.last_key_value().is_some_and(|(&n, _)| r.game < n) {
+            self.sample.insert(r.game, view());
+            if self.sample.len() > VIEWER_SAMPLE {
+                self.sample.pop_last();
+            }
         }
     }
 
@@ -192,7 +212,7 @@ impl ReportStats {
 
     /// `name`'s score distribution, if it played.
     pub fn distribution(&self, name: &str) -> Option<Distribution> {
-        let counts = self.scores.get(name)?;
+        let counts = &self.scores[self.names.get(name)? as usize];
         let games: u64 = counts.values().sum();
         let quantile = |q: f64| {
             let rank = (q * (games - 1) as f64).round() as u64;
@@ -217,12 +237,7 @@ impl ReportStats {
 
     /// Head-to-head of `a` against `b`: games both played and `a`'s share of points.
     pub fn meeting(&self, a: &str, b: &str) -> Option<(u64, f64)> {
-        let flip = a > b;
-        let key = if flip {
-            (b.to_string(), a.to_string())
-        } else {
-            (a.to_string(), b.to_string())
-        };
+        let (key, flip) = pair_key(self.names.get(a)?, self.names.get(b)?);
         let m = self.meetings.get(&key)?;
         let share = m.half_points as f64 / (2 * m.games) as f64;
         Some((m.games, if flip { 1.0 - share } else { share }))
@@ -230,13 +245,14 @@ impl ReportStats {
 
     /// The game number of `name`'s best (lowest) and worst (highest) score.
     pub fn best_and_worst(&self, name: &str) -> Option<(u64, u64)> {
-        Some((self.best.get(name)?.game.n, self.worst.get(name)?.game.n))
+        let i = self.names.get(name)? as usize;
+        Some((self.best[i].game.n, self.worst[i].game.n))
     }
 
     /// The games the viewer embeds, by number: the sample and every best and worst game.
     pub fn viewer_games(&self) -> Vec<Arc<ViewerGame>> {
         let mut games = self.sample.clone();
-        for e in self.best.values().chain(self.worst.values()) {
+        for e in self.best.iter().chain(&self.worst) {
             games.insert(e.game.n, Arc::clone(&e.game));
         }
         games.into_values().collect()
