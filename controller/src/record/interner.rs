@@ -47,5 +47,9 @@ impl Interner {
 /// The key of an unordered pair of numbered players, lower number first, and whether `a` is
 /// the second of it.
 pub fn pair_key(a: u32, b: u32) -> ((u32, u32), bool) {
-    if a < b { ((a, b), false) } else { ((b, a), true) }
+    if a < b {
+        ((a, b), false)
+    } else {
+        ((b, a), true)
+    }
 }

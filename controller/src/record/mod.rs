@@ -12,9 +12,9 @@ use crate::game::Card;
 
 pub mod check;
 pub mod export;
-pub mod interner;
 #[cfg(test)]
 pub(crate) mod fixtures;
+pub mod interner;
 pub mod jsonl;
 pub mod level;
 pub mod rating;

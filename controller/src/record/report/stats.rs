@@ -192,7 +192,12 @@ impl ReportStats {
             }
         }
         let full = self.sample.len() >= VIEWER_SAMPLE;
-        if !full || self.sample.last_key_value().is_some_and(|(&n, _)| r.game < n) {
+        if !full
+            || self
+                .sample
+                .last_key_value()
+                .is_some_and(|(&n, _)| r.game < n)
+        {
             self.sample.insert(r.game, view());
             if self.sample.len() > VIEWER_SAMPLE {
                 self.sample.pop_last();

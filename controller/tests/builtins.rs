@@ -1,0 +1,229 @@
+//! `take6 run --builtins-only` through the real binary: the threaded table plays the games the
+//! async tables play, a summary series verifies (and a forged score is caught by replaying the
+//! built-ins), and a series killed with `kill -9` resumes to each game exactly once.
+
+mod common;
+
+use common::{assert_ok, text};
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use take6::record::{Chain, GameRecord, read_games_jsonl};
+
+/// `take6 <args>` in `dir`, with no bot folder there at all.
+fn take6(dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::cargo_bin("take6").unwrap();
+    cmd.current_dir(dir)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+fn run(dir: &Path, results: &str, extra: &[&str]) -> PathBuf {
+    let mut args = vec!["run", "--builtins-only", "--results", results];
+    args.extend(extra);
+    let out = take6(dir, &args).output().unwrap();
+    assert_ok(&out);
+    fs::canonicalize(dir.join(results).join("latest")).unwrap()
+}
+
+/// The records of a series in file order, without their timing.
+fn records(series: &Path) -> Vec<GameRecord> {
+    let file = fs::File::open(series.join("games.jsonl")).unwrap();
+    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
+    for g in &mut games {
+        g.ms = 0;
+    }
+    games
+}
+
+fn verify(dir: &Path, series: &Path) -> Output {
+    take6(dir, &["verify", series.to_str().unwrap()])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_threaded_tables_play_the_games_of_the_async_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (i, flags) in [
+        &["--games", "60", "--seed", "5"][..],
+        &[
+            "--games",
+            "24",
+            "--seed",
+            "6",
+            "--players",
+            "6",
+            "--rounds",
+            "2",
+        ][..],
+        &[
+            "--games",
+            "30",
+            "--seed",
+            "7",
+            "--players",
+            "3",
+            "--no-duplicate",
+        ][..],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut threaded = flags.to_vec();
+        threaded.extend(["--jobs", "2"]);
+        let a = run(tmp.path(), &format!("threads{i}"), &threaded);
+        let mut tasks = flags.to_vec();
+        tasks.extend(["--jobs", "3", "--async-tables"]);
+        let b = run(tmp.path(), &format!("tasks{i}"), &tasks);
+        let threaded = records(&a);
+        let numbers: Vec<u64> = threaded.iter().map(|g| g.game).collect();
+        let in_order: Vec<u64> = (0..threaded.len() as u64).collect();
+        assert_eq!(numbers, in_order, "{flags:?}: written in game order");
+        let mut tasks = records(&b);
+        tasks.sort_by_key(|g| g.game);
+        assert_eq!(threaded, tasks, "{flags:?}: the same games");
+        let board = |d: &Path| fs::read_to_string(d.join("leaderboard.csv")).unwrap();
+        assert_eq!(board(&a), board(&b), "{flags:?}");
+        assert!(board(&a).contains("random#1"), "{}", board(&a));
+        assert_ok(&verify(tmp.path(), &a));
+    }
+}
+
+#[test]
+fn no_bot_folder_is_needed_and_summary_is_refused_for_bots() {
+    let tmp = tempfile::tempdir().unwrap();
+    let series = run(tmp.path(), "r", &["--games", "10", "--seed", "1"]);
+    let manifest = fs::read_to_string(series.join("series.toml")).unwrap();
+    assert!(manifest.contains("builtins_only = true"), "{manifest}");
+    assert!(!tmp.path().join("bots").exists());
+    let out = take6(tmp.path(), &["run", "--record", "summary", "--games", "1"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--builtins-only"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// Rewrites line `n` (1-based) with `edit` applied and re-chains every line, so only the replay
+/// of the built-ins can catch the edit.
+fn forge(jsonl: &Path, series: &str, n: usize, edit: impl FnOnce(&mut GameRecord)) {
+    let file = fs::File::open(jsonl).unwrap();
+    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
+    edit(&mut games[n - 1]);
+    let mut chain = Chain::start(series);
+    let mut out = Vec::new();
+    for g in &games {
+        chain.append_line(g, &mut out);
+    }
+    fs::write(jsonl, out).unwrap();
+}
+
+#[test]
+fn a_summary_series_verifies_ranks_as_in_full_and_a_forged_score_is_caught() {
+    let tmp = tempfile::tempdir().unwrap();
+    let flags = ["--games", "200", "--seed", "9", "--jobs", "2"];
+    let full = run(tmp.path(), "full", &flags);
+    let mut summary_flags = flags.to_vec();
+    summary_flags.extend(["--record", "summary"]);
+    let summary = run(tmp.path(), "summary", &summary_flags);
+    let short = records(&summary);
+    assert!(short.iter().all(GameRecord::is_summary));
+    let whole: Vec<GameRecord> = records(&full)
+        .into_iter()
+        .map(GameRecord::summary)
+        .collect();
+    assert_eq!(
+        short, whole,
+        "a summary is the full record without its turns"
+    );
+    let board = |d: &Path| fs::read_to_string(d.join("leaderboard.csv")).unwrap();
+    assert_eq!(board(&full), board(&summary));
+    assert_ok(&verify(tmp.path(), &summary));
+    // The leaderboard is rebuilt from the summaries alone.
+    fs::remove_file(summary.join("leaderboard.csv")).unwrap();
+    let out = take6(tmp.path(), &["leaderboard", summary.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert_eq!(board(&full), board(&summary));
+
+    let jsonl = summary.join("games.jsonl");
+    let good = fs::read(&jsonl).unwrap();
+    let id = summary.file_name().unwrap().to_str().unwrap().to_string();
+    forge(&jsonl, &id, 3, |g| {
+        g.scores.swap(0, 1);
+        g.cows.swap(0, 1);
+    });
+    let out = verify(tmp.path(), &summary);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("line 3") && text(&out.stdout).contains("seed and built-ins"),
+        "{}",
+        text(&out.stdout)
+    );
+    // An edit without re-chaining breaks the chain.
+    let mut edited = String::from_utf8(good).unwrap();
+    edited = edited.replacen("\"scores\":[", "\"scores\":[1", 1);
+    fs::write(&jsonl, edited).unwrap();
+    let out = verify(tmp.path(), &summary);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+}
+
+#[test]
+fn kill_9_then_resume_records_each_game_exactly_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    const GAMES: u64 = 20_000;
+    let games = GAMES.to_string();
+    let args = [
+        "run",
+        "--builtins-only",
+        "--record",
+        "summary",
+        "--games",
+        &games,
+        "--seed",
+        "3",
+        "--jobs",
+        "2",
+    ];
+    let mut child = take6(tmp.path(), &args).spawn().unwrap();
+    let jsonl = tmp.path().join("results/latest/games.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    // Killed once some games are written, long before all are.
+    while fs::metadata(&jsonl).map_or(0, |m| m.len()) < 10_000 {
+        assert!(Instant::now() < deadline, "no game was ever written");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the series ended too soon"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = take6(tmp.path(), &["run", "--resume", "--jobs", "2"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let series = fs::canonicalize(tmp.path().join("results/latest")).unwrap();
+    let mut seen = vec![false; GAMES as usize];
+    for g in records(&series) {
+        assert!(
+            !std::mem::replace(&mut seen[g.game as usize], true),
+            "game {} twice",
+            g.game
+        );
+    }
+    assert!(seen.iter().all(|&s| s), "every game recorded");
+    assert_ok(&verify(tmp.path(), &series));
+}
