@@ -3,11 +3,51 @@
 //! numbers instead of comparing and cloning strings.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hash map keyed by small player numbers (or short names), hashed with [`Fx`]: these maps
+/// are updated dozens of times per game, and SipHash's protection against chosen keys buys
+/// nothing for names the series itself numbered.
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// The multiply-and-rotate hash of rustc (FxHash): a few cycles per word.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// Names and their numbers, from 0.
 #[derive(Debug, Clone, Default)]
 pub struct Interner {
-    ids: HashMap<String, u32>,
+    ids: FastMap<String, u32>,
     names: Vec<String>,
 }
 

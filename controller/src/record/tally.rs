@@ -1,9 +1,9 @@
 //! The running aggregate behind the leaderboard: integer sums per player, so the standings are
 //! the same whatever order games are added in (finishing order, replay, merged shards).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-use super::interner::{Interner, pair_key};
+use super::interner::{FastMap, Interner, pair_key};
 
 use serde::Serialize;
 
@@ -48,7 +48,7 @@ pub struct Tally {
     players: Vec<PlayerTally>,
     /// Per pair of players that shared a table, keyed by their numbers, lower first; the
     /// differences are the lower number's score minus the higher's.
-    pairs: HashMap<(u32, u32), PairTally>,
+    pairs: FastMap<(u32, u32), PairTally>,
     /// The numbers of the seats of the game being added (reused).
     seats: Vec<u32>,
 }

@@ -18,10 +18,10 @@ use crate::table::{self, GameOutcome, Occupant, TableGame, TableSeat};
 
 /// Games per chunk: big enough that channel traffic and the sinks' flush are per thousands of
 /// games at full speed, small enough that a stop is seen within milliseconds.
-const CHUNK: usize = 256;
+const CHUNK: usize = 64;
 
 /// Chunks a worker may have waiting, each way.
-const QUEUE: usize = 2;
+const QUEUE: usize = 1;
 
 /// What the threads need of the series, owned so they outlive no borrow.
 pub struct Plan {

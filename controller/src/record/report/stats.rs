@@ -3,13 +3,13 @@
 //! sample of games for the viewer. Like the tally, the result does not depend on the order
 //! games are added in.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::game::Card;
-use crate::record::interner::{Interner, pair_key};
+use crate::record::interner::{FastMap, Interner, pair_key};
 use crate::record::{FaultPhase, GameRecord, RowChoice};
 
 /// How many games the viewer embeds besides each player's best and worst game: the ones with
@@ -108,7 +108,7 @@ pub struct ReportStats {
     /// By player number, how many games ended with each score.
     scores: Vec<BTreeMap<u32, u64>>,
     /// Keyed by player numbers, lower first; points are the lower number's.
-    meetings: HashMap<(u32, u32), Meeting>,
+    meetings: FastMap<(u32, u32), Meeting>,
     /// The first game's players, sorted, to tell whether the line-up ever changed.
     first_lineup: Option<Vec<String>>,
     varied_lineups: bool,
