@@ -183,11 +183,16 @@ pub struct Game {
 
 impl Game {
     pub fn new(deal: &Deal) -> Game {
+        Game::from_deal(deal.clone())
+    }
+
+    /// [`Game::new`] taking the deal, so its hands are not copied twice.
+    pub fn from_deal(deal: Deal) -> Game {
         let n = deal.hands.len();
         Game {
             board: Board::new(deal.rows),
             dealt: deal.hands.clone(),
-            hands: deal.hands.clone(),
+            hands: deal.hands,
             piles: vec![Vec::new(); n],
             counted: vec![0; n],
             faulted: vec![None; n],
@@ -245,6 +250,14 @@ impl Game {
     /// # Panics
     /// If a seat does not hold its card; the table checks with [`Game::holds`] first.
     pub fn reveal(&mut self, cards: &[Card]) -> Vec<usize> {
+        let mut order = Vec::with_capacity(cards.len());
+        self.reveal_into(cards, &mut order);
+        order
+    }
+
+    /// [`Game::reveal`], the placement order written into `order` (cleared first), so a
+    /// caller playing many games allocates nothing per turn.
+    pub fn reveal_into(&mut self, cards: &[Card], order: &mut Vec<usize>) {
         assert_eq!(cards.len(), self.players());
         for (seat, &card) in cards.iter().enumerate() {
             let at = self.hands[seat]
@@ -253,11 +266,12 @@ impl Game {
                 .unwrap_or_else(|| panic!("seat {seat} does not hold card {card}"));
             self.hands[seat].remove(at);
         }
-        self.used = cards.to_vec();
+        self.used.clear();
+        self.used.extend_from_slice(cards);
         self.revealed = true;
-        let mut order: Vec<usize> = (0..cards.len()).collect();
-        order.sort_by_key(|&s| cards[s]);
-        order
+        order.clear();
+        order.extend(0..cards.len());
+        order.sort_unstable_by_key(|&s| cards[s]);
     }
 
     /// Places `seat`'s revealed card by the rules; `None` when the seat must choose a row.

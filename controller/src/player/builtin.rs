@@ -78,12 +78,20 @@ impl Builtin {
 
     /// The card this player plays now.
     pub fn card(&mut self, view: &View) -> Card {
-        self.card_in(&Sight::of(view))
+        let rows = RowSight::of(view);
+        self.card_in(&Sight {
+            hand: &view.hand,
+            rows: &rows,
+        })
     }
 
     /// The row this player takes when its card is lower than every top.
     pub fn row(&mut self, view: &View) -> usize {
-        self.row_in(&Sight::of(view))
+        let rows = RowSight::of(view);
+        self.row_in(&Sight {
+            hand: &view.hand,
+            rows: &rows,
+        })
     }
 
     /// The card this player plays now, from what it sees (the one decision both the async
@@ -114,33 +122,31 @@ impl Builtin {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RowSight {
     pub top: Card,
-    pub count: usize,
+    /// Cards in the row, 1 to [`ROW_LIMIT`].
+    pub count: u8,
     pub cows: u32,
 }
 
-/// What a built-in decides from: its hand (borrowed) and the four rows. Made from a [`View`]
-/// at a table of external players, or straight from the game by the synchronous table of
-/// built-ins, which so makes no view (and allocates nothing) per decision.
+impl RowSight {
+    /// The rows of `view` as a built-in sees them.
+    pub fn of(view: &View) -> [RowSight; ROWS] {
+        assert_eq!(view.rows.len(), ROWS, "a view shows the four rows");
+        std::array::from_fn(|r| RowSight {
+            top: view.rows[r].top,
+            count: view.rows[r].count as u8,
+            cows: view.rows[r].cows,
+        })
+    }
+}
+
+/// What a built-in decides from: its hand and the four rows, both borrowed. Made from a
+/// [`View`] at a table of external players, or straight from the game by the synchronous table
+/// of built-ins, which so makes no view (and allocates or copies nothing) per decision.
 #[derive(Debug, Clone, Copy)]
 pub struct Sight<'a> {
     /// Cards still held, in dealt order.
     pub hand: &'a [Card],
-    pub rows: [RowSight; ROWS],
-}
-
-impl<'a> Sight<'a> {
-    /// What a built-in sees of `view`.
-    pub fn of(view: &'a View) -> Sight<'a> {
-        assert_eq!(view.rows.len(), ROWS, "a view shows the four rows");
-        Sight {
-            hand: &view.hand,
-            rows: std::array::from_fn(|r| RowSight {
-                top: view.rows[r].top,
-                count: view.rows[r].count,
-                cows: view.rows[r].cows,
-            }),
-        }
-    }
+    pub rows: &'a [RowSight; ROWS],
 }
 
 /// The row with the fewest cows, lowest index on ties.
@@ -160,7 +166,9 @@ fn gap_card(sight: &Sight<'_>) -> Card {
             .filter(|(_, r)| r.top < card)
             .max_by_key(|(_, r)| r.top);
         match target {
-            Some((_, row)) if row.count >= ROW_LIMIT => (row.cows, u32::from(card - row.top)),
+            Some((_, row)) if usize::from(row.count) >= ROW_LIMIT => {
+                (row.cows, u32::from(card - row.top))
+            }
             Some((_, row)) => (0, u32::from(card - row.top)),
             None => (sight.rows[cheapest_row(sight)].cows, u32::MAX),
         }

@@ -490,7 +490,7 @@ mod tests {
         let names: Vec<String> = (0..10).map(|i| format!("p{i}")).collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let t = tally(&[result(&names, &[7; 10], &[])]);
-        let total: u64 = t.players.values().map(|p| p.win_units).sum();
+        let total: u64 = t.players.iter().map(|p| p.win_units).sum();
         assert_eq!(total, WIN_UNITS);
         assert!(t.standings().iter().all(|s| s.wins == 0.1));
     }
@@ -527,7 +527,7 @@ mod tests {
         #[test]
         fn wins_of_each_game_sum_to_one(game in arb_result()) {
             let t = tally(std::slice::from_ref(&game));
-            let units: u64 = t.players.values().map(|p| p.win_units).sum();
+            let units: u64 = t.players.iter().map(|p| p.win_units).sum();
             prop_assert_eq!(units, WIN_UNITS);
             let wins: f64 = t.standings().iter().map(|s| s.wins).sum();
             prop_assert!((wins - 1.0).abs() < 1e-12, "wins sum to {}", wins);

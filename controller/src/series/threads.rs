@@ -72,10 +72,15 @@ fn play(plan: &Plan, reporter: &mut Reporter, stop: &AtomicBool) -> Result<(), S
             let (tables_tx, tables_rx) = sync_channel::<Vec<TableGame>>(QUEUE);
             let (records_tx, records_rx) = sync_channel::<Vec<GameRecord>>(QUEUE);
             scope.spawn(move || {
+                let mut scratch = table::builtins::Scratch::default();
                 for chunk in tables_rx {
                     let records = chunk
-                        .iter()
-                        .map(|t| table::builtins::play(t, turns))
+                        .into_iter()
+                        .map(|mut t| {
+                            let names = t.seats.iter_mut().map(|s| std::mem::take(&mut s.name));
+                            let names = names.collect();
+                            table::builtins::play_with(&t, names, turns, &mut scratch)
+                        })
                         .collect();
                     if records_tx.send(records).is_err() {
                         break;
@@ -86,6 +91,13 @@ fn play(plan: &Plan, reporter: &mut Reporter, stop: &AtomicBool) -> Result<(), S
             from_workers.push(records_rx);
         }
         scope.spawn(move || {
+            // Each built-in's name, made once rather than formatted per seat per game.
+            let names: std::collections::HashMap<Entrant, String> = plan
+                .schedule
+                .builtins()
+                .into_iter()
+                .map(|e| (e, e.name(&[])))
+                .collect();
             let mut plans = plan
                 .schedule
                 .plans()
@@ -97,7 +109,7 @@ fn play(plan: &Plan, reporter: &mut Reporter, stop: &AtomicBool) -> Result<(), S
                 let chunk: Vec<TableGame> = plans
                     .by_ref()
                     .take(CHUNK)
-                    .map(|p| table_of(p, plan.rounds))
+                    .map(|p| table_of(p, plan.rounds, &names))
                     .collect();
                 // A worker gone means the reporter stopped taking records.
                 if chunk.is_empty() || to_workers[w].send(chunk).is_err() {
@@ -128,7 +140,11 @@ fn play(plan: &Plan, reporter: &mut Reporter, stop: &AtomicBool) -> Result<(), S
 }
 
 /// The table of a plan whose seats are all built-ins.
-fn table_of(plan: GamePlan, rounds: u32) -> TableGame {
+fn table_of(
+    plan: GamePlan,
+    rounds: u32,
+    names: &std::collections::HashMap<Entrant, String>,
+) -> TableGame {
     TableGame {
         game: plan.game,
         seed: plan.seed,
@@ -140,7 +156,7 @@ fn table_of(plan: GamePlan, rounds: u32) -> TableGame {
             .iter()
             .map(|e| match e {
                 Entrant::Builtin(strategy, _) => TableSeat {
-                    name: e.name(&[]),
+                    name: names.get(e).cloned().unwrap_or_else(|| e.name(&[])),
                     occupant: Occupant::Builtin(*strategy),
                 },
                 Entrant::Bot(_) => unreachable!("a series of built-ins only has no bot"),

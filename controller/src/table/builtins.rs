@@ -8,10 +8,19 @@
 use std::time::Instant;
 
 use super::{TableGame, deal};
-use crate::game::{Board, Game, ROWS, cows_in};
+use crate::game::{Board, Card, Game, ROWS, cows_in};
 use crate::player::{Builtin, RowSight, Sight};
 use crate::record::{GameRecord, PlacementRecord, RoundRecord, RowChoice, TurnRecord};
 use crate::table::Occupant;
+
+/// What a thread playing many games reuses from one game to the next, so that a game
+/// allocates little beyond its record (a table's players alone are kilobytes of RNG state).
+#[derive(Default)]
+pub struct Scratch {
+    players: Vec<Builtin>,
+    cards: Vec<Card>,
+    order: Vec<usize>,
+}
 
 /// Plays `table`, whose seats must all be built-ins. With `turns` false the record is the
 /// summary ([`GameRecord::summary`]): the cards and turns are not even collected.
@@ -19,24 +28,37 @@ use crate::table::Occupant;
 /// # Panics
 /// If a seat is not a built-in: the caller only sends tables of built-ins here.
 pub fn play(table: &TableGame, turns: bool) -> GameRecord {
+    let names = table.seats.iter().map(|s| s.name.clone()).collect();
+    play_with(table, names, turns, &mut Scratch::default())
+}
+
+/// [`play`] with the seats' names given (moved into the record) and `scratch` reused.
+pub fn play_with(
+    table: &TableGame,
+    names: Vec<String>,
+    turns: bool,
+    scratch: &mut Scratch,
+) -> GameRecord {
     let started = Instant::now();
     let n = table.seats.len();
-    let mut players: Vec<Builtin> = table
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(seat, s)| match s.occupant {
-            Occupant::Builtin(strategy) => Builtin::new(strategy, table.seed, seat),
+    scratch.players.clear();
+    for (seat, s) in table.seats.iter().enumerate() {
+        match s.occupant {
+            Occupant::Builtin(strategy) => scratch
+                .players
+                .push(Builtin::new(strategy, table.seed, seat)),
             _ => panic!("seat {seat} of game {} is not a built-in", table.game),
-        })
-        .collect();
+        }
+    }
     let rounds = table.rounds.max(1);
     let mut played: Vec<RoundRecord> = (1..=rounds)
-        .map(|round| play_round(table, &mut players, round - 1, turns))
+        .map(|round| play_round(table, scratch, round - 1, turns))
         .collect();
-    let totals: Vec<u32> = (0..n)
-        .map(|seat| played.iter().map(|r| r.scores[seat]).sum())
-        .collect();
+    let totals = (rounds > 1).then(|| {
+        (0..n)
+            .map(|seat| played.iter().map(|r| r.scores[seat]).sum())
+            .collect()
+    });
     let later = played.split_off(1);
     let first = played.pop().expect("at least one round");
     GameRecord {
@@ -44,7 +66,7 @@ pub fn play(table: &TableGame, turns: bool) -> GameRecord {
         seed: table.seed,
         subset: table.subset,
         rotation: table.rotation,
-        players: table.seats.iter().map(|s| s.name.clone()).collect(),
+        players: names,
         builtin: vec![true; n],
         hands: first.hands,
         rows: first.rows,
@@ -53,7 +75,7 @@ pub fn play(table: &TableGame, turns: bool) -> GameRecord {
         cows: first.cows,
         penalty: first.penalty,
         scores: first.scores,
-        totals: (!later.is_empty()).then_some(totals),
+        totals,
         rounds: later,
         ms: started.elapsed().as_millis() as u64,
         replies: Vec::new(),
@@ -63,12 +85,17 @@ pub fn play(table: &TableGame, turns: bool) -> GameRecord {
 /// One round (0-based `round`), as the async table plays it: every seat chooses from the same
 /// board, the cards are revealed and placed lowest first, a card below every top takes the
 /// row its player picks.
-fn play_round(table: &TableGame, players: &mut [Builtin], round: u32, keep: bool) -> RoundRecord {
+fn play_round(table: &TableGame, scratch: &mut Scratch, round: u32, keep: bool) -> RoundRecord {
+    let Scratch {
+        players,
+        cards,
+        order,
+    } = scratch;
     let n = players.len();
     let deal = deal(table.seed, n, round, table.rotation);
-    let mut game = Game::new(&deal);
-    let mut turns = Vec::with_capacity(if keep { deal.hands[0].len() } else { 0 });
-    let mut cards = Vec::with_capacity(n);
+    let start = keep.then(|| (deal.hands.clone(), deal.rows));
+    let mut game = Game::from_deal(deal);
+    let mut turns = Vec::with_capacity(if keep { crate::game::HAND_SIZE } else { 0 });
     while !game.is_over() {
         game.begin_turn();
         let rows = sight_rows(game.board());
@@ -76,19 +103,20 @@ fn play_round(table: &TableGame, players: &mut [Builtin], round: u32, keep: bool
         for (seat, player) in players.iter_mut().enumerate() {
             let sight = Sight {
                 hand: game.hand(seat),
-                rows,
+                rows: &rows,
             };
             cards.push(player.card_in(&sight));
         }
-        let order = game.reveal(&cards);
+        game.reveal_into(cards, order);
         let mut events = Vec::with_capacity(if keep { n } else { 0 });
-        for seat in order {
+        for &seat in order.iter() {
             let (placement, reason) = match game.place(seat) {
                 Some(p) => (p, None),
                 None => {
+                    let rows = sight_rows(game.board());
                     let sight = Sight {
                         hand: game.hand(seat),
-                        rows: sight_rows(game.board()),
+                        rows: &rows,
                     };
                     let row = players[seat].row_in(&sight);
                     (game.take_row(seat, row), Some(RowChoice::Pick))
@@ -112,11 +140,7 @@ fn play_round(table: &TableGame, players: &mut [Builtin], round: u32, keep: bool
             });
         }
     }
-    let (hands, rows) = if keep {
-        (deal.hands, deal.rows)
-    } else {
-        (Vec::new(), [0; ROWS])
-    };
+    let (hands, rows) = start.unwrap_or((Vec::new(), [0; ROWS]));
     RoundRecord {
         hands,
         rows,
@@ -134,7 +158,7 @@ fn sight_rows(board: &Board) -> [RowSight; ROWS] {
         let cards = &board.rows()[r];
         RowSight {
             top: board.top(r),
-            count: cards.len(),
+            count: cards.len() as u8,
             cows: cows_in(cards),
         }
     })
