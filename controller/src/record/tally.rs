@@ -159,8 +159,8 @@ impl Tally {
                 p.second_ahead += u64::from(d > 0);
             }
         }
-        for seat in 0..record.players.len() {
-            let p = &mut self.players[self.seats[seat] as usize];
+        for (seat, &id) in self.seats.iter().enumerate() {
+            let p = &mut self.players[id as usize];
             p.builtin |= record.builtin.get(seat).copied().unwrap_or(false);
             let score = u64::from(scores[seat]);
             p.games += 1;
