@@ -249,13 +249,14 @@ impl Sandbox {
         Sandbox::new(Mode::None, Limits::default(), Clock::Wall).expect("none always works")
     }
 
-    /// Keeps a sandbox per bot (and per game of it at once) across its games, its PID 1 being
-    /// `init` (this binary's `sandbox-init`), when this machine gives full isolation and the
-    /// controller is root. Returns whether it does.
+    /// Keeps a warm sandbox per bot (and per game of it at once) across its games, its init
+    /// being `init` (this binary's `sandbox-init`): under `--sandbox none` a plain one, else
+    /// when this machine gives full isolation and the controller is root. Returns whether it
+    /// does.
     pub fn keep_warm(&mut self, init: PathBuf) -> bool {
         let full = self.report.missing.is_empty() && self.mode != Mode::None;
         let root = matches!(&self.bwrap, Some((_, Identity::Setpriv(_), _)));
-        if full && root {
+        if (full && root) || self.mode == Mode::None {
             self.warm = Some((init, tree::Pool::default()));
         }
         self.warm.is_some()
@@ -301,6 +302,9 @@ impl Sandbox {
             .and_then(Vec::pop);
         let mut warm = match idle {
             Some(warm) => warm,
+            None if self.mode == Mode::None => {
+                warm::Warm::start_plain(self, init, workdir).map_err(SpawnError::Start)?
+            }
             None => warm::Warm::start(self, init, workdir).map_err(SpawnError::Start)?,
         };
         // The sandbox's group outlives games: this game counts from here, before its launch.

@@ -157,6 +157,22 @@ impl Tree {
                 .ok()
                 .and_then(Result::ok)
                 .map(|s| s.to_string()),
+            // The warm sandbox's init is its parent and is asked (a fault's rare path: the
+            // short wait blocks this thread, so other tasks are moved off it first).
+            Handle::Warm {
+                warm: Some(warm),
+                ended: false,
+                ..
+            } => {
+                use tokio::runtime::{Handle, RuntimeFlavor};
+                let multi = Handle::try_current()
+                    .is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::MultiThread);
+                if multi {
+                    tokio::task::block_in_place(|| warm.exit_status(limit))
+                } else {
+                    warm.exit_status(limit)
+                }
+            }
             _ => None,
         }
     }
@@ -206,7 +222,8 @@ impl Tree {
     /// Any limit passed, the working copy's growth included (walks the working copy).
     pub fn breach(&self) -> Option<Breach> {
         self.counted_breach().or_else(|| {
-            let grown = disk_usage(&self.workdir).saturating_sub(self.disk_base?);
+            let base = self.disk_base?;
+            let grown = disk_usage(&self.workdir).saturating_sub(base);
             (grown > self.limits.disk_mib << 20).then_some(Breach::Disk {
                 mib: self.limits.disk_mib,
             })
