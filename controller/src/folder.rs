@@ -112,6 +112,28 @@ fn special_kind(kind: fs::FileType) -> &'static str {
 /// files are refused, as is a folder holding more than `max_data` bytes of file data (counted
 /// as allocated, so holes of sparse files do not count) or more than [`MAX_ENTRIES`] entries.
 pub fn scan(root: &Path, max_data: u64) -> Result<Listing, FolderError> {
+    walk(root, max_data, MAX_ENTRIES, None)
+}
+
+/// A special file left out of a listing: its path relative to the folder, and its kind.
+pub type LeftOut = (PathBuf, &'static str);
+
+/// Lists a folder a bot wrote itself (its working copy, to copy it back out of its disk image):
+/// without a data or entry limit (the image bounded both), and with the special files the bot
+/// made (a FIFO, a socket) left out and returned, instead of refusing the folder.
+pub fn scan_own(root: &Path) -> Result<(Listing, Vec<LeftOut>), FolderError> {
+    let mut left_out = Vec::new();
+    let listing = walk(root, u64::MAX, usize::MAX, Some(&mut left_out))?;
+    Ok((listing, left_out))
+}
+
+/// [`scan`] with its limits; special files are refused, or left out into `left_out`.
+fn walk(
+    root: &Path,
+    max_data: u64,
+    max_entries: usize,
+    mut left_out: Option<&mut Vec<LeftOut>>,
+) -> Result<Listing, FolderError> {
     let root_mode = fs::metadata(root).map_err(read_err(root))?.mode();
     let mut entries = Vec::new();
     let mut data = 0u64;
@@ -140,6 +162,9 @@ pub fn scan(root: &Path, max_data: u64) -> Result<Listing, FolderError> {
             } else if kind.is_symlink() {
                 let target = fs::read_link(root.join(&rel)).map_err(read_err(&rel))?;
                 Kind::Symlink { target }
+            } else if let Some(left_out) = left_out.as_deref_mut() {
+                left_out.push((rel, special_kind(kind)));
+                continue;
             } else {
                 return Err(FolderError::Special {
                     path: rel,
@@ -147,7 +172,7 @@ pub fn scan(root: &Path, max_data: u64) -> Result<Listing, FolderError> {
                 });
             };
             entries.push(Entry { rel, kind });
-            if entries.len() > MAX_ENTRIES {
+            if entries.len() > max_entries {
                 return Err(FolderError::TooMany);
             }
         }
