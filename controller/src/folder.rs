@@ -464,6 +464,29 @@ mod tests {
     }
 
     #[test]
+    fn a_bots_own_folder_is_listed_without_limits_and_its_special_files_left_out() {
+        let tmp = tempfile::tempdir().unwrap();
+        let own = tmp.path().join("own");
+        fs::create_dir_all(own.join("deep")).unwrap();
+        fs::write(own.join("deep/data"), vec![1u8; 3 << 20]).unwrap();
+        nix::unistd::mkfifo(&own.join("deep/pipe"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let _socket = std::os::unix::net::UnixListener::bind(own.join("s")).unwrap();
+        let (listing, left_out) = scan_own(&own).unwrap();
+        assert_eq!(
+            left_out,
+            [
+                (PathBuf::from("s"), "socket"),
+                (PathBuf::from("deep/pipe"), "FIFO (named pipe)")
+            ]
+        );
+        let copy = tmp.path().join("copy");
+        listing.copy_to(&copy).unwrap();
+        assert_eq!(fs::read(copy.join("deep/data")).unwrap().len(), 3 << 20);
+        assert!(fs::symlink_metadata(copy.join("deep/pipe")).is_err());
+        assert!(fs::symlink_metadata(copy.join("s")).is_err());
+    }
+
+    #[test]
     fn data_over_the_limit_is_refused_naming_the_size_and_the_flag() {
         let tmp = tempfile::tempdir().unwrap();
         fs::write(tmp.path().join("big"), vec![7u8; 3 << 20]).unwrap();

@@ -156,7 +156,10 @@ fn disk_capped(series: &Path) -> bool {
 /// The loop devices (`losetup -a`) and host mounts (`/proc/mounts`) that name `series`.
 fn images_in_use(series: &Path) -> Vec<String> {
     let series = series.to_string_lossy();
-    let loops = Command::new("losetup").arg("-a").output().map_or(Vec::new(), |o| o.stdout);
+    let loops = Command::new("losetup")
+        .arg("-a")
+        .output()
+        .map_or(Vec::new(), |o| o.stdout);
     let mounts = fs::read("/proc/mounts").unwrap();
     [loops, mounts]
         .iter()
@@ -189,7 +192,10 @@ fn a_completed_series_leaves_its_working_copies_as_folders_and_no_disk_image() {
         // What the bot wrote (a line per game) and what it was given.
         let counted = fs::read_to_string(work.join("games.txt")).unwrap();
         assert_eq!(counted.lines().count(), GAMES, "{counted}");
-        assert_eq!(fs::read_to_string(work.join("launch")).unwrap(), patient_launch());
+        assert_eq!(
+            fs::read_to_string(work.join("launch")).unwrap(),
+            patient_launch()
+        );
     }
     assert_no_image_left(&dir);
 }

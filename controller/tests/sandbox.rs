@@ -367,6 +367,37 @@ fn a_sigkilled_controller_leaves_no_bot_process_behind() {
 }
 
 #[test]
+fn special_files_a_bot_made_are_left_out_when_its_working_copy_is_copied_back() {
+    let tmp = arena();
+    bot(
+        tmp.path(),
+        "fifo",
+        "mkfifo pipe; mkdir -p d; mkfifo d/pipe; echo kept > d/kept.txt",
+    );
+    if !sandboxed(tmp.path()) {
+        return;
+    }
+    let out = run(tmp.path(), &["--games", "1", "--sandbox", "strict"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let work = series_dir(tmp.path()).join("work/fifo");
+    assert_eq!(
+        fs::read_to_string(work.join("d/kept.txt")).unwrap(),
+        "kept\n"
+    );
+    for pipe in ["pipe", "d/pipe"] {
+        assert!(
+            fs::symlink_metadata(work.join(pipe)).is_err(),
+            "{pipe} copied"
+        );
+        assert!(
+            err.contains(&format!("'{pipe}' is a FIFO (named pipe); left out")),
+            "{err}"
+        );
+    }
+    assert!(!work.parent().unwrap().join(".images").exists());
+}
+
+#[test]
 fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
     let tmp = arena();
     let none = run(tmp.path(), &["--games", "1", "--sandbox", "none"]);
@@ -392,6 +423,7 @@ fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
         assert!(manifest.contains("mode = \"strict\""), "{manifest}");
         assert!(manifest.contains("missing = []"), "{manifest}");
         assert!(manifest.contains("\"pid-namespace\""), "{manifest}");
+        assert!(manifest.contains("\"disk-cap\""), "{manifest}");
     }
 
     for (flag, value) in [

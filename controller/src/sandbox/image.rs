@@ -71,8 +71,7 @@ fn in_images(workdir: &Path, ext: &str) -> PathBuf {
 /// Bytes used in the file system mounted at `dir` (O(1), unlike a walk).
 pub(super) fn used(dir: &Path) -> Option<u64> {
     let s = nix::sys::statvfs::statvfs(dir).ok()?;
-    let blocks = u64::from(s.blocks()).saturating_sub(u64::from(s.blocks_free()));
-    Some(blocks * u64::from(s.fragment_size()))
+    Some(s.blocks().saturating_sub(s.blocks_free()) * s.fragment_size())
 }
 
 /// The tools, and the working copies mounted now.
@@ -96,9 +95,11 @@ impl Images {
     /// says what is missing and how to get it.
     pub(super) fn probe(disk_bytes: u64) -> Result<Images, String> {
         if !PRIVATE.load(Ordering::SeqCst) {
-            return Err("the controller has no private mount namespace (run as root, with \
+            return Err(
+                "the controller has no private mount namespace (run as root, with \
                         CAP_SYS_ADMIN)"
-                .into());
+                    .into(),
+            );
         }
         let need = |name: &str, package: &str| {
             find_program(name).ok_or(format!("{name} not found (apt-get install {package})"))
@@ -125,7 +126,10 @@ impl Images {
             }
         })();
         let _ = fs::remove_dir_all(&trial);
-        *images.closed.write().unwrap_or_else(PoisonError::into_inner) = false;
+        *images
+            .closed
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = false;
         result.map_err(|e| {
             format!(
                 "cannot loop-mount a disk image here ({e}): run as root with /dev/loop-control \
@@ -150,6 +154,7 @@ impl Images {
         if *closed {
             return Err(io::Error::other("the series is ending"));
         }
+        let start = std::time::Instant::now();
         let root = fs::symlink_metadata(workdir)?;
         let (bytes, entries) = measure(workdir)?;
         // One inode per 16 KiB of the limit (many small files), capped; each takes 256 bytes.
@@ -181,7 +186,14 @@ impl Images {
         }
         // The mounted root as the folder was (mkfs may not carry the root's mode over).
         std::os::unix::fs::lchown(workdir, Some(root.uid()), Some(root.gid()))?;
-        fs::set_permissions(workdir, fs::Permissions::from_mode(root.mode() & 0o7777))
+        fs::set_permissions(workdir, fs::Permissions::from_mode(root.mode() & 0o7777))?;
+        tracing::info!(
+            "{} is a disk image of {} MiB ({inodes} inodes), made and mounted in {} ms",
+            workdir.display(),
+            size / MIB,
+            start.elapsed().as_millis()
+        );
+        Ok(())
     }
 
     /// Mounts the image of `workdir` again after the controller died (it holds the working
@@ -275,6 +287,7 @@ impl Images {
     /// Copies the mounted working copy to a folder beside it, unmounts it, puts the copy in
     /// its place and deletes the image. Special files the bot made are left out, with a warning.
     fn copy_back(&self, workdir: &Path) -> io::Result<()> {
+        let start = std::time::Instant::now();
         let staging = in_images(workdir, "out");
         if staging.exists() {
             fs::remove_dir_all(&staging)?;
@@ -301,6 +314,11 @@ impl Images {
         fs::remove_file(image_of(workdir))?;
         // The images' folder, once it is empty.
         let _ = fs::remove_dir(staging.parent().expect("in a folder"));
+        tracing::info!(
+            "{} copied back out of its disk image in {} ms",
+            workdir.display(),
+            start.elapsed().as_millis()
+        );
         Ok(())
     }
 }

@@ -26,8 +26,8 @@ use tokio::process::{Child, Command};
 use bwrap::{Identity, SystemDir};
 use cgroup::{Cgroups, Group, GroupLimits};
 pub use image::image_of;
-pub use tree::{Breach, Tree};
 use tree::DiskBase;
+pub use tree::{Breach, Tree};
 
 /// A started game's bot: its pipes and its tree.
 pub struct Launched {
