@@ -53,6 +53,10 @@ pub struct Listing {
     root_mode: u32,
     entries: Vec<Entry>,
     data: u64,
+    /// Further names of a file listed already (path, the first path), kept as hard links by
+    /// [`Listing::copy_to`]: only in a bot's own folder ([`scan_own`]), where a file with a
+    /// million names must not become a million copies.
+    links: Vec<(PathBuf, PathBuf)>,
 }
 
 /// Why a folder cannot be used as a bot; each message says what to change.
@@ -137,6 +141,8 @@ fn walk(
     let root_mode = fs::metadata(root).map_err(read_err(root))?.mode();
     let mut entries = Vec::new();
     let mut data = 0u64;
+    let mut links = Vec::new();
+    let mut first_names = std::collections::HashMap::new();
     let mut folders = vec![PathBuf::new()];
     while let Some(folder) = folders.pop() {
         let path = root.join(&folder);
@@ -153,6 +159,16 @@ fn walk(
             let kind = if kind.is_dir() {
                 folders.push(rel.clone());
                 Kind::Dir { mode: meta.mode() }
+            } else if kind.is_file() && left_out.is_some() && meta.nlink() > 1 {
+                if let Some(first) = first_names.get(&(meta.dev(), meta.ino())) {
+                    links.push((rel, PathBuf::clone(first)));
+                    continue;
+                }
+                first_names.insert((meta.dev(), meta.ino()), rel.clone());
+                Kind::File {
+                    mode: meta.mode(),
+                    size: meta.len(),
+                }
             } else if kind.is_file() {
                 data = data.saturating_add(meta.len().min(meta.blocks().saturating_mul(512)));
                 Kind::File {
@@ -188,6 +204,7 @@ fn walk(
         root_mode,
         entries,
         data,
+        links,
     })
 }
 
@@ -356,6 +373,10 @@ impl Listing {
                 }
             }
         }
+        for (link, first) in &self.links {
+            let dst = to.join(link);
+            fs::hard_link(to.join(first), &dst).map_err(write_err(&dst))?;
+        }
         // Folder modes last, so a read-only folder of the bot's can still be filled.
         let folders = self.entries.iter().rev().filter_map(|e| match e.kind {
             Kind::Dir { mode } => Some((to.join(&e.rel), mode)),
@@ -471,6 +492,9 @@ mod tests {
         fs::write(own.join("deep/data"), vec![1u8; 3 << 20]).unwrap();
         nix::unistd::mkfifo(&own.join("deep/pipe"), nix::sys::stat::Mode::S_IRWXU).unwrap();
         let _socket = std::os::unix::net::UnixListener::bind(own.join("s")).unwrap();
+        for i in 0..50 {
+            fs::hard_link(own.join("deep/data"), own.join(format!("link{i}"))).unwrap();
+        }
         let (listing, left_out) = scan_own(&own).unwrap();
         assert_eq!(
             left_out,
@@ -482,6 +506,10 @@ mod tests {
         let copy = tmp.path().join("copy");
         listing.copy_to(&copy).unwrap();
         assert_eq!(fs::read(copy.join("deep/data")).unwrap().len(), 3 << 20);
+        // 50 more names of the file, not 50 more copies.
+        let ino = |p: &str| fs::metadata(copy.join(p)).unwrap().ino();
+        assert_eq!(ino("link7"), ino("deep/data"));
+        assert_eq!(fs::metadata(copy.join("link49")).unwrap().nlink(), 51);
         assert!(fs::symlink_metadata(copy.join("deep/pipe")).is_err());
         assert!(fs::symlink_metadata(copy.join("s")).is_err());
     }

@@ -241,6 +241,9 @@ fn ctrl_c_then_resume_equals_an_uninterrupted_run_and_keeps_working_copies() {
     );
     let before = lines(tmp.path());
     assert!(before < GAMES, "interrupted too late to test anything");
+    // A stopped series leaves its working copies as folders, as a complete one does.
+    assert!(dir.join("work/patient/games.txt").is_file());
+    assert_no_image_left(&dir);
 
     let out = resume(tmp.path(), "1");
     assert_ok(&out);
