@@ -95,41 +95,37 @@ impl Images {
     /// says what is missing and how to get it.
     pub(super) fn probe(disk_bytes: u64) -> Result<Images, String> {
         if !PRIVATE.load(Ordering::SeqCst) {
-            return Err(
-                "the controller has no private mount namespace (run as root, with \
-                        CAP_SYS_ADMIN)"
-                    .into(),
-            );
+            let why = "the controller has no private mount namespace (run as root, with \
+                       CAP_SYS_ADMIN)";
+            return Err(why.into());
         }
         let need = |name: &str, package: &str| {
             find_program(name).ok_or(format!("{name} not found (apt-get install {package})"))
         };
-        let images = Images {
+        let mut images = Images {
             mkfs: need("mkfs.ext4", "e2fsprogs")?,
             mount: need("mount", "mount")?,
             umount: need("umount", "mount")?,
             e2fsck: find_program("e2fsck"),
             losetup: find_program("losetup"),
-            disk_bytes,
+            // The trial's: small whatever the limit (a limit too large is a bot's error).
+            disk_bytes: MIB,
             closed: RwLock::new(false),
             mounted: Mutex::new(HashSet::new()),
         };
         let trial = std::env::temp_dir().join(format!("take6-disk-probe-{}", std::process::id()));
         let dir = trial.join("work");
-        let result = (|| {
-            fs::create_dir_all(dir.join("probe"))?;
-            images.make(&dir.join("probe"))?;
-            let released = images.release();
-            match released.first() {
-                Some(problem) => Err(io::Error::other(problem.clone())),
-                None => Ok(()),
-            }
-        })();
+        let probe = dir.join("probe");
+        let result = fs::create_dir_all(&probe)
+            .and_then(|()| images.make(&probe))
+            .and_then(|()| images.copy_back(&probe));
+        if images.is_mounted(&probe) {
+            // Copying back failed after the mount: unmounted lazily, freed when unused.
+            let _ = run(Command::new(&images.umount).arg("-l").arg(&probe));
+        }
         let _ = fs::remove_dir_all(&trial);
-        *images
-            .closed
-            .write()
-            .unwrap_or_else(PoisonError::into_inner) = false;
+        images.mounted = Mutex::default();
+        images.disk_bytes = disk_bytes;
         result.map_err(|e| {
             format!(
                 "cannot loop-mount a disk image here ({e}): run as root with /dev/loop-control \
@@ -203,7 +199,10 @@ impl Images {
         if !image.is_file() {
             return self.make(workdir);
         }
-        let _closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
+        let closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
+        if *closed {
+            return Err(io::Error::other("the series is ending"));
+        }
         let staging = in_images(workdir, "out");
         if staging.exists() {
             fs::remove_dir_all(&staging)?;
@@ -309,6 +308,10 @@ impl Images {
             // Busy (a process of the bot not yet gone): detached now, freed when unused.
             run(Command::new(&self.umount).arg("-l").arg(workdir))?;
         }
+        self.mounted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(workdir);
         fs::remove_dir_all(workdir)?;
         fs::rename(&staging, workdir)?;
         fs::remove_file(image_of(workdir))?;
