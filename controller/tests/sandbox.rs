@@ -367,6 +367,29 @@ fn a_sigkilled_controller_leaves_no_bot_process_behind() {
 }
 
 #[test]
+fn a_bot_may_fill_its_working_copy_up_to_the_disk_limit_without_a_fault() {
+    let tmp = arena();
+    // 60 MiB in 15 files under --disk-mib 64: every write succeeds, the cap is above the limit.
+    bot(
+        tmp.path(),
+        "writer",
+        "i=0; while [ $i -lt 15 ]; do head -c 4194304 /dev/zero > f$i || echo \"f$i failed\" >> log; \
+         i=$((i + 1)); done; echo done >> log",
+    );
+    if !sandboxed(tmp.path()) {
+        return;
+    }
+    run(
+        tmp.path(),
+        &["--games", "1", "--sandbox", "strict", "--disk-mib", "64"],
+    );
+    assert_eq!(faults(&games(tmp.path()), "writer"), vec![]);
+    let work = series_dir(tmp.path()).join("work/writer");
+    assert_eq!(fs::read_to_string(work.join("log")).unwrap(), "done\n");
+    assert_eq!(fs::metadata(work.join("f14")).unwrap().len(), 4 << 20);
+}
+
+#[test]
 fn special_files_a_bot_made_are_left_out_when_its_working_copy_is_copied_back() {
     let tmp = arena();
     bot(

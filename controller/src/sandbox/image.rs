@@ -153,11 +153,7 @@ impl Images {
         let start = std::time::Instant::now();
         let root = fs::symlink_metadata(workdir)?;
         let (bytes, entries) = measure(workdir)?;
-        // One inode per 16 KiB of the limit (many small files), capped; each takes 256 bytes.
-        let inodes = entries + 1024 + (self.disk_bytes / (16 << 10)).min(1 << 20);
-        // Room for the copy as ext4 lays it out, the limit, and ext4's own records and reserve.
-        let payload = bytes + bytes / 16 + self.disk_bytes + 8 * MIB;
-        let size = (payload + payload / 16 + inodes * 256 + 8 * MIB).div_ceil(MIB) * MIB;
+        let (size, inodes) = geometry(bytes, entries, self.disk_bytes);
         let image = image_of(workdir);
         fs::create_dir_all(image.parent().expect("in a folder"))?;
         let _ = fs::remove_file(&image);
@@ -326,6 +322,17 @@ impl Images {
     }
 }
 
+/// The image's size in bytes and its number of inodes, for a working copy of `bytes` (allocated)
+/// in `entries` files and folders, and the disk limit `disk_bytes`.
+fn geometry(bytes: u64, entries: u64, disk_bytes: u64) -> (u64, u64) {
+    // One inode per 16 KiB of the limit (many small files), capped; each takes 256 bytes.
+    let inodes = entries + 1024 + (disk_bytes / (16 << 10)).min(1 << 20);
+    // Room for the copy as ext4 lays it out, the limit, and ext4's own records and reserve.
+    let payload = bytes + bytes / 16 + disk_bytes + 8 * MIB;
+    let size = (payload + payload / 16 + inodes * 256 + 8 * MIB).div_ceil(MIB) * MIB;
+    (size, inodes)
+}
+
 /// Bytes allocated under `dir` and the number of its entries, without following links.
 fn measure(dir: &Path) -> io::Result<(u64, u64)> {
     let (mut bytes, mut entries) = (0, 0);
@@ -356,4 +363,35 @@ fn run(command: &mut Command) -> io::Result<()> {
         out.status,
         String::from_utf8_lossy(&out.stderr).trim()
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn images_are_beside_the_working_copies_where_no_bot_name_can_be() {
+        let image = |w: &str| image_of(Path::new(w)).to_string_lossy().into_owned();
+        assert_eq!(image("/r/s/work/pyheur"), "/r/s/work/.images/pyheur.ext4");
+        assert_ne!(image("/r/s/work/a"), image("/r/s/work/a.ext4"));
+    }
+
+    #[test]
+    fn an_image_holds_the_copy_and_the_limit_with_room_for_ext4_and_small_files() {
+        let (size, inodes) = geometry(10 * MIB, 2000, 256 * MIB);
+        assert_eq!(size % MIB, 0);
+        assert!(size >= 10 * MIB + 256 * MIB + inodes * 256, "{size}");
+        assert!(size <= 2 * (10 * MIB + 256 * MIB), "{size}: not much more");
+        assert_eq!(inodes, 2000 + 1024 + 16384);
+        // A huge limit does not ask for a huge inode table.
+        let (_, inodes) = geometry(0, 0, 1 << 40);
+        assert_eq!(inodes, 1024 + (1 << 20));
+    }
+
+    #[test]
+    fn without_a_private_mount_namespace_there_is_no_disk_cap() {
+        // Test threads never have one (it is made at the start of the take6 binary).
+        let why = Images::probe(MIB).unwrap_err();
+        assert!(why.contains("no private mount namespace"), "{why}");
+    }
 }
