@@ -189,12 +189,9 @@ impl Images {
     }
 
     /// Mounts the image of `workdir` again after the controller died (it holds the working
-    /// copy then), checking it first unless it is in use; without an image, makes one.
+    /// copy then), checking it first unless it is in use.
     pub(super) fn reopen(&self, workdir: &Path) -> io::Result<()> {
         let image = image_of(workdir);
-        if !image.is_file() {
-            return self.make(workdir);
-        }
         let closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
         if *closed {
             return Err(io::Error::other("the series is ending"));

@@ -420,20 +420,13 @@ impl Sandbox {
     pub fn resume_workdir(&self, dir: &Path) -> io::Result<()> {
         let image = image_of(dir);
         match &self.images {
-            Some(images) => {
-                if let Some((_, Identity::Setpriv(_), _)) = &self.bwrap
-                    && !image.is_file()
-                {
-                    chown_tree(dir, bwrap::NOBODY)?;
-                }
-                images.reopen(dir)
-            }
+            Some(images) if image.is_file() => images.reopen(dir),
             None if image.is_file() => Err(io::Error::other(format!(
                 "it is in the disk image {}, which only a controller with the disk cap can \
                  mount (run as root with /dev/loop-control and e2fsprogs installed)",
                 image.display()
             ))),
-            None => self.prepare_workdir(dir),
+            _ => self.prepare_workdir(dir),
         }
     }
 
@@ -610,7 +603,7 @@ fn probe_bwrap() -> Result<(PathBuf, Identity, Vec<SystemDir>), String> {
 fn find_program(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
-        .chain(["/usr/bin".into(), "/bin".into(), "/usr/sbin".into()])
+        .chain(["/usr/bin", "/bin", "/usr/sbin", "/sbin"].map(PathBuf::from))
         .map(|dir| dir.join(name))
         .find(|p| p.is_file())
 }
