@@ -22,6 +22,10 @@ fn main() -> ExitCode {
     if args.get(1).map(String::as_str) == Some(take6::sandbox::warm::INIT_ARG) {
         return ExitCode::from(take6::sandbox::warm::init_main(&args[2..]));
     }
+    // Before any thread starts (the async runtime is built later): as root, a mount namespace
+    // of the controller's own for the working copies' disk images, so that no mount is seen by
+    // the host or outlives the controller. Without it the disk cap is reported missing.
+    take6::sandbox::image::enter_private_mounts();
     // Nothing the controller inherited may reach a bot (a sandbox's socket is handed on purpose).
     take6::sandbox::close_inherited_on_exec();
     let cli = Cli::parse();
