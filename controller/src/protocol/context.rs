@@ -139,7 +139,7 @@ mod tests {
     #[test]
     fn only_messages_of_shared_fields_are_shared_and_a_changed_field_renders_anew() {
         let views: Vec<View> = sample_views()
-            .into_iter()
+            .iter()
             .flatten()
             .map(|(_, v)| v.clone())
             .collect();

@@ -9,7 +9,7 @@
 //!   `nobody`; at a game's end it kills everything else in its PID namespace and empties `/tmp`.
 //!   Making the namespaces once instead of per launch is what this saves.
 //! - **plain** (`--sandbox none`): the init runs in the working copy without isolation and
-//!   starts `./launch` in a session of its own. It is a child subreaper, so that what a game
+//!   starts `./launch` in a process group of its own. It is a child subreaper, so that what a game
 //!   left behind comes back to it and is killed at the game's end. This saves forking the large
 //!   controller per launch: the init is small, so its fork is cheap.
 //!
@@ -280,7 +280,7 @@ pub fn init_main(args: &[String]) -> u8 {
 
 fn serve(control: &UnixStream, kind: Kind) -> io::Result<()> {
     let mut writer = control;
-    // The current game's `launch`, for its exit status and (plain) its session.
+    // The current game's `launch`, for its exit status and (plain) its process group.
     let mut leader: Option<Child> = None;
     loop {
         let mut head = [0u8; 3];
@@ -349,8 +349,9 @@ fn wait_for(child: &mut Child, limit: Duration) -> Option<String> {
     }
 }
 
-/// Starts `launch` in a new session on the three descriptors: sandboxed, `/bot/launch` as
-/// `nobody` with the documented environment; plain, `./launch` with the init's own.
+/// Starts `launch` on the three descriptors: sandboxed, `/bot/launch` as `nobody` with the
+/// documented environment in a new session; plain, `./launch` with the init's own environment
+/// in a new process group.
 fn start_bot(fds: Vec<File>, kind: Kind) -> io::Result<Child> {
     let [stdin, stdout, stderr]: [File; 3] = fds
         .try_into()
@@ -372,10 +373,17 @@ fn start_bot(fds: Vec<File>, kind: Kind) -> io::Result<Child> {
         Kind::Plain { address_space } => Some(address_space),
         Kind::Sandboxed => None,
     };
-    // SAFETY: setsid, prctl and setrlimit only.
+    // SAFETY: setsid, setpgid, prctl and setrlimit only.
     unsafe {
         command.pre_exec(move || {
-            nix::unistd::setsid()?;
+            if address_space.is_none() {
+                nix::unistd::setsid()?;
+            } else {
+                // A process group, in the controller's session as before warm inits: a session
+                // of its own would also be a scheduling group of its own (autogroup), which
+                // changes how bots share the processors without the sandbox.
+                nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0))?;
+            }
             if let Some(bytes) = address_space {
                 use nix::sys::resource::{Resource, setrlimit};
                 setrlimit(Resource::RLIMIT_AS, bytes, bytes)?;
@@ -390,7 +398,7 @@ fn start_bot(fds: Vec<File>, kind: Kind) -> io::Result<Child> {
 
 /// Kills and reaps everything of the game. Sandboxed: every other process of the namespace
 /// (the init is PID 1, which `kill(-1)` spares), and `/tmp` is emptied. Plain: the leader's
-/// session, then whatever was re-parented to the init, until no child is left; never
+/// process group, then whatever was re-parented to the init, until no child is left; never
 /// `kill(-1)`, which outside a namespace would reach every process of the user.
 fn end_game(kind: Kind, leader: Option<Child>) {
     match kind {
