@@ -262,15 +262,34 @@ impl Images {
             .drain()
             .collect();
         mounted.sort();
+        // A few at once: copying back is mostly waiting on the disk, and a series' end (or its
+        // stop, within the few seconds a stop has) waits for all of them.
         let mut problems = Vec::new();
-        for workdir in mounted {
-            if let Err(e) = self.copy_back(&workdir) {
-                problems.push(format!(
-                    "cannot copy the working copy {} back out of its image {} ({e}); it stays \
-                     there: take6 run --resume copies it back",
-                    workdir.display(),
-                    image_of(&workdir).display()
-                ));
+        for batch in mounted.chunks(8) {
+            let done: Vec<(&PathBuf, io::Result<()>)> = std::thread::scope(|scope| {
+                let copies: Vec<_> = batch
+                    .iter()
+                    .map(|workdir| (workdir, scope.spawn(|| self.copy_back(workdir))))
+                    .collect();
+                copies
+                    .into_iter()
+                    .map(|(workdir, copy)| {
+                        let result = copy
+                            .join()
+                            .unwrap_or_else(|_| Err(io::Error::other("the copy panicked")));
+                        (workdir, result)
+                    })
+                    .collect()
+            });
+            for (workdir, result) in done {
+                if let Err(e) = result {
+                    problems.push(format!(
+                        "cannot copy the working copy {} back out of its image {} ({e}); it \
+                         stays there: take6 run --resume copies it back",
+                        workdir.display(),
+                        image_of(workdir).display()
+                    ));
+                }
             }
         }
         problems
