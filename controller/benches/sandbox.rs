@@ -1,5 +1,6 @@
-//! What one bot launch costs: no sandbox, a fresh sandbox (bubblewrap namespaces and cgroups,
-//! as series use today) and a warm sandbox (one kept across games: each launch is a request to
+//! What one bot launch costs: no sandbox (forked by the controller, and from a plain warm init
+//! as `--sandbox none` series do), a fresh sandbox (bubblewrap namespaces and cgroups) and a
+//! warm sandbox (one kept across games: each launch is a request to
 //! its PID 1, each game's end a kill of everything else in it). Each launch starts a shell
 //! `launch` that echoes one line, reads its reply, and ends the game.
 //!
@@ -67,11 +68,14 @@ fn main() {
     let auto = Sandbox::new(Mode::Auto, Limits::default(), Clock::Cpu).unwrap();
     auto.prepare_workdir(dir.path()).unwrap();
     eprintln!("{}", auto.report().line());
-    let mut kept = Warm::start(&auto, Path::new(env!("CARGO_BIN_EXE_take6")), dir.path())
-        .expect("a warm sandbox (needs root and bubblewrap)");
-    let (mut n, mut f, mut w) = (Vec::new(), Vec::new(), Vec::new());
+    let init = Path::new(env!("CARGO_BIN_EXE_take6"));
+    let mut kept =
+        Warm::start(&auto, init, dir.path()).expect("a warm sandbox (needs root and bubblewrap)");
+    let mut plain = Warm::start_plain(&none, init, dir.path()).expect("a plain warm init");
+    let (mut n, mut p, mut f, mut w) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..3 {
         n.push(fresh(&runtime, &none, dir.path()));
+        p.push(warm(&mut plain));
         f.push(fresh(&runtime, &auto, dir.path()));
         w.push(warm(&mut kept));
     }
@@ -80,8 +84,10 @@ fn main() {
         v[v.len() / 2]
     };
     println!(
-        "ms per launch (median of 3 x {LAUNCHES}): none {:.2}, fresh sandbox {:.2}, warm sandbox {:.2}",
+        "ms per launch (median of 3 x {LAUNCHES}): none {:.2}, none from a plain warm init {:.2}, \
+         fresh sandbox {:.2}, warm sandbox {:.2}",
         median(&mut n),
+        median(&mut p),
         median(&mut f),
         median(&mut w)
     );

@@ -53,6 +53,10 @@ pub struct Listing {
     root_mode: u32,
     entries: Vec<Entry>,
     data: u64,
+    /// Further names of a file listed already (path, the first path), kept as hard links by
+    /// [`Listing::copy_to`]: only in a bot's own folder ([`scan_own`]), where a file with a
+    /// million names must not become a million copies.
+    links: Vec<(PathBuf, PathBuf)>,
 }
 
 /// Why a folder cannot be used as a bot; each message says what to change.
@@ -112,9 +116,33 @@ fn special_kind(kind: fs::FileType) -> &'static str {
 /// files are refused, as is a folder holding more than `max_data` bytes of file data (counted
 /// as allocated, so holes of sparse files do not count) or more than [`MAX_ENTRIES`] entries.
 pub fn scan(root: &Path, max_data: u64) -> Result<Listing, FolderError> {
+    walk(root, max_data, MAX_ENTRIES, None)
+}
+
+/// A special file left out of a listing: its path relative to the folder, and its kind.
+pub type LeftOut = (PathBuf, &'static str);
+
+/// Lists a folder a bot wrote itself (its working copy, to copy it back out of its disk image):
+/// without a data or entry limit (the image bounded both), and with the special files the bot
+/// made (a FIFO, a socket) left out and returned, instead of refusing the folder.
+pub fn scan_own(root: &Path) -> Result<(Listing, Vec<LeftOut>), FolderError> {
+    let mut left_out = Vec::new();
+    let listing = walk(root, u64::MAX, usize::MAX, Some(&mut left_out))?;
+    Ok((listing, left_out))
+}
+
+/// [`scan`] with its limits; special files are refused, or left out into `left_out`.
+fn walk(
+    root: &Path,
+    max_data: u64,
+    max_entries: usize,
+    mut left_out: Option<&mut Vec<LeftOut>>,
+) -> Result<Listing, FolderError> {
     let root_mode = fs::metadata(root).map_err(read_err(root))?.mode();
     let mut entries = Vec::new();
     let mut data = 0u64;
+    let mut links = Vec::new();
+    let mut first_names = std::collections::HashMap::new();
     let mut folders = vec![PathBuf::new()];
     while let Some(folder) = folders.pop() {
         let path = root.join(&folder);
@@ -131,6 +159,16 @@ pub fn scan(root: &Path, max_data: u64) -> Result<Listing, FolderError> {
             let kind = if kind.is_dir() {
                 folders.push(rel.clone());
                 Kind::Dir { mode: meta.mode() }
+            } else if kind.is_file() && left_out.is_some() && meta.nlink() > 1 {
+                if let Some(first) = first_names.get(&(meta.dev(), meta.ino())) {
+                    links.push((rel, PathBuf::clone(first)));
+                    continue;
+                }
+                first_names.insert((meta.dev(), meta.ino()), rel.clone());
+                Kind::File {
+                    mode: meta.mode(),
+                    size: meta.len(),
+                }
             } else if kind.is_file() {
                 data = data.saturating_add(meta.len().min(meta.blocks().saturating_mul(512)));
                 Kind::File {
@@ -140,6 +178,9 @@ pub fn scan(root: &Path, max_data: u64) -> Result<Listing, FolderError> {
             } else if kind.is_symlink() {
                 let target = fs::read_link(root.join(&rel)).map_err(read_err(&rel))?;
                 Kind::Symlink { target }
+            } else if let Some(left_out) = left_out.as_deref_mut() {
+                left_out.push((rel, special_kind(kind)));
+                continue;
             } else {
                 return Err(FolderError::Special {
                     path: rel,
@@ -147,7 +188,7 @@ pub fn scan(root: &Path, max_data: u64) -> Result<Listing, FolderError> {
                 });
             };
             entries.push(Entry { rel, kind });
-            if entries.len() > MAX_ENTRIES {
+            if entries.len() > max_entries {
                 return Err(FolderError::TooMany);
             }
         }
@@ -163,6 +204,7 @@ pub fn scan(root: &Path, max_data: u64) -> Result<Listing, FolderError> {
         root_mode,
         entries,
         data,
+        links,
     })
 }
 
@@ -331,6 +373,10 @@ impl Listing {
                 }
             }
         }
+        for (link, first) in &self.links {
+            let dst = to.join(link);
+            fs::hard_link(to.join(first), &dst).map_err(write_err(&dst))?;
+        }
         // Folder modes last, so a read-only folder of the bot's can still be filled.
         let folders = self.entries.iter().rev().filter_map(|e| match e.kind {
             Kind::Dir { mode } => Some((to.join(&e.rel), mode)),
@@ -436,6 +482,36 @@ mod tests {
         let _socket = std::os::unix::net::UnixListener::bind(bot.join("s")).unwrap();
         let err = scan(&bot, 1 << 20).unwrap_err().to_string();
         assert!(err.contains("'s' is a socket"), "{err}");
+    }
+
+    #[test]
+    fn a_bots_own_folder_is_listed_without_limits_and_its_special_files_left_out() {
+        let tmp = tempfile::tempdir().unwrap();
+        let own = tmp.path().join("own");
+        fs::create_dir_all(own.join("deep")).unwrap();
+        fs::write(own.join("deep/data"), vec![1u8; 3 << 20]).unwrap();
+        nix::unistd::mkfifo(&own.join("deep/pipe"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let _socket = std::os::unix::net::UnixListener::bind(own.join("s")).unwrap();
+        for i in 0..50 {
+            fs::hard_link(own.join("deep/data"), own.join(format!("link{i}"))).unwrap();
+        }
+        let (listing, left_out) = scan_own(&own).unwrap();
+        assert_eq!(
+            left_out,
+            [
+                (PathBuf::from("s"), "socket"),
+                (PathBuf::from("deep/pipe"), "FIFO (named pipe)")
+            ]
+        );
+        let copy = tmp.path().join("copy");
+        listing.copy_to(&copy).unwrap();
+        assert_eq!(fs::read(copy.join("deep/data")).unwrap().len(), 3 << 20);
+        // 50 more names of the file, not 50 more copies.
+        let ino = |p: &str| fs::metadata(copy.join(p)).unwrap().ino();
+        assert_eq!(ino("link7"), ino("deep/data"));
+        assert_eq!(fs::metadata(copy.join("link49")).unwrap().nlink(), 51);
+        assert!(fs::symlink_metadata(copy.join("deep/pipe")).is_err());
+        assert!(fs::symlink_metadata(copy.join("s")).is_err());
     }
 
     #[test]

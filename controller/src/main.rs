@@ -18,12 +18,14 @@ const INTERRUPTED: u8 = 130;
 
 fn main() -> ExitCode {
     // A warm sandbox's PID 1 (hidden: started by the controller itself, never by people).
-    let mut args = std::env::args();
-    if args.nth(1).as_deref() == Some(take6::sandbox::warm::INIT_ARG) {
-        return ExitCode::from(take6::sandbox::warm::init_main(
-            &args.next().unwrap_or_default(),
-        ));
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some(take6::sandbox::warm::INIT_ARG) {
+        return ExitCode::from(take6::sandbox::warm::init_main(&args[2..]));
     }
+    // Before any thread starts (the async runtime is built later): as root, a mount namespace
+    // of the controller's own for the working copies' disk images, so that no mount is seen by
+    // the host or outlives the controller. Without it the disk cap is reported missing.
+    take6::sandbox::image::enter_private_mounts();
     // Nothing the controller inherited may reach a bot (a sandbox's socket is handed on purpose).
     take6::sandbox::close_inherited_on_exec();
     let cli = Cli::parse();

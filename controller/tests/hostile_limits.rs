@@ -97,24 +97,24 @@ fn a_disk_filler_is_stopped_at_the_limit_and_leaves_nothing_in_tmp() {
     assert!(tmp > 0 && tmp <= 64 << 20, "{log}");
 }
 
-// Open in issue 7: a hard cap needs a size-capped file system for the working copy (a loop
-// image or a project quota); run with `cargo test --test hostile_limits -- --ignored` to see it.
 #[test]
-#[ignore = "issue 7: the working copy's total is measured at game end, not capped while written"]
 fn a_disk_filler_cannot_put_more_than_its_limit_on_the_host_disk() {
-    // Each file is capped, but the working copy's total is only measured when the game ends: a
-    // bot writing many files within the limit each puts as much as it likes on the host's disk.
+    // Each file is capped (a file-size rlimit) and so is the total (the working copy is a disk
+    // image while the series runs): many files within the limit each cannot add up past it.
     let args = ["--disk-mib", "64", "--first-reply-ms", "20000"];
     let Some(zoo) = contained("disk-total", "hostile-disk", 1, &args) else {
         return;
     };
     // Twice the limit, for the bot's own files and any delay in noticing.
+    assert_limit_fault(&zoo, "hostile-disk", "disk_limit", "64");
     let kept = checks::folder_bytes(&zoo.work("hostile-disk"));
     let log = zoo.work_file("hostile-disk", "disk.txt");
     assert!(
         kept <= 128 << 20,
         "{kept} bytes kept in the working copy:\n{log}"
     );
+    // The cap stopped writes while they were made: the last chunk's dd failed (disk full).
+    assert!(log.contains("chunk7 1\n"), "{log}");
 }
 
 #[test]

@@ -135,6 +135,92 @@ fn assert_same_as(dir: &Path, reference: &(Vec<GameRecord>, String)) {
     let manifest = fs::read_to_string(series_dir(dir).join("series.toml")).unwrap();
     assert!(manifest.contains("status = \"complete\""), "{manifest}");
     assert!(manifest.contains(&format!("games_played = {GAMES}")));
+    assert_no_image_left(&series_dir(dir));
+}
+
+/// Whether the series in `series` ran with the disk cap (its working copies were disk images
+/// while it ran). In CI, as root, it must have.
+fn disk_capped(series: &Path) -> bool {
+    let manifest: toml::Table = fs::read_to_string(series.join("series.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let enforced = manifest["sandbox"]["enforced"].as_array().unwrap();
+    let capped = enforced.iter().any(|e| e.as_str() == Some("disk-cap"));
+    if std::env::var_os("CI").is_some() && nix::unistd::geteuid().is_root() {
+        assert!(capped, "no disk cap in CI as root: {manifest}");
+    }
+    capped
+}
+
+/// The loop devices (`losetup -a`) and host mounts (`/proc/mounts`) that name `series`.
+fn images_in_use(series: &Path) -> Vec<String> {
+    let series = series.to_string_lossy();
+    let loops = Command::new("losetup")
+        .arg("-a")
+        .output()
+        .map_or(Vec::new(), |o| o.stdout);
+    let mounts = fs::read("/proc/mounts").unwrap();
+    [loops, mounts]
+        .iter()
+        .flat_map(|t| text(t).lines().map(str::to_string).collect::<Vec<_>>())
+        .filter(|l| l.contains(&*series))
+        .collect()
+}
+
+/// Nothing of the working copies' disk images is left: no image file, no mount the host sees,
+/// no loop device holding one (a killed controller's are freed by the kernel, which may take a
+/// moment after its processes are gone).
+#[track_caller]
+fn assert_no_image_left(series: &Path) {
+    assert!(!series.join("work/.images").exists(), "images left");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !images_in_use(series).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(images_in_use(series), Vec::<String>::new(), "left in use");
+}
+
+#[test]
+fn a_completed_series_leaves_its_working_copies_as_folders_and_no_disk_image() {
+    let tmp = arena();
+    assert_ok(&start(tmp.path(), "2").wait_with_output().unwrap());
+    let dir = series_dir(tmp.path());
+    disk_capped(&dir);
+    for bot in ["patient", "steady"] {
+        let work = dir.join("work").join(bot);
+        // What the bot wrote (a line per game) and what it was given.
+        let counted = fs::read_to_string(work.join("games.txt")).unwrap();
+        assert_eq!(counted.lines().count(), GAMES, "{counted}");
+        assert_eq!(
+            fs::read_to_string(work.join("launch")).unwrap(),
+            patient_launch()
+        );
+    }
+    assert_no_image_left(&dir);
+}
+
+#[test]
+fn a_working_copy_survives_kill_9_in_its_disk_image_and_is_back_after_the_resume() {
+    let tmp = arena();
+    let mut child = start(tmp.path(), "2");
+    wait_for_lines(tmp.path(), 2);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let dir = series_dir(tmp.path());
+    if disk_capped(&dir) {
+        // The image holds the working copy; its folder was only the mount point.
+        assert!(dir.join("work/.images/patient.ext4").is_file());
+        assert!(!dir.join("work/patient/games.txt").exists());
+    }
+    let out = resume(tmp.path(), "2");
+    assert_ok(&out);
+    let manifest = fs::read_to_string(dir.join("series.toml")).unwrap();
+    assert!(manifest.contains("status = \"complete\""), "{manifest}");
+    // The games before the kill are counted too: the working copy was kept.
+    let counted = fs::read_to_string(dir.join("work/patient/games.txt")).unwrap();
+    assert!(counted.lines().count() >= GAMES, "{counted}");
+    assert_no_image_left(&dir);
 }
 
 #[test]
@@ -155,6 +241,9 @@ fn ctrl_c_then_resume_equals_an_uninterrupted_run_and_keeps_working_copies() {
     );
     let before = lines(tmp.path());
     assert!(before < GAMES, "interrupted too late to test anything");
+    // A stopped series leaves its working copies as folders, as a complete one does.
+    assert!(dir.join("work/patient/games.txt").is_file());
+    assert_no_image_left(&dir);
 
     let out = resume(tmp.path(), "1");
     assert_ok(&out);

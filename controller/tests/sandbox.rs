@@ -367,6 +367,60 @@ fn a_sigkilled_controller_leaves_no_bot_process_behind() {
 }
 
 #[test]
+fn a_bot_may_fill_its_working_copy_up_to_the_disk_limit_without_a_fault() {
+    let tmp = arena();
+    // 60 MiB in 15 files under --disk-mib 64: every write succeeds, the cap is above the limit.
+    bot(
+        tmp.path(),
+        "writer",
+        "i=0; while [ $i -lt 15 ]; do head -c 4194304 /dev/zero > f$i || echo \"f$i failed\" >> log; \
+         i=$((i + 1)); done; echo done >> log",
+    );
+    if !sandboxed(tmp.path()) {
+        return;
+    }
+    run(
+        tmp.path(),
+        &["--games", "1", "--sandbox", "strict", "--disk-mib", "64"],
+    );
+    assert_eq!(faults(&games(tmp.path()), "writer"), vec![]);
+    let work = series_dir(tmp.path()).join("work/writer");
+    assert_eq!(fs::read_to_string(work.join("log")).unwrap(), "done\n");
+    assert_eq!(fs::metadata(work.join("f14")).unwrap().len(), 4 << 20);
+}
+
+#[test]
+fn special_files_a_bot_made_are_left_out_when_its_working_copy_is_copied_back() {
+    let tmp = arena();
+    bot(
+        tmp.path(),
+        "fifo",
+        "mkfifo pipe; mkdir -p d; mkfifo d/pipe; echo kept > d/kept.txt",
+    );
+    if !sandboxed(tmp.path()) {
+        return;
+    }
+    let out = run(tmp.path(), &["--games", "1", "--sandbox", "strict"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let work = series_dir(tmp.path()).join("work/fifo");
+    assert_eq!(
+        fs::read_to_string(work.join("d/kept.txt")).unwrap(),
+        "kept\n"
+    );
+    for pipe in ["pipe", "d/pipe"] {
+        assert!(
+            fs::symlink_metadata(work.join(pipe)).is_err(),
+            "{pipe} copied"
+        );
+        assert!(
+            err.contains(&format!("'{pipe}' is a FIFO (named pipe); left out")),
+            "{err}"
+        );
+    }
+    assert!(!work.parent().unwrap().join(".images").exists());
+}
+
+#[test]
 fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
     let tmp = arena();
     let none = run(tmp.path(), &["--games", "1", "--sandbox", "none"]);
@@ -392,6 +446,7 @@ fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
         assert!(manifest.contains("mode = \"strict\""), "{manifest}");
         assert!(manifest.contains("missing = []"), "{manifest}");
         assert!(manifest.contains("\"pid-namespace\""), "{manifest}");
+        assert!(manifest.contains("\"disk-cap\""), "{manifest}");
     }
 
     for (flag, value) in [

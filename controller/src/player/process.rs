@@ -284,7 +284,7 @@ impl Process {
         let net = limit * self.limits.wall_factor;
         let deadline = tokio::time::Instant::now() + net;
         let limit_us = limit.as_micros() as u64;
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+        let cpus = cpu_count();
         let mut used = 0;
         loop {
             // The tree cannot use its remaining CPU time faster than on every CPU at once.
@@ -399,6 +399,13 @@ impl Player for Process {
     async fn choose_row(&mut self, view: &View) -> Result<i64, Fault> {
         self.ask_number(view, TemplateSet::parse_row).await
     }
+}
+
+/// The processors this controller may use, asked once: the standard library reads cgroup
+/// quota files for it, which per reply cost as much as the reply's other bookkeeping.
+fn cpu_count() -> u32 {
+    static CPUS: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32))
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@
 //! | `reply.rs` | reply patterns: reading a bot's reply |
 //! | `samples.rs` | the sample views every template is trial-rendered against |
 
+mod context;
 mod load;
 mod reply;
 mod samples;

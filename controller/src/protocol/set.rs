@@ -4,9 +4,9 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use minijinja::value::{Serde, Value};
 use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 
+use super::context::{Recent, Uses};
 use super::load::{Entry, RawEntries, default_entries, parse_entries};
 use super::reply::ReplyPattern;
 use super::samples::sample_views;
@@ -23,6 +23,11 @@ pub struct TemplateSet {
     env: Environment<'static>,
     /// Per phase: the entry, or `None` when the template is blank and the message never sent.
     messages: [Option<Entry>; 8],
+    /// Per phase: the variables its template uses, the only ones made into template values
+    /// (turning the whole view into values took much of a message's rendering time).
+    uses: [Uses; 8],
+    /// Per phase: the last text of a message every seat gets alike, for the next seat.
+    recent: [Recent; 8],
     card_reply: ReplyPattern,
     row_reply: ReplyPattern,
 }
@@ -60,6 +65,23 @@ fn reason_of(err: &minijinja::Error) -> String {
         Some(d) => format!("{}: {d}", err.kind()),
         None => err.kind().to_string(),
     }
+}
+
+/// What each message's template uses. A set whose templates include or import one another
+/// gives every message what any of them uses (an included template's variables are not its
+/// includer's undeclared variables).
+fn uses_of(read: [HashSet<String>; 8], entries: &RawEntries) -> [Uses; 8] {
+    let composed = entries.values().any(|e| {
+        ["include", "import", "extends"]
+            .iter()
+            .any(|w| e.source.contains(w))
+    });
+    if composed {
+        let all: HashSet<&String> = read.iter().flatten().collect();
+        let uses = Uses::of(|v| all.iter().any(|a| a.as_str() == v));
+        return std::array::from_fn(|_| uses.clone());
+    }
+    read.map(|names| Uses::of(|v| names.contains(v)))
 }
 
 /// The first template line mentioning `word` as a whole identifier, else 1.
@@ -121,6 +143,7 @@ impl TemplateSet {
         let row_reply = ReplyPattern::new(&entries["row_reply"], "row_reply", "{row}")?;
 
         let mut messages: [Option<Entry>; 8] = Default::default();
+        let mut uses: [HashSet<String>; 8] = Default::default();
         for (i, key) in MESSAGE_KEYS.iter().enumerate() {
             let entry = &entries[*key];
             if entry.source.trim().is_empty() {
@@ -138,8 +161,9 @@ impl TemplateSet {
                     }
                 })?;
             let template = env.get_template(key).expect("just added");
-            let mut unknown: Vec<String> = template
-                .undeclared_variables(false)
+            let variables = template.undeclared_variables(false);
+            uses[i] = variables.clone();
+            let mut unknown: Vec<String> = variables
                 .into_iter()
                 .filter(|v| !VARIABLES.contains(&v.as_str()) && !globals.contains(v))
                 .collect();
@@ -160,6 +184,8 @@ impl TemplateSet {
             path: path.to_string(),
             env,
             messages,
+            uses: uses_of(uses, &entries),
+            recent: Default::default(),
             card_reply,
             row_reply,
         };
@@ -201,12 +227,18 @@ impl TemplateSet {
     /// nothing but whitespace (the message is not sent), otherwise text ending with `\n`.
     /// Errors only for failures the load-time checks could not foresee.
     pub fn render(&self, view: &View) -> Result<Option<String>, TemplateError> {
-        let key = view.phase.name();
-        let Some(entry) = &self.messages[phase_index(view.phase)] else {
+        let i = phase_index(view.phase);
+        let Some(entry) = &self.messages[i] else {
             return Ok(None);
         };
+        self.recent[i].get_or_render(&self.uses[i], view, || self.render_now(view, entry))
+    }
+
+    /// Renders `view`'s message (its template is `entry`).
+    fn render_now(&self, view: &View, entry: &Entry) -> Result<Option<String>, TemplateError> {
+        let key = view.phase.name();
         let template = self.env.get_template(key).expect("compiled at load");
-        match template.render(Value::from(Serde(view))) {
+        match template.render(self.uses[phase_index(view.phase)].context(view)) {
             Ok(text) => Ok(finish(text, &entry.source)),
             Err(e) => {
                 let template_line = e.line().unwrap_or(1);

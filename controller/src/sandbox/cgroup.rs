@@ -90,20 +90,26 @@ impl Cgroups {
             pids: None,
             cpu: None,
         };
+        let events = if self.v2 {
+            "memory.events"
+        } else {
+            "memory.oom_control"
+        };
+        let cpu = if self.v2 { "cpu.stat" } else { "cpuacct.usage" };
         for base in self.bases() {
             let dir = base.join(&name);
             fs::create_dir(&dir)?;
             group.dirs.push(dir.clone());
             if self.memory.as_ref() == Some(base) {
                 set_memory(&dir, self.v2, limits.memory_bytes)?;
-                group.memory = Some(dir.clone());
+                group.memory = Some(File::open(dir.join(events))?);
             }
             if self.pids.as_ref() == Some(base) {
                 fs::write(dir.join("pids.max"), limits.max_procs.to_string())?;
-                group.pids = Some(dir.clone());
+                group.pids = Some(File::open(dir.join("pids.events"))?);
             }
             if self.cpu.as_ref() == Some(base) {
-                group.cpu = Some(dir.clone());
+                group.cpu = Some(File::open(dir.join(cpu))?);
             }
             group.procs.push(
                 OpenOptions::new()
@@ -134,9 +140,13 @@ pub struct Group {
     dirs: Vec<PathBuf>,
     /// `cgroup.procs` of each folder, opened before the fork so the child only has to write.
     procs: Vec<File>,
-    memory: Option<PathBuf>,
-    pids: Option<PathBuf>,
-    cpu: Option<PathBuf>,
+    /// The counters read during a game (per reply), opened once: reopening them per read cost
+    /// more than the rest of a reply's bookkeeping. `memory.events` or `memory.oom_control`.
+    memory: Option<File>,
+    /// `pids.events`.
+    pids: Option<File>,
+    /// `cpu.stat` or `cpuacct.usage`.
+    cpu: Option<File>,
 }
 
 impl Group {
@@ -167,42 +177,33 @@ impl Group {
 
     /// CPU time used by the whole tree so far, in microseconds.
     pub fn cpu_us(&self) -> Option<u64> {
-        let dir = self.cpu.as_ref()?;
+        let mut buf = [0u8; 512];
+        let text = read_fresh(self.cpu.as_ref()?, &mut buf)?;
         if self.v2 {
-            keyed(
-                &fs::read_to_string(dir.join("cpu.stat")).ok()?,
-                "usage_usec",
-            )
+            keyed(text, "usage_usec")
         } else {
-            let ns: u64 = fs::read_to_string(dir.join("cpuacct.usage"))
-                .ok()?
-                .trim()
-                .parse()
-                .ok()?;
+            let ns: u64 = text.trim().parse().ok()?;
             Some(ns / 1000)
         }
     }
 
     /// How many times the kernel killed a process of the tree for want of memory.
     pub fn oom_kills(&self) -> u64 {
-        let Some(dir) = &self.memory else { return 0 };
-        let file = if self.v2 {
-            "memory.events"
-        } else {
-            "memory.oom_control"
-        };
-        fs::read_to_string(dir.join(file))
-            .ok()
-            .and_then(|t| keyed(&t, "oom_kill"))
+        let mut buf = [0u8; 512];
+        self.memory
+            .as_ref()
+            .and_then(|file| read_fresh(file, &mut buf))
+            .and_then(|t| keyed(t, "oom_kill"))
             .unwrap_or(0)
     }
 
     /// How many times a fork or thread was refused because the tree had `max_procs` already.
     pub fn pids_refused(&self) -> u64 {
-        let Some(dir) = &self.pids else { return 0 };
-        fs::read_to_string(dir.join("pids.events"))
-            .ok()
-            .and_then(|t| keyed(&t, "max"))
+        let mut buf = [0u8; 128];
+        self.pids
+            .as_ref()
+            .and_then(|file| read_fresh(file, &mut buf))
+            .and_then(|t| keyed(t, "max"))
             .unwrap_or(0)
     }
 
@@ -232,6 +233,15 @@ impl Drop for Group {
             }
         }
     }
+}
+
+/// The current contents of a cgroup file opened earlier: each read from offset 0 is made anew
+/// by the kernel. `None` if it does not fit `buf` or cannot be read.
+fn read_fresh<'b>(file: &File, buf: &'b mut [u8]) -> Option<&'b str> {
+    use std::os::unix::fs::FileExt;
+    let n = file.read_at(buf, 0).ok()?;
+    (n < buf.len()).then_some(())?;
+    std::str::from_utf8(&buf[..n]).ok()
 }
 
 /// Groups whose processes were killed but had not yet exited when the group was dropped.

@@ -7,6 +7,7 @@
 
 pub mod bwrap;
 pub mod cgroup;
+pub mod image;
 mod tree;
 pub mod warm;
 
@@ -24,6 +25,8 @@ use tokio::process::{Child, Command};
 
 use bwrap::{Identity, SystemDir};
 use cgroup::{Cgroups, Group, GroupLimits};
+pub use image::image_of;
+use tree::DiskBase;
 pub use tree::{Breach, Tree};
 
 /// A started game's bot: its pipes and its tree.
@@ -152,7 +155,12 @@ pub struct Sandbox {
     baselines: Mutex<HashMap<PathBuf, u64>>,
     /// With warm sandboxes: the `take6` binary (their init) and the idle ones.
     warm: Option<(PathBuf, tree::Pool)>,
+    /// With the disk cap: the working copies' disk images.
+    images: Option<image::Images>,
 }
+
+/// The report's name of the disk cap (a loop-mounted image per working copy).
+pub const DISK_CAP: &str = "disk-cap";
 
 impl Sandbox {
     /// Probes the machine for `mode`: bubblewrap that can make namespaces, and writable
@@ -172,6 +180,7 @@ impl Sandbox {
             },
             baselines: Mutex::new(HashMap::new()),
             warm: None,
+            images: None,
         };
         if mode == Mode::None {
             sandbox.report.enforced = vec!["process-group", "address-space", "no-core-dumps"];
@@ -210,6 +219,23 @@ impl Sandbox {
         report
             .enforced
             .extend(["environment", "open-files", "file-size", "disk-growth"]);
+        // Loop mounts need root, which also means the bot runs as `nobody` (it cannot unmount).
+        let root = matches!(&sandbox.bwrap, Some((_, Identity::Setpriv(_), _)));
+        let images = if root {
+            image::Images::probe(limits.disk_mib << 20)
+        } else {
+            Err("it needs the sandbox run as root (bubblewrap and setpriv)".into())
+        };
+        match images {
+            Ok(images) => {
+                report.enforced.push(DISK_CAP);
+                sandbox.images = Some(images);
+            }
+            Err(why) => {
+                report.missing.push(DISK_CAP);
+                report.why.push(format!("no disk cap: {why}"));
+            }
+        }
         sandbox.cgroups = Cgroups::detect();
         let cg = &sandbox.cgroups;
         let mut no_cgroup = Vec::new();
@@ -249,13 +275,15 @@ impl Sandbox {
         Sandbox::new(Mode::None, Limits::default(), Clock::Wall).expect("none always works")
     }
 
-    /// Keeps a sandbox per bot (and per game of it at once) across its games, its PID 1 being
-    /// `init` (this binary's `sandbox-init`), when this machine gives full isolation and the
-    /// controller is root. Returns whether it does.
+    /// Keeps a warm sandbox per bot (and per game of it at once) across its games, its init
+    /// being `init` (this binary's `sandbox-init`): under `--sandbox none` a plain one, else
+    /// when this machine gives full isolation and the controller is root. Returns whether it
+    /// does.
     pub fn keep_warm(&mut self, init: PathBuf) -> bool {
-        let full = self.report.missing.is_empty() && self.mode != Mode::None;
+        // Everything but the disk cap, which is the working copy's and not the sandbox's.
+        let full = self.report.missing.iter().all(|m| *m == DISK_CAP) && self.mode != Mode::None;
         let root = matches!(&self.bwrap, Some((_, Identity::Setpriv(_), _)));
-        if full && root {
+        if (full && root) || self.mode == Mode::None {
             self.warm = Some((init, tree::Pool::default()));
         }
         self.warm.is_some()
@@ -301,6 +329,9 @@ impl Sandbox {
             .and_then(Vec::pop);
         let mut warm = match idle {
             Some(warm) => warm,
+            None if self.mode == Mode::None => {
+                warm::Warm::start_plain(self, init, workdir).map_err(SpawnError::Start)?
+            }
             None => warm::Warm::start(self, init, workdir).map_err(SpawnError::Start)?,
         };
         // The sandbox's group outlives games: this game counts from here, before its launch.
@@ -333,11 +364,13 @@ impl Sandbox {
 
     /// The working copy's size at its first launch (to measure its growth), or the disk fault
     /// of a working copy that has grown too much already; `None` under `none`.
-    fn disk_base(&self, workdir: &Path) -> Result<Option<u64>, SpawnError> {
+    fn disk_base(&self, workdir: &Path) -> Result<Option<DiskBase>, SpawnError> {
         if self.mode == Mode::None {
             return Ok(None);
         }
-        let used = tree::disk_usage(workdir);
+        // A mounted image is measured in O(1); a folder is walked.
+        let image = self.images.as_ref().is_some_and(|i| i.is_mounted(workdir));
+        let used = tree::used_bytes(workdir, image);
         let base = *self
             .baselines
             .lock()
@@ -349,7 +382,7 @@ impl Sandbox {
                 mib: self.limits.disk_mib,
             }));
         }
-        Ok(Some(base))
+        Ok(Some(DiskBase { bytes: base, image }))
     }
 
     /// Removes the cgroups of ended trees, waiting up to `patience` for their last processes
@@ -373,12 +406,43 @@ impl Sandbox {
     }
 
     /// Makes a fresh working copy usable by the sandboxed bot: owned by the unprivileged user
-    /// it runs as, so that it can write there (and nowhere else).
+    /// it runs as, so that it can write there (and nowhere else); with the disk cap, the copy
+    /// becomes a disk image mounted in its place, until [`Sandbox::release_workdirs`].
     pub fn prepare_workdir(&self, dir: &Path) -> io::Result<()> {
         if let Some((_, Identity::Setpriv(_), _)) = &self.bwrap {
             chown_tree(dir, bwrap::NOBODY)?;
         }
-        Ok(())
+        match &self.images {
+            Some(images) => images.make(dir),
+            None => Ok(()),
+        }
+    }
+
+    /// Makes a resumed series' kept working copy usable again: its disk image mounted again
+    /// when there is one (it holds the working copy after a crash), else as
+    /// [`Sandbox::prepare_workdir`] does.
+    pub fn resume_workdir(&self, dir: &Path) -> io::Result<()> {
+        let image = image_of(dir);
+        match &self.images {
+            Some(images) if image.is_file() => images.reopen(dir),
+            None if image.is_file() => Err(io::Error::other(format!(
+                "it is in the disk image {}, which only a controller with the disk cap can \
+                 mount (run as root with /dev/loop-control and e2fsprogs installed)",
+                image.display()
+            ))),
+            _ => self.prepare_workdir(dir),
+        }
+    }
+
+    /// At the end of a series (a [`Release`] guard calls it): each working copy that is a disk
+    /// image is copied back into its folder, unmounted and its image deleted; no image is made
+    /// after this. What cannot be copied back stays in its image and is said on stderr.
+    pub fn release_workdirs(&self) {
+        if let Some(images) = &self.images {
+            for problem in images.release() {
+                tracing::warn!("{problem}");
+            }
+        }
     }
 
     /// Starts `program` (`launch` or `build`, a file in `workdir`) in the sandbox, with the
@@ -487,6 +551,16 @@ impl Sandbox {
     }
 }
 
+/// Copies the working copies back out of their disk images when dropped: owned by a series
+/// from its sandbox's start, so that every end (complete, stopped, failed) does it.
+pub struct Release(pub Arc<Sandbox>);
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        self.0.release_workdirs();
+    }
+}
+
 /// Why a tree could not be started.
 #[derive(Debug, thiserror::Error)]
 pub enum SpawnError {
@@ -533,7 +607,7 @@ fn probe_bwrap() -> Result<(PathBuf, Identity, Vec<SystemDir>), String> {
 fn find_program(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
-        .chain(["/usr/bin".into(), "/bin".into(), "/usr/sbin".into()])
+        .chain(["/usr/bin", "/bin", "/usr/sbin", "/sbin"].map(PathBuf::from))
         .map(|dir| dir.join(name))
         .find(|p| p.is_file())
 }

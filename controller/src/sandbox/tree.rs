@@ -79,7 +79,7 @@ pub struct Tree {
     cpu_clock: bool,
     workdir: PathBuf,
     /// Working-copy size before its first game, when its growth is watched.
-    disk_base: Option<u64>,
+    disk_base: Option<DiskBase>,
     limits: Limits,
     killed: bool,
 }
@@ -90,7 +90,7 @@ impl Tree {
         group: Option<Group>,
         cpu: bool,
         workdir: &Path,
-        disk_base: Option<u64>,
+        disk_base: Option<DiskBase>,
         limits: Limits,
     ) -> Tree {
         let cpu_clock = cpu && group.as_ref().is_some_and(|g| g.cpu_us().is_some());
@@ -121,7 +121,7 @@ impl Tree {
         base: Counters,
         cpu: bool,
         workdir: &Path,
-        disk_base: Option<u64>,
+        disk_base: Option<DiskBase>,
         limits: Limits,
     ) -> Tree {
         let cpu_clock = cpu && warm.group().is_some_and(|g| g.cpu_us().is_some());
@@ -157,6 +157,22 @@ impl Tree {
                 .ok()
                 .and_then(Result::ok)
                 .map(|s| s.to_string()),
+            // The warm sandbox's init is its parent and is asked (a fault's rare path: the
+            // short wait blocks this thread, so other tasks are moved off it first).
+            Handle::Warm {
+                warm: Some(warm),
+                ended: false,
+                ..
+            } => {
+                use tokio::runtime::{Handle, RuntimeFlavor};
+                let multi = Handle::try_current()
+                    .is_ok_and(|h| h.runtime_flavor() == RuntimeFlavor::MultiThread);
+                if multi {
+                    tokio::task::block_in_place(|| warm.exit_status(limit))
+                } else {
+                    warm.exit_status(limit)
+                }
+            }
             _ => None,
         }
     }
@@ -203,10 +219,12 @@ impl Tree {
         None
     }
 
-    /// Any limit passed, the working copy's growth included (walks the working copy).
+    /// Any limit passed, the working copy's growth included (walks the working copy, or asks
+    /// its image's file system).
     pub fn breach(&self) -> Option<Breach> {
         self.counted_breach().or_else(|| {
-            let grown = disk_usage(&self.workdir).saturating_sub(self.disk_base?);
+            let base = self.disk_base?;
+            let grown = used_bytes(&self.workdir, base.image).saturating_sub(base.bytes);
             (grown > self.limits.disk_mib << 20).then_some(Breach::Disk {
                 mib: self.limits.disk_mib,
             })
@@ -275,6 +293,22 @@ impl Counters {
             oom_kills: group.oom_kills(),
             pids_refused: group.pids_refused(),
         }
+    }
+}
+
+/// A working copy's size when it was first launched, and whether it is a mounted disk image.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct DiskBase {
+    pub bytes: u64,
+    pub image: bool,
+}
+
+/// Bytes a working copy takes: those used in its image's file system when it is one (O(1)),
+/// else a walk of the folder.
+pub(super) fn used_bytes(workdir: &Path, image: bool) -> u64 {
+    match image {
+        true => super::image::used(workdir).unwrap_or_else(|| disk_usage(workdir)),
+        false => disk_usage(workdir),
     }
 }
 

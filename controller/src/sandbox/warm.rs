@@ -1,11 +1,21 @@
-//! Warm sandboxes (issue 12), the building block: one long-lived sandbox whose PID 1 is this
-//! binary (`take6 sandbox-init`). Per game it is handed three pipe ends over a unix socket
-//! (SCM_RIGHTS) and starts `/bot/launch` on them as `nobody`; at the game's end it kills
-//! everything else in its PID namespace, reaps it, empties `/tmp` and says so. Making the
-//! namespaces once instead of per launch is what a warm sandbox saves.
+//! Warm sandboxes (issue 12): one long-lived process per bot (and per game of it at once)
+//! that starts each of the bot's games, so that a game's start costs a message instead of a
+//! sandbox. Its init is this binary (`take6 sandbox-init`). Per game it is handed three pipe ends
+//! over a unix socket (SCM_RIGHTS) and starts `launch` on them; at the game's end it kills
+//! everything the game started, reaps it and says so.
 //!
-//! Not yet used by series (they start a fresh sandbox per launch); `benches/sandbox.rs`
-//! measures it against a fresh sandbox.
+//! Two kinds share the protocol:
+//! - **sandboxed**: the init is PID 1 of a bubblewrap sandbox and starts `/bot/launch` as
+//!   `nobody`; at a game's end it kills everything else in its PID namespace and empties `/tmp`.
+//!   Making the namespaces once instead of per launch is what this saves.
+//! - **plain** (`--sandbox none`): the init runs in the working copy without isolation and
+//!   starts `./launch` in a process group of its own. It is a child subreaper, so that what a game
+//!   left behind comes back to it and is killed at the game's end. This saves forking the large
+//!   controller per launch: the init is small, so its fork is cheap.
+//!
+//! Requests never wait for their reply: the replies are read before the next launch, by which
+//! time the init has long sent them, so a game's start and end cost the controller two short
+//! writes and no round trip.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IoSlice, IoSliceMut, Write};
@@ -14,34 +24,42 @@ use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use nix::fcntl::{FcntlArg, FdFlag};
-use nix::sys::signal::{Signal, kill};
+use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::socket::{ControlMessage, ControlMessageOwned, MsgFlags, recvmsg, sendmsg};
-use nix::sys::wait::waitpid;
+use nix::sys::wait::{WaitPidFlag, waitpid};
 use nix::unistd::Pid;
 
 use super::bwrap::{self, BOT_DIR, NOBODY};
 use super::cgroup::{Group, GroupLimits};
 use super::{Identity, Sandbox};
 
-/// The hidden subcommand that runs as a warm sandbox's PID 1.
+/// The hidden subcommand that runs as a warm sandbox's init.
 pub const INIT_ARG: &str = "sandbox-init";
-/// Where this binary appears inside a warm sandbox.
+/// Where this binary appears inside a sandboxed warm sandbox.
 const INIT_PATH: &str = "/.take6-init";
+/// The init's second argument in a plain one (its third is the address-space limit in bytes).
+const PLAIN: &str = "plain";
+/// How long the controller waits for a reply the init owes before it gives the sandbox up.
+const PATIENCE: Duration = Duration::from_secs(10);
 
 /// A running warm sandbox for one working copy, seen from the controller.
 #[derive(Debug)]
 pub struct Warm {
-    bwrap: Child,
+    /// bubblewrap, or the plain init itself.
+    child: Child,
     control: BufReader<UnixStream>,
     /// The whole sandbox's cgroup (one game at a time runs in it).
     group: Option<Group>,
+    /// Replies the init owes for requests sent: read before the next launch.
+    owed: usize,
 }
 
 impl Warm {
-    /// Starts a warm sandbox for `workdir` with `sandbox`'s view and rlimits; `init` is the
-    /// `take6` binary.
+    /// Starts a sandboxed warm sandbox for `workdir` with `sandbox`'s view and rlimits; `init`
+    /// is the `take6` binary.
     pub fn start(sandbox: &Sandbox, init: &Path, workdir: &Path) -> io::Result<Warm> {
         let Some((path, identity, system)) = &sandbox.bwrap else {
             return Err(io::Error::other("no bubblewrap"));
@@ -69,10 +87,28 @@ impl Warm {
             program,
             INIT_ARG.into(),
         ]);
+        let mut command = Command::new(path);
+        command.args(&args);
+        Warm::spawn(sandbox, command, &[])
+    }
+
+    /// Starts a plain warm "sandbox" (`--sandbox none`): the init runs in `workdir` with the
+    /// controller's environment; it gives the bot's processes the address-space limit.
+    pub fn start_plain(sandbox: &Sandbox, init: &Path, workdir: &Path) -> io::Result<Warm> {
+        let mut command = Command::new(init);
+        command.arg(INIT_ARG).current_dir(workdir);
+        let address_space = (sandbox.limits.memory_mib << 20).to_string();
+        Warm::spawn(sandbox, command, &[PLAIN, &address_space])
+    }
+
+    /// Spawns `command` (whose last argument so far is the init's subcommand) with the control
+    /// socket's descriptor and `extra` arguments after it, in a cgroup when they are enforced.
+    fn spawn(sandbox: &Sandbox, mut command: Command, extra: &[&str]) -> io::Result<Warm> {
         let (ours, theirs) = UnixStream::pair()?;
+        ours.set_read_timeout(Some(PATIENCE))?;
         let theirs: OwnedFd = theirs.into();
         // The init finds its end of the control socket at this descriptor.
-        args.push(theirs.as_raw_fd().to_string().into());
+        command.arg(theirs.as_raw_fd().to_string()).args(extra);
         let group = if sandbox.cgroups == super::Cgroups::default() {
             None
         } else {
@@ -85,30 +121,33 @@ impl Warm {
             Some(g) => g.procs_files()?,
             None => Vec::new(),
         };
-        let rlimits = sandbox.rlimits(group.as_ref());
-        let mut command = Command::new(path);
+        let mut rlimits = sandbox.rlimits(group.as_ref());
+        // A plain init gives its bots the address-space limit itself: it needs more than one.
+        rlimits.retain(|(r, _)| *r != nix::sys::resource::Resource::RLIMIT_AS);
         command
-            .args(&args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .process_group(0);
-        // SAFETY: fcntl and setrlimit only; nothing is allocated in the child.
+        // SAFETY: fcntl, prctl and setrlimit only; nothing is allocated in the child.
         unsafe {
             command.pre_exec(move || {
                 Group::join_self(&procs)?;
-                // Inherited through bubblewrap to the init.
+                // Inherited through bubblewrap (if any) to the init.
                 nix::fcntl::fcntl(&theirs, FcntlArg::F_SETFD(FdFlag::empty()))?;
                 for &(resource, value) in &rlimits {
                     nix::sys::resource::setrlimit(resource, value, value)?;
                 }
+                // Gone with the controller, whatever kills it.
+                nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
                 Ok(())
             });
         }
-        let bwrap = command.spawn()?;
+        let child = command.spawn()?;
         Ok(Warm {
-            bwrap,
+            child,
             control: BufReader::new(ours),
             group,
+            owed: 0,
         })
     }
 
@@ -117,8 +156,11 @@ impl Warm {
         self.group.as_ref()
     }
 
-    /// Starts `launch` on the given stdin, stdout and stderr; returns its pid inside.
-    pub fn launch(&mut self, stdio: [OwnedFd; 3]) -> io::Result<u32> {
+    /// Starts `launch` on the given stdin, stdout and stderr, after the replies still owed
+    /// (the last game's end) are in. Does not wait for the start: a bot that cannot start
+    /// closes its output at once, which the game sees; the reason is logged at the next request.
+    pub fn launch(&mut self, stdio: [OwnedFd; 3]) -> io::Result<()> {
+        self.settle()?;
         let fds = stdio.each_ref().map(AsRawFd::as_raw_fd);
         let socket = self.control.get_ref().as_raw_fd();
         sendmsg::<()>(
@@ -128,26 +170,49 @@ impl Warm {
             MsgFlags::empty(),
             None,
         )?;
-        drop(stdio);
-        let reply = self.reply()?;
-        match reply.strip_prefix('P') {
-            Some(pid) => pid.parse().map_err(io::Error::other),
-            None => Err(io::Error::other(reply)),
-        }
+        self.owed += 1;
+        Ok(())
     }
 
-    /// Ends the current game: every process but the init is killed and reaped, `/tmp` emptied.
+    /// Ends the current game: every process of it is killed and reaped (and `/tmp` emptied)
+    /// by the init before it reads the next request. Does not wait for that to be done.
     pub fn end(&mut self) -> io::Result<()> {
         self.control.get_mut().write_all(b"E")?;
-        match self.reply()?.as_str() {
-            "E" => Ok(()),
-            other => Err(io::Error::other(other.to_string())),
+        self.owed += 1;
+        Ok(())
+    }
+
+    /// The exit status of the game's `launch` once it has exited, waiting up to `limit`.
+    pub fn exit_status(&mut self, limit: Duration) -> Option<String> {
+        self.settle().ok()?;
+        let ms = limit.as_millis().min(u128::from(u16::MAX)) as u16;
+        let mut request = vec![b'W'];
+        request.extend(ms.to_le_bytes());
+        self.control.get_mut().write_all(&request).ok()?;
+        self.owed += 1;
+        let reply = self.reply().ok()?;
+        reply
+            .strip_prefix('S')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    }
+
+    /// Reads the replies owed; a start that failed is logged.
+    fn settle(&mut self) -> io::Result<()> {
+        while self.owed > 0 {
+            let reply = self.reply()?;
+            if let Some(why) = reply.strip_prefix('F') {
+                tracing::warn!("a warm sandbox could not start launch: {why}");
+            }
         }
+        Ok(())
     }
 
     fn reply(&mut self) -> io::Result<String> {
         let mut line = String::new();
-        if self.control.read_line(&mut line)? == 0 {
+        let read = self.control.read_line(&mut line)?;
+        self.owed = self.owed.saturating_sub(1);
+        if read == 0 {
             return Err(io::Error::other("the warm sandbox is gone"));
         }
         Ok(line.trim_end().to_string())
@@ -155,34 +220,56 @@ impl Warm {
 }
 
 impl Drop for Warm {
-    /// Closing the socket ends the init, and with it the namespace (so its CPU time is
-    /// accounted to the controller's children); the kill makes sure.
+    /// Closing the socket ends the init (after the requests it has), and with it the namespace
+    /// (so its CPU time is accounted to the controller's children); the kill makes sure.
     fn drop(&mut self) {
         let _ = self.control.get_ref().shutdown(std::net::Shutdown::Both);
         for _ in 0..100 {
-            if let Ok(Some(_)) = self.bwrap.try_wait() {
+            if let Ok(Some(_)) = self.child.try_wait() {
                 return;
             }
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
-        let _ = self.bwrap.kill();
-        let _ = self.bwrap.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
-/// The init of a warm sandbox (PID 1 inside it): serves launch and end requests on the
-/// control socket (descriptor `fd`, from its command line) until the controller closes it.
-/// Returns the exit code.
-pub fn init_main(fd: &str) -> u8 {
-    let Ok(fd) = fd.parse::<RawFd>() else {
+/// What kind of init this is, from its command line.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    /// PID 1 of a bubblewrap sandbox.
+    Sandboxed,
+    /// Unisolated (`--sandbox none`), giving its bots this address-space limit in bytes.
+    Plain { address_space: u64 },
+}
+
+/// The init of a warm sandbox: serves requests on the control socket (descriptor `fd`, the
+/// first of `args`) until the controller closes it. Returns the exit code.
+pub fn init_main(args: &[String]) -> u8 {
+    let Some(Ok(fd)) = args.first().map(|a| a.parse::<RawFd>()) else {
         eprintln!("take6 sandbox-init: no control descriptor");
         return 2;
+    };
+    let kind = match (args.get(1).map(String::as_str), args.get(2)) {
+        (None, _) => Kind::Sandboxed,
+        (Some(PLAIN), Some(bytes)) if bytes.parse::<u64>().is_ok() => Kind::Plain {
+            address_space: bytes.parse().unwrap_or(u64::MAX),
+        },
+        _ => {
+            eprintln!("take6 sandbox-init: unknown arguments {args:?}");
+            return 2;
+        }
     };
     // SAFETY: the controller passed this socket down for the init alone.
     let control = unsafe { UnixStream::from_raw_fd(fd) };
     // The bots it starts must not inherit it.
     let _ = nix::fcntl::fcntl(&control, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC));
-    match serve(&control) {
+    if let Kind::Plain { .. } = kind {
+        // What a game's processes leave behind (daemons) is re-parented here, to be killed.
+        let _ = nix::sys::prctl::set_child_subreaper(true);
+    }
+    match serve(&control, kind) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("take6 sandbox-init: {e}");
@@ -191,11 +278,13 @@ pub fn init_main(fd: &str) -> u8 {
     }
 }
 
-fn serve(control: &UnixStream) -> io::Result<()> {
+fn serve(control: &UnixStream, kind: Kind) -> io::Result<()> {
     let mut writer = control;
+    // The current game's `launch`, for its exit status and (plain) its process group.
+    let mut leader: Option<Child> = None;
     loop {
-        let mut byte = [0u8; 1];
-        let mut iov = [IoSliceMut::new(&mut byte)];
+        let mut head = [0u8; 3];
+        let mut iov = [IoSliceMut::new(&mut head[..1])];
         let mut space = nix::cmsg_space!([RawFd; 3]);
         let msg = recvmsg::<()>(
             control.as_raw_fd(),
@@ -204,6 +293,7 @@ fn serve(control: &UnixStream) -> io::Result<()> {
             MsgFlags::MSG_CMSG_CLOEXEC,
         )?;
         if msg.bytes == 0 {
+            end_game(kind, leader.take());
             return Ok(());
         }
         let mut fds = Vec::new();
@@ -217,57 +307,143 @@ fn serve(control: &UnixStream) -> io::Result<()> {
                 );
             }
         }
-        match byte[0] {
+        match head[0] {
             b'L' => {
-                let reply = match start_bot(fds) {
-                    Ok(child) => format!("P{}\n", child.id()),
+                let reply = match start_bot(fds, kind) {
+                    Ok(child) => {
+                        let pid = child.id();
+                        leader = Some(child);
+                        format!("P{pid}\n")
+                    }
                     Err(e) => format!("F{e}\n"),
                 };
                 writer.write_all(reply.as_bytes())?;
             }
             b'E' => {
-                end_game();
+                end_game(kind, leader.take());
                 writer.write_all(b"E\n")?;
+            }
+            b'W' => {
+                use std::io::Read;
+                (&mut &*control).read_exact(&mut head[1..])?;
+                let limit = Duration::from_millis(u16::from_le_bytes([head[1], head[2]]).into());
+                let status = leader.as_mut().and_then(|c| wait_for(c, limit));
+                writer.write_all(format!("S{}\n", status.unwrap_or_default()).as_bytes())?;
             }
             _ => writer.write_all(b"Funknown request\n")?,
         }
     }
 }
 
-/// Starts `/bot/launch` as `nobody` in a new session on the three descriptors.
-fn start_bot(fds: Vec<File>) -> io::Result<Child> {
+/// `child`'s exit status as text, once it has exited, waiting up to `limit`.
+fn wait_for(child: &mut Child, limit: Duration) -> Option<String> {
+    let until = Instant::now() + limit;
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(status.to_string());
+        }
+        if Instant::now() >= until {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Starts `launch` on the three descriptors: sandboxed, `/bot/launch` as `nobody` with the
+/// documented environment in a new session; plain, `./launch` with the init's own environment
+/// in a new process group.
+fn start_bot(fds: Vec<File>, kind: Kind) -> io::Result<Child> {
     let [stdin, stdout, stderr]: [File; 3] = fds
         .try_into()
         .map_err(|_| io::Error::other("expected three descriptors"))?;
-    let mut command = Command::new(format!("{BOT_DIR}/launch"));
-    command
-        .current_dir(BOT_DIR)
-        .env_clear()
-        .envs(bwrap::ENV)
-        .uid(NOBODY)
-        .gid(NOBODY)
-        .stdin(stdin)
-        .stdout(stdout)
-        .stderr(stderr);
-    // SAFETY: setsid only.
+    let mut command = match kind {
+        Kind::Sandboxed => {
+            let mut c = Command::new(format!("{BOT_DIR}/launch"));
+            c.current_dir(BOT_DIR)
+                .env_clear()
+                .envs(bwrap::ENV)
+                .uid(NOBODY)
+                .gid(NOBODY);
+            c
+        }
+        Kind::Plain { .. } => Command::new("./launch"),
+    };
+    command.stdin(stdin).stdout(stdout).stderr(stderr);
+    let address_space = match kind {
+        Kind::Plain { address_space } => Some(address_space),
+        Kind::Sandboxed => None,
+    };
+    // SAFETY: setsid, setpgid, prctl and setrlimit only.
     unsafe {
-        command.pre_exec(|| {
-            nix::unistd::setsid()?;
+        command.pre_exec(move || {
+            if address_space.is_none() {
+                nix::unistd::setsid()?;
+            } else {
+                // A process group, in the controller's session as before warm inits: a session
+                // of its own would also be a scheduling group of its own (autogroup), which
+                // changes how bots share the processors without the sandbox.
+                nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0))?;
+            }
+            if let Some(bytes) = address_space {
+                use nix::sys::resource::{Resource, setrlimit};
+                setrlimit(Resource::RLIMIT_AS, bytes, bytes)?;
+                // Killed with the init (and so with the controller).
+                nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+            }
             Ok(())
         });
     }
     command.spawn()
 }
 
-/// Kills every other process of the namespace (the init is PID 1, which `kill(-1)` spares),
-/// reaps them all, and empties `/tmp`.
-fn end_game() {
-    let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
-    while waitpid(Pid::from_raw(-1), None).is_ok() {}
-    if let Ok(entries) = std::fs::read_dir("/tmp") {
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let _ = std::fs::remove_dir_all(&path).or_else(|_| std::fs::remove_file(&path));
+/// Kills and reaps everything of the game. Sandboxed: every other process of the namespace
+/// (the init is PID 1, which `kill(-1)` spares), and `/tmp` is emptied. Plain: the leader's
+/// process group, then whatever was re-parented to the init, until no child is left; never
+/// `kill(-1)`, which outside a namespace would reach every process of the user.
+fn end_game(kind: Kind, leader: Option<Child>) {
+    match kind {
+        Kind::Sandboxed => {
+            let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
+            while waitpid(Pid::from_raw(-1), None).is_ok() {}
+            if let Ok(entries) = std::fs::read_dir("/tmp") {
+                for entry in entries.flatten() {
+                    let path = entry.path();
+                    let _ = std::fs::remove_dir_all(&path).or_else(|_| std::fs::remove_file(&path));
+                }
+            }
+        }
+        Kind::Plain { .. } => {
+            if let Some(leader) = &leader {
+                let _ = killpg(Pid::from_raw(leader.id() as i32), Signal::SIGKILL);
+            }
+            loop {
+                let children = own_children();
+                if children.is_empty() {
+                    break;
+                }
+                for pid in children {
+                    let _ = killpg(pid, Signal::SIGKILL);
+                    let _ = kill(pid, Signal::SIGKILL);
+                }
+                while let Ok(status) = waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
+                    if status == nix::sys::wait::WaitStatus::StillAlive {
+                        break;
+                    }
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            drop(leader);
         }
     }
+}
+
+/// The init's children (it is single-threaded, so its one task lists them all).
+fn own_children() -> Vec<Pid> {
+    let me = std::process::id();
+    std::fs::read_to_string(format!("/proc/{me}/task/{me}/children"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .map(Pid::from_raw)
+        .collect()
 }

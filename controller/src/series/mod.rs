@@ -49,7 +49,7 @@ use crate::player::Console as Keyboard;
 use crate::player::Strategy;
 use crate::protocol::{TemplateLibrary, TemplateSet};
 use crate::record::Standing;
-use crate::sandbox::{Sandbox, SandboxError};
+use crate::sandbox::{Release, Sandbox, SandboxError};
 use crate::schedule::{Schedule, ScheduleError};
 use crate::shard::Shard;
 use crate::table::{Occupant, TableSeat};
@@ -159,6 +159,8 @@ pub async fn run(
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
     let sandbox = launcher(settings)?;
+    // Whatever the end, the working copies are copied back out of their disk images.
+    let _release = Release(Arc::clone(&sandbox));
     // Watch for a stop from the start: builds can take minutes.
     let mut stop = std::pin::pin!(stop);
     let (found, mut skipped) = tokio::select! {
@@ -366,6 +368,18 @@ pub async fn resume(
     } else {
         Some(launcher(&settings)?)
     };
+    let _release = sandbox.as_ref().map(|s| Release(Arc::clone(s)));
+    if let Some(sandbox) = &sandbox {
+        for (bot, _) in &bots {
+            sandbox.resume_workdir(&bot.workdir).map_err(|e| {
+                SeriesError::Refused(format!(
+                    "bot {}: its working copy {} cannot be used: {e}",
+                    bot.name,
+                    bot.workdir.display()
+                ))
+            })?;
+        }
+    }
     manifest.sandbox = sandbox.as_ref().map(|s| s.report().into());
     manifest.attempts += 1;
     let skipped = manifest

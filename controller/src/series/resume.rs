@@ -75,7 +75,8 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
         }
         let workdir = std::path::absolute(dir.join("work").join(&b.name))
             .map_err(super::dir::read_err(dir))?;
-        if !workdir.is_dir() {
+        // After a crash the working copy may be in its disk image only.
+        if !workdir.is_dir() && !crate::sandbox::image_of(&workdir).is_file() {
             return Err(SeriesError::Refused(format!(
                 "bot {}: its working copy {} is gone",
                 b.name,

@@ -1,0 +1,413 @@
+//! The disk cap (`disk-cap`): while a series runs, each working copy is an ext4 file system in
+//! a sparse image file, loop-mounted on `work/<name>`, so that what a bot writes there (in any
+//! number of files, builds included) cannot take more of the host's disk than the image holds:
+//! its size when prepared plus the disk limit, plus room for the file system's own records.
+//!
+//! The mounts live in the controller's own mount namespace (see [`enter_private_mounts`]): the
+//! host never sees them, and when the controller dies, SIGKILL included, the kernel unmounts them
+//! and frees their loop devices (mounted with autoclear). At an orderly end the image's content
+//! is copied back into `work/<name>` and the image deleted; after a crash the image
+//! (`work/.images/<name>.ext4`) holds the working copy, and `take6 run --resume` mounts it again.
+//!
+//! Everything is done by the tools that do it well (`mkfs.ext4`, `mount`, `umount`, `e2fsck`,
+//! `losetup`, from e2fsprogs and util-linux); this module only decides sizes and order.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError, RwLock};
+
+use super::{chown_tree, find_program};
+
+/// Whether this process has a mount namespace of its own, with nothing propagated to the host.
+static PRIVATE: AtomicBool = AtomicBool::new(false);
+
+const MIB: u64 = 1 << 20;
+
+/// The folder of the images, next to the working copies. Its name starts with a dot, as no
+/// bot's does (such folders are not bots), so that it cannot be any bot's working copy.
+const IMAGES: &str = ".images";
+
+/// Gives the controller a mount namespace of its own, every mount in it private, when it is
+/// root: the working copies' mounts are then invisible to the host and cannot outlive the
+/// controller. Must be called before any thread starts (a namespace is per thread until then;
+/// threads started later share it). Returns whether it worked; if not, the disk cap is missing.
+pub fn enter_private_mounts() -> bool {
+    use nix::mount::{MsFlags, mount};
+    use nix::sched::{CloneFlags, unshare};
+    if !nix::unistd::geteuid().is_root() {
+        return false;
+    }
+    let private = unshare(CloneFlags::CLONE_NEWNS).is_ok()
+        && mount(
+            None::<&str>,
+            "/",
+            None::<&str>,
+            MsFlags::MS_REC | MsFlags::MS_PRIVATE,
+            None::<&str>,
+        )
+        .is_ok();
+    PRIVATE.store(private, Ordering::SeqCst);
+    private
+}
+
+/// The image file that holds the working copy `workdir` (`work/<name>`) while a series runs:
+/// `work/.images/<name>.ext4`.
+pub fn image_of(workdir: &Path) -> PathBuf {
+    in_images(workdir, "ext4")
+}
+
+/// `work/.images/<name>.<ext>`.
+fn in_images(workdir: &Path, ext: &str) -> PathBuf {
+    let name = workdir.file_name().unwrap_or_default().to_string_lossy();
+    let parent = workdir.parent().unwrap_or(Path::new("."));
+    parent.join(IMAGES).join(format!("{name}.{ext}"))
+}
+
+/// Bytes used in the file system mounted at `dir` (O(1), unlike a walk).
+pub(super) fn used(dir: &Path) -> Option<u64> {
+    let s = nix::sys::statvfs::statvfs(dir).ok()?;
+    Some(s.blocks().saturating_sub(s.blocks_free()) * s.fragment_size())
+}
+
+/// The tools, and the working copies mounted now.
+#[derive(Debug)]
+pub(super) struct Images {
+    mkfs: PathBuf,
+    mount: PathBuf,
+    umount: PathBuf,
+    e2fsck: Option<PathBuf>,
+    losetup: Option<PathBuf>,
+    /// The disk limit, room each image has beyond its working copy.
+    disk_bytes: u64,
+    /// Set when the series ends: no image is mounted after that. Held (shared) while one is
+    /// made, so that the end waits for images being made.
+    closed: RwLock<bool>,
+    mounted: Mutex<HashSet<PathBuf>>,
+}
+
+impl Images {
+    /// Finds the tools and checks with a trial image that loop mounts work here; the error
+    /// says what is missing and how to get it.
+    pub(super) fn probe(disk_bytes: u64) -> Result<Images, String> {
+        if !PRIVATE.load(Ordering::SeqCst) {
+            let why = "the controller has no private mount namespace (run as root, with \
+                       CAP_SYS_ADMIN)";
+            return Err(why.into());
+        }
+        let need = |name: &str, package: &str| {
+            find_program(name).ok_or(format!("{name} not found (apt-get install {package})"))
+        };
+        let mut images = Images {
+            mkfs: need("mkfs.ext4", "e2fsprogs")?,
+            mount: need("mount", "mount")?,
+            umount: need("umount", "mount")?,
+            e2fsck: find_program("e2fsck"),
+            losetup: find_program("losetup"),
+            // The trial's: small whatever the limit (a limit too large is a bot's error).
+            disk_bytes: MIB,
+            closed: RwLock::new(false),
+            mounted: Mutex::new(HashSet::new()),
+        };
+        let trial = std::env::temp_dir().join(format!("take6-disk-probe-{}", std::process::id()));
+        let dir = trial.join("work");
+        let probe = dir.join("probe");
+        let result = fs::create_dir_all(&probe)
+            .and_then(|()| images.make(&probe))
+            .and_then(|()| images.copy_back(&probe));
+        if images.is_mounted(&probe) {
+            // Copying back failed after the mount: unmounted lazily, freed when unused.
+            let _ = run(Command::new(&images.umount).arg("-l").arg(&probe));
+        }
+        let _ = fs::remove_dir_all(&trial);
+        images.mounted = Mutex::default();
+        images.disk_bytes = disk_bytes;
+        result.map_err(|e| {
+            format!(
+                "cannot loop-mount a disk image here ({e}): run as root with /dev/loop-control \
+                 and e2fsprogs installed"
+            )
+        })?;
+        Ok(images)
+    }
+
+    /// Whether `workdir` is a mounted image now.
+    pub(super) fn is_mounted(&self, workdir: &Path) -> bool {
+        self.mounted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(workdir)
+    }
+
+    /// Makes the image of the prepared working copy `workdir` (its files, owners and modes),
+    /// with room for the disk limit, and mounts it there in place of the folder's content.
+    pub(super) fn make(&self, workdir: &Path) -> io::Result<()> {
+        let closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
+        if *closed {
+            return Err(io::Error::other("the series is ending"));
+        }
+        let start = std::time::Instant::now();
+        let root = fs::symlink_metadata(workdir)?;
+        let (bytes, entries) = measure(workdir)?;
+        let (size, inodes) = geometry(bytes, entries, self.disk_bytes);
+        let image = image_of(workdir);
+        fs::create_dir_all(image.parent().expect("in a folder"))?;
+        let _ = fs::remove_file(&image);
+        fs::File::create(&image)?.set_len(size)?;
+        let owner = format!("root_owner={}:{}", root.uid(), root.gid());
+        let made = run(Command::new(&self.mkfs)
+            .args(["-q", "-F", "-b", "4096", "-I", "256", "-m", "0"])
+            .args(["-N", &inodes.to_string()])
+            .args(["-O", "^has_journal,^resize_inode", "-E", &owner, "-d"])
+            .arg(workdir)
+            .arg(&image));
+        if let Err(e) = made {
+            let _ = fs::remove_file(&image);
+            return Err(e);
+        }
+        // The image holds the copy now: the folder becomes its empty mount point.
+        fs::remove_dir_all(workdir)?;
+        fs::create_dir(workdir)?;
+        if let Err(e) = self.mount(&image, workdir) {
+            let _ = fs::remove_file(&image);
+            return Err(e);
+        }
+        // The mounted root as the folder was (mkfs may not carry the root's mode over).
+        std::os::unix::fs::lchown(workdir, Some(root.uid()), Some(root.gid()))?;
+        fs::set_permissions(workdir, fs::Permissions::from_mode(root.mode() & 0o7777))?;
+        tracing::info!(
+            "{} is a disk image of {} MiB ({inodes} inodes), made and mounted in {} ms",
+            workdir.display(),
+            size / MIB,
+            start.elapsed().as_millis()
+        );
+        Ok(())
+    }
+
+    /// Mounts the image of `workdir` again after the controller died (it holds the working
+    /// copy then), checking it first unless it is in use.
+    pub(super) fn reopen(&self, workdir: &Path) -> io::Result<()> {
+        let image = image_of(workdir);
+        let closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
+        if *closed {
+            return Err(io::Error::other("the series is ending"));
+        }
+        let staging = in_images(workdir, "out");
+        if staging.exists() {
+            fs::remove_dir_all(&staging)?;
+        }
+        if let (Some(e2fsck), false) = (&self.e2fsck, self.attached(&image)) {
+            // 0: clean, 1: fixed, 2: fixed (reboot asked for a root file system); more: not all.
+            let status = Command::new(e2fsck)
+                .arg("-p")
+                .arg(&image)
+                .stdin(Stdio::null())
+                .output()?;
+            if status.status.code().is_none_or(|c| c > 2) {
+                tracing::warn!(
+                    "{}: e2fsck -p found problems it did not fix ({}): mounting it anyway",
+                    image.display(),
+                    String::from_utf8_lossy(&status.stdout).trim()
+                );
+            }
+        }
+        // What a half-finished copy back left in the folder: the image is the truth.
+        if workdir.exists() {
+            fs::remove_dir_all(workdir)?;
+        }
+        fs::create_dir(workdir)?;
+        self.mount(&image, workdir)
+    }
+
+    /// Whether a loop device still holds `image` (a dying controller's mount, not yet gone).
+    fn attached(&self, image: &Path) -> bool {
+        let Some(losetup) = &self.losetup else {
+            return false;
+        };
+        Command::new(losetup)
+            .arg("-j")
+            .arg(image)
+            .stdin(Stdio::null())
+            .output()
+            .is_ok_and(|o| !o.stdout.is_empty())
+    }
+
+    /// `mount -t ext4 -o loop,nosuid,nodev,noatime IMAGE DIR`, remembered for the end.
+    fn mount(&self, image: &Path, dir: &Path) -> io::Result<()> {
+        run(Command::new(&self.mount)
+            .args(["-t", "ext4", "-o", "loop,nosuid,nodev,noatime"])
+            .arg(image)
+            .arg(dir))?;
+        self.mounted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(dir.to_path_buf());
+        Ok(())
+    }
+
+    /// At the series' end: no more mounts; each mounted working copy is copied back into its
+    /// folder, unmounted and its image deleted. Returns what could not be done, one line per
+    /// working copy (whose image is then kept: it holds the working copy).
+    pub(super) fn release(&self) -> Vec<String> {
+        let mut closed = self.closed.write().unwrap_or_else(PoisonError::into_inner);
+        *closed = true;
+        let mut mounted: Vec<PathBuf> = self
+            .mounted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain()
+            .collect();
+        mounted.sort();
+        // A few at once: copying back is mostly waiting on the disk, and a series' end (or its
+        // stop, within the few seconds a stop has) waits for all of them.
+        let mut problems = Vec::new();
+        for batch in mounted.chunks(8) {
+            let done: Vec<(&PathBuf, io::Result<()>)> = std::thread::scope(|scope| {
+                let copies: Vec<_> = batch
+                    .iter()
+                    .map(|workdir| (workdir, scope.spawn(|| self.copy_back(workdir))))
+                    .collect();
+                copies
+                    .into_iter()
+                    .map(|(workdir, copy)| {
+                        let result = copy
+                            .join()
+                            .unwrap_or_else(|_| Err(io::Error::other("the copy panicked")));
+                        (workdir, result)
+                    })
+                    .collect()
+            });
+            for (workdir, result) in done {
+                if let Err(e) = result {
+                    problems.push(format!(
+                        "cannot copy the working copy {} back out of its image {} ({e}); it \
+                         stays there: take6 run --resume copies it back",
+                        workdir.display(),
+                        image_of(workdir).display()
+                    ));
+                }
+            }
+        }
+        problems
+    }
+
+    /// Copies the mounted working copy to a folder beside it, unmounts it, puts the copy in
+    /// its place and deletes the image. Special files the bot made are left out, with a warning.
+    fn copy_back(&self, workdir: &Path) -> io::Result<()> {
+        let start = std::time::Instant::now();
+        let staging = in_images(workdir, "out");
+        if staging.exists() {
+            fs::remove_dir_all(&staging)?;
+        }
+        let (listing, left_out) = crate::folder::scan_own(workdir).map_err(io::Error::other)?;
+        for (path, kind) in left_out {
+            tracing::warn!(
+                "{}: '{}' is a {kind}; left out of the working copy",
+                workdir.display(),
+                path.display()
+            );
+        }
+        listing.copy_to(&staging).map_err(io::Error::other)?;
+        // ext4's own folder, unless something was put there (e2fsck may).
+        let _ = fs::remove_dir(staging.join("lost+found"));
+        let owner = fs::symlink_metadata(workdir)?.uid();
+        chown_tree(&staging, owner)?;
+        if run(Command::new(&self.umount).arg(workdir)).is_err() {
+            // Busy (a process of the bot not yet gone): detached now, freed when unused.
+            run(Command::new(&self.umount).arg("-l").arg(workdir))?;
+        }
+        self.mounted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(workdir);
+        fs::remove_dir_all(workdir)?;
+        fs::rename(&staging, workdir)?;
+        fs::remove_file(image_of(workdir))?;
+        // The images' folder, once it is empty.
+        let _ = fs::remove_dir(staging.parent().expect("in a folder"));
+        tracing::info!(
+            "{} copied back out of its disk image in {} ms",
+            workdir.display(),
+            start.elapsed().as_millis()
+        );
+        Ok(())
+    }
+}
+
+/// The image's size in bytes and its number of inodes, for a working copy of `bytes` (allocated)
+/// in `entries` files and folders, and the disk limit `disk_bytes`.
+fn geometry(bytes: u64, entries: u64, disk_bytes: u64) -> (u64, u64) {
+    // One inode per 16 KiB of the limit (many small files), capped; each takes 256 bytes.
+    let inodes = entries + 1024 + (disk_bytes / (16 << 10)).min(1 << 20);
+    // Room for the copy as ext4 lays it out, the limit, and ext4's own records and reserve.
+    let payload = bytes + bytes / 16 + disk_bytes + 8 * MIB;
+    let size = (payload + payload / 16 + inodes * 256 + 8 * MIB).div_ceil(MIB) * MIB;
+    (size, inodes)
+}
+
+/// Bytes allocated under `dir` and the number of its entries, without following links.
+fn measure(dir: &Path) -> io::Result<(u64, u64)> {
+    let (mut bytes, mut entries) = (0, 0);
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder)? {
+            let entry = entry?;
+            let meta = entry.metadata()?;
+            bytes += meta.blocks() * 512;
+            entries += 1;
+            if meta.is_dir() {
+                folders.push(entry.path());
+            }
+        }
+    }
+    Ok((bytes, entries))
+}
+
+/// Runs a tool to its end; its error output is the error.
+fn run(command: &mut Command) -> io::Result<()> {
+    let out = command.stdin(Stdio::null()).output()?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let program = command.get_program().to_string_lossy().into_owned();
+    Err(io::Error::other(format!(
+        "{program} failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr).trim()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn images_are_beside_the_working_copies_where_no_bot_name_can_be() {
+        let image = |w: &str| image_of(Path::new(w)).to_string_lossy().into_owned();
+        assert_eq!(image("/r/s/work/pyheur"), "/r/s/work/.images/pyheur.ext4");
+        assert_ne!(image("/r/s/work/a"), image("/r/s/work/a.ext4"));
+    }
+
+    #[test]
+    fn an_image_holds_the_copy_and_the_limit_with_room_for_ext4_and_small_files() {
+        let (size, inodes) = geometry(10 * MIB, 2000, 256 * MIB);
+        assert_eq!(size % MIB, 0);
+        assert!(size >= 10 * MIB + 256 * MIB + inodes * 256, "{size}");
+        assert!(size <= 2 * (10 * MIB + 256 * MIB), "{size}: not much more");
+        assert_eq!(inodes, 2000 + 1024 + 16384);
+        // A huge limit does not ask for a huge inode table.
+        let (_, inodes) = geometry(0, 0, 1 << 40);
+        assert_eq!(inodes, 1024 + (1 << 20));
+    }
+
+    #[test]
+    fn without_a_private_mount_namespace_there_is_no_disk_cap() {
+        // Test threads never have one (it is made at the start of the take6 binary).
+        let why = Images::probe(MIB).unwrap_err();
+        assert!(why.contains("no private mount namespace"), "{why}");
+    }
+}
