@@ -227,3 +227,33 @@ fn kill_9_then_resume_records_each_game_exactly_once() {
     assert!(seen.iter().all(|&s| s), "every game recorded");
     assert_ok(&verify(tmp.path(), &series));
 }
+
+#[test]
+fn two_shards_of_built_ins_merge_into_the_one_machine_series() {
+    let tmp = tempfile::tempdir().unwrap();
+    let flags = ["--games", "300", "--seed", "4", "--record", "summary"];
+    let one = run(tmp.path(), "one", &flags);
+    let mut shards = Vec::new();
+    for shard in ["0/2", "1/2"] {
+        let mut f = flags.to_vec();
+        f.extend(["--shard", shard]);
+        let name = format!("shard{}", &shard[..1]);
+        shards.push(run(tmp.path(), &name, &f));
+    }
+    let out = take6(
+        tmp.path(),
+        &[
+            "merge",
+            shards[0].to_str().unwrap(),
+            shards[1].to_str().unwrap(),
+        ],
+    )
+    .output()
+    .unwrap();
+    assert_ok(&out);
+    let merged = fs::canonicalize(tmp.path().join("results/latest")).unwrap();
+    assert_eq!(records(&merged), records(&one));
+    let board = |d: &Path| fs::read_to_string(d.join("leaderboard.csv")).unwrap();
+    assert_eq!(board(&merged), board(&one));
+    assert_ok(&verify(tmp.path(), &merged));
+}
