@@ -157,27 +157,30 @@ fn cheapest_row(sight: &Sight<'_>) -> usize {
 }
 
 fn gap_card(sight: &Sight<'_>) -> Card {
-    // (cows it would cost now, gap to the row's top) — lower is better on both.
-    let cost = |card: Card| -> (u32, u32) {
-        let target = sight
-            .rows
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.top < card)
-            .max_by_key(|(_, r)| r.top);
-        match target {
-            Some((_, row)) if usize::from(row.count) >= ROW_LIMIT => {
-                (row.cows, u32::from(card - row.top))
+    // (cows it would cost now, gap to the row's top, the card): lower is better on each; the
+    // cards are distinct, so there is no tie. A tight loop: it runs for every choice of every
+    // `gap` seat (tested against the plain statement of the rule below).
+    let cheapest = sight.rows[cheapest_row(sight)].cows;
+    let mut best: Option<(u32, u32, Card)> = None;
+    for &card in sight.hand {
+        let mut target: Option<&RowSight> = None;
+        for row in sight.rows {
+            if row.top < card && target.is_none_or(|t| row.top > t.top) {
+                target = Some(row);
             }
-            Some((_, row)) => (0, u32::from(card - row.top)),
-            None => (sight.rows[cheapest_row(sight)].cows, u32::MAX),
         }
-    };
-    *sight
-        .hand
-        .iter()
-        .min_by_key(|&&c| (cost(c), c))
-        .expect("non-empty")
+        let key = match target {
+            Some(row) if usize::from(row.count) >= ROW_LIMIT => {
+                (row.cows, u32::from(card - row.top), card)
+            }
+            Some(row) => (0, u32::from(card - row.top), card),
+            None => (cheapest, u32::MAX, card),
+        };
+        if best.is_none_or(|b| key < b) {
+            best = Some(key);
+        }
+    }
+    best.expect("asked for a card with an empty hand").2
 }
 
 impl Player for Builtin {
@@ -189,5 +192,76 @@ impl Player for Builtin {
 
     async fn choose_row(&mut self, view: &View) -> Result<i64, Fault> {
         Ok(self.row(view) as i64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+
+    use super::*;
+    use crate::game::{Deal, Game, cows_in};
+
+    /// The `gap` rule as first written: the card whose row it would join is the highest top
+    /// below it; cost (cows now, gap), then the lowest card.
+    fn gap_card_as_stated(sight: &Sight<'_>) -> Card {
+        let cost = |card: Card| -> (u32, u32) {
+            let target = sight
+                .rows
+                .iter()
+                .filter(|r| r.top < card)
+                .max_by_key(|r| r.top);
+            match target {
+                Some(row) if usize::from(row.count) >= ROW_LIMIT => {
+                    (row.cows, u32::from(card - row.top))
+                }
+                Some(row) => (0, u32::from(card - row.top)),
+                None => (sight.rows[cheapest_row(sight)].cows, u32::MAX),
+            }
+        };
+        *sight
+            .hand
+            .iter()
+            .min_by_key(|&&c| (cost(c), c))
+            .expect("non-empty")
+    }
+
+    #[test]
+    fn gap_chooses_as_the_rule_is_stated_in_every_position_of_many_games() {
+        let mut positions = 0;
+        for seed in 0..300u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let players = 2 + (seed as usize % 9);
+            let mut game = Game::new(&Deal::shuffled(players, &mut rng));
+            while !game.is_over() {
+                game.begin_turn();
+                let rows: [RowSight; ROWS] = std::array::from_fn(|r| {
+                    let cards = &game.board().rows()[r];
+                    RowSight {
+                        top: game.board().top(r),
+                        count: cards.len() as u8,
+                        cows: cows_in(cards),
+                    }
+                });
+                let mut cards = Vec::new();
+                for seat in 0..players {
+                    let sight = Sight {
+                        hand: game.hand(seat),
+                        rows: &rows,
+                    };
+                    assert_eq!(gap_card(&sight), gap_card_as_stated(&sight), "seed {seed}");
+                    positions += 1;
+                    let hand = game.hand(seat);
+                    cards.push(hand[rng.random_range(0..hand.len())]);
+                }
+                for seat in game.reveal(&cards) {
+                    if game.place(seat).is_none() {
+                        game.take_row(seat, rng.random_range(0..ROWS));
+                    }
+                }
+            }
+        }
+        assert!(positions > 10_000);
     }
 }
