@@ -334,7 +334,9 @@ impl Sandbox {
             }
             None => warm::Warm::start(self, init, workdir).map_err(SpawnError::Start)?,
         };
-        // The sandbox's group outlives games: this game counts from here, before its launch.
+        // The sandbox's group outlives games: this game counts from here, before its launch
+        // and after the last game's end is done (its processes killed and reaped).
+        warm.settle().map_err(SpawnError::Start)?;
         let counters = warm.group().map(tree::Counters::of).unwrap_or_default();
         let (in_read, in_write) = io::pipe().map_err(SpawnError::Start)?;
         let (out_read, out_write) = io::pipe().map_err(SpawnError::Start)?;

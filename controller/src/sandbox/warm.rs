@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use nix::fcntl::{FcntlArg, FdFlag};
 use nix::sys::signal::{Signal, kill, killpg};
 use nix::sys::socket::{ControlMessage, ControlMessageOwned, MsgFlags, recvmsg, sendmsg};
-use nix::sys::wait::{WaitPidFlag, waitpid};
+use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
 use super::bwrap::{self, BOT_DIR, NOBODY};
@@ -197,8 +197,8 @@ impl Warm {
             .map(str::to_string)
     }
 
-    /// Reads the replies owed; a start that failed is logged.
-    fn settle(&mut self) -> io::Result<()> {
+    /// Reads the replies owed (so the last game's end is done); a start that failed is logged.
+    pub fn settle(&mut self) -> io::Result<()> {
         while self.owed > 0 {
             let reply = self.reply()?;
             if let Some(why) = reply.strip_prefix('F') {
@@ -307,30 +307,33 @@ fn serve(control: &UnixStream, kind: Kind) -> io::Result<()> {
                 );
             }
         }
-        match head[0] {
-            b'L' => {
-                let reply = match start_bot(fds, kind) {
-                    Ok(child) => {
-                        let pid = child.id();
-                        leader = Some(child);
-                        format!("P{pid}\n")
-                    }
-                    Err(e) => format!("F{e}\n"),
-                };
-                writer.write_all(reply.as_bytes())?;
-            }
+        let reply = match head[0] {
+            b'L' => match start_bot(fds, kind) {
+                Ok(child) => {
+                    let pid = child.id();
+                    leader = Some(child);
+                    format!("P{pid}\n")
+                }
+                Err(e) => format!("F{e}\n"),
+            },
             b'E' => {
                 end_game(kind, leader.take());
-                writer.write_all(b"E\n")?;
+                "E\n".to_string()
             }
             b'W' => {
                 use std::io::Read;
                 (&mut &*control).read_exact(&mut head[1..])?;
                 let limit = Duration::from_millis(u16::from_le_bytes([head[1], head[2]]).into());
                 let status = leader.as_mut().and_then(|c| wait_for(c, limit));
-                writer.write_all(format!("S{}\n", status.unwrap_or_default()).as_bytes())?;
+                format!("S{}\n", status.unwrap_or_default())
             }
-            _ => writer.write_all(b"Funknown request\n")?,
+            _ => "Funknown request\n".to_string(),
+        };
+        // The controller closes its end when it is done with the sandbox, perhaps before the
+        // last reply: that ends the init as quietly as the end of its requests does.
+        if writer.write_all(reply.as_bytes()).is_err() {
+            end_game(kind, leader.take());
+            return Ok(());
         }
     }
 }
@@ -416,21 +419,21 @@ fn end_game(kind: Kind, leader: Option<Child>) {
             if let Some(leader) = &leader {
                 let _ = killpg(Pid::from_raw(leader.id() as i32), Signal::SIGKILL);
             }
+            // Killed children are waited for one by one (never "any child", which could be a
+            // daemon re-parented meanwhile and not yet killed); then whatever was re-parented
+            // since is listed, until nothing is left.
             loop {
                 let children = own_children();
                 if children.is_empty() {
                     break;
                 }
-                for pid in children {
+                for &pid in &children {
                     let _ = killpg(pid, Signal::SIGKILL);
                     let _ = kill(pid, Signal::SIGKILL);
                 }
-                while let Ok(status) = waitpid(Pid::from_raw(-1), Some(WaitPidFlag::WNOHANG)) {
-                    if status == nix::sys::wait::WaitStatus::StillAlive {
-                        break;
-                    }
+                for pid in children {
+                    let _ = waitpid(pid, None);
                 }
-                std::thread::sleep(Duration::from_micros(200));
             }
             drop(leader);
         }
