@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_ok, text};
+use common::{assert_ok, forge, text};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,7 +12,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
-use take6::record::{Chain, GameRecord, read_games_jsonl};
+use take6::record::{GameRecord, read_games_jsonl};
 
 /// `take6 <args>` in `dir`, with no bot folder there at all.
 fn take6(dir: &Path, args: &[&str]) -> Command {
@@ -113,20 +113,6 @@ fn no_bot_folder_is_needed_and_summary_is_refused_for_bots() {
         "{}",
         text(&out.stderr)
     );
-}
-
-/// Rewrites line `n` (1-based) with `edit` applied and re-chains every line, so only the replay
-/// of the built-ins can catch the edit.
-fn forge(jsonl: &Path, series: &str, n: usize, edit: impl FnOnce(&mut GameRecord)) {
-    let file = fs::File::open(jsonl).unwrap();
-    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
-    edit(&mut games[n - 1]);
-    let mut chain = Chain::start(series);
-    let mut out = Vec::new();
-    for g in &games {
-        chain.append_line(g, &mut out);
-    }
-    fs::write(jsonl, out).unwrap();
 }
 
 #[test]

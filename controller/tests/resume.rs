@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_ok, patient_launch, text};
+use common::{assert_ok, forge, patient_launch, text};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::cargo::CommandCargoExt;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
-use take6::record::{Chain, GameRecord, read_games_jsonl};
+use take6::record::{GameRecord, read_games_jsonl};
 use tempfile::TempDir;
 
 const SEED: &str = "21";
@@ -376,20 +376,6 @@ fn resume_is_refused_for_a_changed_bot_or_settings_that_change_the_games() {
     let out = resume(tmp.path(), "1");
     assert_ok(&out);
     assert!(text(&out.stdout).contains(&format!("{GAMES} of {GAMES} games played")));
-}
-
-/// Rewrites line `n` (1-based) of `games.jsonl` with `edit` applied to its record, and
-/// re-chains every line so that only the rules checker can catch the edit.
-fn forge(jsonl: &Path, series: &str, n: usize, edit: impl FnOnce(&mut GameRecord)) {
-    let file = fs::File::open(jsonl).unwrap();
-    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
-    edit(&mut games[n - 1]);
-    let mut chain = Chain::start(series);
-    let mut out = Vec::new();
-    for g in &games {
-        chain.append_line(g, &mut out);
-    }
-    fs::write(jsonl, out).unwrap();
 }
 
 #[test]

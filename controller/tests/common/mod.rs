@@ -2,8 +2,11 @@
 //! and uses what it needs, hence the allowance for unused items).
 #![allow(dead_code)]
 
+use std::fs;
 use std::path::Path;
 use std::process::Output;
+
+use take6::record::{Chain, GameRecord, read_games_jsonl};
 
 /// Output bytes as text for messages.
 pub fn text(bytes: &[u8]) -> String {
@@ -27,4 +30,19 @@ pub fn assert_ok(out: &Output) {
 pub fn patient_launch() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots/patient/launch"))
         .unwrap()
+}
+
+/// Rewrites line `n` (1-based) of `games.jsonl` with `edit` applied to its record, and
+/// re-chains every line, so that only a check of the games themselves (the rules checker, or
+/// the replay of built-ins) can catch the edit.
+pub fn forge(jsonl: &Path, series: &str, n: usize, edit: impl FnOnce(&mut GameRecord)) {
+    let file = fs::File::open(jsonl).unwrap();
+    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
+    edit(&mut games[n - 1]);
+    let mut chain = Chain::start(series);
+    let mut out = Vec::new();
+    for g in &games {
+        chain.append_line(g, &mut out);
+    }
+    fs::write(jsonl, out).unwrap();
 }
