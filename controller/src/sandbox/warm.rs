@@ -11,7 +11,9 @@
 //! - **plain** (`--sandbox none`): the init runs in the working copy without isolation and
 //!   starts `./launch` in a process group of its own. It is a child subreaper, so that what a game
 //!   left behind comes back to it and is killed at the game's end. This saves forking the large
-//!   controller per launch: the init is small, so its fork is cheap.
+//!   controller per launch. The init puts the bots' address-space limit on itself, so a launch
+//!   needs no code between fork and exec and is a `posix_spawn` (a vfork: no page tables
+//!   copied). It ends with the controller through its control socket, killing its game first.
 //!
 //! Requests never wait for their reply: the replies are read before the next launch, by which
 //! time the init has long sent them, so a game's start and end cost the controller two short
@@ -104,6 +106,7 @@ impl Warm {
     /// Spawns `command` (whose last argument so far is the init's subcommand) with the control
     /// socket's descriptor and `extra` arguments after it, in a cgroup when they are enforced.
     fn spawn(sandbox: &Sandbox, mut command: Command, extra: &[&str]) -> io::Result<Warm> {
+        let plain = extra.first() == Some(&PLAIN);
         let (ours, theirs) = UnixStream::pair()?;
         ours.set_read_timeout(Some(PATIENCE))?;
         let theirs: OwnedFd = theirs.into();
@@ -137,8 +140,12 @@ impl Warm {
                 for &(resource, value) in &rlimits {
                     nix::sys::resource::setrlimit(resource, value, value)?;
                 }
-                // Gone with the controller, whatever kills it.
-                nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+                // Gone with the controller, whatever kills it. A plain init instead ends at its
+                // control socket's end of file (the controller's death closes it) after killing
+                // the game: no signal from outside would let it clean up.
+                if !plain {
+                    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+                }
                 Ok(())
             });
         }
@@ -240,8 +247,10 @@ impl Drop for Warm {
 enum Kind {
     /// PID 1 of a bubblewrap sandbox.
     Sandboxed,
-    /// Unisolated (`--sandbox none`), giving its bots this address-space limit in bytes.
-    Plain { address_space: u64 },
+    /// Unisolated (`--sandbox none`), giving its bots this address-space limit in bytes:
+    /// `inherited` when the init put it on itself, so that a bot inherits it and needs no
+    /// code of its own between fork and exec.
+    Plain { address_space: u64, inherited: bool },
 }
 
 /// The init of a warm sandbox: serves requests on the control socket (descriptor `fd`, the
@@ -253,9 +262,13 @@ pub fn init_main(args: &[String]) -> u8 {
     };
     let kind = match (args.get(1).map(String::as_str), args.get(2)) {
         (None, _) => Kind::Sandboxed,
-        (Some(PLAIN), Some(bytes)) if bytes.parse::<u64>().is_ok() => Kind::Plain {
-            address_space: bytes.parse().unwrap_or(u64::MAX),
-        },
+        (Some(PLAIN), Some(bytes)) if bytes.parse::<u64>().is_ok() => {
+            let address_space = bytes.parse().unwrap_or(u64::MAX);
+            Kind::Plain {
+                address_space,
+                inherited: limit_self(address_space),
+            }
+        }
         _ => {
             eprintln!("take6 sandbox-init: unknown arguments {args:?}");
             return 2;
@@ -286,12 +299,23 @@ fn serve(control: &UnixStream, kind: Kind) -> io::Result<()> {
         let mut head = [0u8; 3];
         let mut iov = [IoSliceMut::new(&mut head[..1])];
         let mut space = nix::cmsg_space!([RawFd; 3]);
-        let msg = recvmsg::<()>(
+        let msg = match recvmsg::<()>(
             control.as_raw_fd(),
             &mut iov,
             Some(space.as_mut_slice()),
             MsgFlags::MSG_CMSG_CLOEXEC,
-        )?;
+        ) {
+            Ok(msg) => msg,
+            // A controller that died with replies unread resets the socket: the game ends
+            // with it all the same, as quietly as at the end of the requests.
+            Err(e) => {
+                end_game(kind, leader.take());
+                return match e {
+                    nix::errno::Errno::ECONNRESET => Ok(()),
+                    e => Err(e.into()),
+                };
+            }
+        };
         if msg.bytes == 0 {
             end_game(kind, leader.take());
             return Ok(());
@@ -373,7 +397,15 @@ fn start_bot(fds: Vec<File>, kind: Kind) -> io::Result<Child> {
     };
     command.stdin(stdin).stdout(stdout).stderr(stderr);
     let address_space = match kind {
-        Kind::Plain { address_space } => Some(address_space),
+        Kind::Plain {
+            inherited: true, ..
+        } => {
+            // Nothing to do between fork and exec but the process group, so the standard
+            // library starts it with posix_spawn (vfork): no copy of the init's page tables
+            // and no page faults in the child, which is most of a launch's cost here.
+            return command.process_group(0).spawn();
+        }
+        Kind::Plain { address_space, .. } => Some(address_space),
         Kind::Sandboxed => None,
     };
     // SAFETY: setsid, setpgid, prctl and setrlimit only.
@@ -397,6 +429,16 @@ fn start_bot(fds: Vec<File>, kind: Kind) -> io::Result<Child> {
         });
     }
     command.spawn()
+}
+
+/// The least address-space limit the plain init puts on itself (it needs about 10 MiB).
+const SELF_LIMIT_MIN: u64 = 64 << 20;
+
+/// Puts the bots' address-space limit on the plain init itself, when it leaves the init room
+/// to work, so that every bot inherits it. Returns whether it did.
+fn limit_self(bytes: u64) -> bool {
+    use nix::sys::resource::{Resource, setrlimit};
+    bytes >= SELF_LIMIT_MIN && setrlimit(Resource::RLIMIT_AS, bytes, bytes).is_ok()
 }
 
 /// Kills and reaps everything of the game. Sandboxed: every other process of the namespace
