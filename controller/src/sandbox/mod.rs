@@ -314,6 +314,33 @@ impl Sandbox {
         })
     }
 
+    /// Starts `count` warm sandboxes for `workdir` now and keeps them idle for its first games
+    /// (when sandboxes are kept warm). A sandbox that cannot start is logged; the game that
+    /// needs one tries again and says why it failed.
+    pub fn prewarm(&self, workdir: &Path, count: usize) {
+        let Some((init, pool)) = &self.warm else {
+            return;
+        };
+        for _ in 0..count {
+            let started = match self.mode {
+                Mode::None => warm::Warm::start_plain(self, init, workdir),
+                _ => warm::Warm::start(self, init, workdir),
+            };
+            match started {
+                Ok(warm) => pool
+                    .lock()
+                    .expect("not poisoned")
+                    .entry(workdir.to_path_buf())
+                    .or_default()
+                    .push(warm),
+                Err(e) => {
+                    tracing::warn!("warm sandbox for {}: {e}", workdir.display());
+                    return;
+                }
+            }
+        }
+    }
+
     /// Starts a game's `launch` in an idle warm sandbox of `workdir`, or a new one.
     fn launch_warm(
         &self,
