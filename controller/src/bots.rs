@@ -144,10 +144,10 @@ pub async fn prepare(
                 Slots {
                     copies: &copies,
                     builds: &builds,
+                    warm,
                 },
                 max_data,
                 &sandbox,
-                warm,
             );
             let outcome = outcome.await.map_err(|reason| Skipped {
                 // A name that cannot be shown as it is (control characters…) is shown escaped.
@@ -210,11 +210,13 @@ impl Prewarm {
     }
 }
 
-/// How many folders may be copied, and how many built, at once.
+/// What every folder's preparation shares: how many folders may be copied, and how many
+/// built, at once; how many warm sandboxes each bot gets before the games.
 #[derive(Clone, Copy)]
 struct Slots<'a> {
     copies: &'a Semaphore,
     builds: &'a Semaphore,
+    warm: usize,
 }
 
 /// Checks, copies and builds one folder; the error is the reason it is skipped.
@@ -226,7 +228,6 @@ async fn prepare_one(
     slots: Slots<'_>,
     max_data: u64,
     sandbox: &Arc<Sandbox>,
-    warm: usize,
 ) -> Result<Bot, String> {
     let Some(name) = folder.file_name().and_then(|n| n.to_str()) else {
         return Err("the folder name is not valid UTF-8; rename the folder".into());
@@ -263,7 +264,7 @@ async fn prepare_one(
     // after another as the first games begin. On this async thread, not a blocking one: a
     // sandbox dies with the thread that started it, and blocking threads come and go.
     let _slot = slots.copies.acquire().await.expect("never closed");
-    sandbox.prewarm(&workdir, warm);
+    sandbox.prewarm(&workdir, slots.warm);
     Ok(Bot {
         name,
         source: folder.to_path_buf(),
