@@ -441,7 +441,7 @@ mod tests {
         };
         let mut game = Game::new(&deal);
         game.begin_turn();
-        game.view(0, Phase::Turn, &["a".into(), "b".into()])
+        game.view(0, Phase::Turn, &["a".to_string(), "b".to_string()].into())
     }
 
     fn limits() -> Limits {
