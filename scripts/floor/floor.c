@@ -5,6 +5,9 @@
  * input and reaps them. No rules, no logs, no checks of the replies: scripts/bench-floor sets
  * `take6 run` against it on the same bots.
  *
+ * Like take6, it starts processes with posix_spawn (a vfork) and writes a bot's news (`cards`,
+ * `used`) together with its next question, in one write.
+ *
  * Usage: floor GAMES JOBS LAUNCH...   (JOBS worker processes share the games; each LAUNCH runs
  * with its own folder as current directory, as take6 runs a bot in its working copy.)
  */
@@ -123,34 +126,46 @@ static void game(int n, char **launch)
     }
     for (s = 0; s < n; s++)
         spawn(&bots[s], launch[s]);
+    /* What each bot is told before its next question (its cards, then each turn's `used`)
+     * goes out in the same write as the question: one wake-up per turn, as take6 does. */
+    char news[MAXN][128];
+    int news_len[MAXN];
     for (s = 0; s < n; s++) {
-        int len = snprintf(msg, sizeof msg, "cards");
+        news_len[s] = snprintf(news[s], sizeof news[s], "cards");
         for (i = 0; i < 10; i++)
-            len += snprintf(msg + len, sizeof msg - len, " %d", deck[s * 10 + i]);
-        msg[len++] = '\n';
-        say(&bots[s], msg, (size_t)len);
+            news_len[s] += snprintf(news[s] + news_len[s], sizeof news[s] - news_len[s], " %d",
+                                    deck[s * 10 + i]);
+        news[s][news_len[s]++] = '\n';
     }
     const int *rows = deck + n * 10;
     for (t = 0; t < 10; t++) {
-        int len = snprintf(msg, sizeof msg, "count 1 1 1 1\ncows 1 1 1 1\ntop %d %d %d %d\n",
-                           rows[0], rows[1], rows[2], rows[3]);
-        for (s = 0; s < n; s++)
+        for (s = 0; s < n; s++) {
+            memcpy(msg, news[s], (size_t)news_len[s]);
+            int len = news_len[s];
+            len += snprintf(msg + len, sizeof msg - len,
+                            "count 1 1 1 1\ncows 1 1 1 1\ntop %d %d %d %d\n", rows[0], rows[1],
+                            rows[2], rows[3]);
             say(&bots[s], msg, (size_t)len);
+        }
         int played[MAXN];
         for (s = 0; s < n; s++)
             played[s] = reply(&bots[s]);
-        len = snprintf(msg, sizeof msg, "used");
+        int len = snprintf(news[0], sizeof news[0], "used");
         for (s = 0; s < n; s++)
-            len += snprintf(msg + len, sizeof msg - len, " %d", played[s]);
-        msg[len++] = '\n';
-        for (s = 0; s < n; s++)
-            say(&bots[s], msg, (size_t)len);
+            len += snprintf(news[0] + len, sizeof news[0] - len, " %d", played[s]);
+        news[0][len++] = '\n';
+        for (s = 0; s < n; s++) {
+            memcpy(news[s], news[0], (size_t)len);
+            news_len[s] = len;
+        }
     }
-    int len = snprintf(msg, sizeof msg, "score 0\nothers");
-    for (s = 1; s < n; s++)
-        len += snprintf(msg + len, sizeof msg - len, " 0");
-    msg[len++] = '\n';
     for (s = 0; s < n; s++) {
+        memcpy(msg, news[s], (size_t)news_len[s]);
+        int len = news_len[s];
+        len += snprintf(msg + len, sizeof msg - len, "score 0\nothers");
+        for (i = 1; i < n; i++)
+            len += snprintf(msg + len, sizeof msg - len, " 0");
+        msg[len++] = '\n';
         say(&bots[s], msg, (size_t)len);
         close(bots[s].in);
     }
