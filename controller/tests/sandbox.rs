@@ -329,6 +329,75 @@ $1 == "invalid" { exit }
 }
 
 #[test]
+fn under_the_cpu_clock_thinking_on_after_a_reply_counts_toward_the_next() {
+    let tmp = arena();
+    if !sandboxed(tmp.path()) {
+        return;
+    }
+    // `ponderer` replies at once, then spins about half a second of CPU while `sleeper` takes
+    // 1.5 s of wall time (no CPU) per reply: the spin is over before the next question, which
+    // it answers at once, yet each later reply's CPU time holds the spin before it.
+    let awk_bot = |name: &str, before: &str, after: &str| {
+        let folder = tmp.path().join("bots").join(name);
+        fs::create_dir_all(&folder).unwrap();
+        let launch = format!(
+            r#"#!/bin/sh
+case $(awk -W version 2>&1) in *mawk*) set -- -W interactive ;; *) set -- ;; esac
+exec awk "$@" '
+$1 == "cards"   {{ n = 0; for (i = 2; i <= NF; i++) hand[++n] = $i; next }}
+$1 == "pickrow" {{ picking = 1; next }}
+$1 == "top" {{
+    {before}
+    if (picking) {{ picking = 0; print 0 }}
+    else {{ c = 0; for (i = 1; i <= n; i++) if (hand[i] != "") {{ c = hand[i]; hand[i] = ""; break }}; print c }}
+    fflush()
+    {after}
+    next
+}}
+$1 == "invalid" {{ exit }}
+'
+"#
+        );
+        fs::write(folder.join("launch"), launch).unwrap();
+        fs::set_permissions(folder.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    awk_bot("ponderer", "", "for (k = 0; k < 16000000; k++) x += k");
+    awk_bot("sleeper", "system(\"sleep 1.5\")", "");
+    run(
+        tmp.path(),
+        &[
+            "--games",
+            "1",
+            "--seed",
+            "3",
+            "--clock",
+            "cpu",
+            "--reply-ms",
+            "3000",
+        ],
+    );
+    let games = games(tmp.path());
+    for bot in ["honest", "sleeper", "ponderer"] {
+        assert!(faults(&games, bot).is_empty(), "{bot}: {games:?}");
+    }
+    let seat = games[0]
+        .players
+        .iter()
+        .position(|p| p == "ponderer")
+        .unwrap();
+    let times = &games[0]
+        .replies
+        .iter()
+        .find(|r| r.seat == seat)
+        .unwrap()
+        .cpu_us;
+    // The first reply is before any spin; most later ones follow a whole spin.
+    let mut later = times[1..].to_vec();
+    later.sort_unstable();
+    assert!(later[later.len() / 2] >= 300_000, "{times:?}");
+}
+
+#[test]
 fn a_sigkilled_controller_leaves_no_bot_process_behind() {
     let tmp = arena();
     if !sandboxed(tmp.path()) {

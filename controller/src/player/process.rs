@@ -105,6 +105,8 @@ pub struct Process {
     replies: Vec<ReplyTime>,
     /// Where messages and replies are recorded (`take6 check`), if anywhere.
     transcript: Option<GameTranscript>,
+    /// The tree's CPU counter at the last reply, where the next reply's time starts.
+    last_cpu: Option<u64>,
     /// Messages rendered and not yet written (see [`Process::flush`]).
     pending: Vec<String>,
     /// The bytes of one write, kept between writes.
@@ -142,6 +144,7 @@ impl Process {
             broken: None,
             replies: Vec::new(),
             transcript: None,
+            last_cpu: None,
             pending: Vec::new(),
             out: String::new(),
         })
@@ -256,11 +259,13 @@ impl Process {
         } else {
             self.limits.first_reply
         };
-        // The first reply's CPU time includes the start-up: the tree's cgroup is new.
+        // The first reply's CPU time includes the start-up: the tree's cgroup is new. A later
+        // one counts from the last reply: what the tree did since (its news, or thinking on
+        // while the others think) is its own time too, and the counter is not read again.
         let cpu_start = match (self.cpu_clock(), self.replied) {
             (false, _) => None,
             (true, false) => Some(0),
-            (true, true) => self.tree.cpu_us(),
+            (true, true) => self.last_cpu.or_else(|| self.tree.cpu_us()),
         };
         let started = Instant::now();
         let read = match cpu_start {
@@ -279,10 +284,10 @@ impl Process {
                     t.reply(&line);
                 }
                 self.replied = true;
+                let cpu_now = cpu_start.and_then(|_| self.tree.cpu_us());
+                self.last_cpu = cpu_now;
                 self.replies.push(ReplyTime {
-                    cpu_us: self
-                        .tree
-                        .cpu_us()
+                    cpu_us: cpu_now
                         .zip(cpu_start)
                         .map(|(now, start)| now.saturating_sub(start)),
                     wall_us: started.elapsed().as_micros() as u64,
