@@ -60,16 +60,26 @@ impl Strategy {
 /// game's seed and its seat, so they never depend on timing or on other games.
 pub struct Builtin {
     strategy: Strategy,
-    rng: ChaCha8Rng,
+    /// Only `random` draws: the others are deterministic and are spared seeding a stream
+    /// (a table of built-ins seats ten players per game, a hundred thousand games a second).
+    rng: Option<ChaCha8Rng>,
 }
 
 impl Builtin {
     /// A player for `seat` of the game whose seed is `game_seed`.
     pub fn new(strategy: Strategy, game_seed: u64, seat: usize) -> Builtin {
-        let mut rng = ChaCha8Rng::seed_from_u64(game_seed);
-        // Stream 0 deals; each seat's player draws from a stream of its own.
-        rng.set_stream(1 + seat as u64);
+        let rng = (strategy == Strategy::Random).then(|| {
+            let mut rng = ChaCha8Rng::seed_from_u64(game_seed);
+            // Stream 0 deals; each seat's player draws from a stream of its own.
+            rng.set_stream(1 + seat as u64);
+            rng
+        });
         Builtin { strategy, rng }
+    }
+
+    /// The random stream; only a `random` player has one.
+    fn rng(&mut self) -> &mut ChaCha8Rng {
+        self.rng.as_mut().expect("a random player has its stream")
     }
 
     pub fn strategy(&self) -> Strategy {
@@ -100,7 +110,7 @@ impl Builtin {
         let hand = sight.hand;
         assert!(!hand.is_empty(), "asked for a card with an empty hand");
         match self.strategy {
-            Strategy::Random => hand[self.rng.random_range(0..hand.len())],
+            Strategy::Random => hand[self.rng().random_range(0..hand.len())],
             Strategy::First => hand[0],
             Strategy::Lowest => *hand.iter().min().expect("non-empty"),
             Strategy::Highest => *hand.iter().max().expect("non-empty"),
@@ -111,7 +121,7 @@ impl Builtin {
     /// The row this player takes, from what it sees.
     pub fn row_in(&mut self, sight: &Sight<'_>) -> usize {
         match self.strategy {
-            Strategy::Random => self.rng.random_range(0..ROWS),
+            Strategy::Random => self.rng().random_range(0..ROWS),
             _ => cheapest_row(sight),
         }
     }

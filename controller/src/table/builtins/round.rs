@@ -1,0 +1,168 @@
+//! One round of built-ins on fixed arrays: the rules of [`crate::game`] (which the async table
+//! plays), restated for a table that only ever seats built-ins, so that a round allocates
+//! nothing unless its turns are recorded. The rows keep what a built-in sees of them (top,
+//! count, cows) up to date as cards land, instead of recounting them for every decision.
+//!
+//! The test in [`super`] plays the same tables through the async table and compares the
+//! records line for line, so the two cannot drift apart.
+
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use rand::seq::SliceRandom;
+
+use crate::game::{Card, HAND_SIZE, HIGHEST_CARD, MAX_PLAYERS, ROW_LIMIT, ROWS, cows_of};
+use crate::player::{Builtin, RowSight, Sight};
+use crate::record::{PlacementRecord, RowChoice, TurnRecord};
+
+/// The state of one round: hands, rows and the cows each seat took.
+pub struct Round {
+    n: usize,
+    /// Each seat's cards still held, in dealt order: the first `held[seat]`.
+    hands: [[Card; HAND_SIZE]; MAX_PLAYERS],
+    held: [usize; MAX_PLAYERS],
+    /// Each row's cards, oldest first: the first `sight[row].count`.
+    rows: [[Card; ROW_LIMIT]; ROWS],
+    sight: [RowSight; ROWS],
+    /// Cows each seat took (built-ins never fault, so they all count).
+    pub cows: [u32; MAX_PLAYERS],
+    /// The row starts, as dealt.
+    pub starts: [Card; ROWS],
+}
+
+impl Round {
+    /// Deals round `round` (0-based) of the game with seed `seed` to `n` seats, hands rotated
+    /// by `rotation`: the cards of [`crate::table::deal`], shuffled the same way.
+    pub fn deal(seed: u64, n: usize, round: u32, rotation: usize) -> Round {
+        assert!(
+            (1..=MAX_PLAYERS).contains(&n),
+            "a table seats 1 to {MAX_PLAYERS} players, not {n}"
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(u64::from(round));
+        let mut deck: [Card; HIGHEST_CARD as usize] = std::array::from_fn(|i| i as Card + 1);
+        deck.shuffle(&mut rng);
+        let mut hands = [[0; HAND_SIZE]; MAX_PLAYERS];
+        for (seat, hand) in hands.iter_mut().take(n).enumerate() {
+            let from = (seat + rotation) % n * HAND_SIZE;
+            hand.copy_from_slice(&deck[from..from + HAND_SIZE]);
+        }
+        let start = n * HAND_SIZE;
+        let starts: [Card; ROWS] = std::array::from_fn(|r| deck[start + r]);
+        let mut rows = [[0; ROW_LIMIT]; ROWS];
+        for (row, &card) in rows.iter_mut().zip(&starts) {
+            row[0] = card;
+        }
+        Round {
+            n,
+            hands,
+            held: [HAND_SIZE; MAX_PLAYERS],
+            rows,
+            sight: starts.map(|card| RowSight {
+                top: card,
+                count: 1,
+                cows: cows_of(card),
+            }),
+            cows: [0; MAX_PLAYERS],
+            starts,
+        }
+    }
+
+    /// Each seat's ten cards as dealt (call before the first turn).
+    pub fn hands(&self) -> Vec<Vec<Card>> {
+        self.hands[..self.n].iter().map(|h| h.to_vec()).collect()
+    }
+
+    /// Plays the ten turns with `players` (one per seat), pushing each turn onto `turns` when
+    /// it is given.
+    pub fn play(&mut self, players: &mut [Builtin], mut turns: Option<&mut Vec<TurnRecord>>) {
+        let n = self.n;
+        assert_eq!(players.len(), n, "one player per seat");
+        for _ in 0..HAND_SIZE {
+            // Every seat chooses from the same board; the cards are then revealed together.
+            let mut played = [0 as Card; MAX_PLAYERS];
+            // Card above seat: sorting these sorts the seats by card, lowest first.
+            let mut order = [0u16; MAX_PLAYERS];
+            for (seat, player) in players.iter_mut().enumerate() {
+                let held = self.held[seat];
+                let hand = &mut self.hands[seat];
+                let card = player.card_in(&Sight {
+                    hand: &hand[..held],
+                    rows: &self.sight,
+                });
+                let at = hand[..held]
+                    .iter()
+                    .position(|&c| c == card)
+                    .unwrap_or_else(|| panic!("seat {seat} does not hold card {card}"));
+                hand.copy_within(at + 1..held, at);
+                self.held[seat] = held - 1;
+                played[seat] = card;
+                order[seat] = u16::from(card) << 4 | seat as u16;
+            }
+            order[..n].sort_unstable();
+            let mut events = turns.as_ref().map(|_| Vec::with_capacity(n));
+            for key in &order[..n] {
+                let (seat, card) = (usize::from(key & 15), (key >> 4) as Card);
+                let (row, reason, full) = match self.row_for(card) {
+                    Some(row) => (row, None, usize::from(self.sight[row].count) >= ROW_LIMIT),
+                    None => {
+                        let row = players[seat].row_in(&Sight {
+                            hand: &self.hands[seat][..self.held[seat]],
+                            rows: &self.sight,
+                        });
+                        (row, Some(RowChoice::Pick), true)
+                    }
+                };
+                let before = self.sight[row];
+                // The row's cards before the card lands, and how many of them it takes.
+                let taken = self.rows[row];
+                let took = if full {
+                    // The card takes the row and starts it again.
+                    self.rows[row][0] = card;
+                    self.sight[row] = RowSight {
+                        top: card,
+                        count: 1,
+                        cows: cows_of(card),
+                    };
+                    self.cows[seat] += before.cows;
+                    usize::from(before.count)
+                } else {
+                    self.rows[row][usize::from(before.count)] = card;
+                    self.sight[row] = RowSight {
+                        top: card,
+                        count: before.count + 1,
+                        cows: before.cows + cows_of(card),
+                    };
+                    0
+                };
+                if let Some(events) = &mut events {
+                    events.push(PlacementRecord {
+                        seat,
+                        card,
+                        row,
+                        took: taken[..took].to_vec(),
+                        cows: if full { before.cows } else { 0 },
+                        reason,
+                    });
+                }
+            }
+            if let (Some(turns), Some(events)) = (turns.as_deref_mut(), events) {
+                turns.push(TurnRecord {
+                    played: played[..n].to_vec(),
+                    events,
+                });
+            }
+        }
+    }
+
+    /// The row `card` goes on: the one whose top is the highest below it; `None` when the card
+    /// is lower than every top.
+    fn row_for(&self, card: Card) -> Option<usize> {
+        let mut target: Option<usize> = None;
+        for (row, s) in self.sight.iter().enumerate() {
+            if s.top < card && target.is_none_or(|t| s.top > self.sight[t].top) {
+                target = Some(row);
+            }
+        }
+        target
+    }
+}
