@@ -135,7 +135,7 @@ impl Tally {
     pub fn add(&mut self, record: &GameRecord) {
         self.games += 1;
         // A game of several rounds is ranked by each seat's sum over its rounds.
-        let scores = record.totals();
+        let scores = record.total_scores();
         let best = scores.iter().copied().min();
         let winners = scores.iter().filter(|&&s| Some(s) == best).count() as u64;
         self.seats.clear();
