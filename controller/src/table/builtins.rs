@@ -199,7 +199,7 @@ mod tests {
     /// table size, with rounds and rotations; the summary is the full record's summary.
     #[tokio::test]
     async fn the_synchronous_table_plays_the_games_of_the_async_one() {
-        for seed in 0..40u64 {
+        for seed in 0..400u64 {
             let players = 2 + (seed as usize % 9);
             let rounds = 1 + (seed % 3) as u32;
             let t = table(seed, seed * 7919, players, rounds, seed as usize % players);

@@ -17,8 +17,9 @@ use crate::record::{PlacementRecord, RowChoice, TurnRecord};
 /// The state of one round: hands, rows and the cows each seat took.
 pub struct Round {
     n: usize,
-    /// Each seat's cards still held, in dealt order: the first `held[seat]`.
-    hands: [[Card; HAND_SIZE]; MAX_PLAYERS],
+    /// Each seat's cards still held, in dealt order: the first `held[seat]` bytes (16 bytes
+    /// so that a card is taken out with shifts of one `u128`, not a `memmove` call).
+    hands: [[Card; 16]; MAX_PLAYERS],
     held: [usize; MAX_PLAYERS],
     /// Each row's cards, oldest first: the first `sight[row].count`.
     rows: [[Card; ROW_LIMIT]; ROWS],
@@ -41,10 +42,10 @@ impl Round {
         rng.set_stream(u64::from(round));
         let mut deck: [Card; HIGHEST_CARD as usize] = std::array::from_fn(|i| i as Card + 1);
         deck.shuffle(&mut rng);
-        let mut hands = [[0; HAND_SIZE]; MAX_PLAYERS];
+        let mut hands = [[0; 16]; MAX_PLAYERS];
         for (seat, hand) in hands.iter_mut().take(n).enumerate() {
             let from = (seat + rotation) % n * HAND_SIZE;
-            hand.copy_from_slice(&deck[from..from + HAND_SIZE]);
+            hand[..HAND_SIZE].copy_from_slice(&deck[from..from + HAND_SIZE]);
         }
         let start = n * HAND_SIZE;
         let starts: [Card; ROWS] = std::array::from_fn(|r| deck[start + r]);
@@ -69,7 +70,10 @@ impl Round {
 
     /// Each seat's ten cards as dealt (call before the first turn).
     pub fn hands(&self) -> Vec<Vec<Card>> {
-        self.hands[..self.n].iter().map(|h| h.to_vec()).collect()
+        self.hands[..self.n]
+            .iter()
+            .map(|h| h[..HAND_SIZE].to_vec())
+            .collect()
     }
 
     /// Plays the ten turns with `players` (one per seat), pushing each turn onto `turns` when
@@ -80,8 +84,10 @@ impl Round {
         for _ in 0..HAND_SIZE {
             // Every seat chooses from the same board; the cards are then revealed together.
             let mut played = [0 as Card; MAX_PLAYERS];
-            // Card above seat: sorting these sorts the seats by card, lowest first.
-            let mut order = [0u16; MAX_PLAYERS];
+            // The cards revealed, one bit each, and whose each is: the bits in increasing
+            // order are the placement order (cards are distinct), with no sort.
+            let mut revealed = 0u128;
+            let mut owner = [0u8; HIGHEST_CARD as usize + 1];
             for (seat, player) in players.iter_mut().enumerate() {
                 let held = self.held[seat];
                 let hand = &mut self.hands[seat];
@@ -93,15 +99,17 @@ impl Round {
                     .iter()
                     .position(|&c| c == card)
                     .unwrap_or_else(|| panic!("seat {seat} does not hold card {card}"));
-                hand.copy_within(at + 1..held, at);
+                *hand = without_byte(*hand, at);
                 self.held[seat] = held - 1;
                 played[seat] = card;
-                order[seat] = u16::from(card) << 4 | seat as u16;
+                revealed |= 1 << card;
+                owner[usize::from(card)] = seat as u8;
             }
-            order[..n].sort_unstable();
             let mut events = turns.as_ref().map(|_| Vec::with_capacity(n));
-            for key in &order[..n] {
-                let (seat, card) = (usize::from(key & 15), (key >> 4) as Card);
+            while revealed != 0 {
+                let card = revealed.trailing_zeros() as Card;
+                revealed &= revealed - 1;
+                let seat = usize::from(owner[usize::from(card)]);
                 let (row, reason, full) = match self.row_for(card) {
                     Some(row) => (row, None, usize::from(self.sight[row].count) >= ROW_LIMIT),
                     None => {
@@ -165,4 +173,13 @@ impl Round {
         }
         target
     }
+}
+
+/// `bytes` with the byte at `at` taken out and the bytes after it moved down one place.
+fn without_byte(bytes: [u8; 16], at: usize) -> [u8; 16] {
+    let x = u128::from_le_bytes(bytes);
+    let below = x & ((1u128 << (8 * at)) - 1);
+    // `at` is at most 9: the shift is at most 80 bits.
+    let above = (x >> (8 * (at + 1))) << (8 * at);
+    (below | above).to_le_bytes()
 }
