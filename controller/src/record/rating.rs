@@ -125,33 +125,35 @@ fn multi_team_of_one(
             .get(i)
             .map_or(0.0, |p| std::iter::once(p.uncertainty.powi(2)).sum())
     });
-    // For each ordered pair: c, and exp(rating_i / c).
+    // For each pair, once: c and its square, and each side's expected score p (the crate's
+    // `p_value` from either side: the same exponentials over the same sum).
     let mut c = [[0.0f64; N]; N];
-    let mut e = [[0.0f64; N]; N];
+    let mut c_sq = [[0.0f64; N]; N];
+    let mut p = [[0.0f64; N]; N];
     for i in 0..n {
         for q in i + 1..n {
             let c_iq = 2.0f64.mul_add(beta_sq, unc_sq[i] + unc_sq[q]).sqrt();
-            c[i][q] = c_iq;
-            c[q][i] = c_iq;
-            e[i][q] = (ratings[i] / c_iq).exp();
-            e[q][i] = (ratings[q] / c_iq).exp();
+            let (e_i, e_q) = ((ratings[i] / c_iq).exp(), (ratings[q] / c_iq).exp());
+            let sum = e_i + e_q;
+            (c[i][q], c[q][i]) = (c_iq, c_iq);
+            (c_sq[i][q], c_sq[q][i]) = (c_iq.powi(2), c_iq.powi(2));
+            (p[i][q], p[q][i]) = (e_i / sum, e_q / sum);
         }
     }
     (0..n).map(move |i| {
         let mut omega = 0.0;
         let mut large_delta = 0.0;
+        let unc = unc_sq[i].sqrt();
         for q in (0..n).filter(|&q| q != i) {
-            let c = c[i][q];
-            let (e1, e2) = (e[i][q], e[q][i]);
-            let p = e1 / (e1 + e2);
+            let (c, p) = (c[i][q], p[i][q]);
             let score = match ranks[q].cmp(&ranks[i]) {
                 std::cmp::Ordering::Greater => 1.0,
                 std::cmp::Ordering::Equal => 0.5,
                 std::cmp::Ordering::Less => 0.0,
             };
             let small_delta = (unc_sq[i] / c) * (score - p);
-            let gamma = unc_sq[i].sqrt() / c;
-            let eta = gamma * unc_sq[i] / c.powi(2) * p * (1.0 - p);
+            let gamma = unc / c;
+            let eta = gamma * unc_sq[i] / c_sq[i][q] * p * (1.0 - p);
             omega += small_delta;
             large_delta += eta;
         }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::game::Card;
-use crate::record::interner::{FastMap, Interner, pair_key};
+use crate::record::interner::{Interner, PairMap, pair_key};
 use crate::record::{FaultPhase, GameRecord, RowChoice};
 
 /// How many games the viewer embeds besides each player's best and worst game: the ones with
@@ -108,7 +108,7 @@ pub struct ReportStats {
     /// By player number, how many games ended with each score.
     scores: Vec<ScoreCounts>,
     /// Keyed by player numbers, lower first; points are the lower number's.
-    meetings: FastMap<(u32, u32), Meeting>,
+    meetings: PairMap<Meeting>,
     /// The first game's players' numbers, sorted, to tell whether the line-up ever changed.
     first_lineup: Option<Vec<u32>>,
     /// The numbers of the seats of the game being added, and the same sorted (reused).
@@ -222,7 +222,7 @@ impl ReportStats {
                 } else {
                     (score, r.scores[other_seat])
                 };
-                let m = self.meetings.entry(key).or_default();
+                let m = self.meetings.entry(key);
                 m.games += 1;
                 m.half_points += match sa.cmp(&sb) {
                     std::cmp::Ordering::Less => 2,
@@ -287,7 +287,7 @@ impl ReportStats {
     /// Head-to-head of `a` against `b`: games both played and `a`'s share of points.
     pub fn meeting(&self, a: &str, b: &str) -> Option<(u64, f64)> {
         let (key, flip) = pair_key(self.names.get(a)?, self.names.get(b)?);
-        let m = self.meetings.get(&key)?;
+        let m = self.meetings.get(key)?;
         let share = m.half_points as f64 / (2 * m.games) as f64;
         Some((m.games, if flip { 1.0 - share } else { share }))
     }
