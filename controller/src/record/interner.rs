@@ -119,9 +119,10 @@ impl<V: Default> PairMap<V> {
     /// Players numbered below this have their pairs in the array (8,128 slots at most).
     pub const DENSE: u32 = 128;
 
+    /// The array slot of a pair; `None` beyond the array (or for a player paired with itself,
+    /// which a caller may ask about and which never meets: the map has no such key).
     fn slot((lo, hi): (u32, u32)) -> Option<usize> {
-        debug_assert!(lo < hi, "a pair is two players, lower number first");
-        (hi < Self::DENSE).then(|| (hi as usize * (hi as usize - 1)) / 2 + lo as usize)
+        (lo < hi && hi < Self::DENSE).then(|| (hi as usize * (hi as usize - 1)) / 2 + lo as usize)
     }
 
     /// The value of the pair `key`, a default one if the pair is new.
@@ -184,5 +185,6 @@ mod tests {
         assert_eq!(pairs.get((0, 1)), Some(&8));
         assert_eq!(pairs.get((1, 2)), None);
         assert_eq!(pairs.get((2, 500)), None);
+        assert_eq!(pairs.get((3, 3)), None, "a player never meets itself");
     }
 }
