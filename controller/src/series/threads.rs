@@ -195,8 +195,7 @@ fn work(
                 seats: &strategies,
             };
             builtins::play_into(&table, turns, &mut scratch, record);
-            // The record holds only strings, numbers, vectors and unit enums.
-            serde_json::to_writer(&mut batch.json, &*record).expect("a GameRecord serializes");
+            builtins::write_record(record, &mut batch.json);
             batch.ends.push(batch.json.len());
         }
         if batches.send(batch).is_err() {

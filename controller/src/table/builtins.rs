@@ -5,6 +5,7 @@
 //!
 //! Built-ins never fault, so there is no substitute, no fault and no log here.
 
+mod json;
 mod round;
 
 use std::time::Instant;
@@ -13,6 +14,7 @@ use super::TableGame;
 use crate::player::{Builtin, Strategy};
 use crate::record::{GameRecord, RoundRecord};
 use crate::table::Occupant;
+pub use json::write_record;
 use round::Round;
 
 /// What a thread playing many games reuses from one game to the next, so that a game
