@@ -16,10 +16,16 @@ pub struct Fx(u64);
 
 impl Hasher for Fx {
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
+        // Each 8 bytes as a little-endian word, the last zero-padded; built without a
+        // variable-length copy, which would be a `memcpy` call per word.
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.write_u64(u64::from_le_bytes(word.try_into().expect("8 bytes")));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let word = (rest.iter().rev()).fold(0u64, |w, &b| w << 8 | u64::from(b));
+            self.write_u64(word);
         }
     }
 
@@ -130,7 +136,9 @@ impl<V: Default> PairMap<V> {
         match Self::slot(key) {
             Some(i) => {
                 if i >= self.dense.len() {
-                    self.dense.resize_with(i + 1, || None);
+                    // Room for every pair of the higher player's number at once.
+                    let hi = key.1 as usize;
+                    self.dense.resize_with((hi + 1) * hi / 2, || None);
                 }
                 self.dense[i].get_or_insert_with(V::default)
             }
@@ -159,6 +167,31 @@ impl<V: Default> PairMap<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hash reads a name as zero-padded little-endian words, as it always has (tables
+    /// keyed by it do not change from one build to the next).
+    #[test]
+    fn names_hash_as_padded_little_endian_words() {
+        for name in [
+            "",
+            "a",
+            "gap#1",
+            "highest#2",
+            "exactly8",
+            "sixteen_bytes_ab",
+            "ünï",
+        ] {
+            let mut fx = Fx::default();
+            fx.write(name.as_bytes());
+            let mut want = Fx::default();
+            for chunk in name.as_bytes().chunks(8) {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                want.write_u64(u64::from_le_bytes(word));
+            }
+            assert_eq!(fx.finish(), want.finish(), "{name:?}");
+        }
+    }
 
     /// The array and the map hold the same pairs as a plain map would, and list each once.
     #[test]

@@ -164,13 +164,14 @@ impl Round {
     /// The row `card` goes on: the one whose top is the highest below it; `None` when the card
     /// is lower than every top.
     fn row_for(&self, card: Card) -> Option<usize> {
-        let mut target: Option<usize> = None;
+        // The highest top below the card is the smallest gap; a top above the card wraps
+        // to a gap of 153 or more (cards are at most 103 apart). No branch per row.
+        let mut target = u32::MAX;
         for (row, s) in self.sight.iter().enumerate() {
-            if s.top < card && target.is_none_or(|t| s.top > self.sight[t].top) {
-                target = Some(row);
-            }
+            let gap = u32::from(card.wrapping_sub(s.top));
+            target = target.min(gap << 2 | row as u32);
         }
-        target
+        (target >> 2 <= 127).then_some((target & 3) as usize)
     }
 }
 
