@@ -91,6 +91,7 @@ pub async fn prepare(
     jobs: usize,
     max_data: u64,
     sandbox: &Arc<Sandbox>,
+    prewarm: Prewarm,
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
@@ -123,9 +124,15 @@ pub async fn prepare(
     }
 
     let builds = Arc::new(Semaphore::new(jobs.max(1)));
+    // Copying a folder and making its disk image is short file work, whatever `--jobs`: as
+    // many at once as there are processors (a series at `--jobs 1` starts sooner).
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let copies = Arc::new(Semaphore::new(jobs.max(cores)));
+    let warm = prewarm.per_bot(folders.len());
     let mut tasks = tokio::task::JoinSet::new();
     for (i, folder) in folders.into_iter().enumerate() {
         let (work, logs, builds) = (work.clone(), logs.clone(), Arc::clone(&builds));
+        let copies = Arc::clone(&copies);
         let sandbox = Arc::clone(sandbox);
         tasks.spawn(async move {
             let name = file_name(&folder);
@@ -134,7 +141,11 @@ pub async fn prepare(
                 &work,
                 &logs,
                 build_timeout,
-                &builds,
+                Slots {
+                    copies: &copies,
+                    builds: &builds,
+                    warm,
+                },
                 max_data,
                 &sandbox,
             );
@@ -172,13 +183,49 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// How many warm sandboxes to start for each bot before the first game: as many as the games
+/// it may be in at once.
+#[derive(Debug, Clone, Copy)]
+pub struct Prewarm {
+    /// Games played at once (`--jobs`, or fewer if the series is shorter).
+    pub games_at_once: usize,
+    /// Seats at a table.
+    pub seats: usize,
+}
+
+impl Prewarm {
+    /// No warm sandbox before the games (each starts with the bot's first game).
+    pub const NONE: Prewarm = Prewarm {
+        games_at_once: 0,
+        seats: 0,
+    };
+
+    /// Per bot among `bots`: each game seats `seats` of them, so a bot is in about
+    /// `games_at_once * seats / bots` of the games at once (all of them when it is always
+    /// seated).
+    fn per_bot(self, bots: usize) -> usize {
+        (self.games_at_once * self.seats)
+            .div_ceil(bots.max(1))
+            .min(self.games_at_once)
+    }
+}
+
+/// What every folder's preparation shares: how many folders may be copied, and how many
+/// built, at once; how many warm sandboxes each bot gets before the games.
+#[derive(Clone, Copy)]
+struct Slots<'a> {
+    copies: &'a Semaphore,
+    builds: &'a Semaphore,
+    warm: usize,
+}
+
 /// Checks, copies and builds one folder; the error is the reason it is skipped.
 async fn prepare_one(
     folder: &Path,
     work: &Path,
     logs: &Path,
     build_timeout: Duration,
-    slots: &Semaphore,
+    slots: Slots<'_>,
     max_data: u64,
     sandbox: &Arc<Sandbox>,
 ) -> Result<Bot, String> {
@@ -193,7 +240,7 @@ async fn prepare_one(
     // Walking, hashing and copying a folder is blocking file work: off the async threads, so
     // that nothing a folder holds can stall the series or its signal handling.
     let (source, copy) = (folder.to_path_buf(), workdir.clone());
-    let slot = slots.acquire().await.expect("never closed");
+    let slot = slots.copies.acquire().await.expect("never closed");
     let handover = Arc::clone(sandbox);
     let (hash, template, has_build) = tokio::task::spawn_blocking(move || {
         let staged = stage(&source, &copy, max_data)?;
@@ -207,12 +254,17 @@ async fn prepare_one(
     .map_err(|e| format!("preparing the folder failed: {e}"))??;
     drop(slot);
     if has_build {
-        let _slot = slots.acquire().await.expect("never closed");
+        let _slot = slots.builds.acquire().await.expect("never closed");
         let log = logs.join(format!("{name}.build.log"));
         run_build(sandbox, &workdir, &log, build_timeout)
             .await
             .map_err(|why| format!("{why} (see {})", log.display()))?;
     }
+    // Its warm sandboxes start now, alongside the other bots' preparation, instead of one
+    // after another as the first games begin. On this async thread, not a blocking one: a
+    // sandbox dies with the thread that started it, and blocking threads come and go.
+    let _slot = slots.copies.acquire().await.expect("never closed");
+    sandbox.prewarm(&workdir, slots.warm);
     Ok(Bot {
         name,
         source: folder.to_path_buf(),
@@ -344,6 +396,26 @@ async fn run_build(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn each_bot_gets_a_warm_sandbox_per_game_it_may_be_in_at_once() {
+        let p = |games_at_once, bots| {
+            Prewarm {
+                games_at_once,
+                seats: 10,
+            }
+            .per_bot(bots)
+        };
+        // Always seated: in every game at once.
+        assert_eq!(p(2, 10), 2);
+        assert_eq!(p(1, 3), 1);
+        // Twenty bots, ten seats: in half the games.
+        assert_eq!(p(4, 20), 2);
+        assert_eq!(p(2, 20), 1);
+        // At least one, even for many bots.
+        assert_eq!(p(1, 100), 1);
+        assert_eq!(p(3, 0), 3);
+    }
     use super::*;
     use std::os::unix::fs::PermissionsExt;
 
@@ -392,6 +464,7 @@ mod tests {
             2,
             1 << 20,
             &sandbox(),
+            Prewarm::NONE,
         )
         .await
         .unwrap();
@@ -462,6 +535,7 @@ mod tests {
             2,
             1 << 20,
             &sandbox(),
+            Prewarm::NONE,
         )
         .await
         .unwrap();
@@ -505,9 +579,17 @@ mod tests {
         write_exec(&bots.join("slow/build"), "#!/bin/sh\nsleep 1000\n");
         let started = std::time::Instant::now();
         let limit = Duration::from_secs(1);
-        let (ok, skipped) = prepare(&bots, &tmp.path().join("s"), limit, 1, 1 << 20, &sandbox())
-            .await
-            .unwrap();
+        let (ok, skipped) = prepare(
+            &bots,
+            &tmp.path().join("s"),
+            limit,
+            1,
+            1 << 20,
+            &sandbox(),
+            Prewarm::NONE,
+        )
+        .await
+        .unwrap();
         assert!(ok.is_empty());
         assert!(
             skipped[0].reason.contains("timed out after 1 s"),

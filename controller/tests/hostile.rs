@@ -305,27 +305,19 @@ fn a_bot_gets_the_controller_environment_without_the_sandbox() {
     );
 }
 
-/// Starts a long series with `hostile-daemon`, waits for its daemon named `daemon` (`setsid`
-/// from a game, `build-setsid` from its build), stops the controller with `signal` and checks
-/// that no process of the test is left.
-fn stop_controller_mid_series(test: &str, daemon: &str, signal: Signal) {
-    if !sandbox_available(test) {
-        return;
+/// Starts a long series with `hostile-daemon` under `--sandbox mode`, waits for its daemon
+/// named `daemon` (`setsid` from a game, `build-setsid` from its build) and stops the
+/// controller with `signal`; `None` when the sandbox is wanted and the machine has none.
+fn stop_controller_mid_series(test: &str, daemon: &str, signal: Signal, mode: &str) -> Option<Zoo> {
+    if mode != "none" && !sandbox_available(test) {
+        return None;
     }
     let zoo = Zoo::new(test, &["hostile-daemon"]);
     // Games of a second of CPU or more, so that a game's daemon is there long enough to be seen.
     zoo.honest_thinks(100, 10);
     let mut controller = std::process::Command::new(assert_cmd::cargo::cargo_bin("take6"))
         .current_dir(zoo.dir())
-        .args([
-            "run",
-            "--jobs",
-            "2",
-            "--games",
-            "200",
-            "--sandbox",
-            "strict",
-        ])
+        .args(["run", "--jobs", "2", "--games", "200", "--sandbox", mode])
         .args(["--first-reply-ms", "5000", "--reply-ms", "2000"])
         .stdout(Stdio::null())
         .stderr(fs::File::create(zoo.dir().join("stderr.txt")).unwrap())
@@ -356,21 +348,57 @@ fn stop_controller_mid_series(test: &str, daemon: &str, signal: Signal) {
     let status = controller.try_wait().unwrap();
     let _ = controller.kill();
     assert!(status.is_some(), "the controller did not stop on {signal}");
-    zoo.assert_no_process_left();
+    Some(zoo)
 }
 
 #[test]
 fn a_sigkilled_controller_takes_every_bot_process_with_it() {
-    stop_controller_mid_series("sigkill", "setsid", Signal::SIGKILL);
+    if let Some(zoo) = stop_controller_mid_series("sigkill", "setsid", Signal::SIGKILL, "strict") {
+        zoo.assert_no_process_left();
+    }
+}
+
+/// Without the sandbox too, a game's processes (its daemons included) end with a SIGKILLed
+/// controller: the plain init that started them kills them when its control socket closes.
+/// The build's daemons are not the init's and live on (see above).
+#[test]
+fn without_the_sandbox_a_sigkilled_controller_still_ends_its_games() {
+    let zoo = stop_controller_mid_series("sigkill-none", "setsid", Signal::SIGKILL, "none")
+        .expect("no sandbox needed");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let of_games = |zoo: &Zoo| -> Vec<String> {
+        zoo.processes()
+            .into_iter()
+            .filter(|p| !p.contains("-daemon-build-"))
+            .collect()
+    };
+    while !of_games(&zoo).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let left = of_games(&zoo);
+    assert!(
+        left.is_empty(),
+        "processes left behind:\n{}",
+        left.join("\n")
+    );
+    let all = zoo.processes().join("\n");
+    assert!(all.contains("-daemon-build-setsid"), "{all}");
 }
 
 #[test]
 fn a_controller_sigkilled_during_builds_takes_every_build_process_with_it() {
-    stop_controller_mid_series("sigkill-build", "build-setsid", Signal::SIGKILL);
+    if let Some(zoo) =
+        stop_controller_mid_series("sigkill-build", "build-setsid", Signal::SIGKILL, "strict")
+    {
+        zoo.assert_no_process_left();
+    }
 }
 
 #[test]
 fn an_interrupted_series_takes_every_bot_process_with_it() {
-    stop_controller_mid_series("sigint", "setsid", Signal::SIGINT);
-    stop_controller_mid_series("sigterm", "setsid", Signal::SIGTERM);
+    for (test, signal) in [("sigint", Signal::SIGINT), ("sigterm", Signal::SIGTERM)] {
+        if let Some(zoo) = stop_controller_mid_series(test, "setsid", signal, "strict") {
+            zoo.assert_no_process_left();
+        }
+    }
 }

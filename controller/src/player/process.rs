@@ -178,7 +178,15 @@ impl Process {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(self.mark_broken(Fault::Exited { status: None }));
         };
-        match timeout(limit, stdin.write_all(text.as_bytes())).await {
+        // Almost every message fits in the pipe at once: only a write that has to wait gets a
+        // timer (registering one can wake the runtime's timer thread, per message).
+        let write = stdin.write_all(text.as_bytes());
+        tokio::pin!(write);
+        let written = match futures::poll!(write.as_mut()) {
+            std::task::Poll::Ready(done) => Ok(done),
+            std::task::Poll::Pending => timeout(limit, write).await,
+        };
+        match written {
             Ok(Ok(())) => {
                 if let Some(t) = &mut self.transcript {
                     t.sent(&text);

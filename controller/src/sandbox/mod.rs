@@ -187,7 +187,17 @@ impl Sandbox {
             return Ok(sandbox);
         }
         let report = &mut sandbox.report;
-        match probe_bwrap() {
+        // The two trials (a sandbox, a disk image) each take tens of milliseconds: at once.
+        // The disk cap needs a root controller, so only then is its trial worth making.
+        let (bwrap, images) = std::thread::scope(|s| {
+            let disk = nix::unistd::geteuid()
+                .is_root()
+                .then(|| s.spawn(|| image::Images::probe(limits.disk_mib << 20)));
+            let bwrap = probe_bwrap();
+            let images = disk.map(|trial| trial.join().expect("the disk trial does not panic"));
+            (bwrap, images)
+        });
+        match bwrap {
             Ok(found) => {
                 report.enforced.extend([
                     "pid-namespace",
@@ -221,10 +231,9 @@ impl Sandbox {
             .extend(["environment", "open-files", "file-size", "disk-growth"]);
         // Loop mounts need root, which also means the bot runs as `nobody` (it cannot unmount).
         let root = matches!(&sandbox.bwrap, Some((_, Identity::Setpriv(_), _)));
-        let images = if root {
-            image::Images::probe(limits.disk_mib << 20)
-        } else {
-            Err("it needs the sandbox run as root (bubblewrap and setpriv)".into())
+        let images = match images {
+            Some(images) if root => images,
+            _ => Err("it needs the sandbox run as root (bubblewrap and setpriv)".into()),
         };
         match images {
             Ok(images) => {
@@ -312,6 +321,33 @@ impl Sandbox {
             stderr: Box::new(stderr),
             tree: tree.with_child(child),
         })
+    }
+
+    /// Starts `count` warm sandboxes for `workdir` now and keeps them idle for its first games
+    /// (when sandboxes are kept warm). A sandbox that cannot start is logged; the game that
+    /// needs one tries again and says why it failed.
+    pub fn prewarm(&self, workdir: &Path, count: usize) {
+        let Some((init, pool)) = &self.warm else {
+            return;
+        };
+        for _ in 0..count {
+            let started = match self.mode {
+                Mode::None => warm::Warm::start_plain(self, init, workdir),
+                _ => warm::Warm::start(self, init, workdir),
+            };
+            match started {
+                Ok(warm) => pool
+                    .lock()
+                    .expect("not poisoned")
+                    .entry(workdir.to_path_buf())
+                    .or_default()
+                    .push(warm),
+                Err(e) => {
+                    tracing::warn!("warm sandbox for {}: {e}", workdir.display());
+                    return;
+                }
+            }
+        }
     }
 
     /// Starts a game's `launch` in an idle warm sandbox of `workdir`, or a new one.

@@ -11,7 +11,9 @@
 //! - **plain** (`--sandbox none`): the init runs in the working copy without isolation and
 //!   starts `./launch` in a process group of its own. It is a child subreaper, so that what a game
 //!   left behind comes back to it and is killed at the game's end. This saves forking the large
-//!   controller per launch: the init is small, so its fork is cheap.
+//!   controller per launch. The init puts the bots' address-space limit on itself, so a launch
+//!   needs no code between fork and exec and is a `posix_spawn` (a vfork: no page tables
+//!   copied). It ends with the controller through its control socket, killing its game first.
 //!
 //! Requests never wait for their reply: the replies are read before the next launch, by which
 //! time the init has long sent them, so a game's start and end cost the controller two short
@@ -104,6 +106,7 @@ impl Warm {
     /// Spawns `command` (whose last argument so far is the init's subcommand) with the control
     /// socket's descriptor and `extra` arguments after it, in a cgroup when they are enforced.
     fn spawn(sandbox: &Sandbox, mut command: Command, extra: &[&str]) -> io::Result<Warm> {
+        let plain = extra.first() == Some(&PLAIN);
         let (ours, theirs) = UnixStream::pair()?;
         ours.set_read_timeout(Some(PATIENCE))?;
         let theirs: OwnedFd = theirs.into();
@@ -137,8 +140,12 @@ impl Warm {
                 for &(resource, value) in &rlimits {
                     nix::sys::resource::setrlimit(resource, value, value)?;
                 }
-                // Gone with the controller, whatever kills it.
-                nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+                // Gone with the controller, whatever kills it. A plain init instead ends at its
+                // control socket's end of file (the controller's death closes it) after killing
+                // the game: no signal from outside would let it clean up.
+                if !plain {
+                    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+                }
                 Ok(())
             });
         }
@@ -238,10 +245,12 @@ impl Drop for Warm {
 /// What kind of init this is, from its command line.
 #[derive(Debug, Clone, Copy)]
 enum Kind {
-    /// PID 1 of a bubblewrap sandbox.
-    Sandboxed,
-    /// Unisolated (`--sandbox none`), giving its bots this address-space limit in bytes.
-    Plain { address_space: u64 },
+    /// PID 1 of a bubblewrap sandbox; `nobody` once it has dropped to its bots' identity.
+    Sandboxed { nobody: bool },
+    /// Unisolated (`--sandbox none`), giving its bots this address-space limit in bytes:
+    /// `inherited` when the init put it on itself, so that a bot inherits it and needs no
+    /// code of its own between fork and exec.
+    Plain { address_space: u64, inherited: bool },
 }
 
 /// The init of a warm sandbox: serves requests on the control socket (descriptor `fd`, the
@@ -252,10 +261,16 @@ pub fn init_main(args: &[String]) -> u8 {
         return 2;
     };
     let kind = match (args.get(1).map(String::as_str), args.get(2)) {
-        (None, _) => Kind::Sandboxed,
-        (Some(PLAIN), Some(bytes)) if bytes.parse::<u64>().is_ok() => Kind::Plain {
-            address_space: bytes.parse().unwrap_or(u64::MAX),
+        (None, _) => Kind::Sandboxed {
+            nobody: become_nobody(),
         },
+        (Some(PLAIN), Some(bytes)) if bytes.parse::<u64>().is_ok() => {
+            let address_space = bytes.parse().unwrap_or(u64::MAX);
+            Kind::Plain {
+                address_space,
+                inherited: limit_self(address_space),
+            }
+        }
         _ => {
             eprintln!("take6 sandbox-init: unknown arguments {args:?}");
             return 2;
@@ -286,12 +301,23 @@ fn serve(control: &UnixStream, kind: Kind) -> io::Result<()> {
         let mut head = [0u8; 3];
         let mut iov = [IoSliceMut::new(&mut head[..1])];
         let mut space = nix::cmsg_space!([RawFd; 3]);
-        let msg = recvmsg::<()>(
+        let msg = match recvmsg::<()>(
             control.as_raw_fd(),
             &mut iov,
             Some(space.as_mut_slice()),
             MsgFlags::MSG_CMSG_CLOEXEC,
-        )?;
+        ) {
+            Ok(msg) => msg,
+            // A controller that died with replies unread resets the socket: the game ends
+            // with it all the same, as quietly as at the end of the requests.
+            Err(e) => {
+                end_game(kind, leader.take());
+                return match e {
+                    nix::errno::Errno::ECONNRESET => Ok(()),
+                    e => Err(e.into()),
+                };
+            }
+        };
         if msg.bytes == 0 {
             end_game(kind, leader.take());
             return Ok(());
@@ -353,50 +379,78 @@ fn wait_for(child: &mut Child, limit: Duration) -> Option<String> {
 }
 
 /// Starts `launch` on the three descriptors: sandboxed, `/bot/launch` as `nobody` with the
-/// documented environment in a new session; plain, `./launch` with the init's own environment
-/// in a new process group.
+/// documented environment; plain, `./launch` with the init's own environment. Either way in a
+/// new process group (a plain bot stays in the controller's session: a session of its own
+/// would also be a scheduling group of its own, autogroup, which changes how bots share the
+/// processors without the sandbox).
+///
+/// When the init already is what its bots must be (sandboxed: `nobody`; plain: under the
+/// address-space limit) there is nothing to do between fork and exec, so the standard library
+/// starts `launch` with `posix_spawn` (a vfork): no copy of the init's page tables and no page
+/// faults in the child, which were most of a launch's cost.
 fn start_bot(fds: Vec<File>, kind: Kind) -> io::Result<Child> {
     let [stdin, stdout, stderr]: [File; 3] = fds
         .try_into()
         .map_err(|_| io::Error::other("expected three descriptors"))?;
     let mut command = match kind {
-        Kind::Sandboxed => {
+        Kind::Sandboxed { .. } => {
             let mut c = Command::new(format!("{BOT_DIR}/launch"));
-            c.current_dir(BOT_DIR)
-                .env_clear()
-                .envs(bwrap::ENV)
-                .uid(NOBODY)
-                .gid(NOBODY);
+            c.current_dir(BOT_DIR).env_clear().envs(bwrap::ENV);
             c
         }
         Kind::Plain { .. } => Command::new("./launch"),
     };
-    command.stdin(stdin).stdout(stdout).stderr(stderr);
-    let address_space = match kind {
-        Kind::Plain { address_space } => Some(address_space),
-        Kind::Sandboxed => None,
-    };
-    // SAFETY: setsid, setpgid, prctl and setrlimit only.
-    unsafe {
-        command.pre_exec(move || {
-            if address_space.is_none() {
-                nix::unistd::setsid()?;
-            } else {
-                // A process group, in the controller's session as before warm inits: a session
-                // of its own would also be a scheduling group of its own (autogroup), which
-                // changes how bots share the processors without the sandbox.
-                nix::unistd::setpgid(Pid::from_raw(0), Pid::from_raw(0))?;
+    command
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(stderr)
+        .process_group(0);
+    match kind {
+        Kind::Sandboxed { nobody: true }
+        | Kind::Plain {
+            inherited: true, ..
+        } => {}
+        Kind::Sandboxed { nobody: false } => {
+            command.uid(NOBODY).gid(NOBODY);
+        }
+        Kind::Plain {
+            address_space,
+            inherited: false,
+        } => {
+            // SAFETY: setrlimit and prctl only.
+            unsafe {
+                command.pre_exec(move || {
+                    use nix::sys::resource::{Resource, setrlimit};
+                    setrlimit(Resource::RLIMIT_AS, address_space, address_space)?;
+                    // Killed with the init (and so with the controller).
+                    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+                    Ok(())
+                });
             }
-            if let Some(bytes) = address_space {
-                use nix::sys::resource::{Resource, setrlimit};
-                setrlimit(Resource::RLIMIT_AS, bytes, bytes)?;
-                // Killed with the init (and so with the controller).
-                nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
-            }
-            Ok(())
-        });
+        }
     }
     command.spawn()
+}
+
+/// Makes the sandboxed init `nobody`, as its bots are, so that starting one needs nothing
+/// between fork and exec. It still kills every process of its namespace at a game's end
+/// (they are all `nobody`'s), and its bots cannot touch it: the namespace's PID 1 gets no
+/// signal it has no handler for from inside, and a process that changed its identity is not
+/// dumpable, so they cannot trace it or open its descriptors. Returns whether it did.
+fn become_nobody() -> bool {
+    use nix::unistd::{Gid, Uid, setgroups, setresgid, setresuid};
+    let (uid, gid) = (Uid::from_raw(NOBODY), Gid::from_raw(NOBODY));
+    setgroups(&[]).is_ok() && setresgid(gid, gid, gid).is_ok() && setresuid(uid, uid, uid).is_ok()
+}
+
+/// The least address-space limit the plain init puts on itself (it needs about 10 MiB).
+const SELF_LIMIT_MIN: u64 = 64 << 20;
+
+/// Puts the bots' address-space limit on the plain init itself, when it leaves the init room
+/// to work, so that every bot inherits it. Returns whether it did.
+fn limit_self(bytes: u64) -> bool {
+    use nix::sys::resource::{Resource, setrlimit};
+    bytes >= SELF_LIMIT_MIN && setrlimit(Resource::RLIMIT_AS, bytes, bytes).is_ok()
 }
 
 /// Kills and reaps everything of the game. Sandboxed: every other process of the namespace
@@ -405,13 +459,12 @@ fn start_bot(fds: Vec<File>, kind: Kind) -> io::Result<Child> {
 /// `kill(-1)`, which outside a namespace would reach every process of the user.
 fn end_game(kind: Kind, leader: Option<Child>) {
     match kind {
-        Kind::Sandboxed => {
+        Kind::Sandboxed { .. } => {
             let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
             while waitpid(Pid::from_raw(-1), None).is_ok() {}
             if let Ok(entries) = std::fs::read_dir("/tmp") {
                 for entry in entries.flatten() {
-                    let path = entry.path();
-                    let _ = std::fs::remove_dir_all(&path).or_else(|_| std::fs::remove_file(&path));
+                    remove(&entry.path());
                 }
             }
         }
@@ -437,6 +490,28 @@ fn end_game(kind: Kind, leader: Option<Child>) {
             }
             drop(leader);
         }
+    }
+}
+
+/// Removes `path` from `/tmp`. A bot may have taken the permissions off its folders; they are
+/// its own, so `nobody` (the init) can give them back first.
+fn remove(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    fn open_up(path: &Path) {
+        let is_dir = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
+        if is_dir && std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700)).is_ok()
+        {
+            for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+                open_up(&entry.path());
+            }
+        }
+    }
+    if std::fs::remove_dir_all(path)
+        .or_else(|_| std::fs::remove_file(path))
+        .is_err()
+    {
+        open_up(path);
+        let _ = std::fs::remove_dir_all(path);
     }
 }
 

@@ -171,6 +171,10 @@ pub async fn run(
             settings.jobs,
             settings.max_bot_bytes(),
             &sandbox,
+            bots::Prewarm {
+                games_at_once: settings.jobs.min(usize::try_from(settings.games).unwrap_or(usize::MAX)),
+                seats: settings.players,
+            },
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
