@@ -127,11 +127,13 @@ impl<V: Default> PairMap<V> {
 
     /// The array slot of a pair; `None` beyond the array (or for a player paired with itself,
     /// which a caller may ask about and which never meets: the map has no such key).
+    #[inline]
     fn slot((lo, hi): (u32, u32)) -> Option<usize> {
         (lo < hi && hi < Self::DENSE).then(|| (hi as usize * (hi as usize - 1)) / 2 + lo as usize)
     }
 
     /// The value of the pair `key`, a default one if the pair is new.
+    #[inline]
     pub fn entry(&mut self, key: (u32, u32)) -> &mut V {
         match Self::slot(key) {
             Some(i) => {
