@@ -6,9 +6,8 @@
 //! The test in [`super`] plays the same tables through the async table and compares the
 //! records line for line, so the two cannot drift apart.
 
-use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
 
 use crate::game::{Card, HAND_SIZE, HIGHEST_CARD, MAX_PLAYERS, ROW_LIMIT, ROWS, cows_of};
 use crate::player::{Builtin, RowSight, Sight};
@@ -40,8 +39,8 @@ impl Round {
         );
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(u64::from(round));
-        let mut deck: [Card; HIGHEST_CARD as usize] = std::array::from_fn(|i| i as Card + 1);
-        deck.shuffle(&mut rng);
+        let mut deck: [Card; DECK] = std::array::from_fn(|i| i as Card + 1);
+        shuffle(&mut deck, &mut rng);
         let mut hands = [[0; 16]; MAX_PLAYERS];
         for (seat, hand) in hands.iter_mut().take(n).enumerate() {
             let from = (seat + rotation) % n * HAND_SIZE;
@@ -175,6 +174,83 @@ impl Round {
     }
 }
 
+/// Cards in the deck.
+const DECK: usize = HIGHEST_CARD as usize;
+
+/// `deck.shuffle(rng)` as rand 0.10 does it for a slice, draw for draw, so the deal is
+/// [`crate::game::Deal::shuffled`]'s (a test compares them): Fisher–Yates where each draw
+/// `random_range(..bound)` yields several indices, `bound` being the product of the next few
+/// ranges. What differs is only how the indices are taken out of a draw: by a multiplication
+/// with each range's precomputed inverse ([`divide`]) instead of two hardware divisions each,
+/// which made the shuffle a tenth of a game's cost.
+fn shuffle(deck: &mut [Card; DECK], rng: &mut ChaCha8Rng) {
+    let mut chunk = 0u32;
+    // The first index (of the range 0..1) is 0 and takes no draw.
+    let mut remaining = 1u8;
+    for i in 0..DECK {
+        let range = i + 1;
+        remaining = match remaining.checked_sub(1) {
+            Some(r) => r,
+            None => {
+                let (bound, count) = BOUNDS[range];
+                chunk = rng.random_range(..bound);
+                count - 1
+            }
+        };
+        let index = if remaining == 0 {
+            chunk
+        } else {
+            let (quotient, index) = divide(chunk, range);
+            chunk = quotient;
+            index
+        };
+        deck.swap(i, index as usize);
+    }
+}
+
+/// For each range size `m` of the shuffle (1..=104): rand's `calculate_bound_u32(m)`, the
+/// largest product `m (m + 1) … (m + count − 1)` that fits in a `u32`, and `count`.
+const BOUNDS: [(u32, u8); DECK + 1] = {
+    let mut table = [(0, 0); DECK + 1];
+    let mut m = 1;
+    while m <= DECK {
+        let mut product = m as u32;
+        let mut current = m as u32 + 1;
+        while let Some(p) = product.checked_mul(current) {
+            product = p;
+            current += 1;
+        }
+        table[m] = (product, (current - m as u32) as u8);
+        m += 1;
+    }
+    table
+};
+
+/// For each divisor `d` of 2..=104, `u64::MAX / d + 1`: with it, `x / d` and `x % d` of any
+/// `u32` are two multiplications (Lemire, Kaser and Kurz, "Faster remainder by direct
+/// computation", 2019: exact for every 32-bit `x` with a 64-bit inverse).
+const INVERSES: [u64; DECK + 1] = {
+    let mut table = [0; DECK + 1];
+    let mut d = 2;
+    while d <= DECK {
+        table[d] = u64::MAX / d as u64 + 1;
+        d += 1;
+    }
+    table
+};
+
+/// `(x / d, x % d)` for `d` in 1..=104.
+fn divide(x: u32, d: usize) -> (u32, u32) {
+    if d == 1 {
+        return (x, 0);
+    }
+    let inverse = INVERSES[d];
+    let quotient = ((u128::from(inverse) * u128::from(x)) >> 64) as u32;
+    let low = inverse.wrapping_mul(u64::from(x));
+    let remainder = ((u128::from(low) * d as u128) >> 64) as u32;
+    (quotient, remainder)
+}
+
 /// `bytes` with the byte at `at` taken out and the bytes after it moved down one place.
 fn without_byte(bytes: [u8; 16], at: usize) -> [u8; 16] {
     let x = u128::from_le_bytes(bytes);
@@ -211,5 +287,57 @@ mod tests {
         }
         assert_eq!(position_of(hand, 2), None);
         assert_eq!(position_of(hand, 103), None);
+    }
+
+    /// The shortcut division is the hardware's for every divisor the shuffle uses, on the
+    /// edges and on many values between.
+    #[test]
+    fn division_by_inverse_is_exact() {
+        let mut x = 0x9e37_79b9u32;
+        for d in 1..=DECK {
+            let dd = d as u32;
+            let edges = [
+                0,
+                1,
+                dd - 1,
+                dd,
+                dd + 1,
+                u32::MAX,
+                u32::MAX - 1,
+                u32::MAX / dd * dd,
+            ];
+            for &v in edges.iter().chain(&[x, x / 3, x >> 7]) {
+                assert_eq!(divide(v, d), (v / dd, v % dd), "{v} / {d}");
+            }
+            for _ in 0..20_000 {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                assert_eq!(divide(x, d), (x / dd, x % dd), "{x} / {d}");
+            }
+        }
+    }
+
+    /// The deck comes out as rand's own shuffle leaves it, for many seeds and streams.
+    #[test]
+    fn the_shuffle_is_rands() {
+        for seed in 0..3000u64 {
+            let rng = || {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                rng.set_stream(seed % 5);
+                rng
+            };
+            let (mut ours, mut theirs) = (rng(), rng());
+            let mut deck: [Card; DECK] = std::array::from_fn(|i| i as Card + 1);
+            shuffle(&mut deck, &mut ours);
+            let mut want: Vec<Card> = (1..=HIGHEST_CARD).collect();
+            rand::seq::SliceRandom::shuffle(&mut want[..], &mut theirs);
+            assert_eq!(deck.to_vec(), want, "seed {seed}");
+            assert_eq!(
+                ours.random::<u64>(),
+                theirs.random::<u64>(),
+                "the same draws"
+            );
+        }
     }
 }
