@@ -77,6 +77,17 @@ impl Builtin {
         Builtin { strategy, rng }
     }
 
+    /// Makes this player what [`Builtin::new`] makes, in place: a thread playing many games
+    /// reuses its players, and a player is a few hundred bytes of RNG state to move.
+    pub fn reset(&mut self, strategy: Strategy, game_seed: u64, seat: usize) {
+        self.strategy = strategy;
+        if strategy == Strategy::Random {
+            *self = Builtin::new(strategy, game_seed, seat);
+        } else {
+            self.rng = None;
+        }
+    }
+
     /// The random stream; only a `random` player has one.
     fn rng(&mut self) -> &mut ChaCha8Rng {
         self.rng.as_mut().expect("a random player has its stream")

@@ -113,10 +113,13 @@ pub fn play_into(
 ) {
     let started = Instant::now();
     let n = table.seats.len();
-    scratch.players.clear();
-    scratch.players.extend(
-        (table.seats.iter().enumerate()).map(|(seat, &s)| Builtin::new(s, table.seed, seat)),
-    );
+    scratch.players.truncate(n);
+    for (seat, &s) in table.seats.iter().enumerate() {
+        match scratch.players.get_mut(seat) {
+            Some(player) => player.reset(s, table.seed, seat),
+            None => scratch.players.push(Builtin::new(s, table.seed, seat)),
+        }
+    }
     record.game = table.game;
     record.seed = table.seed;
     record.subset = table.subset;
