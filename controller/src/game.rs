@@ -7,6 +7,7 @@
 use rand::Rng;
 use rand::seq::SliceRandom;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// A card's number, 1 to 104.
 pub type Card = u8;
@@ -394,8 +395,8 @@ pub struct View {
     pub phase: Phase,
     pub seat: usize,
     pub n_players: usize,
-    /// Player names in seat order.
-    pub names: Vec<String>,
+    /// Player names in seat order (shared by every view of a game: no copy per message).
+    pub names: Arc<[String]>,
     /// Cards still held, in dealt order.
     pub hand: Vec<Card>,
     /// The ten cards dealt, in dealt order.
@@ -425,7 +426,7 @@ pub struct View {
 
 impl Game {
     /// What `seat` sees now, for a message of `phase`. `names` are the players in seat order.
-    pub fn view(&self, seat: usize, phase: Phase, names: &[String]) -> View {
+    pub fn view(&self, seat: usize, phase: Phase, names: &Arc<[String]>) -> View {
         let rows = self
             .board
             .rows()
@@ -458,7 +459,7 @@ impl Game {
             phase,
             seat,
             n_players: self.players(),
-            names: names.to_vec(),
+            names: Arc::clone(names),
             hand: self.hands[seat].clone(),
             dealt: self.dealt[seat].clone(),
             rows,

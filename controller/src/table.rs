@@ -92,7 +92,7 @@ pub fn deal(seed: u64, players: usize, round: u32, rotation: usize) -> Deal {
 pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let started = Instant::now();
     let n = table.seats.len();
-    let names: Vec<String> = table.seats.iter().map(|s| s.name.clone()).collect();
+    let names: Arc<[String]> = table.seats.iter().map(|s| s.name.clone()).collect();
     let mut state = Table {
         seed: table.seed,
         names,
@@ -161,7 +161,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         seed: table.seed,
         subset: table.subset,
         rotation: table.rotation,
-        players: state.names,
+        players: state.names.to_vec(),
         builtin: table
             .seats
             .iter()
@@ -185,7 +185,8 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
 /// The players of a game in progress and what has gone wrong so far.
 struct Table {
     seed: u64,
-    names: Vec<String>,
+    /// The players in seat order, shared with every view.
+    names: Arc<[String]>,
     players: Vec<Seat>,
     invalid: Vec<InvalidRecord>,
     /// Bots that could not even be started; their fault is recorded when turn 1 begins.

@@ -5,7 +5,10 @@
  * input and reaps them. No rules, no logs, no checks of the replies: scripts/bench-floor sets
  * `take6 run` against it on the same bots.
  *
- * Usage: floor GAMES JOBS LAUNCH...   (JOBS worker processes share the games; each LAUNCH runs
+ * Like take6, it writes a bot's news (`cards`, `used`) together with its next question, in one
+ * write. It starts the bots with posix_spawn, or with fork when FLOOR_SPAWN=fork.
+ *
+ * Usage: [FLOOR_SPAWN=fork] floor GAMES JOBS LAUNCH...   (JOBS worker processes share the games; each LAUNCH runs
  * with its own folder as current directory, as take6 runs a bot in its working copy.)
  */
 #define _GNU_SOURCE
@@ -37,26 +40,42 @@ static void die(const char *what)
     exit(2);
 }
 
-/* Starts `launch` in its own folder on fresh pipes, with posix_spawn: glibc's is a vfork, which
- * copies no page tables, so the floor pays no more for a start than a careful controller. */
+/* How bots are started: posix_spawn (glibc's is a vfork: no page tables copied, but the parent
+ * waits for each child's exec) or fork (the parent goes on while the child execs). Which is
+ * faster depends on --jobs and the cores; scripts/bench-floor runs both and keeps the faster. */
+static int use_fork;
+
+/* Starts `launch` in its own folder on fresh pipes. */
 static void spawn(struct bot *b, const char *launch)
 {
     int to[2], from[2], err;
     char dir[4096];
-    posix_spawn_file_actions_t fa;
     char *argv[] = {(char *)launch, 0};
     if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
         die("pipe");
     snprintf(dir, sizeof dir, "%s", launch);
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, to[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, from[1], 1);
-    posix_spawn_file_actions_addchdir_np(&fa, dirname(dir));
-    err = posix_spawn(&b->pid, launch, &fa, 0, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (err) {
-        errno = err;
-        die("posix_spawn");
+    if (use_fork) {
+        b->pid = fork();
+        if (b->pid < 0)
+            die("fork");
+        if (b->pid == 0) {
+            if (dup2(to[0], 0) < 0 || dup2(from[1], 1) < 0 || chdir(dirname(dir)))
+                _exit(126);
+            execv(launch, argv);
+            _exit(127);
+        }
+    } else {
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        posix_spawn_file_actions_adddup2(&fa, to[0], 0);
+        posix_spawn_file_actions_adddup2(&fa, from[1], 1);
+        posix_spawn_file_actions_addchdir_np(&fa, dirname(dir));
+        err = posix_spawn(&b->pid, launch, &fa, 0, argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        if (err) {
+            errno = err;
+            die("posix_spawn");
+        }
     }
     close(to[0]);
     close(from[1]);
@@ -123,34 +142,46 @@ static void game(int n, char **launch)
     }
     for (s = 0; s < n; s++)
         spawn(&bots[s], launch[s]);
+    /* What each bot is told before its next question (its cards, then each turn's `used`)
+     * goes out in the same write as the question: one wake-up per turn, as take6 does. */
+    char news[MAXN][128];
+    int news_len[MAXN];
     for (s = 0; s < n; s++) {
-        int len = snprintf(msg, sizeof msg, "cards");
+        news_len[s] = snprintf(news[s], sizeof news[s], "cards");
         for (i = 0; i < 10; i++)
-            len += snprintf(msg + len, sizeof msg - len, " %d", deck[s * 10 + i]);
-        msg[len++] = '\n';
-        say(&bots[s], msg, (size_t)len);
+            news_len[s] += snprintf(news[s] + news_len[s], sizeof news[s] - news_len[s], " %d",
+                                    deck[s * 10 + i]);
+        news[s][news_len[s]++] = '\n';
     }
     const int *rows = deck + n * 10;
     for (t = 0; t < 10; t++) {
-        int len = snprintf(msg, sizeof msg, "count 1 1 1 1\ncows 1 1 1 1\ntop %d %d %d %d\n",
-                           rows[0], rows[1], rows[2], rows[3]);
-        for (s = 0; s < n; s++)
+        for (s = 0; s < n; s++) {
+            memcpy(msg, news[s], (size_t)news_len[s]);
+            int len = news_len[s];
+            len += snprintf(msg + len, sizeof msg - len,
+                            "count 1 1 1 1\ncows 1 1 1 1\ntop %d %d %d %d\n", rows[0], rows[1],
+                            rows[2], rows[3]);
             say(&bots[s], msg, (size_t)len);
+        }
         int played[MAXN];
         for (s = 0; s < n; s++)
             played[s] = reply(&bots[s]);
-        len = snprintf(msg, sizeof msg, "used");
+        int len = snprintf(news[0], sizeof news[0], "used");
         for (s = 0; s < n; s++)
-            len += snprintf(msg + len, sizeof msg - len, " %d", played[s]);
-        msg[len++] = '\n';
-        for (s = 0; s < n; s++)
-            say(&bots[s], msg, (size_t)len);
+            len += snprintf(news[0] + len, sizeof news[0] - len, " %d", played[s]);
+        news[0][len++] = '\n';
+        for (s = 0; s < n; s++) {
+            memcpy(news[s], news[0], (size_t)len);
+            news_len[s] = len;
+        }
     }
-    int len = snprintf(msg, sizeof msg, "score 0\nothers");
-    for (s = 1; s < n; s++)
-        len += snprintf(msg + len, sizeof msg - len, " 0");
-    msg[len++] = '\n';
     for (s = 0; s < n; s++) {
+        memcpy(msg, news[s], (size_t)news_len[s]);
+        int len = news_len[s];
+        len += snprintf(msg + len, sizeof msg - len, "score 0\nothers");
+        for (i = 1; i < n; i++)
+            len += snprintf(msg + len, sizeof msg - len, " 0");
+        msg[len++] = '\n';
         say(&bots[s], msg, (size_t)len);
         close(bots[s].in);
     }
@@ -168,6 +199,8 @@ int main(int argc, char **argv)
         return 2;
     }
     int games = atoi(argv[1]), jobs = atoi(argv[2]), n = argc - 3, w, g;
+    const char *how = getenv("FLOOR_SPAWN");
+    use_fork = how && strcmp(how, "fork") == 0;
     signal(SIGPIPE, SIG_IGN);
     for (w = 0; w < jobs; w++) {
         pid_t pid = fork();

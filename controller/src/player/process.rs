@@ -105,6 +105,10 @@ pub struct Process {
     replies: Vec<ReplyTime>,
     /// Where messages and replies are recorded (`take6 check`), if anywhere.
     transcript: Option<GameTranscript>,
+    /// Messages rendered and not yet written (see [`Process::flush`]).
+    pending: Vec<String>,
+    /// The bytes of one write, kept between writes.
+    out: String,
 }
 
 impl Process {
@@ -138,6 +142,8 @@ impl Process {
             broken: None,
             replies: Vec::new(),
             transcript: None,
+            pending: Vec::new(),
+            out: String::new(),
         })
     }
 
@@ -152,22 +158,34 @@ impl Process {
         self.limits.clock == Clock::Cpu && self.tree.cpu_clock()
     }
 
-    /// Renders and writes the message for `view`, if its template sends one, unless an earlier
-    /// message could not be delivered.
-    async fn send(&mut self, view: &View) -> Result<(), Fault> {
+    /// Renders the message for `view`, if its template sends one, and queues it for the next
+    /// write, unless an earlier message could not be delivered.
+    fn queue(&mut self, view: &View) -> Result<(), Fault> {
         if let Some(fault) = &self.broken {
             return Err(fault.clone());
         }
-        self.deliver(view).await
+        self.render_into_queue(view)
     }
 
-    /// Renders and writes the message for `view`, if its template sends one.
-    async fn deliver(&mut self, view: &View) -> Result<(), Fault> {
-        let text = match self.templates.render(view) {
-            Ok(Some(text)) => text,
-            Ok(None) => return Ok(()),
-            Err(e) => return Err(self.mark_broken(Fault::Template(e.to_string()))),
-        };
+    /// Renders the message for `view`, if its template sends one, onto the queue.
+    fn render_into_queue(&mut self, view: &View) -> Result<(), Fault> {
+        match self.templates.render(view) {
+            Ok(Some(text)) => {
+                self.pending.push(text);
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(e) => Err(self.mark_broken(Fault::Template(e.to_string()))),
+        }
+    }
+
+    /// Writes the queued messages in one write: news (`used`, `cardgain`, ...) waits for the
+    /// next question or the last message, so a bot wakes once per turn instead of once per
+    /// message, and reads the same lines in the same order.
+    async fn flush(&mut self) -> Result<(), Fault> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
         // A bot that stops reading could fill the pipe; it gets as long as for a reply (of wall
         // time, with the safety net's margin under the CPU clock).
         let limit = if self.cpu_clock() {
@@ -176,21 +194,31 @@ impl Process {
             self.limits.reply
         };
         let Some(stdin) = self.stdin.as_mut() else {
+            self.pending.clear();
             return Err(self.mark_broken(Fault::Exited { status: None }));
         };
-        // Almost every message fits in the pipe at once: only a write that has to wait gets a
-        // timer (registering one can wake the runtime's timer thread, per message).
-        let write = stdin.write_all(text.as_bytes());
+        self.out.clear();
+        for text in &self.pending {
+            self.out.push_str(text);
+        }
+        // Almost every write fits in the pipe at once: only one that has to wait gets a timer
+        // (registering one can wake the runtime's timer thread).
+        let write = stdin.write_all(self.out.as_bytes());
         tokio::pin!(write);
         let written = match futures::poll!(write.as_mut()) {
             std::task::Poll::Ready(done) => Ok(done),
             std::task::Poll::Pending => timeout(limit, write).await,
         };
+        let sent = std::mem::take(&mut self.pending);
         match written {
             Ok(Ok(())) => {
                 if let Some(t) = &mut self.transcript {
-                    t.sent(&text);
+                    for text in &sent {
+                        t.sent(text);
+                    }
                 }
+                self.pending = sent;
+                self.pending.clear();
                 Ok(())
             }
             Ok(Err(_)) => {
@@ -221,7 +249,8 @@ impl Process {
 
     /// Sends the prompt for `view` and reads one reply line within the time limit.
     async fn ask(&mut self, view: &View) -> Result<String, Fault> {
-        self.send(view).await?;
+        self.queue(view)?;
+        self.flush().await?;
         let limit = if self.replied {
             self.limits.reply
         } else {
@@ -335,8 +364,13 @@ impl Process {
     pub async fn finish(mut self, last: Option<View>) -> Finished {
         if let Some(view) = last {
             // Best effort even after a fault: `invalid` is exactly the message a bot that
-            // just faulted should get.
-            let _ = self.deliver(&view).await;
+            // just faulted should get (and the news queued before the fault is not).
+            if self.broken.is_some() {
+                self.pending.clear();
+            }
+            if self.render_into_queue(&view).is_ok() {
+                let _ = self.flush().await;
+            }
         }
         drop(self.stdin.take());
         if self.tree.has_child() {
@@ -396,8 +430,9 @@ async fn drain(mut stream: impl AsyncRead + Unpin, cap: usize) -> StderrLog {
 
 impl Player for Process {
     async fn tell(&mut self, view: &View) {
-        // Remembered in `broken`; the next question reports it.
-        let _ = self.send(view).await;
+        // Written with the next question; a fault is remembered in `broken` and reported by
+        // the next question.
+        let _ = self.queue(view);
     }
 
     async fn choose_card(&mut self, view: &View) -> Result<i64, Fault> {
@@ -441,7 +476,7 @@ mod tests {
         };
         let mut game = Game::new(&deal);
         game.begin_turn();
-        game.view(0, Phase::Turn, &["a".into(), "b".into()])
+        game.view(0, Phase::Turn, &["a".to_string(), "b".to_string()].into())
     }
 
     fn limits() -> Limits {
@@ -506,6 +541,32 @@ mod tests {
         p.finish(Some(invalid)).await;
         let got = std::fs::read_to_string(dir.path().join("got.txt")).unwrap();
         assert_eq!(got, "invalid\n");
+    }
+
+    #[tokio::test]
+    async fn news_is_written_with_the_next_question_in_one_write() {
+        // The bot's second read (one `read` of up to 4 KiB, by dd) gets `used` and the next
+        // question together: news waits for the question instead of waking the bot alone.
+        let (dir, _) = bot("dd bs=4096 count=1 2>/dev/null >/dev/null; echo 5; \
+             dd bs=4096 count=1 of=second 2>/dev/null; echo 6; cat >/dev/null");
+        let mut p = Process::spawn(&Sandbox::none(), dir.path(), default_set(), limits()).unwrap();
+        let view = turn_view();
+        assert_eq!(p.choose_card(&view).await, Ok(5));
+        // Time for the bot to block in its second read, so that a write of `used` alone would
+        // be all that read returns.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let used = View {
+            phase: Phase::Used,
+            ..view.clone()
+        };
+        p.tell(&used).await;
+        assert_eq!(p.choose_card(&view).await, Ok(6));
+        p.finish(None).await;
+        let second = std::fs::read_to_string(dir.path().join("second")).unwrap();
+        let expected = [&used, &view]
+            .map(|v| default_set().render(v).unwrap().unwrap())
+            .concat();
+        assert_eq!(second, expected);
     }
 
     #[tokio::test]

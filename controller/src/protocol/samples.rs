@@ -50,7 +50,7 @@ pub(super) fn sample_views() -> &'static [Vec<(String, View)>; 8] {
 pub fn random_game_views(seed: u64, players: usize) -> Vec<View> {
     let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
     let deal = Deal::shuffled(players, &mut rng);
-    let names: Vec<String> = (0..players).map(|s| format!("bot{s}")).collect();
+    let names: std::sync::Arc<[String]> = (0..players).map(|s| format!("bot{s}")).collect();
     let mut game = Game::new(&deal);
     let mut out = Vec::new();
     let all = |game: &Game, phase, out: &mut Vec<View>| {

@@ -35,7 +35,7 @@ fn transcript(set: &TemplateSet, views: &[View]) -> String {
 fn fixed_game() -> Vec<View> {
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     let deal = Deal::shuffled(3, &mut rng);
-    let names: Vec<String> = ["alice", "bob", "carol"].map(String::from).to_vec();
+    let names: std::sync::Arc<[String]> = ["alice", "bob", "carol"].map(String::from).into();
     let mut game = Game::new(&deal);
     let mut out = Vec::new();
     for phase in [Phase::Start, Phase::Cards] {

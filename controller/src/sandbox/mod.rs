@@ -380,9 +380,22 @@ impl Sandbox {
         warm.launch([in_read.into(), out_write.into(), err_write.into()])
             .map_err(SpawnError::Start)?;
         use tokio::net::unix::pipe;
-        let stdin = pipe::Sender::from_owned_fd(in_write.into()).map_err(SpawnError::Start)?;
-        let stdout = pipe::Receiver::from_owned_fd(out_read.into()).map_err(SpawnError::Start)?;
-        let stderr = pipe::Receiver::from_owned_fd(err_read.into()).map_err(SpawnError::Start)?;
+        // Our ends of pipes just made: non-blocking with one call each, and handed to the
+        // runtime without the checks (a stat and a flags read each) that they are pipes.
+        let ours = |end: std::os::fd::OwnedFd| {
+            nix::fcntl::fcntl(
+                &end,
+                nix::fcntl::FcntlArg::F_SETFL(nix::fcntl::OFlag::O_NONBLOCK),
+            )
+            .map_err(|e| SpawnError::Start(e.into()))
+            .map(|_| end)
+        };
+        let stdin = pipe::Sender::from_owned_fd_unchecked(ours(in_write.into())?)
+            .map_err(SpawnError::Start)?;
+        let stdout = pipe::Receiver::from_owned_fd_unchecked(ours(out_read.into())?)
+            .map_err(SpawnError::Start)?;
+        let stderr = pipe::Receiver::from_owned_fd_unchecked(ours(err_read.into())?)
+            .map_err(SpawnError::Start)?;
         let cpu = self.clock == Clock::Cpu;
         Ok(Launched {
             stdin: Box::new(stdin),

@@ -447,7 +447,9 @@ fn become_nobody() -> bool {
 const SELF_LIMIT_MIN: u64 = 64 << 20;
 
 /// Puts the bots' address-space limit on the plain init itself, when it leaves the init room
-/// to work, so that every bot inherits it. Returns whether it did.
+/// to work, so that every bot inherits it. Returns whether it did. This relies on the init
+/// reserving little address space: glibc's allocator does not reserve ahead, but one that maps
+/// large arenas up front (mimalloc's are 1 GiB) would leave the init unable to start a bot.
 fn limit_self(bytes: u64) -> bool {
     use nix::sys::resource::{Resource, setrlimit};
     bytes >= SELF_LIMIT_MIN && setrlimit(Resource::RLIMIT_AS, bytes, bytes).is_ok()

@@ -226,7 +226,11 @@ mod tests {
         };
         let mut game = Game::new(&deal);
         game.begin_turn();
-        let view = game.view(0, Phase::Turn, &["you".into(), "bot".into()]);
+        let view = game.view(
+            0,
+            Phase::Turn,
+            &["you".to_string(), "bot".to_string()].into(),
+        );
         let plain = Screen { colour: false }.board(&view);
         assert!(!plain.contains('\x1b'));
         assert!(
