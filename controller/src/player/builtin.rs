@@ -60,16 +60,37 @@ impl Strategy {
 /// game's seed and its seat, so they never depend on timing or on other games.
 pub struct Builtin {
     strategy: Strategy,
-    rng: ChaCha8Rng,
+    /// Only `random` draws: the others are deterministic and are spared seeding a stream
+    /// (a table of built-ins seats ten players per game, a hundred thousand games a second).
+    rng: Option<ChaCha8Rng>,
 }
 
 impl Builtin {
     /// A player for `seat` of the game whose seed is `game_seed`.
     pub fn new(strategy: Strategy, game_seed: u64, seat: usize) -> Builtin {
-        let mut rng = ChaCha8Rng::seed_from_u64(game_seed);
-        // Stream 0 deals; each seat's player draws from a stream of its own.
-        rng.set_stream(1 + seat as u64);
+        let rng = (strategy == Strategy::Random).then(|| {
+            let mut rng = ChaCha8Rng::seed_from_u64(game_seed);
+            // Stream 0 deals; each seat's player draws from a stream of its own.
+            rng.set_stream(1 + seat as u64);
+            rng
+        });
         Builtin { strategy, rng }
+    }
+
+    /// Makes this player what [`Builtin::new`] makes, in place: a thread playing many games
+    /// reuses its players, and a player is a few hundred bytes of RNG state to move.
+    pub fn reset(&mut self, strategy: Strategy, game_seed: u64, seat: usize) {
+        self.strategy = strategy;
+        if strategy == Strategy::Random {
+            *self = Builtin::new(strategy, game_seed, seat);
+        } else {
+            self.rng = None;
+        }
+    }
+
+    /// The random stream; only a `random` player has one.
+    fn rng(&mut self) -> &mut ChaCha8Rng {
+        self.rng.as_mut().expect("a random player has its stream")
     }
 
     pub fn strategy(&self) -> Strategy {
@@ -100,7 +121,7 @@ impl Builtin {
         let hand = sight.hand;
         assert!(!hand.is_empty(), "asked for a card with an empty hand");
         match self.strategy {
-            Strategy::Random => hand[self.rng.random_range(0..hand.len())],
+            Strategy::Random => hand[self.rng().random_range(0..hand.len())],
             Strategy::First => hand[0],
             Strategy::Lowest => *hand.iter().min().expect("non-empty"),
             Strategy::Highest => *hand.iter().max().expect("non-empty"),
@@ -111,7 +132,7 @@ impl Builtin {
     /// The row this player takes, from what it sees.
     pub fn row_in(&mut self, sight: &Sight<'_>) -> usize {
         match self.strategy {
-            Strategy::Random => self.rng.random_range(0..ROWS),
+            Strategy::Random => self.rng().random_range(0..ROWS),
             _ => cheapest_row(sight),
         }
     }
@@ -158,29 +179,34 @@ fn cheapest_row(sight: &Sight<'_>) -> usize {
 
 fn gap_card(sight: &Sight<'_>) -> Card {
     // (cows it would cost now, gap to the row's top, the card): lower is better on each; the
-    // cards are distinct, so there is no tie. A tight loop: it runs for every choice of every
-    // `gap` seat (tested against the plain statement of the rule below).
-    let cheapest = sight.rows[cheapest_row(sight)].cows;
-    let mut best: Option<(u32, u32, Card)> = None;
+    // cards are distinct, so there is no tie. A tight loop without branches: it runs for every
+    // choice of every `gap` seat (tested against the plain statement of the rule below). The
+    // key is packed in one integer: cows (a few dozen at most) above the gap (a card's gap is
+    // at most 103; `NO_ROW` when the card is below every top) above the card.
+    const NO_ROW: u64 = 0xffff;
+    let cheapest = u64::from(sight.rows[cheapest_row(sight)].cows);
+    let mut best = u64::MAX;
     for &card in sight.hand {
-        let mut target: Option<&RowSight> = None;
-        for row in sight.rows {
-            if row.top < card && target.is_none_or(|t| row.top > t.top) {
-                target = Some(row);
-            }
+        // The row it joins is the one with the highest top below it: the smallest gap.
+        // Rows above the card wrap to gaps of 153 or more (cards are at most 104 apart).
+        let mut target = u32::MAX;
+        for (r, row) in sight.rows.iter().enumerate() {
+            let gap = u32::from(card.wrapping_sub(row.top));
+            target = target.min(gap << 2 | r as u32);
         }
-        let key = match target {
-            Some(row) if usize::from(row.count) >= ROW_LIMIT => {
-                (row.cows, u32::from(card - row.top), card)
-            }
-            Some(row) => (0, u32::from(card - row.top), card),
-            None => (cheapest, u32::MAX, card),
-        };
-        if best.is_none_or(|b| key < b) {
-            best = Some(key);
-        }
+        let gap = u64::from(target >> 2);
+        let row = &sight.rows[(target & 3) as usize];
+        let key = if gap > 127 {
+            cheapest << 24 | NO_ROW << 8
+        } else if usize::from(row.count) >= ROW_LIMIT {
+            u64::from(row.cows) << 24 | gap << 8
+        } else {
+            gap << 8
+        } | u64::from(card);
+        best = best.min(key);
     }
-    best.expect("asked for a card with an empty hand").2
+    assert!(best != u64::MAX, "asked for a card with an empty hand");
+    best as Card
 }
 
 impl Player for Builtin {

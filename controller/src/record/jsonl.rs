@@ -66,6 +66,20 @@ impl Chain {
         // The record holds only strings, numbers, vectors and unit enums: it always serializes.
         serde_json::to_writer(&mut *out, record).expect("a GameRecord always serializes");
         self.head = self.next(&out[start..]);
+        self.end_line(out);
+    }
+
+    /// [`Chain::append_line`] for a record already serialized (`json`, as
+    /// [`games_jsonl_line`] makes it), so that threads playing games can serialize them and
+    /// leave only the chain, which runs in line order, to the one thread writing the file.
+    pub fn append_json(&mut self, json: &[u8], out: &mut Vec<u8>) {
+        self.head = self.next(json);
+        out.extend_from_slice(json);
+        self.end_line(out);
+    }
+
+    /// Replaces the closing brace of the record just appended to `out` by the chain field.
+    fn end_line(&self, out: &mut Vec<u8>) {
         debug_assert_eq!(out.last(), Some(&b'}'));
         out.pop();
         out.extend_from_slice(CHAIN_KEY);

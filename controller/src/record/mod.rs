@@ -135,9 +135,14 @@ impl GameRecord {
 
     /// Each seat's score over the whole game: the sum over its rounds.
     pub fn totals(&self) -> Vec<u32> {
+        self.total_scores().to_vec()
+    }
+
+    /// [`GameRecord::totals`], borrowed (the tallies read it for every game).
+    pub fn total_scores(&self) -> &[u32] {
         match &self.totals {
-            Some(t) if !self.rounds.is_empty() => t.clone(),
-            _ => self.scores.clone(),
+            Some(t) if !self.rounds.is_empty() => t,
+            _ => &self.scores,
         }
     }
 

@@ -6,13 +6,13 @@
 
 use std::collections::BTreeMap;
 
-use skillratings::MultiTeamOutcome;
-use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+use skillratings::weng_lin::{WengLinConfig, WengLinRating};
 
+use super::interner::Interner;
 use super::{GameRecord, Standing};
 
-/// One game as the rating sees it: each player's name and total score.
-type Finish = Vec<(String, u32)>;
+/// One game as the rating sees it: each player's number and total score.
+type Finish = Vec<(u32, u32)>;
 
 /// Weng-Lin ratings of every player, rated in game-number order.
 #[derive(Debug, Clone, Default)]
@@ -21,18 +21,29 @@ pub struct Ratings {
     next: u64,
     /// Games that finished before some game with a lower number.
     waiting: BTreeMap<u64, Finish>,
-    rated: BTreeMap<String, WengLinRating>,
+    /// Players numbered as first seen: a game's update compares and clones no names.
+    names: Interner,
+    /// By player number; `None` until the player's first game is rated.
+    rated: Vec<Option<WengLinRating>>,
+    /// The game being rated (reused).
+    finish: Finish,
 }
 
 impl Ratings {
     /// Adds a finished game; rates it, and those waiting for it, once every lower game is in.
     pub fn add(&mut self, record: &GameRecord) {
-        let finish = record
-            .players
-            .iter()
-            .cloned()
-            .zip(record.totals())
-            .collect();
+        let mut finish = std::mem::take(&mut self.finish);
+        finish.clear();
+        for (name, &total) in record.players.iter().zip(record.total_scores()) {
+            finish.push((self.names.id(name), total));
+        }
+        if record.game == self.next && self.waiting.is_empty() {
+            // In order, as nearly every game is: rated at once, nothing stored.
+            self.rate(&finish);
+            self.next += 1;
+            self.finish = finish;
+            return;
+        }
         self.waiting.insert(record.game, finish);
         while let Some(finish) = self.waiting.remove(&self.next) {
             self.rate(&finish);
@@ -48,8 +59,13 @@ impl Ratings {
             all.rate(&finish);
         }
         all.rated
-            .into_iter()
-            .map(|(name, r)| (name, r.rating - 3.0 * r.uncertainty))
+            .iter()
+            .enumerate()
+            .filter_map(|(id, r)| {
+                let r = r.as_ref()?;
+                let name = all.names.name(id as u32).clone();
+                Some((name, r.rating - 3.0 * r.uncertainty))
+            })
             .collect()
     }
 
@@ -63,23 +79,95 @@ impl Ratings {
 
     /// One game: every player a team of one, ranked by total score (ties share a rank).
     fn rate(&mut self, finish: &Finish) {
-        let before: Vec<[WengLinRating; 1]> = finish
-            .iter()
-            .map(|(name, _)| [self.rated.get(name).copied().unwrap_or_default()])
-            .collect();
-        let teams: Vec<(&[WengLinRating], MultiTeamOutcome)> = finish
-            .iter()
-            .zip(&before)
-            .map(|((_, score), rating)| {
-                let rank = 1 + finish.iter().filter(|(_, s)| s < score).count();
-                (&rating[..], MultiTeamOutcome::new(rank))
-            })
-            .collect();
-        let after = weng_lin_multi_team(&teams, &WengLinConfig::new());
-        for ((name, _), rating) in finish.iter().zip(after) {
-            self.rated.insert(name.clone(), rating[0]);
+        if self.rated.len() < self.names.len() {
+            self.rated.resize(self.names.len(), None);
+        }
+        let mut before = [WengLinRating::default(); crate::game::MAX_PLAYERS];
+        let mut ranks = [0usize; crate::game::MAX_PLAYERS];
+        for (i, &(id, score)) in finish.iter().enumerate() {
+            before[i] = self.rated[id as usize].unwrap_or_default();
+            ranks[i] = 1 + finish.iter().filter(|(_, s)| *s < score).count();
+        }
+        let n = finish.len();
+        let after = multi_team_of_one(&before[..n], &ranks[..n]);
+        for (&(id, _), rating) in finish.iter().zip(after) {
+            self.rated[id as usize] = Some(rating);
         }
     }
+}
+
+/// `skillratings::weng_lin::weng_lin_multi_team` (default config) for teams of one player,
+/// operation for operation, so every rating is bit for bit the crate's (a test compares them),
+/// at half the cost: the pair (i, q) and the pair (q, i) share `c` and the two exponentials
+/// (`a + b == b + a` exactly in floating point), so each unordered pair computes them once.
+/// `ranks` are 1-based, ties equal.
+fn multi_team_of_one(
+    players: &[WengLinRating],
+    ranks: &[usize],
+) -> impl Iterator<Item = WengLinRating> {
+    const N: usize = crate::game::MAX_PLAYERS;
+    let n = players.len();
+    assert!(
+        n <= N && ranks.len() == n,
+        "at most {N} players, one rank each"
+    );
+    let config = WengLinConfig::new();
+    let beta_sq = config.beta.powi(2);
+    // A team's rating and squared uncertainty are sums over its (one) player, as the crate
+    // sums them.
+    let ratings: [f64; N] = std::array::from_fn(|i| {
+        players
+            .get(i)
+            .map_or(0.0, |p| std::iter::once(p.rating).sum())
+    });
+    let unc_sq: [f64; N] = std::array::from_fn(|i| {
+        players
+            .get(i)
+            .map_or(0.0, |p| std::iter::once(p.uncertainty.powi(2)).sum())
+    });
+    // For each pair, once: c and its square, and each side's expected score p (the crate's
+    // `p_value` from either side: the same exponentials over the same sum).
+    let mut c = [[0.0f64; N]; N];
+    let mut c_sq = [[0.0f64; N]; N];
+    let mut p = [[0.0f64; N]; N];
+    for i in 0..n {
+        for q in i + 1..n {
+            let c_iq = 2.0f64.mul_add(beta_sq, unc_sq[i] + unc_sq[q]).sqrt();
+            let (e_i, e_q) = ((ratings[i] / c_iq).exp(), (ratings[q] / c_iq).exp());
+            let sum = e_i + e_q;
+            (c[i][q], c[q][i]) = (c_iq, c_iq);
+            (c_sq[i][q], c_sq[q][i]) = (c_iq.powi(2), c_iq.powi(2));
+            (p[i][q], p[q][i]) = (e_i / sum, e_q / sum);
+        }
+    }
+    (0..n).map(move |i| {
+        let mut omega = 0.0;
+        let mut large_delta = 0.0;
+        let unc = unc_sq[i].sqrt();
+        for q in (0..n).filter(|&q| q != i) {
+            let (c, p) = (c[i][q], p[i][q]);
+            let score = match ranks[q].cmp(&ranks[i]) {
+                std::cmp::Ordering::Greater => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Less => 0.0,
+            };
+            let small_delta = (unc_sq[i] / c) * (score - p);
+            let gamma = unc / c;
+            let eta = gamma * unc_sq[i] / c_sq[i][q] * p * (1.0 - p);
+            omega += small_delta;
+            large_delta += eta;
+        }
+        let player = &players[i];
+        let player_unc_sq = player.uncertainty.powi(2);
+        let rating = (player_unc_sq / unc_sq[i]).mul_add(omega, player.rating);
+        let factor = (player_unc_sq / unc_sq[i])
+            .mul_add(-large_delta, 1.0)
+            .max(config.uncertainty_tolerance);
+        WengLinRating {
+            rating,
+            uncertainty: (player_unc_sq * factor).sqrt(),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -127,5 +215,44 @@ mod tests {
         // A gap (game 4 missing) still rates the later games, in order.
         let gap: Vec<usize> = (0..12).filter(|&i| i != 4).collect();
         assert_eq!(rate(&gap).len(), 3);
+    }
+
+    /// The pairwise shortcut gives exactly the crate's ratings: random ratings, uncertainties
+    /// and finishes (ties included) at every table size, compared bit for bit.
+    #[test]
+    fn ratings_are_bit_for_bit_those_of_skillratings() {
+        use rand::rngs::ChaCha8Rng;
+        use rand::{RngExt, SeedableRng};
+        use skillratings::MultiTeamOutcome;
+        use skillratings::weng_lin::weng_lin_multi_team;
+
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for case in 0..3000 {
+            let n = 2 + case % 9;
+            let players: Vec<WengLinRating> = (0..n)
+                .map(|_| WengLinRating {
+                    rating: rng.random_range(-10.0..60.0),
+                    uncertainty: rng.random_range(0.01..9.0),
+                })
+                .collect();
+            let ranks: Vec<usize> = (0..n).map(|_| rng.random_range(1..=n)).collect();
+            let teams: Vec<[WengLinRating; 1]> = players.iter().map(|&p| [p]).collect();
+            let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+                .iter()
+                .zip(&ranks)
+                .map(|(t, &r)| (&t[..], MultiTeamOutcome::new(r)))
+                .collect();
+            let want = weng_lin_multi_team(&input, &WengLinConfig::new());
+            let got: Vec<WengLinRating> = multi_team_of_one(&players, &ranks).collect();
+            for (w, g) in want.iter().zip(&got) {
+                assert_eq!(w[0].rating.to_bits(), g.rating.to_bits(), "case {case}");
+                assert_eq!(
+                    w[0].uncertainty.to_bits(),
+                    g.uncertainty.to_bits(),
+                    "case {case}"
+                );
+            }
+            assert_eq!(want.len(), got.len());
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::interner::{FastMap, Interner, pair_key};
+use super::interner::{Interner, PairMap, pair_key};
 
 use serde::Serialize;
 
@@ -48,7 +48,7 @@ pub struct Tally {
     players: Vec<PlayerTally>,
     /// Per pair of players that shared a table, keyed by their numbers, lower first; the
     /// differences are the lower number's score minus the higher's.
-    pairs: FastMap<(u32, u32), PairTally>,
+    pairs: PairMap<PairTally>,
     /// The numbers of the seats of the game being added (reused).
     seats: Vec<u32>,
 }
@@ -135,7 +135,7 @@ impl Tally {
     pub fn add(&mut self, record: &GameRecord) {
         self.games += 1;
         // A game of several rounds is ranked by each seat's sum over its rounds.
-        let scores = record.totals();
+        let scores = record.total_scores();
         let best = scores.iter().copied().min();
         let winners = scores.iter().filter(|&&s| Some(s) == best).count() as u64;
         self.seats.clear();
@@ -151,7 +151,7 @@ impl Tally {
                 let (key, flip) = pair_key(a, b);
                 let d = i64::from(scores[i]) - i64::from(scores[j]);
                 let d = if flip { -d } else { d };
-                let p = self.pairs.entry(key).or_default();
+                let p = self.pairs.entry(key);
                 p.games += 1;
                 p.diff += d;
                 p.diff_sq += (i128::from(d) * i128::from(d)) as u128;
@@ -190,7 +190,7 @@ impl Tally {
         let mut rows: Vec<HeadToHead> = self
             .pairs
             .iter()
-            .map(|(&(lo, hi), p)| {
+            .map(|((lo, hi), p)| {
                 let (a, b) = (self.names.name(lo), self.names.name(hi));
                 // Oriented by name, as the file has always been.
                 let p = if a < b { p.clone() } else { p.flipped() };
@@ -222,7 +222,7 @@ impl Tally {
     fn separated(&self, upper: &Standing, lower: &Standing) -> bool {
         // The test is the same whichever way the pair is oriented.
         let pair = match (self.names.get(&upper.bot), self.names.get(&lower.bot)) {
-            (Some(a), Some(b)) => self.pairs.get(&pair_key(a, b).0),
+            (Some(a), Some(b)) => self.pairs.get(pair_key(a, b).0),
             _ => None,
         };
         if let Some(p) = pair.filter(|p| p.games >= 2) {

@@ -198,20 +198,34 @@ impl Reporter {
 
     /// A game played now: chains its line and hands it to the sinks.
     pub fn played(&mut self, outcome: &GameOutcome) -> Result<(), SinkError> {
+        self.played_as(&outcome.record, None, &outcome.logs)
+    }
+
+    /// [`Reporter::played`] for a game of built-ins (no logs) whose record the thread that
+    /// played it already serialized into `json` ([`crate::record::games_jsonl_line`]).
+    pub fn played_json(&mut self, record: &GameRecord, json: &[u8]) -> Result<(), SinkError> {
+        self.played_as(record, Some(json), &[])
+    }
+
+    fn played_as(
+        &mut self,
+        record: &GameRecord,
+        json: Option<&[u8]>,
+        logs: &[SeatLog],
+    ) -> Result<(), SinkError> {
         let mut line = std::mem::take(&mut self.line);
         line.clear();
-        self.state.chain.append_line(&outcome.record, &mut line);
+        match json {
+            Some(json) => self.state.chain.append_json(json, &mut line),
+            None => self.state.chain.append_line(record, &mut line),
+        }
         self.state.played += 1;
-        self.state.faults += outcome
-            .record
+        self.state.faults += record
             .faults()
             .filter(|(_, f)| f.kind != crate::record::ABSENT)
             .count() as u64;
-        let origin = Origin::Played {
-            line: &line,
-            logs: &outcome.logs,
-        };
-        let result = self.game(&outcome.record, origin);
+        let origin = Origin::Played { line: &line, logs };
+        let result = self.game(record, origin);
         self.line = line;
         result
     }

@@ -1,20 +1,27 @@
 //! Playing a series of built-ins only on `jobs` plain threads: no task, future or channel
 //! message per game. A producer thread cuts the schedule's plans into chunks and hands chunk
 //! *k* to worker *k* mod `jobs`; each worker plays its chunks in order with the synchronous
-//! table ([`crate::table::builtins`]) and sends the records back on its own bounded channel;
+//! table ([`crate::table::builtins`]), serializes each record to its JSON line (everything but
+//! the chain, which runs in line order) and sends the batch back on its own bounded channel;
 //! the reporter takes chunk *k* from worker *k* mod `jobs`. So records reach the sinks in game
 //! order, and at most a few chunks per worker are ever in memory, however long the series.
+//! The reporter hands each batch back to the worker that made it, whose next games are played
+//! into its records and strings: a summary game allocates nothing, and memory is freed by the
+//! thread that allocated it.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 
 use super::reporter::{GameSet, Reporter, SinkError};
+use crate::player::Strategy;
+use crate::record::interner::FastMap;
 use crate::record::{GameRecord, Level};
 use crate::schedule::{Entrant, GamePlan, Schedule};
 use crate::shard::Shard;
-use crate::table::{self, GameOutcome, Occupant, TableGame, TableSeat};
+use crate::table::builtins::{self, BuiltinTable, Scratch};
 
 /// Games per chunk: big enough that channel traffic and the sinks' flush are per thousands of
 /// games at full speed, small enough that a stop is seen within milliseconds.
@@ -22,6 +29,17 @@ const CHUNK: usize = 64;
 
 /// Chunks a worker may have waiting, each way.
 const QUEUE: usize = 1;
+
+/// A chunk of games played: their records and, back to back, their JSON lines.
+#[derive(Default)]
+struct Batch {
+    /// The first `len` are this chunk's; the rest are spare, to be played into.
+    records: Vec<GameRecord>,
+    len: usize,
+    json: Vec<u8>,
+    /// Where each record's JSON ends in `json`.
+    ends: Vec<usize>,
+}
 
 /// What the threads need of the series, owned so they outlive no borrow.
 pub struct Plan {
@@ -65,102 +83,123 @@ pub async fn dispatch(
 fn play(plan: &Plan, reporter: &mut Reporter, stop: &AtomicBool) -> Result<(), SinkError> {
     let jobs = plan.jobs.max(1);
     let turns = plan.level == Level::Full;
+    let rounds = plan.rounds;
+    // Each built-in's strategy and name, made once rather than formatted per seat per game.
+    let seats: FastMap<Entrant, (Strategy, String)> = plan
+        .schedule
+        .builtins()
+        .into_iter()
+        .filter_map(|e| match e {
+            Entrant::Builtin(strategy, _) => Some((e, (strategy, e.name(&[])))),
+            Entrant::Bot(_) => None,
+        })
+        .collect();
+    let seats = &seats;
     std::thread::scope(|scope| {
         let mut to_workers = Vec::with_capacity(jobs);
         let mut from_workers = Vec::with_capacity(jobs);
+        let mut back_to_workers = Vec::with_capacity(jobs);
         for _ in 0..jobs {
-            let (tables_tx, tables_rx) = sync_channel::<Vec<TableGame>>(QUEUE);
-            let (records_tx, records_rx) = sync_channel::<Vec<GameRecord>>(QUEUE);
-            scope.spawn(move || {
-                let mut scratch = table::builtins::Scratch::default();
-                for chunk in tables_rx {
-                    let records = chunk
-                        .into_iter()
-                        .map(|mut t| {
-                            let names = t.seats.iter_mut().map(|s| std::mem::take(&mut s.name));
-                            let names = names.collect();
-                            table::builtins::play_with(&t, names, turns, &mut scratch)
-                        })
-                        .collect();
-                    if records_tx.send(records).is_err() {
-                        break;
-                    }
-                }
-            });
+            let (tables_tx, tables_rx) = sync_channel::<Vec<GamePlan>>(QUEUE);
+            let (batches_tx, batches_rx) = sync_channel::<Batch>(QUEUE);
+            let (spent_tx, spent_rx) = channel::<Batch>();
+            scope.spawn(move || work(tables_rx, &batches_tx, &spent_rx, seats, rounds, turns));
             to_workers.push(tables_tx);
-            from_workers.push(records_rx);
+            from_workers.push(batches_rx);
+            back_to_workers.push(spent_tx);
         }
-        scope.spawn(move || {
-            // Each built-in's name, made once rather than formatted per seat per game.
-            let names: std::collections::HashMap<Entrant, String> = plan
-                .schedule
-                .builtins()
-                .into_iter()
-                .map(|e| (e, e.name(&[])))
-                .collect();
-            let mut plans = plan
-                .schedule
-                .plans()
-                .filter(|p| plan.shard.holds(p.game) && !plan.done.contains(p.game));
-            for w in (0..jobs).cycle() {
-                if stop.load(Ordering::Relaxed) || plan.enough.load(Ordering::Relaxed) {
-                    break;
-                }
-                let chunk: Vec<TableGame> = plans
-                    .by_ref()
-                    .take(CHUNK)
-                    .map(|p| table_of(p, plan.rounds, &names))
-                    .collect();
-                // A worker gone means the reporter stopped taking records.
-                if chunk.is_empty() || to_workers[w].send(chunk).is_err() {
-                    break;
-                }
-            }
-            // Dropping the senders ends each worker after its last chunk.
-        });
+        scope.spawn(move || produce(plan, jobs, &to_workers, stop));
         // Dropping the receivers on an error makes the workers, then the producer, stop.
         for w in (0..jobs).cycle() {
-            let Ok(records) = from_workers[w].recv() else {
+            let Ok(batch) = from_workers[w].recv() else {
                 break;
             };
-            for record in records {
-                let outcome = GameOutcome {
-                    record,
-                    logs: Vec::new(),
-                };
-                if let Err(e) = reporter.played(&outcome) {
+            let mut start = 0;
+            for (record, &end) in batch.records[..batch.len].iter().zip(&batch.ends) {
+                if let Err(e) = reporter.played_json(record, &batch.json[start..end]) {
                     stop.store(true, Ordering::Relaxed);
                     return Err(e);
                 }
+                start = end;
             }
+            // A worker gone has nothing more to play into it.
+            let _ = back_to_workers[w].send(batch);
             reporter.burst_done()?;
         }
         reporter.flush()
     })
 }
 
-/// The table of a plan whose seats are all built-ins.
-fn table_of(
-    plan: GamePlan,
+/// The producer: the plans to play, in chunks, to the workers in turn.
+fn produce(plan: &Plan, jobs: usize, to_workers: &[SyncSender<Vec<GamePlan>>], stop: &AtomicBool) {
+    let mut plans = plan
+        .schedule
+        .plans()
+        .filter(|p| plan.shard.holds(p.game) && !plan.done.contains(p.game));
+    for w in (0..jobs).cycle() {
+        if stop.load(Ordering::Relaxed) || plan.enough.load(Ordering::Relaxed) {
+            break;
+        }
+        let chunk: Vec<GamePlan> = plans.by_ref().take(CHUNK).collect();
+        // A worker gone means the reporter stopped taking records.
+        if chunk.is_empty() || to_workers[w].send(chunk).is_err() {
+            break;
+        }
+    }
+    // Dropping the senders ends each worker after its last chunk.
+}
+
+/// A worker: plays each chunk it is sent into a batch (a spent one when the reporter has
+/// handed one back) and sends the batch on.
+fn work(
+    chunks: Receiver<Vec<GamePlan>>,
+    batches: &SyncSender<Batch>,
+    spent: &Receiver<Batch>,
+    seats: &FastMap<Entrant, (Strategy, String)>,
     rounds: u32,
-    names: &std::collections::HashMap<Entrant, String>,
-) -> TableGame {
-    TableGame {
-        game: plan.game,
-        seed: plan.seed,
-        subset: plan.subset,
-        rotation: plan.rotation,
-        rounds,
-        seats: plan
-            .seats
-            .iter()
-            .map(|e| match e {
-                Entrant::Builtin(strategy, _) => TableSeat {
-                    name: names.get(e).cloned().unwrap_or_else(|| e.name(&[])),
-                    occupant: Occupant::Builtin(*strategy),
-                },
-                Entrant::Bot(_) => unreachable!("a series of built-ins only has no bot"),
-            })
-            .collect(),
+    turns: bool,
+) {
+    let mut scratch = Scratch::default();
+    let mut strategies = Vec::new();
+    for chunk in chunks {
+        let mut batch = spent.try_recv().unwrap_or_default();
+        batch.len = 0;
+        batch.json.clear();
+        batch.ends.clear();
+        for p in &chunk {
+            if batch.records.len() == batch.len {
+                batch.records.push(builtins::blank_record());
+            }
+            let record = &mut batch.records[batch.len];
+            batch.len += 1;
+            strategies.clear();
+            record.players.truncate(p.seats.len());
+            for (seat, e) in p.seats.iter().enumerate() {
+                let (strategy, name) = match (seats.get(e), e) {
+                    (Some((strategy, name)), _) => (*strategy, Cow::Borrowed(name)),
+                    (None, Entrant::Builtin(strategy, _)) => (*strategy, Cow::Owned(e.name(&[]))),
+                    (None, Entrant::Bot(_)) => unreachable!("a series of built-ins has no bot"),
+                };
+                strategies.push(strategy);
+                match record.players.get_mut(seat) {
+                    Some(old) => old.clone_from(&name),
+                    None => record.players.push(name.into_owned()),
+                }
+            }
+            let table = BuiltinTable {
+                game: p.game,
+                seed: p.seed,
+                subset: p.subset,
+                rotation: p.rotation,
+                rounds,
+                seats: &strategies,
+            };
+            builtins::play_into(&table, turns, &mut scratch, record);
+            builtins::write_record(record, &mut batch.json);
+            batch.ends.push(batch.json.len());
+        }
+        if batches.send(batch).is_err() {
+            break;
+        }
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::game::Card;
-use crate::record::interner::{FastMap, Interner, pair_key};
+use crate::record::interner::{Interner, PairMap, pair_key};
 use crate::record::{FaultPhase, GameRecord, RowChoice};
 
 /// How many games the viewer embeds besides each player's best and worst game: the ones with
@@ -106,17 +106,51 @@ pub struct ReportStats {
     /// Players numbered as first seen: the per-game update compares no strings.
     names: Interner,
     /// By player number, how many games ended with each score.
-    scores: Vec<BTreeMap<u32, u64>>,
+    scores: Vec<ScoreCounts>,
     /// Keyed by player numbers, lower first; points are the lower number's.
-    meetings: FastMap<(u32, u32), Meeting>,
-    /// The first game's players, sorted, to tell whether the line-up ever changed.
-    first_lineup: Option<Vec<String>>,
+    meetings: PairMap<Meeting>,
+    /// The first game's players' numbers, sorted, to tell whether the line-up ever changed.
+    first_lineup: Option<Vec<u32>>,
+    /// The numbers of the seats of the game being added, and the same sorted (reused).
+    seats: Vec<u32>,
+    lineup: Vec<u32>,
     varied_lineups: bool,
     /// By player number.
     best: Vec<Extreme>,
     worst: Vec<Extreme>,
     /// The `VIEWER_SAMPLE` lowest-numbered games.
     sample: BTreeMap<u64, Arc<ViewerGame>>,
+}
+
+/// How many games ended with each score: a counter per score up to [`ScoreCounts::DIRECT`]
+/// (a round scores at most a few hundred; this runs ten times per game) and a tree beyond.
+#[derive(Debug, Clone, Default)]
+struct ScoreCounts {
+    direct: Vec<u64>,
+    beyond: BTreeMap<u32, u64>,
+}
+
+impl ScoreCounts {
+    const DIRECT: u32 = 1024;
+
+    fn add(&mut self, score: u32) {
+        if score < Self::DIRECT {
+            let i = score as usize;
+            if self.direct.len() <= i {
+                self.direct.resize(i + 1, 0);
+            }
+            self.direct[i] += 1;
+        } else {
+            *self.beyond.entry(score).or_default() += 1;
+        }
+    }
+
+    /// (score, games) for each score that happened, lowest first.
+    fn iter(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        let direct = self.direct.iter().enumerate();
+        let direct = direct.filter(|&(_, &n)| n > 0).map(|(s, &n)| (s as u32, n));
+        direct.chain(self.beyond.iter().map(|(&s, &n)| (s, n)))
+    }
 }
 
 /// A player's score distribution, summarised for a box plot.
@@ -138,21 +172,27 @@ impl ReportStats {
         // are seen, and the game's view is made only when a sink keeps it.
         let mut game: Option<Arc<ViewerGame>> = None;
         let mut view = || Arc::clone(game.get_or_insert_with(|| Arc::new(ViewerGame::of(r))));
+        let mut ids = std::mem::take(&mut self.seats);
+        ids.clear();
+        ids.extend(r.players.iter().map(|name| self.names.id(name)));
         if !self.varied_lineups {
-            let mut lineup: Vec<&String> = r.players.iter().collect();
-            lineup.sort();
+            // Numbers stand for names one to one: the same set of numbers is the same players.
+            let mut lineup = std::mem::take(&mut self.lineup);
+            lineup.clear();
+            lineup.extend_from_slice(&ids);
+            lineup.sort_unstable();
             match &self.first_lineup {
-                None => self.first_lineup = Some(lineup.into_iter().cloned().collect()),
-                Some(first) if !first.iter().eq(lineup) => self.varied_lineups = true,
+                None => self.first_lineup = Some(lineup.clone()),
+                Some(first) if *first != lineup => self.varied_lineups = true,
                 Some(_) => {}
             }
+            self.lineup = lineup;
         }
-        let ids: Vec<u32> = r.players.iter().map(|name| self.names.id(name)).collect();
         for (seat, &id) in ids.iter().enumerate() {
             let score = r.scores[seat];
             let i = id as usize;
             if i == self.scores.len() {
-                self.scores.push(BTreeMap::new());
+                self.scores.push(ScoreCounts::default());
                 let extreme = Extreme {
                     score,
                     game: view(),
@@ -160,7 +200,7 @@ impl ReportStats {
                 self.best.push(extreme.clone());
                 self.worst.push(extreme);
             }
-            *self.scores[i].entry(score).or_default() += 1;
+            self.scores[i].add(score);
             let best = &self.best[i];
             if (score, r.game) < (best.score, best.game.n) {
                 self.best[i] = Extreme {
@@ -182,7 +222,7 @@ impl ReportStats {
                 } else {
                     (score, r.scores[other_seat])
                 };
-                let m = self.meetings.entry(key).or_default();
+                let m = self.meetings.entry(key);
                 m.games += 1;
                 m.half_points += match sa.cmp(&sb) {
                     std::cmp::Ordering::Less => 2,
@@ -203,6 +243,7 @@ impl ReportStats {
                 self.sample.pop_last();
             }
         }
+        self.seats = ids;
     }
 
     pub fn games(&self) -> u64 {
@@ -218,24 +259,27 @@ impl ReportStats {
     /// `name`'s score distribution, if it played.
     pub fn distribution(&self, name: &str) -> Option<Distribution> {
         let counts = &self.scores[self.names.get(name)? as usize];
-        let games: u64 = counts.values().sum();
+        let seen = || counts.iter();
+        let games: u64 = seen().map(|(_, n)| n).sum();
+        let min = seen().next()?.0;
+        let max = seen().last()?.0;
         let quantile = |q: f64| {
             let rank = (q * (games - 1) as f64).round() as u64;
-            let mut seen = 0;
-            for (&score, &n) in counts {
-                seen += n;
-                if seen > rank {
+            let mut so_far = 0;
+            for (score, n) in seen() {
+                so_far += n;
+                if so_far > rank {
                     return score;
                 }
             }
-            *counts.keys().last().expect("played at least once")
+            max
         };
         Some(Distribution {
-            min: *counts.keys().next()?,
+            min,
             q1: quantile(0.25),
             median: quantile(0.5),
             q3: quantile(0.75),
-            max: *counts.keys().last()?,
+            max,
             games,
         })
     }
@@ -243,7 +287,7 @@ impl ReportStats {
     /// Head-to-head of `a` against `b`: games both played and `a`'s share of points.
     pub fn meeting(&self, a: &str, b: &str) -> Option<(u64, f64)> {
         let (key, flip) = pair_key(self.names.get(a)?, self.names.get(b)?);
-        let m = self.meetings.get(&key)?;
+        let m = self.meetings.get(key)?;
         let share = m.half_points as f64 / (2 * m.games) as f64;
         Some((m.games, if flip { 1.0 - share } else { share }))
     }

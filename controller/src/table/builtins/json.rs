@@ -1,0 +1,153 @@
+//! A record's JSON (its line of `games.jsonl` before the chain), written by hand for the
+//! record a series of built-ins makes a hundred thousand times a second — a one-round summary
+//! whose names need no escaping — and by `serde_json` for every other. The bytes are exactly
+//! `serde_json`'s (a test compares them over many games), so a reader cannot tell.
+
+use crate::record::GameRecord;
+
+/// Appends `record`'s JSON, as [`crate::record::games_jsonl_line`] makes it, to `out`.
+pub fn write_record(record: &GameRecord, out: &mut Vec<u8>) {
+    if !plain(record) {
+        // The record holds only strings, numbers, vectors and unit enums: it always serializes.
+        serde_json::to_writer(&mut *out, record).expect("a GameRecord always serializes");
+        return;
+    }
+    out.extend_from_slice(b"{\"game\":");
+    number(out, record.game);
+    out.extend_from_slice(b",\"seed\":");
+    number(out, record.seed);
+    out.extend_from_slice(b",\"subset\":");
+    number(out, record.subset);
+    if record.rotation != 0 {
+        out.extend_from_slice(b",\"rotation\":");
+        number(out, record.rotation as u64);
+    }
+    out.extend_from_slice(b",\"players\":[");
+    for (i, name) in record.players.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'"');
+        out.extend_from_slice(name.as_bytes());
+        out.push(b'"');
+    }
+    out.extend_from_slice(b"],\"builtin\":[");
+    for (i, &b) in record.builtin.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(if b { b"true" } else { b"false" });
+    }
+    out.extend_from_slice(b"],\"invalid\":[]");
+    for (key, values) in [
+        (&b",\"cows\":["[..], &record.cows),
+        (b",\"penalty\":[", &record.penalty),
+        (b",\"scores\":[", &record.scores),
+    ] {
+        out.extend_from_slice(key);
+        for (i, &v) in values.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            number(out, u64::from(v));
+        }
+        out.push(b']');
+    }
+    out.extend_from_slice(b",\"ms\":");
+    number(out, record.ms);
+    out.push(b'}');
+}
+
+/// Whether the hand-written form applies: every optional field absent or empty, as in a
+/// one-round summary of built-ins, and no name that JSON would escape.
+fn plain(r: &GameRecord) -> bool {
+    r.hands.is_empty()
+        && r.rows == [0; crate::game::ROWS]
+        && r.turns.is_empty()
+        && r.invalid.is_empty()
+        && r.rounds.is_empty()
+        && r.totals.is_none()
+        && r.replies.is_empty()
+        && r.players.iter().all(|name| {
+            name.bytes()
+                .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f)
+        })
+}
+
+/// `n` in decimal.
+fn number(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::Strategy;
+    use crate::table::builtins::{BuiltinTable, Scratch, blank_record, play_into};
+
+    fn serde_bytes(r: &GameRecord) -> Vec<u8> {
+        serde_json::to_vec(r).unwrap()
+    }
+
+    /// Summaries and full records of many tables, odd names and extreme numbers: the bytes
+    /// are serde_json's every time.
+    #[test]
+    fn the_bytes_are_serde_jsons_for_every_kind_of_record() {
+        let mut scratch = Scratch::default();
+        let mut by_hand = 0;
+        let names = [
+            "gap#1",
+            "ünïcödé",
+            "quote\"d",
+            "back\\slash",
+            "tab\t",
+            "del\u{7f}",
+            "",
+        ];
+        for game in 0..600u64 {
+            let n = 2 + (game % 9) as usize;
+            let seats: Vec<Strategy> = (0..n).map(|i| Strategy::ALL[i % 5]).collect();
+            let table = BuiltinTable {
+                game: game * 7_919_000_000_001,
+                seed: game.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                subset: if game % 3 == 0 { u64::MAX } else { game },
+                rotation: game as usize % n,
+                rounds: 1 + (game % 4 == 0) as u32,
+                seats: &seats,
+            };
+            let mut r = blank_record();
+            // Half the games with names as a series of built-ins has them (the hand-written
+            // path), half with names from the odd list (mostly serde's path).
+            r.players = (0..n)
+                .map(|i| match game % 2 {
+                    0 => format!("{}#{i}", seats[i].name()),
+                    _ => format!("{}{i}", names[(game as usize + i) % names.len()]),
+                })
+                .collect();
+            play_into(&table, game % 5 == 0, &mut scratch, &mut r);
+            r.ms = if game % 7 == 0 { u64::MAX } else { game };
+            by_hand += usize::from(plain(&r));
+            let mut ours = Vec::new();
+            write_record(&r, &mut ours);
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&serde_bytes(&r)),
+                "game {game}"
+            );
+        }
+        assert!(
+            by_hand > 100,
+            "{by_hand} records took the hand-written path"
+        );
+    }
+}
