@@ -365,22 +365,7 @@ fn a_sigkilled_controller_takes_every_bot_process_with_it() {
 fn without_the_sandbox_a_sigkilled_controller_still_ends_its_games() {
     let zoo = stop_controller_mid_series("sigkill-none", "setsid", Signal::SIGKILL, "none")
         .expect("no sandbox needed");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    let of_games = |zoo: &Zoo| -> Vec<String> {
-        zoo.processes()
-            .into_iter()
-            .filter(|p| !p.contains("-daemon-build-"))
-            .collect()
-    };
-    while !of_games(&zoo).is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let left = of_games(&zoo);
-    assert!(
-        left.is_empty(),
-        "processes left behind:\n{}",
-        left.join("\n")
-    );
+    zoo.assert_no_process_left_but(|p| p.contains("-daemon-build-"));
     let all = zoo.processes().join("\n");
     assert!(all.contains("-daemon-build-setsid"), "{all}");
 }

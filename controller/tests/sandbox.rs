@@ -108,6 +108,33 @@ fn gone(marker: &str) -> Vec<String> {
     }
 }
 
+/// Adds bot `name` to `dir/bots`: an awk bot that plays its cards in dealt order (row 0 when
+/// asked for a row), running the awk statements `before` each reply and `after` it.
+fn awk_bot(dir: &Path, name: &str, before: &str, after: &str) {
+    let folder = dir.join("bots").join(name);
+    fs::create_dir_all(&folder).unwrap();
+    let launch = format!(
+        r#"#!/bin/sh
+case $(awk -W version 2>&1) in *mawk*) set -- -W interactive ;; *) set -- ;; esac
+exec awk "$@" '
+$1 == "cards"   {{ n = 0; for (i = 2; i <= NF; i++) hand[++n] = $i; next }}
+$1 == "pickrow" {{ picking = 1; next }}
+$1 == "top" {{
+    {before}
+    if (picking) {{ picking = 0; print 0 }}
+    else {{ c = 0; for (i = 1; i <= n; i++) if (hand[i] != "") {{ c = hand[i]; hand[i] = ""; break }}; print c }}
+    fflush()
+    {after}
+    next
+}}
+$1 == "invalid" {{ exit }}
+'
+"#
+    );
+    fs::write(folder.join("launch"), launch).unwrap();
+    fs::set_permissions(folder.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 fn arena() -> TempDir {
     let tmp = tempfile::tempdir().unwrap();
     bot(tmp.path(), "honest", "");
@@ -275,27 +302,12 @@ fn under_the_cpu_clock_a_busy_neighbour_does_not_make_an_honest_bot_time_out() {
     }
     // Each reply costs about 100 ms of CPU; the limit is 1000 ms of it, and the machine is
     // crowded with spinners (and games at once above its cores) that take most of the wall time.
-    let folder = tmp.path().join("bots/thinker");
-    fs::create_dir_all(&folder).unwrap();
-    fs::write(
-        folder.join("launch"),
-        r#"#!/bin/sh
-case $(awk -W version 2>&1) in *mawk*) set -- -W interactive ;; *) set -- ;; esac
-exec awk "$@" '
-$1 == "cards"   { n = 0; for (i = 2; i <= NF; i++) hand[++n] = $i; next }
-$1 == "pickrow" { picking = 1; next }
-$1 == "top" {
-    for (k = 0; k < 1500000; k++) x += k
-    if (picking) { picking = 0; print 0 }
-    else { c = 0; for (i = 1; i <= n; i++) if (hand[i] != "") { c = hand[i]; hand[i] = ""; break }; print c }
-    fflush(); next
-}
-$1 == "invalid" { exit }
-'
-"#,
-    )
-    .unwrap();
-    fs::set_permissions(folder.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+    awk_bot(
+        tmp.path(),
+        "thinker",
+        "for (k = 0; k < 1500000; k++) x += k",
+        "",
+    );
     let _spinners = Spinners::start(6);
     run(
         tmp.path(),
@@ -337,32 +349,13 @@ fn under_the_cpu_clock_thinking_on_after_a_reply_counts_toward_the_next() {
     // `ponderer` replies at once, then spins about half a second of CPU while `sleeper` takes
     // 1.5 s of wall time (no CPU) per reply: the spin is over before the next question, which
     // it answers at once, yet each later reply's CPU time holds the spin before it.
-    let awk_bot = |name: &str, before: &str, after: &str| {
-        let folder = tmp.path().join("bots").join(name);
-        fs::create_dir_all(&folder).unwrap();
-        let launch = format!(
-            r#"#!/bin/sh
-case $(awk -W version 2>&1) in *mawk*) set -- -W interactive ;; *) set -- ;; esac
-exec awk "$@" '
-$1 == "cards"   {{ n = 0; for (i = 2; i <= NF; i++) hand[++n] = $i; next }}
-$1 == "pickrow" {{ picking = 1; next }}
-$1 == "top" {{
-    {before}
-    if (picking) {{ picking = 0; print 0 }}
-    else {{ c = 0; for (i = 1; i <= n; i++) if (hand[i] != "") {{ c = hand[i]; hand[i] = ""; break }}; print c }}
-    fflush()
-    {after}
-    next
-}}
-$1 == "invalid" {{ exit }}
-'
-"#
-        );
-        fs::write(folder.join("launch"), launch).unwrap();
-        fs::set_permissions(folder.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
-    };
-    awk_bot("ponderer", "", "for (k = 0; k < 16000000; k++) x += k");
-    awk_bot("sleeper", "system(\"sleep 1.5\")", "");
+    awk_bot(
+        tmp.path(),
+        "ponderer",
+        "",
+        "for (k = 0; k < 16000000; k++) x += k",
+    );
+    awk_bot(tmp.path(), "sleeper", "system(\"sleep 1.5\")", "");
     run(
         tmp.path(),
         &[

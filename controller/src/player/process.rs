@@ -212,18 +212,14 @@ impl Process {
             std::task::Poll::Ready(done) => Ok(done),
             std::task::Poll::Pending => timeout(limit, write).await,
         };
-        let sent = std::mem::take(&mut self.pending);
-        match written {
-            Ok(Ok(())) => {
-                if let Some(t) = &mut self.transcript {
-                    for text in &sent {
-                        t.sent(text);
-                    }
-                }
-                self.pending = sent;
-                self.pending.clear();
-                Ok(())
+        if let (Ok(Ok(())), Some(t)) = (&written, &mut self.transcript) {
+            for text in &self.pending {
+                t.sent(text);
             }
+        }
+        self.pending.clear();
+        match written {
+            Ok(Ok(())) => Ok(()),
             Ok(Err(_)) => {
                 let status = self.exit_status();
                 Err(self.mark_broken(Fault::Exited { status }))

@@ -331,11 +331,7 @@ impl Sandbox {
             return;
         };
         for _ in 0..count {
-            let started = match self.mode {
-                Mode::None => warm::Warm::start_plain(self, init, workdir),
-                _ => warm::Warm::start(self, init, workdir),
-            };
-            match started {
+            match self.start_warm(init, workdir) {
                 Ok(warm) => pool
                     .lock()
                     .expect("not poisoned")
@@ -347,6 +343,14 @@ impl Sandbox {
                     return;
                 }
             }
+        }
+    }
+
+    /// A new warm sandbox for `workdir`: a plain init under `none`, else a sandboxed one.
+    fn start_warm(&self, init: &Path, workdir: &Path) -> io::Result<warm::Warm> {
+        match self.mode {
+            Mode::None => warm::Warm::start_plain(self, init, workdir),
+            _ => warm::Warm::start(self, init, workdir),
         }
     }
 
@@ -365,10 +369,7 @@ impl Sandbox {
             .and_then(Vec::pop);
         let mut warm = match idle {
             Some(warm) => warm,
-            None if self.mode == Mode::None => {
-                warm::Warm::start_plain(self, init, workdir).map_err(SpawnError::Start)?
-            }
-            None => warm::Warm::start(self, init, workdir).map_err(SpawnError::Start)?,
+            None => self.start_warm(init, workdir).map_err(SpawnError::Start)?,
         };
         // The sandbox's group outlives games: this game counts from here, before its launch
         // and after the last game's end is done (its processes killed and reaped).

@@ -224,11 +224,21 @@ impl Zoo {
 
     /// Waits (a few seconds at most) for the test's processes to be gone and asserts they are.
     pub fn assert_no_process_left(&self) {
+        self.assert_no_process_left_but(|_| false);
+    }
+
+    /// As [`Zoo::assert_no_process_left`], for the processes that `may_stay` does not keep.
+    pub fn assert_no_process_left_but(&self, may_stay: impl Fn(&str) -> bool) {
+        let left = || -> Vec<String> {
+            let mut all = self.processes();
+            all.retain(|p| !may_stay(p));
+            all
+        };
         let deadline = Instant::now() + Duration::from_secs(5);
-        while !self.processes().is_empty() && Instant::now() < deadline {
+        while !left().is_empty() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(100));
         }
-        let left = self.processes();
+        let left = left();
         assert!(
             left.is_empty(),
             "processes left behind:\n{}",
