@@ -107,10 +107,11 @@ pub struct Process {
     transcript: Option<GameTranscript>,
     /// The tree's CPU counter at the last reply, where the next reply's time starts.
     last_cpu: Option<u64>,
-    /// Messages rendered and not yet written (see [`Process::flush`]).
-    pending: Vec<String>,
-    /// The bytes of one write, kept between writes.
-    out: String,
+    /// Messages rendered and not yet written, end to end (see [`Process::flush`]); the
+    /// buffer is kept between writes.
+    pending: String,
+    /// Where each message in `pending` ends, kept only for a transcript.
+    ends: Vec<usize>,
 }
 
 impl Process {
@@ -145,8 +146,8 @@ impl Process {
             replies: Vec::new(),
             transcript: None,
             last_cpu: None,
-            pending: Vec::new(),
-            out: String::new(),
+            pending: String::new(),
+            ends: Vec::new(),
         })
     }
 
@@ -172,14 +173,21 @@ impl Process {
 
     /// Renders the message for `view`, if its template sends one, onto the queue.
     fn render_into_queue(&mut self, view: &View) -> Result<(), Fault> {
-        match self.templates.render(view) {
-            Ok(Some(text)) => {
-                self.pending.push(text);
+        match self.templates.render_into(view, &mut self.pending) {
+            Ok(sent) => {
+                if sent && self.transcript.is_some() {
+                    self.ends.push(self.pending.len());
+                }
                 Ok(())
             }
-            Ok(None) => Ok(()),
             Err(e) => Err(self.mark_broken(Fault::Template(e.to_string()))),
         }
+    }
+
+    /// Forgets the messages not yet written.
+    fn clear_queue(&mut self) {
+        self.pending.clear();
+        self.ends.clear();
     }
 
     /// Writes the queued messages in one write: news (`used`, `cardgain`, ...) waits for the
@@ -197,27 +205,25 @@ impl Process {
             self.limits.reply
         };
         let Some(stdin) = self.stdin.as_mut() else {
-            self.pending.clear();
+            self.clear_queue();
             return Err(self.mark_broken(Fault::Exited { status: None }));
         };
-        self.out.clear();
-        for text in &self.pending {
-            self.out.push_str(text);
-        }
         // Almost every write fits in the pipe at once: only one that has to wait gets a timer
         // (registering one can wake the runtime's timer thread).
-        let write = stdin.write_all(self.out.as_bytes());
+        let write = stdin.write_all(self.pending.as_bytes());
         tokio::pin!(write);
         let written = match futures::poll!(write.as_mut()) {
             std::task::Poll::Ready(done) => Ok(done),
             std::task::Poll::Pending => timeout(limit, write).await,
         };
         if let (Ok(Ok(())), Some(t)) = (&written, &mut self.transcript) {
-            for text in &self.pending {
-                t.sent(text);
+            let mut start = 0;
+            for &end in &self.ends {
+                t.sent(&self.pending[start..end]);
+                start = end;
             }
         }
-        self.pending.clear();
+        self.clear_queue();
         match written {
             Ok(Ok(())) => Ok(()),
             Ok(Err(_)) => {
@@ -367,7 +373,7 @@ impl Process {
             // Best effort even after a fault: `invalid` is exactly the message a bot that
             // just faulted should get (and the news queued before the fault is not).
             if self.broken.is_some() {
-                self.pending.clear();
+                self.clear_queue();
             }
             if self.render_into_queue(&view).is_ok() {
                 let _ = self.flush().await;

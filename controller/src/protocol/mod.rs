@@ -17,11 +17,13 @@
 //! | `mod.rs` | the keys, variables and built-in sets; template errors |
 //! | `load.rs` | reading template files (keys, lines for errors) and the library of sets |
 //! | `set.rs` | a compiled set: checks at load, rendering a message |
+//! | `native.rs` | the default set's messages written out in Rust (the same bytes, faster) |
 //! | `reply.rs` | reply patterns: reading a bot's reply |
 //! | `samples.rs` | the sample views every template is trial-rendered against |
 
 mod context;
 mod load;
+mod native;
 mod reply;
 mod samples;
 mod set;

@@ -8,6 +8,7 @@ use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 
 use super::context::{Recent, Uses};
 use super::load::{Entry, RawEntries, default_entries, parse_entries};
+use super::native;
 use super::reply::ReplyPattern;
 use super::samples::sample_views;
 use super::{MESSAGE_KEYS, RENDER_FUEL, ReplyError, TemplateError, VARIABLES};
@@ -28,6 +29,8 @@ pub struct TemplateSet {
     uses: [Uses; 8],
     /// Per phase: the last text of a message every seat gets alike, for the next seat.
     recent: [Recent; 8],
+    /// Per phase: whether the template is the default's, written out in Rust ([`native`]).
+    native: [bool; 8],
     card_reply: ReplyPattern,
     row_reply: ReplyPattern,
 }
@@ -179,6 +182,11 @@ impl TemplateSet {
             messages[i] = Some(entry.clone());
         }
 
+        let native = std::array::from_fn(|i| {
+            messages[i]
+                .as_ref()
+                .is_some_and(|e: &Entry| native::covers(i, &e.source))
+        });
         let set = TemplateSet {
             name: name.to_string(),
             path: path.to_string(),
@@ -186,6 +194,7 @@ impl TemplateSet {
             messages,
             uses: uses_of(uses, &entries),
             recent: Default::default(),
+            native,
             card_reply,
             row_reply,
         };
@@ -227,11 +236,44 @@ impl TemplateSet {
     /// nothing but whitespace (the message is not sent), otherwise text ending with `\n`.
     /// Errors only for failures the load-time checks could not foresee.
     pub fn render(&self, view: &View) -> Result<Option<String>, TemplateError> {
+        let mut text = String::new();
+        Ok(self.render_into(view, &mut text)?.then_some(text))
+    }
+
+    /// Appends the message for `view.phase` to `out`, as [`TemplateSet::render`] makes it;
+    /// returns whether there is one (a blank one appends nothing). The default's templates are
+    /// written out in Rust ([`native`]), straight into `out`.
+    pub fn render_into(&self, view: &View, out: &mut String) -> Result<bool, TemplateError> {
         let i = phase_index(view.phase);
+        if self.native[i] {
+            native::render(view, out);
+            return Ok(true);
+        }
         let Some(entry) = &self.messages[i] else {
-            return Ok(None);
+            return Ok(false);
         };
-        self.recent[i].get_or_render(&self.uses[i], view, || self.render_now(view, entry))
+        let text =
+            self.recent[i].get_or_render(&self.uses[i], view, || self.render_now(view, entry))?;
+        Ok(text.is_some_and(|text| {
+            out.push_str(&text);
+            true
+        }))
+    }
+
+    /// The message for `view.phase` as the template engine renders it, even where the
+    /// template is written out in Rust: what the tests compare [`native`] with.
+    #[cfg(test)]
+    pub(crate) fn render_by_engine(&self, view: &View) -> Result<Option<String>, TemplateError> {
+        match &self.messages[phase_index(view.phase)] {
+            Some(entry) => self.render_now(view, entry),
+            None => Ok(None),
+        }
+    }
+
+    /// Whether the message of `phase` is written out in Rust rather than rendered.
+    #[cfg(test)]
+    pub(crate) fn is_native(&self, phase: Phase) -> bool {
+        self.native[phase_index(phase)]
     }
 
     /// Renders `view`'s message (its template is `entry`).

@@ -186,6 +186,57 @@ fn default_is_the_core_protocol_byte_for_byte() {
     );
 }
 
+/// The default set's messages are written out in Rust (for speed): every one of them, and
+/// byte for byte what the template engine renders from the same templates, in games of every
+/// size. A set that leaves a message out gets the fast default for it; its own template, even
+/// one differing only in a space, goes through the engine.
+#[test]
+fn the_default_written_out_in_rust_is_the_engine_byte_for_byte() {
+    let set = default_set();
+    for phase in Phase::ALL {
+        assert_eq!(set.is_native(phase), set.sends(phase), "{phase:?}");
+    }
+    let mut count = [0usize; 8];
+    let mut appended = String::from("kept ");
+    for seed in 0..150u64 {
+        let players = 1 + (seed as usize % 10);
+        for view in random_game_views(2000 + seed, players) {
+            count[phase_index(view.phase)] += 1;
+            let engine = set.render_by_engine(&view).unwrap();
+            assert_eq!(
+                set.render(&view).unwrap(),
+                engine,
+                "{players} players, {view:?}"
+            );
+            // Appending leaves what was there and appends exactly the message.
+            let before = appended.len();
+            let sent = set.render_into(&view, &mut appended).unwrap();
+            assert_eq!(sent, engine.is_some());
+            assert_eq!(&appended[before..], engine.as_deref().unwrap_or(""));
+        }
+    }
+    assert!(appended.starts_with("kept "));
+    assert!(
+        count.iter().all(|&c| c > 0),
+        "every phase checked: {count:?}"
+    );
+
+    let own = TemplateSet::from_source(
+        "own",
+        "own.toml",
+        "used = \"used{% for c in used %}  {{ c }}{% endfor %}\"\n",
+    )
+    .unwrap();
+    assert!(!own.is_native(Phase::Used));
+    assert!(own.is_native(Phase::Turn));
+    let used = random_game_views(3, 4)
+        .into_iter()
+        .find(|v| v.phase == Phase::Used)
+        .unwrap();
+    let text = own.render(&used).unwrap().unwrap();
+    assert!(text.starts_with("used  "), "{text:?}");
+}
+
 #[test]
 fn view_fields_are_the_variables() {
     let view = random_game_views(1, 2).remove(0);

@@ -1,0 +1,94 @@
+//! The built-in `default` set's messages written out in Rust (issue 12). Rendering through the
+//! template engine was a fifth of the controller's CPU per game with external bots, most of it
+//! for messages whose templates are the default's. A message whose template source is exactly
+//! one of the sources below is written by these functions instead: the same bytes (a test
+//! renders every phase of many games both ways), without building template values. Any other
+//! template, a set's own or a changed default, goes through the engine as before.
+
+use std::fmt::Write;
+
+use crate::game::{Phase, RowView, View};
+
+/// The template sources written out here, by phase (in [`Phase::ALL`] order); `None` where
+/// the default sends nothing. They must stay equal to `templates/default.toml` for the default
+/// set to be fast, which a test checks.
+const SOURCES: [Option<&str>; 8] = [
+    None,
+    Some("cards{% for c in dealt %} {{ c }}{% endfor %}"),
+    Some(
+        "count{% for r in rows %} {{ r.count }}{% endfor %}\n\
+         cows{% for r in rows %} {{ r.cows }}{% endfor %}\n\
+         top{% for r in rows %} {{ r.top }}{% endfor %}\n",
+    ),
+    Some("used{% for c in used %} {{ c }}{% endfor %}"),
+    Some(
+        "pickrow\n\
+         count{% for r in rows %} {{ r.count }}{% endfor %}\n\
+         cows{% for r in rows %} {{ r.cows }}{% endfor %}\n\
+         top{% for r in rows %} {{ r.top }}{% endfor %}\n",
+    ),
+    Some(
+        "cardgain{% for c in gained %} {{ c }}{% endfor %}\n\
+         cowgain {{ gained_cows }}\n",
+    ),
+    Some(
+        "score {{ score }}\n\
+         others{% for s in others %} {{ s }}{% endfor %}\n",
+    ),
+    Some("invalid"),
+];
+
+/// Whether the message of phase number `index` with template `source` is written here.
+pub(super) fn covers(index: usize, source: &str) -> bool {
+    SOURCES[index] == Some(source)
+}
+
+/// Appends the message of `view.phase` to `out`, exactly as the engine renders its source in
+/// [`SOURCES`] (every line ending with `\n`). Only called where [`covers`] said so.
+pub(super) fn render(view: &View, out: &mut String) {
+    match view.phase {
+        Phase::Start => {}
+        Phase::Cards => line(out, "cards", &view.dealt),
+        Phase::Turn => board(out, &view.rows),
+        Phase::Used => line(out, "used", &view.used),
+        Phase::Pickrow => {
+            out.push_str("pickrow\n");
+            board(out, &view.rows);
+        }
+        Phase::Cardgain => {
+            line(out, "cardgain", &view.gained);
+            let _ = writeln!(out, "cowgain {}", view.gained_cows);
+        }
+        Phase::Score => {
+            let _ = writeln!(out, "score {}", view.score);
+            line(out, "others", &view.others);
+        }
+        Phase::Invalid => out.push_str("invalid\n"),
+    }
+}
+
+/// `word`, then each item after a space, then a newline.
+fn line<T: std::fmt::Display>(out: &mut String, word: &str, items: &[T]) {
+    out.push_str(word);
+    for item in items {
+        let _ = write!(out, " {item}");
+    }
+    out.push('\n');
+}
+
+/// The `count`, `cows` and `top` lines of the rows.
+fn board(out: &mut String, rows: &[RowView]) {
+    out.push_str("count");
+    for r in rows {
+        let _ = write!(out, " {}", r.count);
+    }
+    out.push_str("\ncows");
+    for r in rows {
+        let _ = write!(out, " {}", r.cows);
+    }
+    out.push_str("\ntop");
+    for r in rows {
+        let _ = write!(out, " {}", r.top);
+    }
+    out.push('\n');
+}
