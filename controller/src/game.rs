@@ -401,15 +401,15 @@ pub struct View {
     pub hand: Vec<Card>,
     /// The ten cards dealt, in dealt order.
     pub dealt: Vec<Card>,
-    pub rows: Vec<RowView>,
+    pub rows: Arc<[RowView]>,
     /// The turn, 1..=10; 0 before the first.
     pub turn: u8,
     /// Each seat's most recently revealed card; -1 before the first reveal.
-    pub last_played: Vec<i32>,
+    pub last_played: Arc<[i32]>,
     /// This turn's revealed cards in seat order, once revealed (empty before).
-    pub used: Vec<Card>,
+    pub used: Arc<[Card]>,
     /// Each seat's score so far: cows that count plus any penalty.
-    pub scores: Vec<u32>,
+    pub scores: Arc<[u32]>,
     /// Cards this seat just took (cardgain), else empty.
     pub gained: Vec<Card>,
     /// Cows on `gained`.
@@ -424,9 +424,19 @@ pub struct View {
     pub rounds: u32,
 }
 
+/// What every seat sees alike at one moment of a game: made once per moment and shared by the
+/// views of all seats (making it per view was most of the allocations of a game).
+#[derive(Debug, Clone)]
+pub struct Moment {
+    rows: Arc<[RowView]>,
+    used: Arc<[Card]>,
+    last_played: Arc<[i32]>,
+    scores: Arc<[u32]>,
+}
+
 impl Game {
-    /// What `seat` sees now, for a message of `phase`. `names` are the players in seat order.
-    pub fn view(&self, seat: usize, phase: Phase, names: &Arc<[String]>) -> View {
+    /// What every seat sees alike now; valid until the game moves on.
+    pub fn moment(&self) -> Moment {
         let rows = self
             .board
             .rows()
@@ -439,16 +449,38 @@ impl Game {
             })
             .collect();
         let used = if self.revealed {
-            self.used.clone()
+            self.used.as_slice().into()
         } else {
-            Vec::new()
+            Arc::from([])
         };
         let last_played = if self.used.is_empty() {
-            vec![-1; self.players()]
+            vec![-1; self.players()].into()
         } else {
             self.used.iter().map(|&c| i32::from(c)).collect()
         };
-        let scores = self.scores();
+        Moment {
+            rows,
+            used,
+            last_played,
+            scores: self.scores().into(),
+        }
+    }
+
+    /// What `seat` sees now, for a message of `phase`. `names` are the players in seat order.
+    pub fn view(&self, seat: usize, phase: Phase, names: &Arc<[String]>) -> View {
+        self.view_at(&self.moment(), seat, phase, names)
+    }
+
+    /// What `seat` sees at `moment` (made by [`Game::moment`] since the game last moved on),
+    /// for a message of `phase`: the views of one moment share what all seats see.
+    pub fn view_at(
+        &self,
+        moment: &Moment,
+        seat: usize,
+        phase: Phase,
+        names: &Arc<[String]>,
+    ) -> View {
+        let scores = &moment.scores;
         let others = scores
             .iter()
             .enumerate()
@@ -462,11 +494,11 @@ impl Game {
             names: Arc::clone(names),
             hand: self.hands[seat].clone(),
             dealt: self.dealt[seat].clone(),
-            rows,
+            rows: Arc::clone(&moment.rows),
             turn: self.turn,
-            last_played,
-            used,
-            scores: scores.clone(),
+            last_played: Arc::clone(&moment.last_played),
+            used: Arc::clone(&moment.used),
+            scores: Arc::clone(scores),
             gained: Vec::new(),
             gained_cows: 0,
             score: scores[seat],

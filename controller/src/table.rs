@@ -13,7 +13,9 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use tokio::task::JoinHandle;
 
-use crate::game::{Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Phase, Placement, ROWS, View};
+use crate::game::{
+    Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Moment, Phase, Placement, ROWS, View,
+};
 use crate::player::transcript::Transcript;
 use crate::player::{
     Builtin, Console, Fault, Finished, Human, Limits, Player, Process, Seat, StderrLog, Strategy,
@@ -268,8 +270,9 @@ impl Table {
     /// now. Returns what each bot (faulted ones included) wrote to stderr, by seat.
     async fn finish(&mut self, game: &mut Game) -> Vec<SeatLog> {
         let mut endings = Vec::new();
+        let moment = game.moment();
         for (seat, player) in std::mem::take(&mut self.players).into_iter().enumerate() {
-            let view = self.view(game, seat, Phase::Score);
+            let view = self.view_at(game, &moment, seat, Phase::Score);
             match player {
                 Seat::Process(p) => endings.push(async move { (seat, p.finish(Some(view)).await) }),
                 Seat::Human(mut h) => h.tell(&view).await,
@@ -302,7 +305,12 @@ impl Table {
     }
 
     fn view(&self, game: &Game, seat: usize, phase: Phase) -> View {
-        let mut view = game.view(seat, phase, &self.names);
+        self.view_at(game, &game.moment(), seat, phase)
+    }
+
+    /// `seat`'s view at `moment` (the game's now): views of one moment share what all see.
+    fn view_at(&self, game: &Game, moment: &Moment, seat: usize, phase: Phase) -> View {
+        let mut view = game.view_at(moment, seat, phase, &self.names);
         view.round = self.round;
         view.rounds = self.rounds;
         view
@@ -311,10 +319,11 @@ impl Table {
     /// Tells every seat about `phase` at once. Built-ins ignore news, so no view is made for
     /// them.
     async fn tell_all(&mut self, game: &Game, phase: Phase) {
+        let moment = game.moment();
         let views: Vec<Option<View>> = (0..self.players.len())
             .map(|seat| {
                 let builtin = matches!(self.players[seat], Seat::Builtin(_));
-                (!builtin).then(|| self.view(game, seat, phase))
+                (!builtin).then(|| self.view_at(game, &moment, seat, phase))
             })
             .collect();
         join_all(
@@ -329,8 +338,9 @@ impl Table {
     /// Asks every seat for a card at once; a seat that faults is taken over by a substitute,
     /// which chooses in its place.
     async fn choose_cards(&mut self, game: &mut Game) -> Vec<Card> {
+        let moment = game.moment();
         let views: Vec<View> = (0..self.players.len())
-            .map(|seat| self.view(game, seat, Phase::Turn))
+            .map(|seat| self.view_at(game, &moment, seat, Phase::Turn))
             .collect();
         let answers = join_all(
             self.players

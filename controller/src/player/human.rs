@@ -98,7 +98,7 @@ impl Player for Human {
                 view.names.join(", ")
             )),
             Phase::Used => {
-                self.pending = Some((self.rows.clone(), view.used.clone()));
+                self.pending = Some((self.rows.clone(), view.used.to_vec()));
             }
             Phase::Score => {
                 self.settle(view);
@@ -110,7 +110,7 @@ impl Player for Human {
 
     async fn choose_card(&mut self, view: &View) -> Result<i64, Fault> {
         self.settle(view);
-        for (row, r) in self.rows.iter_mut().zip(&view.rows) {
+        for (row, r) in self.rows.iter_mut().zip(view.rows.iter()) {
             *row = r.cards.clone();
         }
         say(&self.screen.board(view));

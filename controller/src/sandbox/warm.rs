@@ -57,6 +57,8 @@ pub struct Warm {
     group: Option<Group>,
     /// Replies the init owes for requests sent: read before the next launch.
     owed: usize,
+    /// The last reply read.
+    line: String,
 }
 
 impl Warm {
@@ -155,6 +157,7 @@ impl Warm {
             control: BufReader::new(ours),
             group,
             owed: 0,
+            line: String::new(),
         })
     }
 
@@ -215,14 +218,15 @@ impl Warm {
         Ok(())
     }
 
-    fn reply(&mut self) -> io::Result<String> {
-        let mut line = String::new();
-        let read = self.control.read_line(&mut line)?;
+    /// The next reply the init owes, read into the buffer kept for it.
+    fn reply(&mut self) -> io::Result<&str> {
+        self.line.clear();
+        let read = self.control.read_line(&mut self.line)?;
         self.owed = self.owed.saturating_sub(1);
         if read == 0 {
             return Err(io::Error::other("the warm sandbox is gone"));
         }
-        Ok(line.trim_end().to_string())
+        Ok(self.line.trim_end())
     }
 }
 

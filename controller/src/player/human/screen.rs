@@ -58,7 +58,7 @@ impl Screen {
     fn scores(&self, view: &View) -> String {
         view.names
             .iter()
-            .zip(&view.scores)
+            .zip(view.scores.iter())
             .enumerate()
             .map(|(seat, (name, score))| {
                 let s = format!("{name}={score}");
