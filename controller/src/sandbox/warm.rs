@@ -476,12 +476,15 @@ fn end_game(kind: Kind, leader: Option<Child>) {
         }
         Kind::Plain { .. } => {
             if let Some(leader) = &leader {
-                let _ = killpg(Pid::from_raw(leader.id() as i32), Signal::SIGKILL);
+                let pid = Pid::from_raw(leader.id() as i32);
+                let _ = killpg(pid, Signal::SIGKILL);
+                let _ = waitpid(pid, None);
             }
             // Killed children are waited for one by one (never "any child", which could be a
             // daemon re-parented meanwhile and not yet killed); then whatever was re-parented
-            // since is listed, until nothing is left.
-            loop {
+            // since is listed, until nothing is left. Most games leave nothing but their
+            // leader: a check that reaps nothing spares them the listing.
+            while !childless() {
                 let children = own_children();
                 if children.is_empty() {
                     break;
@@ -519,6 +522,13 @@ fn remove(path: &Path) {
         open_up(path);
         let _ = std::fs::remove_dir_all(path);
     }
+}
+
+/// Whether the init has no child at all, running or dead (`ECHILD`); reaps nothing.
+fn childless() -> bool {
+    use nix::sys::wait::{Id, WaitPidFlag, waitid};
+    let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+    waitid(Id::All, flags) == Err(nix::errno::Errno::ECHILD)
 }
 
 /// The init's children (it is single-threaded, so its one task lists them all).
