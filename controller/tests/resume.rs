@@ -378,6 +378,41 @@ fn resume_is_refused_for_a_changed_bot_or_settings_that_change_the_games() {
     assert!(text(&out.stdout).contains(&format!("{GAMES} of {GAMES} games played")));
 }
 
+/// A bot's template set is part of what it was playing: a set in the templates folder edited
+/// after the series began refuses the resume, naming the bot, the set and its file; an edit
+/// that changes nothing on the wire (a comment) does not.
+#[test]
+fn resume_is_refused_when_a_bots_template_set_changed() {
+    let tmp = arena();
+    let templates = tmp.path().join("templates");
+    fs::create_dir_all(&templates).unwrap();
+    let set = templates.join("mine.toml");
+    fs::write(&set, "invalid = \"invalid\"\n").unwrap();
+    fs::write(
+        tmp.path().join("bots/steady/bot.toml"),
+        "template = \"mine\"\n",
+    )
+    .unwrap();
+    let out = start(tmp.path(), "2").wait_with_output().unwrap();
+    assert_ok(&out);
+
+    fs::write(&set, "# the same words\ninvalid = \"invalid\"\n").unwrap();
+    let out = resume(tmp.path(), "1");
+    assert_ok(&out);
+
+    fs::write(&set, "invalid = \"INVALID\"\n").unwrap();
+    let out = resume(tmp.path(), "1");
+    assert!(!out.status.success(), "a changed set was accepted");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("bot steady")
+            && stderr.contains("template set 'mine'")
+            && stderr.contains("mine.toml")
+            && stderr.contains("changed since the series began"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn verify_names_a_deleted_line_an_edited_score_and_an_illegal_move() {
     let tmp = arena();

@@ -11,7 +11,7 @@ use super::load::{Entry, RawEntries, default_entries, parse_entries};
 use super::native;
 use super::reply::ReplyPattern;
 use super::samples::sample_views;
-use super::{MESSAGE_KEYS, RENDER_FUEL, ReplyError, TemplateError, VARIABLES};
+use super::{MESSAGE_KEYS, RENDER_FUEL, REPLY_KEYS, ReplyError, TemplateError, VARIABLES};
 use crate::game::{Phase, View};
 
 /// One compiled template set: a template per message and a pattern per reply. Compiled and
@@ -33,6 +33,8 @@ pub struct TemplateSet {
     native: [bool; 8],
     card_reply: ReplyPattern,
     row_reply: ReplyPattern,
+    /// SHA-256 of every message template and reply pattern (see [`TemplateSet::fingerprint`]).
+    fingerprint: String,
 }
 
 pub(super) fn phase_index(phase: Phase) -> usize {
@@ -85,6 +87,25 @@ fn uses_of(read: [HashSet<String>; 8], entries: &RawEntries) -> [Uses; 8] {
         return std::array::from_fn(|_| uses.clone());
     }
     read.map(|names| Uses::of(|v| names.contains(v)))
+}
+
+/// The hex SHA-256 of the templates and reply patterns of `entries`, key by key in the order of
+/// [`MESSAGE_KEYS`] and [`REPLY_KEYS`] (every key is there: a set's file is completed with the
+/// default's).
+fn fingerprint_of(entries: &RawEntries) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for key in MESSAGE_KEYS.iter().chain(REPLY_KEYS.iter()) {
+        hasher.update(key.as_bytes());
+        hasher.update([0]);
+        hasher.update(entries[*key].source.as_bytes());
+        hasher.update([0]);
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// The first template line mentioning `word` as a whole identifier, else 1.
@@ -187,6 +208,7 @@ impl TemplateSet {
                 .as_ref()
                 .is_some_and(|e: &Entry| native::covers(i, &e.source))
         });
+        let fingerprint = fingerprint_of(&entries);
         let set = TemplateSet {
             name: name.to_string(),
             path: path.to_string(),
@@ -197,6 +219,7 @@ impl TemplateSet {
             native,
             card_reply,
             row_reply,
+            fingerprint,
         };
         for (i, phase) in Phase::ALL.into_iter().enumerate() {
             for (sample, view) in &sample_views()[i] {
@@ -225,6 +248,14 @@ impl TemplateSet {
     /// The set's name: the file stem, or the built-in name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// What the set says on the wire, as a hex SHA-256 of its message templates and reply
+    /// patterns in key order: equal for two sets that send and read the same text whatever their
+    /// files' comments, layout or names. A series keeps it per bot, and refuses to resume when
+    /// a set changed meanwhile.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
     }
 
     /// The file the set was loaded from, as shown in messages.

@@ -237,6 +237,24 @@ fn the_default_written_out_in_rust_is_the_engine_byte_for_byte() {
     assert!(text.starts_with("used  "), "{text:?}");
 }
 
+/// The fingerprint a series keeps per bot: what is sent and read, nothing else.
+#[test]
+fn a_sets_fingerprint_changes_with_its_words_and_nothing_else() {
+    let set = |text: &str| TemplateSet::from_source("x", "x.toml", text).unwrap();
+    let base = set("invalid = \"invalid\"\n");
+    assert_eq!(base.fingerprint(), default_set().fingerprint());
+    assert_eq!(base.fingerprint().len(), 64);
+    let commented = set("# a comment\n\ninvalid = 'invalid'\n");
+    assert_eq!(commented.fingerprint(), base.fingerprint());
+    for other in [
+        "invalid = \"INVALID\"\n",
+        "card_reply = \"PLAY {card}\"\n",
+        "start = \"hello\"\n",
+    ] {
+        assert_ne!(set(other).fingerprint(), base.fingerprint(), "{other}");
+    }
+}
+
 #[test]
 fn view_fields_are_the_variables() {
     let view = random_game_views(1, 2).remove(0);

@@ -92,6 +92,10 @@ pub struct ManifestBot {
     pub template: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template_file: Option<PathBuf>,
+    /// The set's [`TemplateSet::fingerprint`]: a resume refuses a set that changed since.
+    /// Absent in series begun before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template_hash: Option<String>,
 }
 
 /// `[sandbox]`: the mode and what it enforced on this machine.
@@ -159,7 +163,7 @@ impl Manifest {
             sandbox: None,
             bots: bots
                 .iter()
-                .map(|(b, _)| ManifestBot {
+                .map(|(b, set)| ManifestBot {
                     name: b.name.clone(),
                     hash: b.hash.clone(),
                     source: b.source.clone(),
@@ -171,6 +175,7 @@ impl Manifest {
                         TemplateChoice::Set(_) => None,
                         TemplateChoice::File(path) => Some(path.clone()),
                     },
+                    template_hash: Some(set.fingerprint().to_string()),
                 })
                 .collect(),
             builtins: schedule

@@ -351,6 +351,7 @@ pub async fn resume(
             s.name, s.reason
         )));
     }
+    resume::same_templates(&manifest, &bots)?;
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
     let schedule = if settings.builtins_only {
         Schedule::builtins_only(settings.schedule_request(0))?

@@ -94,6 +94,33 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
     Ok(out)
 }
 
+/// Refuses, naming the bot, its set and the set's file, when a bot's template set no longer
+/// says what it said when the series began (its file in the templates folder was edited, or
+/// this take6 ships another version of a built-in set): the rest of the games would speak
+/// another protocol than the first.
+pub fn same_templates(
+    manifest: &Manifest,
+    bots: &[(Bot, std::sync::Arc<crate::protocol::TemplateSet>)],
+) -> Result<(), SeriesError> {
+    for (bot, set) in bots {
+        let kept = manifest
+            .bots
+            .iter()
+            .find(|b| b.name == bot.name)
+            .and_then(|b| b.template_hash.as_deref());
+        if kept.is_some_and(|hash| hash != set.fingerprint()) {
+            return Err(SeriesError::Refused(format!(
+                "bot {}: its template set '{}' ({}) changed since the series began; put it \
+                 back as it was, or start a new series",
+                bot.name,
+                set.name(),
+                set.path()
+            )));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
