@@ -478,4 +478,21 @@ fn verify_names_a_deleted_line_an_edited_score_and_an_illegal_move() {
         "{first}"
     );
     assert!(!text(&out.stdout).contains("chain breaks"), "re-chained");
+
+    // Two players swapped in a re-chained record: every move is still legal, but not the
+    // seating the series' schedule gives that game.
+    fs::write(&jsonl, &good).unwrap();
+    forge(&jsonl, &id, 5, |g| {
+        let (a, b) = (0, g.players.len() - 1);
+        assert_ne!(g.players[a], g.players[b]);
+        g.players.swap(a, b);
+        g.builtin.swap(a, b);
+    });
+    let out = verify(tmp.path());
+    let first = first_problem(&out);
+    assert!(
+        first.contains("line 5:") && first.contains("not seated as the series' schedule"),
+        "{first}"
+    );
+    assert!(!text(&out.stdout).contains("chain breaks"), "re-chained");
 }
