@@ -173,9 +173,14 @@ fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
     if check.ok() {
         println!(
             "{}: {} games verified: the chain is intact, every game follows the rules and \
-             its seed, and the counts match series.toml",
+             its seed{}, and the counts match series.toml",
             dir.display(),
-            check.games
+            check.games,
+            if check.seating {
+                " and is seated as the schedule says"
+            } else {
+                ""
+            }
         );
         return Ok(ExitCode::SUCCESS);
     }

@@ -421,7 +421,13 @@ fn verify_names_a_deleted_line_an_edited_score_and_an_illegal_move() {
     let dir = series_dir(tmp.path());
     let jsonl = dir.join("games.jsonl");
     let good = fs::read_to_string(&jsonl).unwrap();
-    assert_ok(&verify(tmp.path()));
+    let out = verify(tmp.path());
+    assert_ok(&out);
+    assert!(
+        text(&out.stdout).contains("is seated as the schedule says"),
+        "{}",
+        text(&out.stdout)
+    );
     let first_problem = |out: &Output| {
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
         text(&out.stdout)

@@ -48,6 +48,8 @@ pub struct Verification {
     pub problems: Vec<Problem>,
     /// Problems beyond those kept.
     pub more: u64,
+    /// Whether the games' seating was checked against the schedule (not for `take6 play`).
+    pub seating: bool,
 }
 
 impl Verification {
@@ -214,6 +216,7 @@ impl Verify {
         if manifest.human().is_some() || padding != manifest.builtins {
             return;
         }
+        report.seating = true;
         let mut left = self.seating.len();
         for plan in schedule.plans() {
             if left == 0 {
