@@ -463,7 +463,7 @@ fn limit_self(bytes: u64) -> bool {
 /// (the init is PID 1, which `kill(-1)` spares), and `/tmp` is emptied. Plain: the leader's
 /// process group, then whatever was re-parented to the init, until no child is left; never
 /// `kill(-1)`, which outside a namespace would reach every process of the user.
-fn end_game(kind: Kind, leader: Option<Child>) {
+fn end_game(kind: Kind, mut leader: Option<Child>) {
     match kind {
         Kind::Sandboxed { .. } => {
             let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
@@ -475,10 +475,10 @@ fn end_game(kind: Kind, leader: Option<Child>) {
             }
         }
         Kind::Plain { .. } => {
-            if let Some(leader) = &leader {
-                let pid = Pid::from_raw(leader.id() as i32);
-                let _ = killpg(pid, Signal::SIGKILL);
-                let _ = waitpid(pid, None);
+            if let Some(leader) = &mut leader {
+                let _ = killpg(Pid::from_raw(leader.id() as i32), Signal::SIGKILL);
+                // Reaped here unless a `W` request reaped it already (then no pid is waited).
+                let _ = leader.wait();
             }
             // Killed children are waited for one by one (never "any child", which could be a
             // daemon re-parented meanwhile and not yet killed); then whatever was re-parented
