@@ -599,6 +599,66 @@ fn a_warm_sandbox_starts_each_game_fresh_and_leaves_nothing_of_the_last() {
     drop(warm);
 }
 
+/// Warm inits made ahead (`Sandbox::prewarm`, while a series prepares its bots) are the ones
+/// its first games use, and a finished game's init is kept for the bot's next game: as many
+/// inits as games of the bot at once, never one per game. Without the sandbox, so it runs
+/// everywhere.
+#[tokio::test]
+async fn prewarmed_inits_serve_the_first_games_and_are_kept_for_the_next() {
+    use take6::sandbox::{Clock, Limits, Mode, Sandbox};
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let mut sandbox = Sandbox::new(Mode::None, Limits::default(), Clock::Wall).unwrap();
+    assert!(sandbox.keep_warm(PathBuf::from(env!("CARGO_BIN_EXE_take6"))));
+    let tmp = tempfile::tempdir().unwrap();
+    let workdir = fs::canonicalize(tmp.path()).unwrap();
+    let launch = workdir.join("launch");
+    fs::write(&launch, "#!/bin/sh\nexec cat\n").unwrap();
+    fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
+    // The inits of this working copy: `take6 sandbox-init` processes running in it.
+    let inits = || -> usize {
+        fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter(|p| {
+                let cmdline = fs::read(p.path().join("cmdline")).unwrap_or_default();
+                String::from_utf8_lossy(&cmdline).contains("sandbox-init")
+                    && fs::read_link(p.path().join("cwd")).ok().as_deref() == Some(&workdir)
+            })
+            .count()
+    };
+    assert_eq!(inits(), 0);
+    sandbox.prewarm(&workdir, 2);
+    assert_eq!(inits(), 2, "made ahead of the first game");
+
+    // Three rounds of two games at once: each game answers through its own pipes, and no
+    // round starts an init.
+    for round in 0..3 {
+        let mut games = Vec::new();
+        for game in 0..2 {
+            let mut launched = sandbox.launch_game(&workdir).unwrap();
+            let line = format!("round {round} game {game}\n");
+            launched.stdin.write_all(line.as_bytes()).await.unwrap();
+            let mut echoed = String::new();
+            tokio::io::BufReader::new(&mut launched.stdout)
+                .read_line(&mut echoed)
+                .await
+                .unwrap();
+            assert_eq!(echoed, line);
+            games.push(launched);
+        }
+        assert_eq!(
+            inits(),
+            2,
+            "round {round}: the games used the inits made ahead"
+        );
+        for mut game in games {
+            drop(game.stdin);
+            game.tree.kill();
+        }
+    }
+    assert_eq!(inits(), 2);
+}
+
 fn take6_is_root() -> bool {
     fs::read_to_string("/proc/self/status")
         .unwrap()
