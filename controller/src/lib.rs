@@ -9,6 +9,7 @@
 pub mod bots;
 pub mod check;
 pub mod config;
+pub mod decimal;
 pub mod folder;
 pub mod game;
 pub mod names;

@@ -154,18 +154,9 @@ impl Group {
     /// allocates nothing: the pid is formatted on the stack and written to files opened earlier.
     pub fn join_self(procs: &[File]) -> io::Result<()> {
         let mut buf = [0u8; 20];
-        let mut n = std::process::id();
-        let mut at = buf.len();
-        loop {
-            at -= 1;
-            buf[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
+        let pid = crate::decimal::decimal(u64::from(std::process::id()), &mut buf);
         for mut file in procs {
-            file.write_all(&buf[at..])?;
+            file.write_all(pid)?;
         }
         Ok(())
     }

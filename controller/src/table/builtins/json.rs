@@ -75,18 +75,8 @@ fn plain(r: &GameRecord) -> bool {
 }
 
 /// `n` in decimal.
-fn number(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
+fn number(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(crate::decimal::decimal(n, &mut [0; 20]));
 }
 
 #[cfg(test)]
