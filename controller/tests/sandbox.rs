@@ -346,14 +346,21 @@ fn under_the_cpu_clock_thinking_on_after_a_reply_counts_toward_the_next() {
     if !sandboxed(tmp.path()) {
         return;
     }
-    // `ponderer` replies at once, then spins about half a second of CPU while `sleeper` takes
-    // 1.5 s of wall time (no CPU) per reply: the spin is over before the next question, which
-    // it answers at once, yet each later reply's CPU time holds the spin before it.
+    // `ponderer` replies at once, then spins half a second of CPU while `sleeper` takes 1.5 s
+    // of wall time (no CPU) per reply: the spin is over before the next question, which it
+    // answers at once, yet each later reply's CPU time holds the spin before it. The spin is
+    // measured by its own CPU time (/proc/self/stat, in clock ticks), not by a count of
+    // iterations, whose time depends on the machine.
     awk_bot(
         tmp.path(),
         "ponderer",
         "",
-        "for (k = 0; k < 16000000; k++) x += k",
+        r#"stat = "/proc/self/stat"; getline s < stat; close(stat); split(s, f, " ")
+    t0 = f[14] + f[15]
+    do {
+        for (k = 0; k < 100000; k++) x += k
+        getline s < stat; close(stat); split(s, f, " ")
+    } while (f[14] + f[15] - t0 < 50)"#,
     );
     awk_bot(tmp.path(), "sleeper", "system(\"sleep 1.5\")", "");
     run(
