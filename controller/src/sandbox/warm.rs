@@ -36,6 +36,7 @@ use nix::unistd::Pid;
 
 use super::bwrap::{self, BOT_DIR, NOBODY};
 use super::cgroup::{Group, GroupLimits};
+use super::spawn::{Launcher, Leader};
 use super::{Identity, Sandbox};
 
 /// The hidden subcommand that runs as a warm sandbox's init.
@@ -300,7 +301,8 @@ pub fn init_main(args: &[String]) -> u8 {
 fn serve(control: &UnixStream, kind: Kind) -> io::Result<()> {
     let mut writer = control;
     // The current game's `launch`, for its exit status and (plain) its process group.
-    let mut leader: Option<Child> = None;
+    let mut leader: Option<Leader> = None;
+    let mut launcher = launcher(kind)?;
     loop {
         let mut head = [0u8; 3];
         let mut iov = [IoSliceMut::new(&mut head[..1])];
@@ -338,7 +340,7 @@ fn serve(control: &UnixStream, kind: Kind) -> io::Result<()> {
             }
         }
         let reply = match head[0] {
-            b'L' => match start_bot(fds, kind) {
+            b'L' => match start_bot(fds, kind, launcher.as_mut()) {
                 Ok(child) => {
                     let pid = child.id();
                     leader = Some(child);
@@ -369,10 +371,10 @@ fn serve(control: &UnixStream, kind: Kind) -> io::Result<()> {
 }
 
 /// `child`'s exit status as text, once it has exited, waiting up to `limit`.
-fn wait_for(child: &mut Child, limit: Duration) -> Option<String> {
+fn wait_for(child: &mut Leader, limit: Duration) -> Option<String> {
     let until = Instant::now() + limit;
     loop {
-        if let Ok(Some(status)) = child.try_wait() {
+        if let Some(status) = child.try_wait() {
             return Some(status.to_string());
         }
         if Instant::now() >= until {
@@ -389,13 +391,17 @@ fn wait_for(child: &mut Child, limit: Duration) -> Option<String> {
 /// processors without the sandbox).
 ///
 /// When the init already is what its bots must be (sandboxed: `nobody`; plain: under the
-/// address-space limit) there is nothing to do between fork and exec, so the standard library
-/// starts `launch` with `posix_spawn` (a vfork): no copy of the init's page tables and no page
-/// faults in the child, which were most of a launch's cost.
-fn start_bot(fds: Vec<File>, kind: Kind) -> io::Result<Child> {
-    let [stdin, stdout, stderr]: [File; 3] = fds
+/// address-space limit) there is nothing to do between fork and exec, so `launcher` starts
+/// `launch` with a vfork of its own: no copy of the init's page tables and no page faults in
+/// the child, which were most of a launch's cost, and none of `posix_spawn`'s extra calls.
+fn start_bot(fds: Vec<File>, kind: Kind, launcher: Option<&mut Launcher>) -> io::Result<Leader> {
+    let stdio: [File; 3] = fds
         .try_into()
         .map_err(|_| io::Error::other("expected three descriptors"))?;
+    if let Some(launcher) = launcher {
+        return launcher.spawn(&stdio);
+    }
+    let [stdin, stdout, stderr] = stdio;
     let mut command = match kind {
         Kind::Sandboxed { .. } => {
             let mut c = Command::new(format!("{BOT_DIR}/launch"));
@@ -433,7 +439,23 @@ fn start_bot(fds: Vec<File>, kind: Kind) -> io::Result<Child> {
             }
         }
     }
-    command.spawn()
+    command.spawn().map(Leader::of)
+}
+
+/// The fast launcher for an init that already is what its bots must be; `None` where a
+/// launch needs more (dropping to `nobody`, or setting the address-space limit).
+fn launcher(kind: Kind) -> io::Result<Option<Launcher>> {
+    Ok(match kind {
+        Kind::Sandboxed { nobody: true } => Some(Launcher::new(
+            &format!("{BOT_DIR}/launch"),
+            Some(BOT_DIR),
+            bwrap::ENV,
+        )?),
+        Kind::Plain {
+            inherited: true, ..
+        } => Some(Launcher::new("./launch", None, std::env::vars_os())?),
+        Kind::Sandboxed { nobody: false } | Kind::Plain { .. } => None,
+    })
 }
 
 /// Makes the sandboxed init `nobody`, as its bots are, so that starting one needs nothing
@@ -463,7 +485,7 @@ fn limit_self(bytes: u64) -> bool {
 /// (the init is PID 1, which `kill(-1)` spares), and `/tmp` is emptied. Plain: the leader's
 /// process group, then whatever was re-parented to the init, until no child is left; never
 /// `kill(-1)`, which outside a namespace would reach every process of the user.
-fn end_game(kind: Kind, mut leader: Option<Child>) {
+fn end_game(kind: Kind, mut leader: Option<Leader>) {
     match kind {
         Kind::Sandboxed { .. } => {
             let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
@@ -476,7 +498,7 @@ fn end_game(kind: Kind, mut leader: Option<Child>) {
         }
         Kind::Plain { .. } => {
             if let Some(leader) = &mut leader {
-                let _ = killpg(Pid::from_raw(leader.id() as i32), Signal::SIGKILL);
+                let _ = killpg(Pid::from_raw(leader.id()), Signal::SIGKILL);
                 // Reaped here unless a `W` request reaped it already (then no pid is waited).
                 let _ = leader.wait();
             }
@@ -497,7 +519,6 @@ fn end_game(kind: Kind, mut leader: Option<Child>) {
                     let _ = waitpid(pid, None);
                 }
             }
-            drop(leader);
         }
     }
 }
