@@ -545,6 +545,34 @@ fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
 }
 
 #[test]
+fn every_bot_process_is_a_batch_task_whatever_starts_it() {
+    // Field 41 of /proc/<pid>/stat is the scheduling policy: 3 is SCHED_BATCH (0 is the
+    // default, SCHED_OTHER). The launch script and a child of it report theirs on stderr.
+    let tmp = arena();
+    bot(
+        tmp.path(),
+        "policy",
+        r#"echo "policy $(cut -d' ' -f41 /proc/$$/stat) child $(sh -c 'cut -d" " -f41 /proc/$$/stat')" >&2"#,
+    );
+    let mut modes = vec![("none", "true"), ("none", "false")];
+    if sandboxed(tmp.path()) {
+        modes.extend([("auto", "true"), ("auto", "false")]);
+    }
+    for (mode, warm) in modes {
+        run(
+            tmp.path(),
+            &["--games", "2", "--sandbox", mode, "--warm-sandboxes", warm],
+        );
+        let log = fs::read_to_string(series_dir(tmp.path()).join("logs/policy.games.log")).unwrap();
+        let reports: Vec<&str> = log.lines().filter(|l| l.starts_with("policy")).collect();
+        assert_eq!(
+            reports, ["policy 3 child 3"; 2],
+            "--sandbox {mode} --warm-sandboxes {warm}: {log}"
+        );
+    }
+}
+
+#[test]
 fn a_warm_sandbox_starts_each_game_fresh_and_leaves_nothing_of_the_last() {
     use std::io::{BufRead, Write};
     use take6::sandbox::{Clock, Limits, Mode, Sandbox, warm::Warm};

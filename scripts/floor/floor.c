@@ -6,15 +6,18 @@
  * `take6 run` against it on the same bots.
  *
  * Like take6, it writes a bot's news (`cards`, `used`) together with its next question, in one
- * write. It starts the bots with posix_spawn, or with fork when FLOOR_SPAWN=fork.
+ * write. It starts the bots with posix_spawn, or with fork when FLOOR_SPAWN=fork, and as batch
+ * tasks (SCHED_BATCH, as take6 starts them) when FLOOR_BATCH=1.
  *
- * Usage: [FLOOR_SPAWN=fork] floor GAMES JOBS LAUNCH...   (JOBS worker processes share the games; each LAUNCH runs
- * with its own folder as current directory, as take6 runs a bot in its working copy.)
+ * Usage: [FLOOR_SPAWN=fork] [FLOOR_BATCH=1] floor GAMES JOBS LAUNCH...   (JOBS worker processes
+ * share the games; each LAUNCH runs with its own folder as current directory, as take6 runs a
+ * bot in its working copy.)
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -45,6 +48,11 @@ static void die(const char *what)
  * faster depends on --jobs and the cores; scripts/bench-floor runs both and keeps the faster. */
 static int use_fork;
 
+/* Whether bots run as batch tasks (SCHED_BATCH), as take6 runs them: a bot woken by a message
+ * then does not preempt the process writing it (FLOOR_BATCH=1). scripts/bench-floor measures
+ * both and keeps the faster. */
+static int use_batch;
+
 /* Starts `launch` in its own folder on fresh pipes. */
 static void spawn(struct bot *b, const char *launch)
 {
@@ -59,7 +67,9 @@ static void spawn(struct bot *b, const char *launch)
         if (b->pid < 0)
             die("fork");
         if (b->pid == 0) {
-            if (dup2(to[0], 0) < 0 || dup2(from[1], 1) < 0 || chdir(dirname(dir)))
+            struct sched_param none = {0};
+            if (dup2(to[0], 0) < 0 || dup2(from[1], 1) < 0 || chdir(dirname(dir)) ||
+                (use_batch && sched_setscheduler(0, SCHED_BATCH, &none)))
                 _exit(126);
             execv(launch, argv);
             _exit(127);
@@ -70,7 +80,16 @@ static void spawn(struct bot *b, const char *launch)
         posix_spawn_file_actions_adddup2(&fa, to[0], 0);
         posix_spawn_file_actions_adddup2(&fa, from[1], 1);
         posix_spawn_file_actions_addchdir_np(&fa, dirname(dir));
-        err = posix_spawn(&b->pid, launch, &fa, 0, argv, environ);
+        posix_spawnattr_t at;
+        posix_spawnattr_init(&at);
+        if (use_batch) {
+            struct sched_param none = {0};
+            posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSCHEDULER);
+            posix_spawnattr_setschedpolicy(&at, SCHED_BATCH);
+            posix_spawnattr_setschedparam(&at, &none);
+        }
+        err = posix_spawn(&b->pid, launch, &fa, &at, argv, environ);
+        posix_spawnattr_destroy(&at);
         posix_spawn_file_actions_destroy(&fa);
         if (err) {
             errno = err;
@@ -201,6 +220,8 @@ int main(int argc, char **argv)
     int games = atoi(argv[1]), jobs = atoi(argv[2]), n = argc - 3, w, g;
     const char *how = getenv("FLOOR_SPAWN");
     use_fork = how && strcmp(how, "fork") == 0;
+    const char *batch = getenv("FLOOR_BATCH");
+    use_batch = batch && strcmp(batch, "1") == 0;
     signal(SIGPIPE, SIG_IGN);
     for (w = 0; w < jobs; w++) {
         pid_t pid = fork();

@@ -5,8 +5,7 @@
 //! renders every phase of many games both ways), without building template values. Any other
 //! template, a set's own or a changed default, goes through the engine as before.
 
-use std::fmt::Write;
-
+use crate::decimal::decimal;
 use crate::game::{Phase, RowView, View};
 
 /// The template sources written out here, by phase (in [`Phase::ALL`] order); `None` where
@@ -57,10 +56,10 @@ pub(super) fn render(view: &View, out: &mut String) {
         }
         Phase::Cardgain => {
             line(out, "cardgain", &view.gained);
-            let _ = writeln!(out, "cowgain {}", view.gained_cows);
+            line(out, "cowgain", &[view.gained_cows]);
         }
         Phase::Score => {
-            let _ = writeln!(out, "score {}", view.score);
+            line(out, "score", &[view.score]);
             line(out, "others", &view.others);
         }
         Phase::Invalid => out.push_str("invalid\n"),
@@ -68,27 +67,35 @@ pub(super) fn render(view: &View, out: &mut String) {
 }
 
 /// `word`, then each item after a space, then a newline.
-fn line<T: std::fmt::Display>(out: &mut String, word: &str, items: &[T]) {
+fn line<T: Copy + Into<u64>>(out: &mut String, word: &str, items: &[T]) {
     out.push_str(word);
-    for item in items {
-        let _ = write!(out, " {item}");
+    for &item in items {
+        number(out, item.into());
     }
     out.push('\n');
+}
+
+/// A space and the digits of `n`: what `write!(out, " {n}")` writes, without the formatting
+/// machinery (which was most of this file's cost).
+fn number(out: &mut String, n: u64) {
+    out.push(' ');
+    let mut digits = [0; 20];
+    out.push_str(std::str::from_utf8(decimal(n, &mut digits)).expect("ASCII digits"));
 }
 
 /// The `count`, `cows` and `top` lines of the rows.
 fn board(out: &mut String, rows: &[RowView]) {
     out.push_str("count");
     for r in rows {
-        let _ = write!(out, " {}", r.count);
+        number(out, r.count as u64);
     }
     out.push_str("\ncows");
     for r in rows {
-        let _ = write!(out, " {}", r.cows);
+        number(out, r.cows.into());
     }
     out.push_str("\ntop");
     for r in rows {
-        let _ = write!(out, " {}", r.top);
+        number(out, r.top.into());
     }
     out.push('\n');
 }

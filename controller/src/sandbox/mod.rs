@@ -563,15 +563,15 @@ impl Sandbox {
             None => Vec::new(),
         };
         let rlimits = self.rlimits(group.as_ref());
-        // SAFETY: the closure only makes system calls (write to open files, setrlimit); it
-        // allocates nothing and touches no lock of the parent.
+        // SAFETY: the closure only makes system calls (write to open files, setrlimit,
+        // sched_setscheduler); it allocates nothing and touches no lock of the parent.
         unsafe {
             command.pre_exec(move || {
                 Group::join_self(&procs)?;
                 for &(resource, value) in &rlimits {
                     setrlimit(resource, value, value)?;
                 }
-                Ok(())
+                spawn::run_as_batch()
             });
         }
         let child = command.spawn().map_err(SpawnError::Start)?;

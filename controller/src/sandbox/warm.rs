@@ -281,6 +281,11 @@ pub fn init_main(args: &[String]) -> u8 {
             return 2;
         }
     };
+    // The init's requests and its bots' messages never preempt the controller; the bots
+    // inherit this.
+    if let Err(e) = super::spawn::run_as_batch() {
+        eprintln!("take6 sandbox-init: cannot run as a batch task: {e}");
+    }
     // SAFETY: the controller passed this socket down for the init alone.
     let control = unsafe { UnixStream::from_raw_fd(fd) };
     // The bots it starts must not inherit it.
