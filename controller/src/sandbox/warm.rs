@@ -493,8 +493,18 @@ fn limit_self(bytes: u64) -> bool {
 fn end_game(kind: Kind, mut leader: Option<Leader>) {
     match kind {
         Kind::Sandboxed { .. } => {
-            let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
-            while waitpid(Pid::from_raw(-1), None).is_ok() {}
+            // Most games leave nothing but their leader. Once it is killed and reaped, an init
+            // without children is alone in its namespace (every other process there descends
+            // from it, and an orphan is re-parented to it), so `kill(-1)`, which walks every
+            // process of the machine, is needed only when something is left.
+            if let Some(leader) = &mut leader {
+                let _ = killpg(Pid::from_raw(leader.id()), Signal::SIGKILL);
+                let _ = leader.wait();
+            }
+            if !childless() {
+                let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
+                while waitpid(Pid::from_raw(-1), None).is_ok() {}
+            }
             if let Ok(entries) = std::fs::read_dir("/tmp") {
                 for entry in entries.flatten() {
                     remove(&entry.path());
