@@ -443,9 +443,12 @@ impl Sandbox {
     /// Idle warm sandboxes are ended first (a series calls this at its end).
     pub fn settle(&self, patience: std::time::Duration) {
         if let Some((_, pool)) = &self.warm {
-            pool.lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .clear();
+            let idle = std::mem::take(
+                &mut *pool
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            );
+            warm::Warm::end_all(idle.into_values().flatten());
         }
         cgroup::settle(patience);
     }

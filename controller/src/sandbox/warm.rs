@@ -231,19 +231,56 @@ impl Warm {
     }
 }
 
-impl Drop for Warm {
-    /// Closing the socket ends the init (after the requests it has), and with it the namespace
-    /// (so its CPU time is accounted to the controller's children); the kill makes sure.
-    fn drop(&mut self) {
+/// How long an init has to end its game and exit once its socket is closed, before it is
+/// killed.
+const CLOSING: Duration = Duration::from_millis(100);
+
+impl Warm {
+    /// Ends every sandbox of `warms` at once: all their sockets are closed first, so that the
+    /// inits end their games side by side, then each is waited for (all within [`CLOSING`]).
+    /// One after another, a series' end waited for each init in turn, a millisecond or more
+    /// each.
+    pub fn end_all(warms: impl IntoIterator<Item = Warm>) {
+        let mut warms: Vec<Warm> = warms.into_iter().collect();
+        for warm in &warms {
+            warm.close();
+        }
+        let until = Instant::now() + CLOSING;
+        for warm in &mut warms {
+            warm.reap(until);
+        }
+    }
+
+    /// Closes the control socket: the init ends its game and exits.
+    fn close(&self) {
         let _ = self.control.get_ref().shutdown(std::net::Shutdown::Both);
-        for _ in 0..100 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+    }
+
+    /// Waits for the init (bubblewrap, for a sandboxed one) to exit until `until`, then kills
+    /// it; reaps it either way.
+    fn reap(&mut self, until: Instant) {
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(_)) | Err(_) => return,
+                Ok(None) if Instant::now() >= until => break,
+                Ok(None) => std::thread::sleep(Duration::from_micros(200)),
             }
-            std::thread::sleep(std::time::Duration::from_millis(1));
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+impl Drop for Warm {
+    /// Closing the socket ends the init (after the requests it has), and with it the namespace
+    /// (so its CPU time is accounted to the controller's children); the kill makes sure. Once
+    /// reaped (by [`Warm::end_all`]), there is nothing left to do.
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        self.close();
+        self.reap(Instant::now() + CLOSING);
     }
 }
 
