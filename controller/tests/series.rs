@@ -555,8 +555,13 @@ fn bots_keep_private_files_across_games_of_a_series_but_not_across_series() {
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     fs::set_permissions(&launch, perms.clone()).unwrap();
 
-    for _ in 0..2 {
-        assert_ok(&take6(tmp.path(), &["--games", "3", "--seed", "1"]));
+    // Unisolated first (the plain warm init forbids core dumps to itself and so to its bots),
+    // then with the machine's sandbox.
+    for mode in ["none", "auto"] {
+        assert_ok(&take6(
+            tmp.path(),
+            &["--games", "3", "--seed", "1", "--sandbox", mode],
+        ));
         let counted =
             fs::read_to_string(series_dir(tmp.path()).join("work/counter/games.txt")).unwrap();
         assert_eq!(
@@ -565,7 +570,11 @@ fn bots_keep_private_files_across_games_of_a_series_but_not_across_series() {
             "a fresh copy each series, kept within it"
         );
         let core = series_dir(tmp.path()).join("work/counter/core-limit.txt");
-        assert_eq!(fs::read_to_string(core).unwrap(), "0\n", "no core dumps");
+        assert_eq!(
+            fs::read_to_string(core).unwrap(),
+            "0\n",
+            "no core dumps (--sandbox {mode})"
+        );
         assert!(games(tmp.path()).iter().all(|g| g.invalid.is_empty()));
     }
     assert!(!bot.join("games.txt").exists());

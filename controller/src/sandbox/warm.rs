@@ -112,9 +112,9 @@ impl Warm {
         let plain = extra.first() == Some(&PLAIN);
         let (ours, theirs) = UnixStream::pair()?;
         ours.set_read_timeout(Some(PATIENCE))?;
-        let theirs: OwnedFd = theirs.into();
-        // The init finds its end of the control socket at this descriptor.
-        command.arg(theirs.as_raw_fd().to_string()).args(extra);
+        // The init finds its end of the control socket on its standard input (descriptor 0,
+        // its first argument): handed over as stdin, it needs no code between fork and exec.
+        command.arg("0").args(extra);
         let group = if sandbox.cgroups == super::Cgroups::default() {
             None
         } else {
@@ -127,30 +127,37 @@ impl Warm {
             Some(g) => g.procs_files()?,
             None => Vec::new(),
         };
+        use nix::sys::resource::Resource;
         let mut rlimits = sandbox.rlimits(group.as_ref());
-        // A plain init gives its bots the address-space limit itself: it needs more than one.
-        rlimits.retain(|(r, _)| *r != nix::sys::resource::Resource::RLIMIT_AS);
+        // A plain init gives its bots the address-space limit itself (it needs more than one),
+        // and forbids core dumps to itself and so to them.
+        rlimits
+            .retain(|(r, _)| *r != Resource::RLIMIT_AS && !(plain && *r == Resource::RLIMIT_CORE));
         command
-            .stdin(Stdio::null())
+            .stdin(Stdio::from(OwnedFd::from(theirs)))
             .stdout(Stdio::null())
             .process_group(0);
-        // SAFETY: fcntl, prctl and setrlimit only; nothing is allocated in the child.
-        unsafe {
-            command.pre_exec(move || {
-                Group::join_self(&procs)?;
-                // Inherited through bubblewrap (if any) to the init.
-                nix::fcntl::fcntl(&theirs, FcntlArg::F_SETFD(FdFlag::empty()))?;
-                for &(resource, value) in &rlimits {
-                    nix::sys::resource::setrlimit(resource, value, value)?;
-                }
-                // Gone with the controller, whatever kills it. A plain init instead ends at its
-                // control socket's end of file (the controller's death closes it) after killing
-                // the game: no signal from outside would let it clean up.
-                if !plain {
-                    nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
-                }
-                Ok(())
-            });
+        // With nothing to do between fork and exec (a plain init without a cgroup), the
+        // standard library starts the init with a vfork (posix_spawn) instead of copying the
+        // controller's page tables: a series starts its plain inits in half the time.
+        if !plain || !procs.is_empty() || !rlimits.is_empty() {
+            // SAFETY: prctl, setrlimit and a write to an open file only; nothing is allocated
+            // in the child.
+            unsafe {
+                command.pre_exec(move || {
+                    Group::join_self(&procs)?;
+                    for &(resource, value) in &rlimits {
+                        nix::sys::resource::setrlimit(resource, value, value)?;
+                    }
+                    // Gone with the controller, whatever kills it. A plain init instead ends at
+                    // its control socket's end of file (the controller's death closes it) after
+                    // killing the game: no signal from outside would let it clean up.
+                    if !plain {
+                        nix::sys::prctl::set_pdeathsig(Signal::SIGKILL)?;
+                    }
+                    Ok(())
+                });
+            }
         }
         let child = command.spawn()?;
         Ok(Warm {
@@ -308,6 +315,9 @@ pub fn init_main(args: &[String]) -> u8 {
         },
         (Some(PLAIN), Some(bytes)) if bytes.parse::<u64>().is_ok() => {
             let address_space = bytes.parse().unwrap_or(u64::MAX);
+            // No core dumps, for the init and so for every bot it starts (a crashing bot
+            // must not fill its working copy with them, game after game).
+            let _ = nix::sys::resource::setrlimit(nix::sys::resource::Resource::RLIMIT_CORE, 0, 0);
             Kind::Plain {
                 address_space,
                 inherited: limit_self(address_space),
