@@ -9,8 +9,10 @@
 //! is copied back into `work/<name>` and the image deleted; after a crash the image
 //! (`work/.images/<name>.ext4`) holds the working copy, and `take6 run --resume` mounts it again.
 //!
-//! Everything is done by the tools that do it well (`mkfs.ext4`, `mount`, `umount`, `e2fsck`,
-//! `losetup`, from e2fsprogs and util-linux); this module only decides sizes and order.
+//! The file systems are made and checked by the tools that do it well (`mkfs.ext4`, `e2fsck`,
+//! `losetup`, from e2fsprogs and util-linux); mounting and unmounting are two system calls each
+//! ([`super::loopdev`]), with `mount` as the fallback where those are refused. This module
+//! decides sizes and order.
 
 use std::collections::HashSet;
 use std::fs;
@@ -78,8 +80,8 @@ pub(super) fn used(dir: &Path) -> Option<u64> {
 #[derive(Debug)]
 pub(super) struct Images {
     mkfs: PathBuf,
+    /// The fallback of [`super::loopdev::mount`].
     mount: PathBuf,
-    umount: PathBuf,
     e2fsck: Option<PathBuf>,
     losetup: Option<PathBuf>,
     /// The disk limit, room each image has beyond its working copy.
@@ -105,7 +107,6 @@ impl Images {
         let mut images = Images {
             mkfs: need("mkfs.ext4", "e2fsprogs")?,
             mount: need("mount", "mount")?,
-            umount: need("umount", "mount")?,
             e2fsck: find_program("e2fsck"),
             losetup: find_program("losetup"),
             // The trial's: small whatever the limit (a limit too large is a bot's error).
@@ -121,7 +122,7 @@ impl Images {
             .and_then(|()| images.copy_back(&probe));
         if images.is_mounted(&probe) {
             // Copying back failed after the mount: unmounted lazily, freed when unused.
-            let _ = run(Command::new(&images.umount).arg("-l").arg(&probe));
+            let _ = nix::mount::umount2(&probe, nix::mount::MntFlags::MNT_DETACH);
         }
         let _ = fs::remove_dir_all(&trial);
         images.mounted = Mutex::default();
@@ -236,12 +237,19 @@ impl Images {
             .is_ok_and(|o| !o.stdout.is_empty())
     }
 
-    /// `mount -t ext4 -o loop,nosuid,nodev,noatime IMAGE DIR`, remembered for the end.
+    /// `mount -t ext4 -o loop,nosuid,nodev,noatime IMAGE DIR`, by system calls or else by the
+    /// tool (whose error then says why); remembered for the end.
     fn mount(&self, image: &Path, dir: &Path) -> io::Result<()> {
-        run(Command::new(&self.mount)
-            .args(["-t", "ext4", "-o", "loop,nosuid,nodev,noatime"])
-            .arg(image)
-            .arg(dir))?;
+        if let Err(e) = super::loopdev::mount(image, dir) {
+            run(Command::new(&self.mount)
+                .args(["-t", "ext4", "-o", "loop,nosuid,nodev,noatime"])
+                .arg(image)
+                .arg(dir))?;
+            tracing::info!(
+                "{}: mounted by the mount tool (the loop mount by system calls failed: {e})",
+                dir.display()
+            );
+        }
         self.mounted
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -316,10 +324,8 @@ impl Images {
         let _ = fs::remove_dir(staging.join("lost+found"));
         let owner = fs::symlink_metadata(workdir)?.uid();
         chown_tree(&staging, owner)?;
-        if run(Command::new(&self.umount).arg(workdir)).is_err() {
-            // Busy (a process of the bot not yet gone): detached now, freed when unused.
-            run(Command::new(&self.umount).arg("-l").arg(workdir))?;
-        }
+        // If busy (a process of the bot not yet gone): detached now, freed when unused.
+        super::loopdev::unmount(workdir)?;
         self.mounted
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -8,6 +8,7 @@
 pub mod bwrap;
 pub mod cgroup;
 pub mod image;
+mod loopdev;
 mod spawn;
 mod tree;
 pub mod warm;
