@@ -106,15 +106,14 @@ impl Warm {
         Warm::spawn(sandbox, command, &[PLAIN, &address_space])
     }
 
-    /// Spawns `command` (whose last argument so far is the init's subcommand) with the control
-    /// socket's descriptor and `extra` arguments after it, in a cgroup when they are enforced.
+    /// Spawns `command` (whose last argument so far is the init's subcommand) with `extra`
+    /// arguments after it and the control socket as its standard input, in a cgroup when they
+    /// are enforced.
     fn spawn(sandbox: &Sandbox, mut command: Command, extra: &[&str]) -> io::Result<Warm> {
         let plain = extra.first() == Some(&PLAIN);
         let (ours, theirs) = UnixStream::pair()?;
         ours.set_read_timeout(Some(PATIENCE))?;
-        // The init finds its end of the control socket on its standard input (descriptor 0,
-        // its first argument): handed over as stdin, it needs no code between fork and exec.
-        command.arg("0").args(extra);
+        command.args(extra);
         let group = if sandbox.cgroups == super::Cgroups::default() {
             None
         } else {
@@ -133,6 +132,8 @@ impl Warm {
         // and forbids core dumps to itself and so to them.
         rlimits
             .retain(|(r, _)| *r != Resource::RLIMIT_AS && !(plain && *r == Resource::RLIMIT_CORE));
+        // The init finds its end of the control socket on its standard input: handed over so,
+        // it needs no code between fork and exec.
         command
             .stdin(Stdio::from(OwnedFd::from(theirs)))
             .stdout(Stdio::null())
@@ -280,12 +281,9 @@ impl Warm {
 
 impl Drop for Warm {
     /// Closing the socket ends the init (after the requests it has), and with it the namespace
-    /// (so its CPU time is accounted to the controller's children); the kill makes sure. Once
-    /// reaped (by [`Warm::end_all`]), there is nothing left to do.
+    /// (so its CPU time is accounted to the controller's children); the kill makes sure. One
+    /// reaped already (by [`Warm::end_all`]) is left as it is.
     fn drop(&mut self) {
-        if matches!(self.child.try_wait(), Ok(Some(_))) {
-            return;
-        }
         self.close();
         self.reap(Instant::now() + CLOSING);
     }
@@ -302,14 +300,10 @@ enum Kind {
     Plain { address_space: u64, inherited: bool },
 }
 
-/// The init of a warm sandbox: serves requests on the control socket (descriptor `fd`, the
-/// first of `args`) until the controller closes it. Returns the exit code.
+/// The init of a warm sandbox: serves requests on the control socket (its standard input)
+/// until the controller closes it. Returns the exit code.
 pub fn init_main(args: &[String]) -> u8 {
-    let Some(Ok(fd)) = args.first().map(|a| a.parse::<RawFd>()) else {
-        eprintln!("take6 sandbox-init: no control descriptor");
-        return 2;
-    };
-    let kind = match (args.get(1).map(String::as_str), args.get(2)) {
+    let kind = match (args.first().map(String::as_str), args.get(1)) {
         (None, _) => Kind::Sandboxed {
             nobody: become_nobody(),
         },
@@ -333,8 +327,8 @@ pub fn init_main(args: &[String]) -> u8 {
     if let Err(e) = super::spawn::run_as_batch() {
         eprintln!("take6 sandbox-init: cannot run as a batch task: {e}");
     }
-    // SAFETY: the controller passed this socket down for the init alone.
-    let control = unsafe { UnixStream::from_raw_fd(fd) };
+    // SAFETY: the controller passed this socket down as stdin, for the init alone.
+    let control = unsafe { UnixStream::from_raw_fd(nix::libc::STDIN_FILENO) };
     // The bots it starts must not inherit it.
     let _ = nix::fcntl::fcntl(&control, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC));
     if let Kind::Plain { .. } = kind {
@@ -537,17 +531,18 @@ fn limit_self(bytes: u64) -> bool {
 /// (the init is PID 1, which `kill(-1)` spares), and `/tmp` is emptied. Plain: the leader's
 /// process group, then whatever was re-parented to the init, until no child is left; never
 /// `kill(-1)`, which outside a namespace would reach every process of the user.
-fn end_game(kind: Kind, mut leader: Option<Leader>) {
+fn end_game(kind: Kind, leader: Option<Leader>) {
+    if let Some(mut leader) = leader {
+        let _ = killpg(Pid::from_raw(leader.id()), Signal::SIGKILL);
+        // Reaped here unless a `W` request reaped it already (then no pid is waited).
+        let _ = leader.wait();
+    }
     match kind {
         Kind::Sandboxed { .. } => {
-            // Most games leave nothing but their leader. Once it is killed and reaped, an init
-            // without children is alone in its namespace (every other process there descends
+            // Most games leave nothing but their leader, reaped above: an init without
+            // children is then alone in its namespace (every other process there descends
             // from it, and an orphan is re-parented to it), so `kill(-1)`, which walks every
             // process of the machine, is needed only when something is left.
-            if let Some(leader) = &mut leader {
-                let _ = killpg(Pid::from_raw(leader.id()), Signal::SIGKILL);
-                let _ = leader.wait();
-            }
             if !childless() {
                 let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
                 while waitpid(Pid::from_raw(-1), None).is_ok() {}
@@ -559,11 +554,6 @@ fn end_game(kind: Kind, mut leader: Option<Leader>) {
             }
         }
         Kind::Plain { .. } => {
-            if let Some(leader) = &mut leader {
-                let _ = killpg(Pid::from_raw(leader.id()), Signal::SIGKILL);
-                // Reaped here unless a `W` request reaped it already (then no pid is waited).
-                let _ = leader.wait();
-            }
             // Killed children are waited for one by one (never "any child", which could be a
             // daemon re-parented meanwhile and not yet killed); then whatever was re-parented
             // since is listed, until nothing is left. Most games leave nothing but their
