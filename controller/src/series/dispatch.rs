@@ -1,4 +1,5 @@
-//! Playing the games: up to `jobs` tables at once, each game's outcome sent to the reporter.
+//! Playing the games: up to `jobs` tables at once, each on a lane of its own (a thread with its
+//! own runtime, see [`super::lanes`]), each game's outcome sent to the reporter.
 
 use std::future::Future;
 use std::sync::atomic::Ordering;
@@ -28,6 +29,10 @@ pub async fn dispatch(
     let level = settings.record;
     let names = &lineup.names;
     let mut running = JoinSet::new();
+    // The lanes free for a table, and the lane of each game being played.
+    let mut free: Vec<usize> = (0..settings.jobs).rev().collect();
+    let mut lane_of = std::collections::HashMap::new();
+    let mut lanes_failed = false;
     // A shard plays only its own game numbers; the others are other machines'.
     let shard = settings.shard.unwrap_or(Shard::WHOLE);
     let mut plans = schedule
@@ -61,18 +66,39 @@ pub async fn dispatch(
                         .collect(),
                 };
                 let tx = tx.clone();
-                running.spawn(async move {
+                let game = async move {
                     let mut outcome = table::play(table, limits).await;
                     if level == Level::Summary {
                         outcome.record = outcome.record.summary();
                     }
                     // The reporter only goes away if it failed; that error is reported there.
                     let _ = tx.send(Box::new(outcome)).await;
-                });
+                };
+                let number = free.pop().expect("fewer games than jobs are running");
+                match super::lanes::lane(number) {
+                    Ok(lane) => {
+                        let task = running.spawn_on(game, &lane);
+                        lane_of.insert(task.id(), number);
+                    }
+                    // The same games, on the shared runtime: only slower.
+                    Err(e) => {
+                        if !lanes_failed {
+                            lanes_failed = true;
+                            tracing::warn!(
+                                "cannot start a thread for a table ({e}): tables share the runtime's threads"
+                            );
+                        }
+                        let task = running.spawn(game);
+                        lane_of.insert(task.id(), number);
+                    }
+                }
             }
-            if running.join_next().await.is_none() {
-                break;
-            }
+            let id = match running.join_next_with_id().await {
+                None => break,
+                Some(Ok((id, ()))) => id,
+                Some(Err(e)) => e.id(),
+            };
+            free.extend(lane_of.remove(&id));
         }
     };
     let interrupted = tokio::select! {

@@ -20,6 +20,7 @@
 
 mod dir;
 mod dispatch;
+mod lanes;
 pub mod manifest;
 pub mod merge;
 mod replay;
