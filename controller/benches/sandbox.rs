@@ -69,9 +69,9 @@ fn main() {
     auto.prepare_workdir(dir.path()).unwrap();
     eprintln!("{}", auto.report().line());
     let init = Path::new(env!("CARGO_BIN_EXE_take6"));
-    let mut kept =
-        Warm::start(&auto, init, dir.path()).expect("a warm sandbox (needs root and bubblewrap)");
-    let mut plain = Warm::start_plain(&none, init, dir.path()).expect("a plain warm init");
+    let mut kept = Warm::start(&auto, init, dir.path(), None)
+        .expect("a warm sandbox (needs root and bubblewrap)");
+    let mut plain = Warm::start_plain(&none, init, dir.path(), None).expect("a plain warm init");
     let (mut n, mut p, mut f, mut w) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..3 {
         n.push(fresh(&runtime, &none, dir.path()));

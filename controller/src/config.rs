@@ -183,6 +183,11 @@ pub struct RunArgs {
     /// [default: true]
     #[arg(long, value_name = "BOOL")]
     pub warm_sandboxes: Option<bool>,
+    /// Keep each table played at once on a processor of its own, with its bots, when --jobs
+    /// is a multiple of the processors (true), or let the system place them (false)
+    /// [default: true]
+    #[arg(long, value_name = "BOOL")]
+    pub pin_tables: Option<bool>,
     /// Largest bot folder, in MiB of data (holes of sparse files not counted); a larger
     /// folder is skipped [default: 256]
     #[arg(long, value_name = "MIB")]
@@ -289,6 +294,7 @@ struct FileConfig {
     clock: Option<Clock>,
     wall_factor: Option<u32>,
     warm_sandboxes: Option<bool>,
+    pin_tables: Option<bool>,
     max_bot_mib: Option<u64>,
     templates: Option<PathBuf>,
     stderr_cap_kib: Option<usize>,
@@ -333,6 +339,8 @@ pub struct Settings {
     pub wall_factor: u32,
     /// Whether a bot's sandbox is kept across its games (where the sandbox is complete).
     pub warm_sandboxes: bool,
+    /// Whether tables are pinned to processors where `jobs` allows (see `crate::affinity`).
+    pub pin_tables: bool,
     /// Largest bot folder in MiB of data; a larger one is skipped.
     pub max_bot_mib: u64,
     /// The template folder, when there is one; built-in sets are always available.
@@ -568,6 +576,7 @@ impl Settings {
                 10,
             )? as u32,
             warm_sandboxes: args.warm_sandboxes.or(file.warm_sandboxes).unwrap_or(true),
+            pin_tables: args.pin_tables.or(file.pin_tables).unwrap_or(true),
             templates,
             stderr_cap_kib: number(&bounds::STDERR_CAP_KIB, None, size(file.stderr_cap_kib), 64)?
                 as usize,

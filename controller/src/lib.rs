@@ -6,6 +6,7 @@
 //! and owns the single reporter, which hands typed events to sinks (one per output); every
 //! output can be rebuilt by replaying `games.jsonl`. `main.rs` is only the command line.
 
+pub mod affinity;
 pub mod bots;
 pub mod check;
 pub mod config;

@@ -598,8 +598,13 @@ fn a_warm_sandbox_starts_each_game_fresh_and_leaves_nothing_of_the_last() {
     .unwrap();
     fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
     sandbox.prepare_workdir(tmp.path()).unwrap();
-    let mut warm =
-        Warm::start(&sandbox, Path::new(env!("CARGO_BIN_EXE_take6")), tmp.path()).unwrap();
+    let mut warm = Warm::start(
+        &sandbox,
+        Path::new(env!("CARGO_BIN_EXE_take6")),
+        tmp.path(),
+        None,
+    )
+    .unwrap();
     for game in 0..3 {
         let (in_read, mut in_write) = std::io::pipe().unwrap();
         let (out_read, out_write) = std::io::pipe().unwrap();

@@ -444,6 +444,139 @@ fn the_same_seed_gives_the_same_games_whatever_jobs_is() {
     assert_ne!(other_seed.hands, one[0].hands);
 }
 
+/// The processors a process may run on, from a `Cpus_allowed_list` ("0-3,6").
+fn cpu_list(list: &str) -> Vec<usize> {
+    let mut cpus = Vec::new();
+    for part in list.trim().split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => cpus.extend(a.parse::<usize>().unwrap()..=b.parse().unwrap()),
+            None => cpus.push(part.parse().unwrap()),
+        }
+    }
+    cpus
+}
+
+/// Per game, the processors each bot of `bots` said at its start it may run on (the `pinned`
+/// bots write their `Cpus_allowed_list` to stderr, which `logs/<bot>.games.log` keeps per game).
+fn cpus_by_game(dir: &Path, bots: &[&str]) -> BTreeMap<u64, Vec<Vec<usize>>> {
+    let mut by_game: BTreeMap<u64, Vec<Vec<usize>>> = BTreeMap::new();
+    for bot in bots {
+        let log =
+            fs::read_to_string(series_dir(dir).join(format!("logs/{bot}.games.log"))).unwrap();
+        let mut game = None;
+        for line in log.lines() {
+            if let Some(rest) = line.strip_prefix("=== game ") {
+                game = rest.split(' ').next().map(|n| n.parse::<u64>().unwrap());
+            } else if let Some(list) = line.strip_prefix("Cpus_allowed_list:") {
+                let game = game.expect("a game header first");
+                by_game.entry(game).or_default().push(cpu_list(list));
+            }
+        }
+    }
+    by_game
+}
+
+/// Tables pinned to processors (issue 12): with --jobs a multiple of the processors, every bot
+/// of a game runs on its table's one processor, and the tables use every processor; with
+/// --pin-tables false (or --jobs that is no multiple) a bot may run on all of them. The games
+/// are the same either way, and strict readers read every line they are promised.
+#[test]
+fn tables_are_pinned_to_processors_with_their_bots_and_play_the_same_games() {
+    let own = fs::read_to_string("/proc/self/status").unwrap();
+    let allowed = cpu_list(
+        own.lines()
+            .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+            .unwrap(),
+    );
+    let jobs = allowed.len().to_string();
+    let bots = ["pinned-a", "pinned-b", "pinned-c"];
+    let run = |pin: &str, jobs: &str| {
+        let tmp = tempfile::tempdir().unwrap();
+        for bot in bots {
+            let dir = tmp.path().join("bots").join(bot);
+            fs::create_dir_all(&dir).unwrap();
+            fs::copy(
+                fixtures().join("strict-default/launch"),
+                dir.join("strict.py"),
+            )
+            .unwrap();
+            let launch = dir.join("launch");
+            fs::write(
+                &launch,
+                "#!/bin/sh\ngrep Cpus_allowed_list /proc/$$/status >&2\nexec python3 strict.py\n",
+            )
+            .unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let out = take6(
+            tmp.path(),
+            &[
+                "--games",
+                "8",
+                "--players",
+                "4",
+                "--seed",
+                "5",
+                "--jobs",
+                jobs,
+                "--pin-tables",
+                pin,
+            ],
+        );
+        assert_ok(&out);
+        for bot in bots {
+            let verdicts = verdicts(tmp.path(), bot);
+            assert_eq!(verdicts.len(), 8, "{bot}: {verdicts:?}");
+            assert!(verdicts.iter().all(|v| v == "ok"), "{bot}: {verdicts:?}");
+        }
+        let played: Vec<GameRecord> = games(tmp.path())
+            .into_iter()
+            .map(|g| GameRecord {
+                ms: 0,
+                replies: Vec::new(),
+                ..g
+            })
+            .collect();
+        (cpus_by_game(tmp.path(), &bots), played)
+    };
+
+    let (pinned, pinned_games) = run("true", &jobs);
+    assert_eq!(pinned.len(), 8, "every game's bots said where they run");
+    let mut used = Vec::new();
+    for (game, cpus) in &pinned {
+        assert_eq!(cpus.len(), bots.len(), "game {game}: {cpus:?}");
+        if allowed.len() > 1 {
+            assert_eq!(
+                cpus[0].len(),
+                1,
+                "game {game} is on one processor: {cpus:?}"
+            );
+            assert!(cpus.iter().all(|c| c == &cpus[0]), "game {game}: {cpus:?}");
+        }
+        used.extend(cpus[0].iter().copied());
+    }
+    used.sort();
+    used.dedup();
+    assert_eq!(
+        used, allowed,
+        "the tables use every processor, and only those"
+    );
+
+    let (free, free_games) = run("false", &jobs);
+    for (game, cpus) in &free {
+        assert!(cpus.iter().all(|c| c == &allowed), "game {game}: {cpus:?}");
+    }
+    assert_eq!(pinned_games, free_games, "pinning changes no game");
+    if allowed.len() > 1 {
+        // One table on several processors: its bots think on all of them.
+        let (one, _) = run("true", "1");
+        for (game, cpus) in &one {
+            assert!(cpus.iter().all(|c| c == &allowed), "game {game}: {cpus:?}");
+        }
+    }
+}
+
 #[test]
 fn more_than_ten_bots_play_every_ten_bot_subset() {
     let names: Vec<String> = (0..11).map(|i| format!("first{i:02}")).collect();

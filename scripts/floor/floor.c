@@ -7,9 +7,11 @@
  *
  * Like take6, it writes a bot's news (`cards`, `used`) together with its next question, in one
  * write. It starts the bots with posix_spawn, or with fork when FLOOR_SPAWN=fork, and as batch
- * tasks (SCHED_BATCH, as take6 starts them) when FLOOR_BATCH=1.
+ * tasks (SCHED_BATCH, as take6 starts them) when FLOOR_BATCH=1. With FLOOR_PIN=1, worker w and
+ * its bots run on the w-th processor it may use (cyclically), as take6 pins its tables when
+ * --jobs is a multiple of the processors.
  *
- * Usage: [FLOOR_SPAWN=fork] [FLOOR_BATCH=1] floor GAMES JOBS LAUNCH...   (JOBS worker processes
+ * Usage: [FLOOR_SPAWN=fork] [FLOOR_BATCH=1] [FLOOR_PIN=1] floor GAMES JOBS LAUNCH...   (JOBS worker processes
  * share the games; each LAUNCH runs with its own folder as current directory, as take6 runs a
  * bot in its working copy.)
  */
@@ -52,6 +54,26 @@ static int use_fork;
  * then does not preempt the process writing it (FLOOR_BATCH=1). scripts/bench-floor measures
  * both and keeps the faster. */
 static int use_batch;
+
+/* Pins the calling process (a worker, with the bots it starts) to the w-th allowed processor,
+ * cyclically (FLOOR_PIN=1). */
+static void pin(int w)
+{
+    cpu_set_t allowed, one;
+    int cpu, seen = 0, count;
+    if (sched_getaffinity(0, sizeof allowed, &allowed))
+        die("sched_getaffinity");
+    count = CPU_COUNT(&allowed);
+    for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (CPU_ISSET(cpu, &allowed) && seen++ == w % count) {
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            if (sched_setaffinity(0, sizeof one, &one))
+                die("sched_setaffinity");
+            return;
+        }
+    }
+}
 
 /* Starts `launch` in its own folder on fresh pipes. */
 static void spawn(struct bot *b, const char *launch)
@@ -222,12 +244,16 @@ int main(int argc, char **argv)
     use_fork = how && strcmp(how, "fork") == 0;
     const char *batch = getenv("FLOOR_BATCH");
     use_batch = batch && strcmp(batch, "1") == 0;
+    const char *pinned = getenv("FLOOR_PIN");
+    int use_pin = pinned && strcmp(pinned, "1") == 0;
     signal(SIGPIPE, SIG_IGN);
     for (w = 0; w < jobs; w++) {
         pid_t pid = fork();
         if (pid < 0)
             die("fork");
         if (pid == 0) {
+            if (use_pin)
+                pin(w);
             rng += (unsigned long long)w * 0x2545F4914F6CDD1DULL;
             for (g = w; g < games; g += jobs)
                 game(n, argv + 3);

@@ -159,6 +159,10 @@ pub struct Sandbox {
     warm: Option<(PathBuf, tree::Pool)>,
     /// With the disk cap: the working copies' disk images.
     images: Option<image::Images>,
+    /// The processor of each table played at once, when tables are pinned (see
+    /// [`crate::affinity`]): the `k`-th warm sandbox a bot gets before the games is table
+    /// `k`'s.
+    table_cpus: Vec<usize>,
 }
 
 /// The report's name of the disk cap (a loop-mounted image per working copy).
@@ -183,6 +187,7 @@ impl Sandbox {
             baselines: Mutex::new(HashMap::new()),
             warm: None,
             images: None,
+            table_cpus: Vec::new(),
         };
         if mode == Mode::None {
             sandbox.report.enforced = vec!["process-group", "address-space", "no-core-dumps"];
@@ -300,6 +305,11 @@ impl Sandbox {
         self.warm.is_some()
     }
 
+    /// Pins the tables to processors: `cpus[k]` is table `k`'s (empty: none are pinned).
+    pub fn pin_tables(&mut self, cpus: Vec<usize>) {
+        self.table_cpus = cpus;
+    }
+
     /// Starts a game's `launch` in `workdir`: in a warm sandbox when they are kept (a fresh
     /// one if the warm sandbox fails), else in a fresh one.
     pub fn launch_game(&self, workdir: &Path) -> Result<Launched, SpawnError> {
@@ -332,12 +342,14 @@ impl Sandbox {
         let Some((init, pool)) = &self.warm else {
             return;
         };
-        for _ in 0..count {
-            match self.start_warm(init, workdir) {
+        for k in 0..count {
+            // The k-th is table k's: on its processor when tables are pinned.
+            let cpu = self.table_cpus.get(k).copied();
+            match self.start_warm(init, workdir, cpu) {
                 Ok(warm) => pool
                     .lock()
                     .expect("not poisoned")
-                    .entry(workdir.to_path_buf())
+                    .entry((workdir.to_path_buf(), cpu))
                     .or_default()
                     .push(warm),
                 Err(e) => {
@@ -348,11 +360,17 @@ impl Sandbox {
         }
     }
 
-    /// A new warm sandbox for `workdir`: a plain init under `none`, else a sandboxed one.
-    fn start_warm(&self, init: &Path, workdir: &Path) -> io::Result<warm::Warm> {
+    /// A new warm sandbox for `workdir`, on processor `cpu` if given: a plain init under
+    /// `none`, else a sandboxed one.
+    fn start_warm(
+        &self,
+        init: &Path,
+        workdir: &Path,
+        cpu: Option<usize>,
+    ) -> io::Result<warm::Warm> {
         match self.mode {
-            Mode::None => warm::Warm::start_plain(self, init, workdir),
-            _ => warm::Warm::start(self, init, workdir),
+            Mode::None => warm::Warm::start_plain(self, init, workdir, cpu),
+            _ => warm::Warm::start(self, init, workdir, cpu),
         }
     }
 
@@ -364,14 +382,19 @@ impl Sandbox {
         workdir: &Path,
     ) -> Result<Launched, SpawnError> {
         let base = self.disk_base(workdir)?;
+        // A pinned table's game uses its processor's warm sandboxes (see crate::affinity).
+        let processor = crate::affinity::current();
+        let key = (workdir.to_path_buf(), processor);
         let idle = pool
             .lock()
             .expect("not poisoned")
-            .get_mut(workdir)
+            .get_mut(&key)
             .and_then(Vec::pop);
         let mut warm = match idle {
             Some(warm) => warm,
-            None => self.start_warm(init, workdir).map_err(SpawnError::Start)?,
+            None => self
+                .start_warm(init, workdir, processor)
+                .map_err(SpawnError::Start)?,
         };
         // The sandbox's group outlives games: this game counts from here, before its launch
         // and after the last game's end is done (its processes killed and reaped).
@@ -407,6 +430,7 @@ impl Sandbox {
             tree: Tree::in_warm(
                 warm,
                 Arc::clone(pool),
+                processor,
                 counters,
                 cpu,
                 workdir,

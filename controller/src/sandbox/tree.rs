@@ -15,8 +15,8 @@ use super::Limits;
 use super::cgroup::Group;
 use super::warm::Warm;
 
-/// Idle warm sandboxes by working copy.
-pub(super) type Pool = Arc<Mutex<HashMap<PathBuf, Vec<Warm>>>>;
+/// Idle warm sandboxes by working copy and processor (when tables are pinned).
+pub(super) type Pool = Arc<Mutex<HashMap<(PathBuf, Option<usize>), Vec<Warm>>>>;
 
 /// How the tree's end is seen and brought about.
 #[derive(Debug)]
@@ -27,6 +27,8 @@ enum Handle {
     Warm {
         warm: Option<Warm>,
         pool: Pool,
+        /// The processor it is pinned to, with its table.
+        cpu: Option<usize>,
         ended: bool,
     },
 }
@@ -115,9 +117,11 @@ impl Tree {
 
     /// A game in the warm sandbox `warm`, which goes back to `pool` when the game has ended.
     /// `base` holds the group's counters from before the launch.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn in_warm(
         warm: Warm,
         pool: Pool,
+        processor: Option<usize>,
         base: Counters,
         cpu: bool,
         workdir: &Path,
@@ -131,6 +135,7 @@ impl Tree {
             handle: Handle::Warm {
                 warm: Some(warm),
                 pool,
+                cpu: processor,
                 ended: false,
             },
             base,
@@ -267,11 +272,14 @@ impl Drop for Tree {
         if let Handle::Warm {
             warm,
             pool,
+            cpu,
             ended: true,
         } = &mut self.handle
             && let (Some(warm), Ok(mut idle)) = (warm.take(), pool.lock())
         {
-            idle.entry(self.workdir.clone()).or_default().push(warm);
+            idle.entry((self.workdir.clone(), *cpu))
+                .or_default()
+                .push(warm);
         }
         // The group's folders go now, or at a later `settle` once the killed processes exited.
         self.group.take();

@@ -65,7 +65,12 @@ pub struct Warm {
 impl Warm {
     /// Starts a sandboxed warm sandbox for `workdir` with `sandbox`'s view and rlimits; `init`
     /// is the `take6` binary.
-    pub fn start(sandbox: &Sandbox, init: &Path, workdir: &Path) -> io::Result<Warm> {
+    pub fn start(
+        sandbox: &Sandbox,
+        init: &Path,
+        workdir: &Path,
+        cpu: Option<usize>,
+    ) -> io::Result<Warm> {
         let Some((path, identity, system)) = &sandbox.bwrap else {
             return Err(io::Error::other("no bubblewrap"));
         };
@@ -94,22 +99,32 @@ impl Warm {
         ]);
         let mut command = Command::new(path);
         command.args(&args);
-        Warm::spawn(sandbox, command, &[])
+        Warm::spawn(sandbox, command, &[], cpu)
     }
 
     /// Starts a plain warm "sandbox" (`--sandbox none`): the init runs in `workdir` with the
     /// controller's environment; it gives the bot's processes the address-space limit.
-    pub fn start_plain(sandbox: &Sandbox, init: &Path, workdir: &Path) -> io::Result<Warm> {
+    pub fn start_plain(
+        sandbox: &Sandbox,
+        init: &Path,
+        workdir: &Path,
+        cpu: Option<usize>,
+    ) -> io::Result<Warm> {
         let mut command = Command::new(init);
         command.arg(INIT_ARG).current_dir(workdir);
         let address_space = (sandbox.limits.memory_mib << 20).to_string();
-        Warm::spawn(sandbox, command, &[PLAIN, &address_space])
+        Warm::spawn(sandbox, command, &[PLAIN, &address_space], cpu)
     }
 
     /// Spawns `command` (whose last argument so far is the init's subcommand) with `extra`
     /// arguments after it and the control socket as its standard input, in a cgroup when they
-    /// are enforced.
-    fn spawn(sandbox: &Sandbox, mut command: Command, extra: &[&str]) -> io::Result<Warm> {
+    /// are enforced, on processor `cpu` (with every process it starts) if given.
+    fn spawn(
+        sandbox: &Sandbox,
+        mut command: Command,
+        extra: &[&str],
+        cpu: Option<usize>,
+    ) -> io::Result<Warm> {
         let plain = extra.first() == Some(&PLAIN);
         let (ours, theirs) = UnixStream::pair()?;
         ours.set_read_timeout(Some(PATIENCE))?;
@@ -141,11 +156,17 @@ impl Warm {
         // With nothing to do between fork and exec (a plain init without a cgroup), the
         // standard library starts the init with a vfork (posix_spawn) instead of copying the
         // controller's page tables: a series starts its plain inits in half the time.
-        if !plain || !procs.is_empty() || !rlimits.is_empty() {
-            // SAFETY: prctl, setrlimit and a write to an open file only; nothing is allocated
-            // in the child.
+        let pin = cpu.and_then(|c| crate::affinity::set_of(Some(c)));
+        let pre_exec = !plain || !procs.is_empty() || !rlimits.is_empty();
+        if pre_exec {
+            // SAFETY: prctl, setrlimit, sched_setaffinity and a write to an open file only;
+            // nothing is allocated in the child.
             unsafe {
                 command.pre_exec(move || {
+                    // Before bubblewrap starts the init, so that the init and its bots inherit it.
+                    if let Some(set) = &pin {
+                        nix::sched::sched_setaffinity(Pid::from_raw(0), set)?;
+                    }
                     Group::join_self(&procs)?;
                     for &(resource, value) in &rlimits {
                         nix::sys::resource::setrlimit(resource, value, value)?;
@@ -161,6 +182,11 @@ impl Warm {
             }
         }
         let child = command.spawn()?;
+        // A plain init started without code before its exec is pinned now: it starts no bot
+        // before its first request, so every bot inherits the processor.
+        if let (false, Some(cpu)) = (pre_exec, cpu) {
+            crate::affinity::pin_process(child.id(), cpu);
+        }
         Ok(Warm {
             child,
             control: BufReader::new(ours),

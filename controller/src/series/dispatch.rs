@@ -33,6 +33,8 @@ pub async fn dispatch(
     let mut free: Vec<usize> = (0..settings.jobs).rev().collect();
     let mut lane_of = std::collections::HashMap::new();
     let mut lanes_failed = false;
+    // The processor of each lane, when tables are pinned (see crate::affinity).
+    let cpus = crate::affinity::plan(settings.pin_tables, settings.jobs);
     // A shard plays only its own game numbers; the others are other machines'.
     let shard = settings.shard.unwrap_or(Shard::WHOLE);
     let mut plans = schedule
@@ -77,6 +79,13 @@ pub async fn dispatch(
                 let number = free.pop().expect("fewer games than jobs are running");
                 match super::lanes::lane(number) {
                     Ok(lane) => {
+                        let cpu = cpus.get(number).copied();
+                        let game = async move {
+                            // The lane's thread (and what it starts) on the table's processor,
+                            // or, unpinned, wherever the system puts it.
+                            crate::affinity::pin_thread(cpu);
+                            game.await
+                        };
                         let task = running.spawn_on(game, &lane);
                         lane_of.insert(task.id(), number);
                     }

@@ -302,6 +302,7 @@ async fn run_builtins(
 /// warm sandboxes when they are asked for and possible.
 fn launcher(settings: &Settings) -> Result<Arc<Sandbox>, SeriesError> {
     let mut sandbox = Sandbox::new(settings.sandbox, settings.sandbox_limits(), settings.clock)?;
+    sandbox.pin_tables(crate::affinity::plan(settings.pin_tables, settings.jobs));
     if settings.warm_sandboxes {
         // This binary is a warm sandbox's init (`take6 sandbox-init`).
         if let Ok(exe) = std::env::current_exe() {

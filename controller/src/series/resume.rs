@@ -9,8 +9,9 @@ use crate::bots::Bot;
 use crate::config::{RunArgs, Settings};
 
 /// Settings a resume may change: they do not change any game.
-const MAY_CHANGE: [&str; 6] = [
+const MAY_CHANGE: [&str; 7] = [
     "jobs",
+    "pin_tables",
     "build_timeout_s",
     "max_bot_mib",
     "results",
