@@ -11,7 +11,9 @@
 //! Lanes are made on first use and kept for the life of the process, never ended: a process a
 //! game starts (a warm sandbox made mid-series, kept for later games) is started with a death
 //! signal tied to the thread that started it, so that thread must outlive the series. A series
-//! run after another in the same process reuses them.
+//! run after another in the same process reuses them. A game's task pins its lane's thread to
+//! its table's processor first, or lets it go again (`crate::affinity`), so a lane follows the
+//! setting of the series it plays for.
 
 use std::io;
 use std::sync::Mutex;
