@@ -349,7 +349,7 @@ impl Sandbox {
                 Ok(warm) => pool
                     .lock()
                     .expect("not poisoned")
-                    .entry((workdir.to_path_buf(), cpu))
+                    .entry((workdir.to_path_buf(), warm.cpu()))
                     .or_default()
                     .push(warm),
                 Err(e) => {
@@ -430,7 +430,6 @@ impl Sandbox {
             tree: Tree::in_warm(
                 warm,
                 Arc::clone(pool),
-                processor,
                 counters,
                 cpu,
                 workdir,

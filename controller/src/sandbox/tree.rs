@@ -27,8 +27,6 @@ enum Handle {
     Warm {
         warm: Option<Warm>,
         pool: Pool,
-        /// The processor it is pinned to, with its table.
-        cpu: Option<usize>,
         ended: bool,
     },
 }
@@ -117,11 +115,9 @@ impl Tree {
 
     /// A game in the warm sandbox `warm`, which goes back to `pool` when the game has ended.
     /// `base` holds the group's counters from before the launch.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn in_warm(
         warm: Warm,
         pool: Pool,
-        processor: Option<usize>,
         base: Counters,
         cpu: bool,
         workdir: &Path,
@@ -135,7 +131,6 @@ impl Tree {
             handle: Handle::Warm {
                 warm: Some(warm),
                 pool,
-                cpu: processor,
                 ended: false,
             },
             base,
@@ -272,12 +267,11 @@ impl Drop for Tree {
         if let Handle::Warm {
             warm,
             pool,
-            cpu,
             ended: true,
         } = &mut self.handle
             && let (Some(warm), Ok(mut idle)) = (warm.take(), pool.lock())
         {
-            idle.entry((self.workdir.clone(), *cpu))
+            idle.entry((self.workdir.clone(), warm.cpu()))
                 .or_default()
                 .push(warm);
         }

@@ -60,6 +60,8 @@ pub struct Warm {
     owed: usize,
     /// The last reply read.
     line: String,
+    /// The processor it runs on, with its bots, when its table is pinned.
+    cpu: Option<usize>,
 }
 
 impl Warm {
@@ -193,7 +195,14 @@ impl Warm {
             group,
             owed: 0,
             line: String::new(),
+            cpu,
         })
+    }
+
+    /// The processor it and its bots run on, when its table is pinned (the idle ones wait in
+    /// their processor's part of the pool).
+    pub fn cpu(&self) -> Option<usize> {
+        self.cpu
     }
 
     /// The sandbox's cgroup, if cgroups are enforced.
