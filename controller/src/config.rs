@@ -117,10 +117,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "KIND")]
     pub schedule: Option<ScheduleKind>,
     /// Duplicate deals: each deal is played once per rotation of the hands among the table's
-    /// seats [default: on when the budget allows, see README]
+    /// seats. A bot that keeps memory can exploit them (it recognises the deal): only for bots
+    /// you trust [default: off]
     #[arg(long, overrides_with = "no_duplicate")]
     pub duplicate: bool,
-    /// No duplicate deals: a fresh deal every game
+    /// No duplicate deals: a fresh deal every game (the default)
     #[arg(long, overrides_with = "duplicate")]
     pub no_duplicate: bool,
     /// Stop, within the --games budget, as soon as each of the top K ranks (--top) is
@@ -134,10 +135,11 @@ pub struct RunArgs {
     /// CodinGame arena plays 5) [default: 1]
     #[arg(long, value_name = "R")]
     pub rounds: Option<u32>,
-    /// Master seed of all randomness (deals, seats, built-ins) [default: random, recorded in
+    /// Master seed of all randomness (deals, seats, built-ins), up to 128 bits; one below 2^48
+    /// can be found by a bot and is warned about [default: random 128 bits, recorded in
     /// series.toml]
     #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
+    pub seed: Option<crate::seed::Seed>,
     /// Games played at once [default: the number of CPUs]
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -255,7 +257,7 @@ pub struct CheckArgs {
     pub games: u64,
     /// Master seed [default: random]
     #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
+    pub seed: Option<crate::seed::Seed>,
     /// Folder the check's series folder is made in [default: results]
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
@@ -280,7 +282,7 @@ struct FileConfig {
     rounds: Option<u32>,
     until_separated: Option<bool>,
     top: Option<usize>,
-    seed: Option<u64>,
+    seed: Option<crate::seed::Seed>,
     jobs: Option<usize>,
     first_reply_ms: Option<u64>,
     reply_ms: Option<u64>,
@@ -320,7 +322,7 @@ pub struct Settings {
     /// Stop once the top `top` ranks are separated at 95 %.
     pub until_separated: bool,
     pub top: usize,
-    pub seed: u64,
+    pub seed: crate::seed::Seed,
     /// Whether the seed was chosen by the user (else drawn at random).
     pub seed_given: bool,
     pub jobs: usize,
@@ -490,7 +492,7 @@ impl Settings {
 
         let (seed, seed_given) = match args.seed.or(file.seed) {
             Some(seed) => (seed, true),
-            None => (rand::random(), false),
+            None => (crate::seed::Seed::random(), false),
         };
         let templates = match args.templates.clone().or(from_file(&file.templates)) {
             Some(dir) if !dir.is_dir() => return Err(ConfigError::NoTemplates(dir)),
@@ -691,6 +693,28 @@ impl Settings {
         Ok(settings)
     }
 
+    /// What these settings let a bot exploit, said on stderr and kept in `series.toml`: a seed
+    /// a bot can find by search, and duplicate deals, which a bot that keeps memory recognises.
+    /// None for built-ins only (no bot plays).
+    pub fn warnings(&self) -> Vec<String> {
+        if self.builtins_only {
+            return Vec::new();
+        }
+        let mut warnings = Vec::new();
+        if self.seed_given {
+            warnings.extend(self.seed.warning());
+        }
+        if self.duplicate == Some(true) {
+            warnings.push(
+                "duplicate deals replay each deal to the same bots: a bot that writes its hand \
+                 and the starting rows into its working copy recognises the deal in the next \
+                 rotation and knows every other hand; use them only with bots you trust"
+                    .to_string(),
+            );
+        }
+        warnings
+    }
+
     /// What the schedule is asked for, for `entrants` bots (and a person).
     pub fn schedule_request(&self, entrants: usize) -> Request {
         Request {
@@ -769,7 +793,7 @@ mod tests {
         args.games = Some(9);
         let s = Settings::resolve(&args).unwrap();
         assert_eq!(s.games, 9);
-        assert_eq!((s.seed, s.seed_given), (5, true));
+        assert_eq!((s.seed, s.seed_given), (5.into(), true));
         assert_eq!(s.reply_ms, 20);
         assert_eq!(s.first_reply_ms, 3000);
         assert_eq!(s.bots, dir.path().join("b"));

@@ -21,6 +21,7 @@ pub mod reply_times;
 pub mod repo;
 pub mod sandbox;
 pub mod schedule;
+pub mod seed;
 pub mod series;
 pub mod shard;
 pub mod signals;

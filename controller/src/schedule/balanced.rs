@@ -9,7 +9,7 @@
 //! list of subsets), so 30 entrants schedule a thousand tables in a few milliseconds; table
 //! *t* is a pure function of (seed, entrants, seats, *t*), computed by replaying tables 0..*t*.
 
-use rand::SeedableRng;
+use crate::seed::Seed;
 use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 
@@ -32,9 +32,9 @@ pub struct Balancer {
 
 impl Balancer {
     /// A balancer seating `seats` of `entrants` (more entrants than seats) per table.
-    pub fn new(entrants: usize, seats: usize, master_seed: u64) -> Balancer {
+    pub fn new(entrants: usize, seats: usize, master_seed: Seed) -> Balancer {
         debug_assert!(entrants > seats && seats >= 1);
-        let mut rng = ChaCha8Rng::seed_from_u64(master_seed);
+        let mut rng = master_seed.rng();
         rng.set_stream(BALANCER_STREAM);
         Balancer {
             seats,
@@ -126,7 +126,7 @@ mod tests {
     #[test]
     fn every_table_has_distinct_members_and_games_never_differ_by_more_than_one() {
         for (entrants, seats) in [(11, 10), (12, 4), (7, 2), (25, 10), (19, 6)] {
-            let mut b = Balancer::new(entrants, seats, 3);
+            let mut b = Balancer::new(entrants, seats, 3.into());
             for _ in 0..200 {
                 let t = b.next_table();
                 assert_eq!(t.len(), seats);
@@ -139,8 +139,8 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_tables() {
-        let tables = |seed| {
-            let mut b = Balancer::new(15, 10, seed);
+        let tables = |seed: u64| {
+            let mut b = Balancer::new(15, 10, seed.into());
             (0..50).map(|_| b.next_table()).collect::<Vec<_>>()
         };
         assert_eq!(tables(5), tables(5));

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::MAX_PLAYERS;
 use crate::player::Strategy;
+use crate::seed::Seed;
 use balanced::Balancer;
 
 /// The most players a table seats, and the default table size.
@@ -29,10 +30,6 @@ pub const MIN_TABLE: usize = 2;
 /// A series longer than this is refused rather than started: at a thousand games a second it
 /// would take more than a day, and the subsets of more bots grow by orders of magnitude.
 pub const MAX_GAMES: u64 = 100_000_000;
-
-/// Under duplicate deals on by default, a balanced schedule keeps enough tables for every pair
-/// of entrants to meet this many times on average; below that, single games balance better.
-pub const DUPLICATE_PAIR_TABLES: u64 = 20;
 
 /// How tables are chosen when there are more entrants than seats (`--schedule`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
@@ -57,9 +54,10 @@ pub struct Request {
     /// The games budget.
     pub games: u64,
     pub kind: ScheduleKind,
-    /// Duplicate deals: on, off, or `None` for on when the budget allows (see [`Schedule::new`]).
+    /// Duplicate deals: on only when asked for (`Some(true)`); `None` is off (see
+    /// [`Schedule::new`]).
     pub duplicate: Option<bool>,
-    pub seed: u64,
+    pub seed: Seed,
 }
 
 /// How the tables of a series are laid out, once resolved.
@@ -140,7 +138,7 @@ pub struct Balance {
 pub struct Schedule {
     entrants: usize,
     players: usize,
-    master_seed: u64,
+    master_seed: Seed,
     layout: Layout,
     /// Distinct tables (deals under duplicate deals).
     tables: u64,
@@ -186,11 +184,10 @@ impl Schedule {
     /// The schedule for `request`. A field no bigger than the table plays at one table. A
     /// bigger one plays every subset (`all`, each `max(1, ceil(games / subsets))` times) or a
     /// balanced design of exactly `games` games; `auto` picks `all` when the subsets are no
-    /// more than `games`. Duplicate deals, when not given, are on when the budget allows:
-    /// `games` is a multiple of `players` (whole deals) and, at one table, at least one deal;
-    /// for `all`, at least one deal per subset; for `balanced`, enough deals (`games /
-    /// players`) for every pair of entrants to share [`DUPLICATE_PAIR_TABLES`] of them on
-    /// average. Duplicate deals asked for round the budget up to whole deals.
+    /// more than `games`. Duplicate deals are off unless asked for: a bot that keeps its hand
+    /// in its working copy recognises a replayed deal and then knows every other hand (issue
+    /// 21), and no layout avoids that when a table's bots play every rotation. Asked for, they
+    /// round the budget up to whole deals.
     pub fn new(request: Request) -> Result<Schedule, ScheduleError> {
         let Request {
             entrants,
@@ -235,17 +232,7 @@ impl Schedule {
             }
         };
         let e = entrants as u64;
-        let whole_deals = games.is_multiple_of(p);
-        let duplicate = duplicate.unwrap_or(
-            whole_deals
-                && match layout {
-                    Layout::Single => games >= p,
-                    Layout::All { subsets, .. } => games >= p.saturating_mul(subsets),
-                    Layout::Balanced => {
-                        (games / p) * p * (p - 1) >= DUPLICATE_PAIR_TABLES * e * (e - 1)
-                    }
-                },
-        );
+        let duplicate = duplicate.unwrap_or(false);
         let rotations = if duplicate { p } else { 1 };
         let (layout, tables) = match layout {
             Layout::Single => (layout, games.div_ceil(rotations)),
@@ -387,7 +374,7 @@ impl Schedule {
     /// The seed of table `table`: the first word of the master seed's ChaCha stream `table`.
     /// Without duplicate deals tables are games, so this is game `table`'s seed.
     pub fn game_seed(&self, table: u64) -> u64 {
-        let mut rng = ChaCha8Rng::seed_from_u64(self.master_seed);
+        let mut rng = self.master_seed.rng();
         rng.set_stream(table);
         rng.next_u64()
     }
@@ -563,7 +550,7 @@ mod tests {
             games,
             kind: ScheduleKind::Auto,
             duplicate: Some(false),
-            seed,
+            seed: seed.into(),
         }
     }
 
@@ -811,25 +798,32 @@ mod tests {
     }
 
     #[test]
-    fn duplicate_deals_are_on_by_default_when_the_budget_allows() {
-        let auto = |entrants, players, games| {
-            Schedule::new(Request {
-                duplicate: None,
-                ..request(entrants, players, games, 0)
-            })
-            .unwrap()
-            .duplicate()
-        };
-        // One table: at least one whole deal.
-        assert!(auto(4, 10, 10) && auto(4, 10, 100));
-        assert!(!auto(4, 10, 9) && !auto(4, 10, 12), "whole deals only");
-        assert!(auto(2, 4, 12));
-        // Every subset: a whole deal each (11 subsets x 10).
-        assert!(auto(11, 10, 110) && !auto(11, 10, 109));
-        // Balanced: 20 tables per pair on average. 25 bots: 600 ordered pairs x 20 = 12,000
-        // seat pairs, 90 per table: 134 tables, 1,340 games.
-        assert!(auto(25, 10, 1340) && !auto(25, 10, 1330) && !auto(25, 10, 1345));
-        assert!(!auto(25, 10, 250) && !auto(30, 10, 1000));
+    fn no_bot_sees_a_deal_twice_unless_duplicate_deals_are_asked_for() {
+        // Issue 21: a bot that writes its hand into its working copy recognises a replayed
+        // deal. By default every game of every layout is a deal of its own.
+        for (entrants, players, games) in [(4, 10, 100), (2, 4, 12), (11, 10, 110), (25, 10, 1340)]
+        {
+            for duplicate in [None, Some(false)] {
+                let s = Schedule::new(Request {
+                    duplicate,
+                    ..request(entrants, players, games, 9)
+                })
+                .unwrap();
+                assert!(!s.duplicate(), "{entrants} bots, {games} games");
+                let seeds: Vec<u64> = s.plans().map(|p| p.seed).collect();
+                let distinct: HashSet<u64> = seeds.iter().copied().collect();
+                assert_eq!(distinct.len(), seeds.len(), "a deal repeats");
+            }
+        }
+        // Asked for, they are there: one deal per table size of games.
+        let s = Schedule::new(Request {
+            duplicate: Some(true),
+            ..request(4, 10, 100, 9)
+        })
+        .unwrap();
+        assert!(s.duplicate());
+        let distinct: HashSet<u64> = s.plans().map(|p| p.seed).collect();
+        assert_eq!(distinct.len(), 10);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use super::{SeriesError, Status};
 use crate::bots::{Bot, Skipped, TemplateChoice};
 use crate::config::Settings;
 use crate::protocol::TemplateSet;
+use crate::seed::Seed;
 use crate::schedule::{Balance, Request, Schedule, ScheduleKind, TABLE_SIZE};
 use crate::shard::Shard;
 
@@ -27,7 +28,7 @@ pub struct Manifest {
     /// How many times the series was started (1) or resumed (more).
     #[serde(default)]
     pub attempts: u32,
-    pub seed: u64,
+    pub seed: Seed,
     pub games_planned: u64,
     /// Lines in `games.jsonl` at the last checkpoint; all of them once the series has ended.
     pub games_played: u64,
@@ -51,6 +52,10 @@ pub struct Manifest {
     /// Games per bot and per pair of bots, min and max.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<Balance>,
+    /// What the settings let bots exploit (a searchable seed, duplicate deals), as said on
+    /// stderr when the series started.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// The settings as resolved, as a map so resume can compare them key by key (JSON values,
     /// which, unlike `toml::Value`, hold any `u64` seed).
     pub settings: serde_json::Map<String, serde_json::Value>,
@@ -134,8 +139,10 @@ impl Manifest {
         skipped: &[Skipped],
         schedule: Option<&Schedule>,
     ) -> Manifest {
+        let warnings = settings.warnings();
         let settings = settings_map(settings);
         Manifest {
+            warnings,
             series: dir.id.clone(),
             controller_version: env!("CARGO_PKG_VERSION").to_string(),
             status: Status::Running,
@@ -144,8 +151,8 @@ impl Manifest {
             attempts: 1,
             seed: settings
                 .get("seed")
-                .and_then(serde_json::Value::as_u64)
-                .unwrap_or(0),
+                .and_then(|v| serde_json::from_value(v.clone()).ok())
+                .unwrap_or_default(),
             games_planned: schedule.map_or(0, Schedule::total_games),
             games_played: 0,
             chain: crate::record::Chain::start(&dir.id).head().to_string(),
@@ -276,7 +283,12 @@ impl Manifest {
                 .get("schedule")
                 .and_then(|v| serde_json::from_value::<ScheduleKind>(v.clone()).ok())
                 .unwrap_or_default(),
-            duplicate: s.get("duplicate").and_then(serde_json::Value::as_bool),
+            // Not given meant "on when the budget allows" before duplicate deals were made
+            // opt-in; the resolved choice is recorded beside it.
+            duplicate: s
+                .get("duplicate")
+                .and_then(serde_json::Value::as_bool)
+                .or(Some(self.duplicate)),
             seed: self.seed,
         }
     }
@@ -305,24 +317,31 @@ mod tests {
 
     #[test]
     fn any_seed_survives_series_toml() {
-        let dir = tempfile::tempdir().unwrap();
-        let series = SeriesDir {
-            id: "s".into(),
-            path: dir.path().to_path_buf(),
-        };
-        let args = crate::config::RunArgs {
-            seed: Some(u64::MAX - 1),
-            config: Some("/dev/null".into()),
-            ..Default::default()
-        };
-        let settings = Settings::resolve(&args).unwrap();
-        Manifest::new(&series, &settings, &[], &[], &[], None)
-            .write(dir.path())
-            .unwrap();
-        let text = std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
-        assert!(text.contains(&format!("seed = {}", u64::MAX - 1)), "{text}");
-        let back = Manifest::read(dir.path()).unwrap();
-        assert_eq!(back.seed, u64::MAX - 1);
-        assert_eq!(back.settings, settings_map(&settings));
+        // Up to 64 bits a number, as series recorded before 128-bit seeds have it; above, a
+        // string.
+        for (seed, written) in [
+            (Seed::from(u64::MAX - 1), format!("seed = {}", u64::MAX - 1)),
+            (Seed(u128::MAX), format!("seed = \"{}\"", u128::MAX)),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let series = SeriesDir {
+                id: "s".into(),
+                path: dir.path().to_path_buf(),
+            };
+            let args = crate::config::RunArgs {
+                seed: Some(seed),
+                config: Some("/dev/null".into()),
+                ..Default::default()
+            };
+            let settings = Settings::resolve(&args).unwrap();
+            Manifest::new(&series, &settings, &[], &[], &[], None)
+                .write(dir.path())
+                .unwrap();
+            let text = std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
+            assert!(text.contains(&written), "{text}");
+            let back = Manifest::read(dir.path()).unwrap();
+            assert_eq!(back.seed, seed);
+            assert_eq!(back.settings, settings_map(&settings));
+        }
     }
 }

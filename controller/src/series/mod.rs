@@ -131,7 +131,7 @@ pub struct SeriesOutcome {
     /// Games recorded, over every attempt.
     pub games_played: u64,
     /// The master seed, to run the same series again.
-    pub seed: u64,
+    pub seed: crate::seed::Seed,
 }
 
 /// The bots that play, each with the template set it speaks, and the everyone-but-built-ins
@@ -156,6 +156,9 @@ pub async fn run(
     let _lock = dir.lock()?;
     if settings.builtins_only {
         return run_builtins(settings, dir, stop, bar).await;
+    }
+    for warning in settings.warnings() {
+        eprintln!("take6: warning: {warning}");
     }
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
@@ -339,6 +342,9 @@ pub async fn resume(
         ));
     }
     let settings = resume::settings(args, &manifest)?;
+    for warning in &manifest.warnings {
+        eprintln!("take6: warning: {warning}");
+    }
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
     let mut failed = Vec::new();
@@ -506,7 +512,7 @@ async fn play(
     tracing::info!(
         bots = lineup.bots.len(),
         games = schedule.total_games(),
-        seed = settings.seed,
+        seed = %settings.seed,
         "series {} starting",
         dir.id
     );

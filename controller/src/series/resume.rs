@@ -137,7 +137,7 @@ mod tests {
     fn recorded() -> Settings {
         let args = RunArgs {
             games: Some(30),
-            seed: Some(7),
+            seed: Some(7.into()),
             jobs: Some(2),
             config: Some("/dev/null".into()),
             ..RunArgs::default()
@@ -153,7 +153,7 @@ mod tests {
             ..RunArgs::default()
         };
         let s = settings(&args, &m).unwrap();
-        assert_eq!((s.games, s.seed, s.jobs), (30, 7, 5));
+        assert_eq!((s.games, s.seed, s.jobs), (30, 7.into(), 5));
         assert_eq!(s.reply_ms, recorded().reply_ms);
 
         args.games = Some(31);

@@ -16,13 +16,13 @@ pub struct SeriesFacts {
     pub status: String,
     pub started: String,
     pub finished: Option<String>,
-    /// Read as a `u64`: a TOML value could not hold a seed above `i64::MAX`.
-    pub seed: Option<u64>,
+    /// A number up to 64 bits, a string above (see [`crate::seed::Seed`]).
+    pub seed: Option<crate::seed::Seed>,
     pub games_planned: u64,
     pub games_played: u64,
     pub subsets: u64,
     pub games_per_subset: u64,
-    /// As JSON values, which hold any `u64` (the seed is among them).
+    /// As JSON values, which hold any `u64` (the seed is among them, a string when larger).
     pub settings: BTreeMap<String, serde_json::Value>,
     pub bots: Vec<FactBot>,
     pub builtins: Vec<String>,

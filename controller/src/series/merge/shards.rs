@@ -261,7 +261,7 @@ mod tests {
             path: "results/s".into(),
         };
         let args = RunArgs {
-            seed: Some(7),
+            seed: Some(7.into()),
             games: Some(30),
             config: Some("/dev/null".into()),
             ..args

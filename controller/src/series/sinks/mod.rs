@@ -177,7 +177,10 @@ impl Sink for Separation {
 /// What the summary says under the table.
 pub enum Footer {
     /// After a series: games played of planned, status, seed and folder.
-    Series { seed: u64, dir: PathBuf },
+    Series {
+        seed: crate::seed::Seed,
+        dir: PathBuf,
+    },
     /// After `take6 leaderboard`: the games and where the CSV went.
     Rebuilt { csv: PathBuf },
 }
