@@ -158,7 +158,10 @@ mod tests {
     fn random_seeds_use_128_bits_and_are_not_searchable() {
         let seeds: Vec<Seed> = (0..64).map(|_| Seed::random()).collect();
         // Each of 64 draws is above 2^64 with probability 1 - 2^-64.
-        assert!(seeds.iter().all(|s| s.0 > u128::from(u64::MAX)), "{seeds:?}");
+        assert!(
+            seeds.iter().all(|s| s.0 > u128::from(u64::MAX)),
+            "{seeds:?}"
+        );
         assert!(seeds.iter().all(|s| !s.is_searchable()));
         assert!(Seed(17).is_searchable() && Seed(17).warning().is_some());
         assert!(Seed(SEARCHABLE).warning().is_none());
@@ -174,7 +177,11 @@ mod tests {
             let toml = toml::to_string(&S { seed }).unwrap();
             assert_eq!(toml::from_str::<S>(&toml).unwrap().seed, seed, "{toml}");
             let json = serde_json::to_string(&S { seed }).unwrap();
-            assert_eq!(serde_json::from_str::<S>(&json).unwrap().seed, seed, "{json}");
+            assert_eq!(
+                serde_json::from_str::<S>(&json).unwrap().seed,
+                seed,
+                "{json}"
+            );
             let value = serde_json::to_value(S { seed }).unwrap();
             assert_eq!(serde_json::from_value::<S>(value).unwrap().seed, seed);
         }
@@ -183,6 +190,11 @@ mod tests {
         assert_eq!(s.seed, Seed(u128::MAX));
         assert!(toml::from_str::<S>("seed = -1").is_err());
         assert_eq!("1_000".parse::<Seed>().unwrap(), Seed(1000));
-        assert!("x".parse::<Seed>().unwrap_err().to_string().contains("\"x\""));
+        assert!(
+            "x".parse::<Seed>()
+                .unwrap_err()
+                .to_string()
+                .contains("\"x\"")
+        );
     }
 }

@@ -636,7 +636,7 @@ fn bad_settings_are_errors_that_name_the_setting() {
             games: 2,
             kind: take6::schedule::ScheduleKind::Auto,
             duplicate: None,
-            seed: 4,
+            seed: 4.into(),
         })
         .unwrap();
         s.game_seed(0)

@@ -11,8 +11,8 @@ use super::{SeriesError, Status};
 use crate::bots::{Bot, Skipped, TemplateChoice};
 use crate::config::Settings;
 use crate::protocol::TemplateSet;
-use crate::seed::Seed;
 use crate::schedule::{Balance, Request, Schedule, ScheduleKind, TABLE_SIZE};
+use crate::seed::Seed;
 use crate::shard::Shard;
 
 /// The manifest of a series, as written to and read from `series.toml`.

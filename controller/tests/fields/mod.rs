@@ -224,10 +224,19 @@ fn a_game_of_rounds_keeps_its_bot_processes_and_records_every_round() {
 #[test]
 fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
     let tmp = arena(&[fixture("first"), fixture("lowest"), fixture("cg-first")]);
-    // 8 games at tables of 4: whole deals, so duplicate deals are on by default.
+    // 8 games at tables of 4: two whole deals, asked for; bots that keep memory can exploit
+    // them, so they are off by default and warned about when asked for.
     let out = take6(
         tmp.path(),
-        &["--players", "4", "--games", "8", "--seed", "6"],
+        &[
+            "--players",
+            "4",
+            "--games",
+            "8",
+            "--seed",
+            "6",
+            "--duplicate",
+        ],
     );
     assert_ok(&out);
     let stderr = text(&out.stderr);
@@ -235,7 +244,14 @@ fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
         stderr.contains("duplicate deals: 2 deals x 4 rotations"),
         "{stderr}"
     );
+    let warning = "take6: warning: duplicate deals replay each deal to the same bots";
+    assert!(stderr.contains(warning), "{stderr}");
     assert_eq!(manifest(tmp.path())["duplicate"].as_bool(), Some(true));
+    let warnings = manifest(tmp.path())["warnings"].clone();
+    assert!(
+        warnings.to_string().contains("recognises the deal"),
+        "{warnings}"
+    );
     let games = games(tmp.path());
     assert_eq!(games.len(), 8);
     for deal in games.chunks(4) {
@@ -267,7 +283,25 @@ fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
         "a new deal after four rotations"
     );
     assert_ok(&verify(tmp.path()));
-    // Asked off, the same budget plays eight deals.
+    // By default, and asked off, the same budget plays eight deals, without a warning.
+    let out = take6(
+        tmp.path(),
+        &["--players", "4", "--games", "8", "--seed", "6"],
+    );
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("duplicate deals"), "{stderr}");
+    assert_eq!(manifest(tmp.path())["duplicate"].as_bool(), Some(false));
+    // Only the small seed's warning.
+    let warnings = manifest(tmp.path())["warnings"].clone();
+    assert_eq!(warnings.as_array().map(Vec::len), Some(1), "{warnings}");
+    assert!(
+        warnings.to_string().contains("seed 6 is small"),
+        "{warnings}"
+    );
+    let seeds: std::collections::BTreeSet<u64> =
+        super::games(tmp.path()).iter().map(|g| g.seed).collect();
+    assert_eq!(seeds.len(), 8);
     let out = take6(
         tmp.path(),
         &[
