@@ -266,8 +266,8 @@ impl Table {
     }
 
     /// The end: every player still playing gets its score, then all bots shut down at once.
-    /// A bot whose tree passed a limit during the game (its working copy grew too much) faults
-    /// now. Returns what each bot (faulted ones included) wrote to stderr, by seat.
+    /// A bot whose tree passed a limit during the game (its working copy grew too much) or used
+    /// more than a reply's CPU time after its last reply faults now. Returns what each bot (faulted ones included) wrote to stderr, by seat.
     async fn finish(&mut self, game: &mut Game) -> Vec<SeatLog> {
         let mut endings = Vec::new();
         let moment = game.moment();
@@ -281,8 +281,9 @@ impl Table {
         }
         let mut finished: Vec<(usize, Finished)> = join_all(endings).await;
         for (seat, ended) in &finished {
-            if let Some(breach) = ended.breach {
-                self.note_fault(game, *seat, FaultPhase::Card, &Fault::Limit(breach));
+            let fault = ended.breach.map(Fault::Limit).or(ended.overrun.clone());
+            if let Some(fault) = fault {
+                self.note_fault(game, *seat, FaultPhase::Card, &fault);
             }
         }
         for (seat, task) in self.logs.drain(..) {

@@ -31,6 +31,17 @@ pub enum Fault {
     Timeout { ms: u64, clock: Clock },
     /// The bot's tree went past a limit of its sandbox (memory, processes, disk).
     Limit(Breach),
+    /// A reply came, but the bot's whole tree (background processes included), with the
+    /// controller's time on the bot's own templates, used more CPU time since its previous
+    /// reply than the limit; or, `after_last`, that much after its last reply, found when the
+    /// game ended. Recorded as a `timeout`: the time is the same clock's.
+    CpuOverrun {
+        used_ms: u64,
+        limit_ms: u64,
+        /// Of `used_ms`, the controller's rendering and parsing through the bot's own templates.
+        template_ms: u64,
+        after_last: bool,
+    },
     /// The bot exited or closed its output; `status` is its exit status when known.
     Exited { status: Option<String> },
     /// A reply line longer than the cap (the rest is never buffered).
@@ -53,7 +64,7 @@ impl Fault {
     pub fn kind(&self) -> &'static str {
         match self {
             Fault::CouldNotStart(_) => "could_not_start",
-            Fault::Timeout { .. } => "timeout",
+            Fault::Timeout { .. } | Fault::CpuOverrun { .. } => "timeout",
             Fault::Exited { .. } => "exited",
             Fault::LineTooLong { .. } => "line_too_long",
             Fault::BadReply(_, kind) => kind,
@@ -78,6 +89,30 @@ impl fmt::Display for Fault {
             Fault::CouldNotStart(why) => write!(f, "could not start: {why}"),
             Fault::Timeout { ms, clock } => write!(f, "no reply within {ms} ms of {clock} time"),
             Fault::Limit(breach) => write!(f, "{breach}"),
+            Fault::CpuOverrun {
+                used_ms,
+                limit_ms,
+                template_ms,
+                after_last,
+            } => {
+                let when = if *after_last {
+                    "after its last reply"
+                } else {
+                    "for one reply"
+                };
+                write!(
+                    f,
+                    "used {used_ms} ms of CPU time {when} (its whole process tree, background \
+                     processes included), over the limit of {limit_ms} ms"
+                )?;
+                if *template_ms > 0 {
+                    write!(
+                        f,
+                        "; {template_ms} ms of it the controller's rendering of its own templates"
+                    )?;
+                }
+                Ok(())
+            }
             Fault::Exited { status: Some(s) } => write!(f, "exited ({s}) before replying"),
             Fault::Exited { status: None } => write!(f, "closed its output before replying"),
             Fault::LineTooLong { cap } => write!(f, "reply line longer than {cap} bytes"),

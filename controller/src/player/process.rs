@@ -85,6 +85,8 @@ pub struct Finished {
     pub breach: Option<crate::sandbox::Breach>,
     /// Each reply's time, in order.
     pub replies: Vec<ReplyTime>,
+    /// More CPU time after its last reply than a reply may use (see [`Fault::CpuOverrun`]).
+    pub overrun: Option<Fault>,
 }
 
 /// How often, at most, the CPU clock of a waiting bot is read.
@@ -107,6 +109,10 @@ pub struct Process {
     transcript: Option<GameTranscript>,
     /// The tree's CPU counter at the last reply, where the next reply's time starts.
     last_cpu: Option<u64>,
+    /// The controller's CPU time, in µs, spent since the last reply rendering and parsing
+    /// through the bot's own templates: added to the next reply's time (zero for the host's
+    /// template sets).
+    charged_us: u64,
     /// Messages rendered and not yet written, end to end (see [`Process::flush`]); the
     /// buffer is kept between writes.
     pending: String,
@@ -146,6 +152,7 @@ impl Process {
             replies: Vec::new(),
             transcript: None,
             last_cpu: None,
+            charged_us: 0,
             pending: String::new(),
             ends: Vec::new(),
         })
@@ -173,7 +180,12 @@ impl Process {
 
     /// Renders the message for `view`, if its template sends one, onto the queue.
     fn render_into_queue(&mut self, view: &View) -> Result<(), Fault> {
-        match self.templates.render_into(view, &mut self.pending) {
+        let started = self.templates.charged().then(thread_cpu_us);
+        let rendered = self.templates.render_into(view, &mut self.pending);
+        if let Some(started) = started {
+            self.charged_us += thread_cpu_us().saturating_sub(started);
+        }
+        match rendered {
             Ok(sent) => {
                 if sent && self.transcript.is_some() {
                     self.ends.push(self.pending.len());
@@ -270,8 +282,9 @@ impl Process {
             (true, true) => self.last_cpu.or_else(|| self.tree.cpu_us()),
         };
         let started = Instant::now();
+        let charged = std::mem::take(&mut self.charged_us);
         let read = match cpu_start {
-            Some(start) => self.read_line_cpu(limit, start).await,
+            Some(start) => self.read_line_cpu(limit, start, charged).await,
             None => timeout(limit, self.stdout.next())
                 .await
                 .map_err(|_| Fault::Timeout {
@@ -288,17 +301,23 @@ impl Process {
                 self.replied = true;
                 let cpu_now = cpu_start.and_then(|_| self.tree.cpu_us());
                 self.last_cpu = cpu_now;
+                let used = cpu_now
+                    .zip(cpu_start)
+                    .map(|(now, start)| now.saturating_sub(start) + charged);
                 self.replies.push(ReplyTime {
-                    cpu_us: cpu_now
-                        .zip(cpu_start)
-                        .map(|(now, start)| now.saturating_sub(start)),
+                    cpu_us: used,
                     wall_us: started.elapsed().as_micros() as u64,
                 });
                 // A tree that ran into its memory or process limit has faulted, even if the
-                // bot itself survived to reply.
-                match self.tree.counted_breach() {
-                    None => return Ok(line),
-                    Some(breach) => Fault::Limit(breach),
+                // bot itself survived to reply; one that used more than its CPU time (in
+                // background processes, or between two reads of its clock) too, however fast
+                // the reply came.
+                match (self.tree.counted_breach(), used) {
+                    (Some(breach), _) => Fault::Limit(breach),
+                    (None, Some(used)) if used > limit.as_micros() as u64 => {
+                        overrun(used, limit, charged, false)
+                    }
+                    (None, _) => return Ok(line),
                 }
             }
             Ok(Some(Err(LinesCodecError::MaxLineLengthExceeded))) => Fault::LineTooLong {
@@ -319,17 +338,23 @@ impl Process {
     }
 
     /// Reads one line under the CPU clock: the tree may use `limit` of CPU time since the
-    /// tree's CPU counter read `start`, and `wall_factor` times `limit` of wall time.
+    /// tree's CPU counter read `start`, of which `charged` µs are already spent (the
+    /// controller's rendering of the bot's own templates), and `wall_factor` times `limit` of
+    /// wall time.
     async fn read_line_cpu(
         &mut self,
         limit: Duration,
         start: u64,
+        charged: u64,
     ) -> Result<Option<Result<String, LinesCodecError>>, Fault> {
         let net = limit * self.limits.wall_factor;
         let deadline = tokio::time::Instant::now() + net;
         let limit_us = limit.as_micros() as u64;
         let cpus = cpu_count();
-        let mut used = 0;
+        let mut used = charged;
+        if used >= limit_us {
+            return Err(overrun(used, limit, charged, false));
+        }
         loop {
             // The tree cannot use its remaining CPU time faster than on every CPU at once.
             let nap = (Duration::from_micros(limit_us - used) / cpus).max(CPU_POLL);
@@ -338,7 +363,7 @@ impl Process {
                 line = self.stdout.next() => return Ok(line),
                 () = tokio::time::sleep_until(wake) => {}
             }
-            used = self.tree.cpu_us().unwrap_or(start).saturating_sub(start);
+            used = self.tree.cpu_us().unwrap_or(start).saturating_sub(start) + charged;
             if used >= limit_us {
                 return Err(Fault::Timeout {
                     ms: limit.as_millis() as u64,
@@ -361,7 +386,13 @@ impl Process {
         parse: fn(&TemplateSet, &str) -> Result<i64, ReplyError>,
     ) -> Result<i64, Fault> {
         let line = self.ask(view).await?;
-        parse(&self.templates, &line).map_err(|e| self.mark_broken(e.into()))
+        let started = self.templates.charged().then(thread_cpu_us);
+        let parsed = parse(&self.templates, &line);
+        if let Some(started) = started {
+            // Parsing through the bot's own reply pattern: counted with its next reply.
+            self.charged_us += thread_cpu_us().saturating_sub(started);
+        }
+        parsed.map_err(|e| self.mark_broken(e.into()))
     }
 
     /// Ends the game for this bot: optionally sends one last message (`score` or `invalid`),
@@ -380,6 +411,7 @@ impl Process {
             }
         }
         drop(self.stdin.take());
+        let overrun = self.overrun_after_last().await;
         if self.tree.has_child() {
             let _ = self.tree.wait_exit(self.limits.grace).await;
         } else {
@@ -404,8 +436,53 @@ impl Process {
             stderr,
             breach: self.tree.breach(),
             replies: std::mem::take(&mut self.replies),
+            overrun,
         }
     }
+
+    /// The CPU its tree used after its last reply, checked against the reply limit: once its
+    /// input is closed the bot may exit in its own time (up to the grace period), and what its
+    /// tree uses meanwhile is counted up to the moment the tree is killed, as one more reply
+    /// would be. A bot that faulted earlier is not checked again.
+    async fn overrun_after_last(&mut self) -> Option<Fault> {
+        if self.broken.is_some() || !self.replied || !self.cpu_clock() {
+            return None;
+        }
+        let start = self.last_cpu?;
+        if self.tree.has_child() {
+            let _ = self.tree.wait_exit(self.limits.grace).await;
+        } else {
+            // In a warm sandbox the bot is not our child: its closed output says it is done.
+            let stdout = &mut self.stdout;
+            let _ = timeout(self.limits.grace, async {
+                while let Some(Ok(_)) = stdout.next().await {}
+            })
+            .await;
+        }
+        // Whatever is left of the tree (a background thinker) is stopped before it is read.
+        self.tree.kill();
+        let used = self.tree.cpu_us()?.saturating_sub(start) + self.charged_us;
+        (used > self.limits.reply.as_micros() as u64)
+            .then(|| overrun(used, self.limits.reply, self.charged_us, true))
+    }
+}
+
+/// The fault of a tree that used `used` µs of CPU time against `limit`, `charged` µs of them
+/// the controller's on its own templates.
+fn overrun(used: u64, limit: Duration, charged: u64, after_last: bool) -> Fault {
+    Fault::CpuOverrun {
+        used_ms: used / 1000,
+        limit_ms: limit.as_millis() as u64,
+        template_ms: charged / 1000,
+        after_last,
+    }
+}
+
+/// This thread's CPU time in µs: what rendering a bot's own templates costs the controller.
+fn thread_cpu_us() -> u64 {
+    nix::time::clock_gettime(nix::time::ClockId::CLOCK_THREAD_CPUTIME_ID).map_or(0, |t| {
+        t.tv_sec() as u64 * 1_000_000 + t.tv_nsec() as u64 / 1000
+    })
 }
 
 impl Drop for Process {

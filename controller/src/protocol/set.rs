@@ -35,6 +35,10 @@ pub struct TemplateSet {
     row_reply: ReplyPattern,
     /// SHA-256 of every message template and reply pattern (see [`TemplateSet::fingerprint`]).
     fingerprint: String,
+    /// Whether the CPU time spent rendering and parsing through this set is the bot's own
+    /// (a bot's own `template.toml`): otherwise a bot could compute its move in its template,
+    /// inside the controller, on nobody's clock. The host's sets are not charged.
+    charged: bool,
 }
 
 pub(super) fn phase_index(phase: Phase) -> usize {
@@ -220,6 +224,7 @@ impl TemplateSet {
             card_reply,
             row_reply,
             fingerprint,
+            charged: false,
         };
         for (i, phase) in Phase::ALL.into_iter().enumerate() {
             for (sample, view) in &sample_views()[i] {
@@ -243,6 +248,18 @@ impl TemplateSet {
             }
         }
         Ok(set)
+    }
+
+    /// The same set, its rendering and parsing charged to the bot that brought it (a bot's own
+    /// `template.toml`).
+    pub fn charged_to_bot(mut self) -> TemplateSet {
+        self.charged = true;
+        self
+    }
+
+    /// Whether rendering and parsing through this set is the bot's own time.
+    pub fn charged(&self) -> bool {
+        self.charged
     }
 
     /// The set's name: the file stem, or the built-in name.

@@ -715,7 +715,9 @@ fn start_line(
 fn templates_of(library: &TemplateLibrary, bot: &Bot) -> Result<Arc<TemplateSet>, String> {
     match &bot.template {
         TemplateChoice::Set(name) => library.get(name),
-        TemplateChoice::File(path) => TemplateSet::from_file(path).map(Arc::new),
+        TemplateChoice::File(path) => {
+            TemplateSet::from_file(path).map(|set| Arc::new(set.charged_to_bot()))
+        }
     }
     .map_err(|e| e.to_string())
 }
