@@ -178,7 +178,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "CLOCK")]
     pub clock: Option<Clock>,
     /// Under the CPU clock, a reply also fails after this many times its limit of wall time
-    /// (a bot that blocks uses no CPU) [default: 10]
+    /// (a bot that blocks uses no CPU) [default: 5]
     #[arg(long, value_name = "N")]
     pub wall_factor: Option<u32>,
     /// Keep each bot's sandbox across its games (true), or make a fresh one per game (false)
@@ -575,7 +575,7 @@ impl Settings {
                 &bounds::WALL_FACTOR,
                 args.wall_factor.map(u64::from),
                 file.wall_factor.map(u64::from),
-                10,
+                5,
             )? as u32,
             warm_sandboxes: args.warm_sandboxes.or(file.warm_sandboxes).unwrap_or(true),
             pin_tables: args.pin_tables.or(file.pin_tables).unwrap_or(true),

@@ -101,3 +101,121 @@ fn cpu_used_after_the_last_message_is_counted() {
     assert_eq!(faults_of(game, HONEST), vec![]);
     zoo.assert_no_process_left();
 }
+
+#[test]
+fn forty_spinners_do_not_starve_honest_bots_at_either_table() {
+    if !sandbox_available("kamikaze") {
+        return;
+    }
+    // Two honest bots that use 60 % of their CPU limit on each of their first replies, and a
+    // kamikaze whose 40 setsid spinners reset their affinity to every processor, at tables of
+    // two, two tables at once: the subsets {honest, honest-b}, {honest, kamikaze},
+    // {honest-b, kamikaze}, two games each, so honest bots play beside the kamikaze and at the
+    // other table while it spins.
+    let zoo = Zoo::new("kamikaze", &["hostile-kamikaze"]);
+    let second = zoo.bots().join("honest-b");
+    fs::create_dir_all(&second).unwrap();
+    for entry in fs::read_dir(zoo.bots().join(HONEST)).unwrap() {
+        let entry = entry.unwrap();
+        fs::copy(entry.path(), second.join(entry.file_name())).unwrap();
+    }
+    for bot in [HONEST, "honest-b"] {
+        fs::write(zoo.bots().join(bot).join("cpu-ms"), "600 3").unwrap();
+    }
+    let out = zoo.run(
+        "strict",
+        &[
+            "--players",
+            "2",
+            "--games",
+            "6",
+            "--jobs",
+            "2",
+            "--reply-ms",
+            "1000",
+        ],
+    );
+    zoo::assert_ok(&out);
+    let spinners = zoo.work_file("hostile-kamikaze", "spinners.txt");
+    assert!(spinners.starts_with("40 spinners"), "{spinners}");
+    let games = zoo.games();
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        for bot in [HONEST, "honest-b"] {
+            assert_eq!(faults_of(g, bot), vec![], "{bot} in game {}", g.game);
+        }
+    }
+    // The figure for the README: the honest bots' slowest thinking reply, in wall time.
+    let times = fs::read_to_string(zoo.series().join("reply_times.csv")).unwrap();
+    eprintln!("reply times with the kamikaze:\n{times}");
+    // Its spinners are its own tree's CPU time (an awk bot alone uses a few ms a game).
+    let kamikaze = times
+        .lines()
+        .find(|l| l.starts_with("hostile-kamikaze,"))
+        .unwrap();
+    let cpu_max: f64 = kamikaze.split(',').nth(4).unwrap().parse().unwrap();
+    assert!(cpu_max > 300.0, "{kamikaze}");
+    zoo.assert_no_process_left();
+}
+
+#[test]
+fn a_bots_own_templates_are_its_own_time() {
+    if !sandbox_available("template-thinker") {
+        return;
+    }
+    // template-thinker's own `turn` template searches its move inside the controller; the bot
+    // itself only copies the answer (well under a millisecond of CPU a reply). Rendering is
+    // charged to it: against a 5 ms limit, it faults naming the template time; with room, its
+    // recorded reply times hold the rendering.
+    let zoo = Zoo::new("template-thinker", &["template-thinker"]);
+    let out = zoo.run(
+        "strict",
+        &[
+            "--players",
+            "3",
+            "--games",
+            "1",
+            "--jobs",
+            "1",
+            "--reply-ms",
+            "5",
+        ],
+    );
+    zoo::assert_ok(&out);
+    let faults = faults(&zoo, "template-thinker");
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    let (kind, reason) = &faults[0];
+    assert_eq!(kind, "timeout");
+    assert!(
+        reason.contains("the controller's rendering of its own templates"),
+        "{reason}"
+    );
+
+    let zoo = Zoo::new("template-thinker-room", &["template-thinker"]);
+    let out = zoo.run(
+        "strict",
+        &[
+            "--players",
+            "3",
+            "--games",
+            "1",
+            "--jobs",
+            "1",
+            "--reply-ms",
+            "1000",
+        ],
+    );
+    zoo::assert_ok(&out);
+    let game = &zoo.games()[0];
+    assert_eq!(faults_of(game, "template-thinker"), vec![]);
+    let seat = game
+        .players
+        .iter()
+        .position(|p| p == "template-thinker")
+        .unwrap();
+    // Each of its ten card replies holds a render of the search (at least a millisecond, a
+    // fraction of what it takes here); a `pickrow` reply renders no search.
+    let cpu = &game.replies.iter().find(|r| r.seat == seat).unwrap().cpu_us;
+    let searched = cpu.iter().filter(|&&us| us >= 1000).count();
+    assert_eq!(searched, 10, "{cpu:?}");
+}

@@ -28,6 +28,9 @@ pub struct Cgroups {
     pub memory: Option<PathBuf>,
     pub pids: Option<PathBuf>,
     pub cpu: Option<PathBuf>,
+    /// Where a tree's share of the processors is set: v1's `cpu` hierarchy (`cpu.shares`,
+    /// `cpu.cfs_quota_us`), v2's `cpu` controller (`cpu.weight`, `cpu.max`).
+    pub share: Option<PathBuf>,
 }
 
 /// The limits a group is made with.
@@ -36,6 +39,21 @@ pub struct GroupLimits {
     pub memory_bytes: u64,
     pub max_procs: u64,
 }
+
+/// Every tree's weight against the others (v1 `cpu.shares`; v2's `cpu.weight` is this / 1024
+/// × 100): all equal, so that when trees compete for a processor each gets the same part of
+/// it, whatever number of processes or threads it runs. Resetting a process's affinity does not
+/// escape it: the weight is the group's, on every processor.
+pub const CPU_SHARES: u64 = 1024;
+
+/// The scheduler's period for the quota, in µs.
+const CPU_PERIOD_US: u64 = 100_000;
+
+/// How many processors' worth of time a tree may use at most, per period: one. A tree of 40
+/// spinners spread over every processor then still leaves the others all but one processor,
+/// and no bot needs more: its clock counts the CPU time of all its processes anyway, so more
+/// processors only ever bought it wall time.
+pub const CPU_QUOTA_PROCESSORS: u64 = 1;
 
 impl Cgroups {
     /// Finds writable hierarchies for the memory, pids and CPU-accounting controllers, and
@@ -50,6 +68,7 @@ impl Cgroups {
                 memory: v1_base(&mounts, &own, "memory"),
                 pids: v1_base(&mounts, &own, "pids"),
                 cpu: v1_base(&mounts, &own, "cpuacct"),
+                share: v1_base(&mounts, &own, "cpu"),
             },
         };
         for base in found.bases() {
@@ -59,7 +78,7 @@ impl Cgroups {
     }
 
     fn bases(&self) -> Vec<&PathBuf> {
-        let mut bases: Vec<&PathBuf> = [&self.memory, &self.pids, &self.cpu]
+        let mut bases: Vec<&PathBuf> = [&self.memory, &self.pids, &self.cpu, &self.share]
             .into_iter()
             .flatten()
             .collect();
@@ -111,6 +130,9 @@ impl Cgroups {
             if self.cpu.as_ref() == Some(base) {
                 group.cpu = Some(File::open(dir.join(cpu))?);
             }
+            if self.share.as_ref() == Some(base) {
+                set_share(&dir, self.v2)?;
+            }
             group.procs.push(
                 OpenOptions::new()
                     .write(true)
@@ -118,6 +140,22 @@ impl Cgroups {
             );
         }
         Ok(group)
+    }
+}
+
+/// Gives the group at `dir` the weight and the quota every tree gets.
+fn set_share(dir: &Path, v2: bool) -> io::Result<()> {
+    let quota = CPU_QUOTA_PROCESSORS * CPU_PERIOD_US;
+    if v2 {
+        fs::write(
+            dir.join("cpu.weight"),
+            (CPU_SHARES * 100 / 1024).to_string(),
+        )?;
+        fs::write(dir.join("cpu.max"), format!("{quota} {CPU_PERIOD_US}"))
+    } else {
+        fs::write(dir.join("cpu.shares"), CPU_SHARES.to_string())?;
+        fs::write(dir.join("cpu.cfs_period_us"), CPU_PERIOD_US.to_string())?;
+        fs::write(dir.join("cpu.cfs_quota_us"), quota.to_string())
     }
 }
 
@@ -372,6 +410,8 @@ fn detect_v2(root: &Path, own: &str) -> Cgroups {
             *slot = Some(base.clone());
         }
     }
+    // The v2 `cpu` controller both counts (cpu.stat) and shares (cpu.weight, cpu.max).
+    found.share = found.cpu.clone();
     found
 }
 

@@ -259,6 +259,7 @@ impl Sandbox {
             ("memory-cgroup", cg.memory.is_some(), true),
             ("pids-cgroup", cg.pids.is_some(), true),
             ("cpu-clock", cg.cpu.is_some(), clock == Clock::Cpu),
+            ("cpu-share", cg.share.is_some(), true),
         ] {
             match (wanted, present) {
                 (true, true) => report.enforced.push(name),
@@ -271,8 +272,9 @@ impl Sandbox {
         }
         if !no_cgroup.is_empty() {
             report.why.push(format!(
-                "no writable cgroup for {}: run as root with cgroup v1 memory, pids and cpuacct \
-                 hierarchies mounted, or cgroup v2 with those controllers delegated",
+                "no writable cgroup for {}: run as root with cgroup v1 memory, pids, cpuacct and \
+                 cpu hierarchies mounted, or cgroup v2 with the memory, pids and cpu controllers \
+                 delegated",
                 no_cgroup.join(", ")
             ));
         }
