@@ -253,10 +253,19 @@ fn a_bot_and_its_build_get_exactly_the_documented_environment() {
         ];
         assert_eq!(vars, expected, "{file}:\n{env}");
     }
-    // Not root, no new privileges, no network but loopback.
+    // Not root, nor nobody: a user of its own from the controller's range, the same for its
+    // build; no new privileges, no network but loopback.
     let ident = zoo.work_file("hostile-env", "ident.txt");
-    let expected = "uid 65534 gid 65534\nNoNewPrivs:\t1\ninterface lo\n";
+    let uid: u32 = ident
+        .split_whitespace()
+        .nth(1)
+        .and_then(|u| u.parse().ok())
+        .unwrap_or_else(|| panic!("{ident}"));
+    assert!(uid >= take6::sandbox::UID_BASE, "{ident}");
+    let expected = format!("uid {uid} gid {uid}\nNoNewPrivs:\t1\ninterface lo\n");
     assert_eq!(ident, expected, "{ident}");
+    let build = zoo.work_file("hostile-env", "build-ident.txt");
+    assert_eq!(build, format!("uid {uid} gid {uid}\n"));
 }
 
 /// A pipe open in the test process without close-on-exec, so that the controller started next

@@ -8,8 +8,14 @@ use std::path::Path;
 /// Where a bot's working copy appears inside its sandbox (its current and home folder).
 pub const BOT_DIR: &str = "/bot";
 
-/// The uid and gid a bot runs as when the controller is root: `nobody`.
+/// `nobody`: the uid and gid of the bubblewrap probe, never of a bot.
 pub const NOBODY: u32 = 65534;
+
+/// Where the controller's range of bot uids starts when it is root: each bot of a series runs
+/// as a uid (and gid) of its own from here on, skipping any uid a host user has and any range
+/// in `/etc/subuid` or `/etc/subgid` (see [`crate::sandbox::Uids`]), so that no two bots, and no
+/// bot and anyone else, share a kernel keyring, a signal permission or a file.
+pub const UID_BASE: u32 = 100_000;
 
 /// The only environment a sandboxed bot gets, documented in the README.
 pub const ENV: [(&str, &str); 4] = [
@@ -64,9 +70,11 @@ pub fn system_dirs() -> Vec<SystemDir> {
 }
 
 /// Everything after `bwrap` to run `program` (relative to the working copy, e.g. `./launch`)
-/// with `workdir` at [`BOT_DIR`] and a private `/tmp` of at most `tmp_bytes`.
+/// with `workdir` at [`BOT_DIR`] and a private `/tmp` of at most `tmp_bytes`, as `uid` (and the
+/// same gid) when the controller is root.
 pub fn args(
     identity: &Identity,
+    uid: u32,
     system: &[SystemDir],
     workdir: &Path,
     tmp_bytes: u64,
@@ -107,7 +115,7 @@ pub fn args(
     }
     push(&["--"]);
     if let Identity::Setpriv(setpriv) = identity {
-        let (uid, gid) = (NOBODY.to_string(), NOBODY.to_string());
+        let (uid, gid) = (uid.to_string(), uid.to_string());
         push(&[
             setpriv,
             "--reuid",
@@ -143,6 +151,7 @@ mod tests {
         ];
         let a = joined(&args(
             &Identity::Setpriv("/usr/bin/setpriv".into()),
+            NOBODY,
             &system,
             Path::new("/r/s/work/pyheur"),
             1 << 20,
@@ -174,6 +183,7 @@ mod tests {
     fn an_unprivileged_controller_uses_a_user_namespace() {
         let a = joined(&args(
             &Identity::UserNamespace,
+            NOBODY,
             &[],
             Path::new("/w"),
             10,

@@ -25,6 +25,7 @@ use nix::sys::resource::{Resource, setrlimit};
 use serde::{Deserialize, Serialize};
 use tokio::process::{Child, Command};
 
+pub use bwrap::UID_BASE;
 use bwrap::{Identity, SystemDir};
 use cgroup::{Cgroups, Group, GroupLimits};
 pub use image::image_of;
@@ -155,6 +156,8 @@ pub struct Sandbox {
     report: Report,
     /// Size of each working copy when it was first launched, to measure its growth.
     baselines: Mutex<HashMap<PathBuf, u64>>,
+    /// The uid each working copy's bot runs as (when the controller is root).
+    uids: Uids,
     /// With warm sandboxes: the `take6` binary (their init) and the idle ones.
     warm: Option<(PathBuf, tree::Pool)>,
     /// With the disk cap: the working copies' disk images.
@@ -185,6 +188,7 @@ impl Sandbox {
                 why: Vec::new(),
             },
             baselines: Mutex::new(HashMap::new()),
+            uids: Uids::default(),
             warm: None,
             images: None,
             table_cpus: Vec::new(),
@@ -492,7 +496,7 @@ impl Sandbox {
     /// becomes a disk image mounted in its place, until [`Sandbox::release_workdirs`].
     pub fn prepare_workdir(&self, dir: &Path) -> io::Result<()> {
         if let Some((_, Identity::Setpriv(_), _)) = &self.bwrap {
-            chown_tree(dir, bwrap::NOBODY)?;
+            chown_tree(dir, self.uids.of(dir))?;
         }
         match &self.images {
             Some(images) => images.make(dir),
@@ -506,7 +510,14 @@ impl Sandbox {
     pub fn resume_workdir(&self, dir: &Path) -> io::Result<()> {
         let image = image_of(dir);
         match &self.images {
-            Some(images) if image.is_file() => images.reopen(dir),
+            Some(images) if image.is_file() => {
+                images.reopen(dir)?;
+                // Its bot's uid in this run may not be the one of the run that made it.
+                match &self.bwrap {
+                    Some((_, Identity::Setpriv(_), _)) => chown_tree(dir, self.uids.of(dir)),
+                    _ => Ok(()),
+                }
+            }
             None if image.is_file() => Err(io::Error::other(format!(
                 "it is in the disk image {}, which only a controller with the disk cap can \
                  mount (run as root with /dev/loop-control and e2fsprogs installed)",
@@ -556,6 +567,7 @@ impl Sandbox {
                 let mut c = Command::new(path);
                 c.args(bwrap::args(
                     identity,
+                    self.uids.of(workdir),
                     system,
                     workdir,
                     disk,
@@ -669,7 +681,7 @@ fn probe_bwrap() -> Result<(PathBuf, Identity, Vec<SystemDir>), String> {
     let system = bwrap::system_dirs();
     let probe = std::env::temp_dir().join(format!("take6-probe-{}", std::process::id()));
     std::fs::create_dir_all(&probe).map_err(|e| format!("cannot make {}: {e}", probe.display()))?;
-    let args = bwrap::args(&identity, &system, &probe, 1 << 20, "true");
+    let args = bwrap::args(&identity, bwrap::NOBODY, &system, &probe, 1 << 20, "true");
     let out = std::process::Command::new(&path)
         .args(&args)
         .stdin(Stdio::null())
@@ -692,6 +704,61 @@ fn find_program(name: &str) -> Option<PathBuf> {
         .chain(["/usr/bin", "/bin", "/usr/sbin", "/sbin"].map(PathBuf::from))
         .map(|dir| dir.join(name))
         .find(|p| p.is_file())
+}
+
+/// The uids of a series' bots: one per working copy, from [`bwrap::UID_BASE`] up, skipping
+/// uids that belong to someone on this machine. Two games of one bot at once share its working
+/// copy and so its uid; two bots never share one.
+#[derive(Debug, Default)]
+pub struct Uids {
+    given: Mutex<(HashMap<PathBuf, u32>, u32)>,
+}
+
+impl Uids {
+    /// The uid of the bot whose working copy is `workdir`, given on first use.
+    pub fn of(&self, workdir: &Path) -> u32 {
+        let mut given = self.given.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&uid) = given.0.get(workdir) {
+            return uid;
+        }
+        let mut uid = given.1.max(bwrap::UID_BASE);
+        while taken(uid) {
+            uid += 1;
+        }
+        given.0.insert(workdir.to_path_buf(), uid);
+        given.1 = uid + 1;
+        uid
+    }
+}
+
+/// Whether `uid` (as a uid or a gid) belongs to someone: a user or group of this machine, or a
+/// subordinate range of `/etc/subuid` or `/etc/subgid` (user namespaces of host users map
+/// them).
+fn taken(uid: u32) -> bool {
+    use nix::unistd::{Gid, Group, Uid, User};
+    static RANGES: std::sync::OnceLock<Vec<(u64, u64)>> = std::sync::OnceLock::new();
+    let ranges = RANGES.get_or_init(|| {
+        ["/etc/subuid", "/etc/subgid"]
+            .iter()
+            .filter_map(|f| std::fs::read_to_string(f).ok())
+            .flat_map(|text| {
+                text.lines()
+                    .filter_map(|line| {
+                        let mut f = line.split(':').skip(1);
+                        let start: u64 = f.next()?.trim().parse().ok()?;
+                        let count: u64 = f.next()?.trim().parse().ok()?;
+                        Some((start, start + count))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    });
+    let id = u64::from(uid);
+    ranges
+        .iter()
+        .any(|&(start, end)| (start..end).contains(&id))
+        || User::from_uid(Uid::from_raw(uid)).ok().flatten().is_some()
+        || Group::from_gid(Gid::from_raw(uid)).ok().flatten().is_some()
 }
 
 /// `chown -R uid:uid dir`, symlinks themselves rather than their targets.

@@ -41,10 +41,16 @@ use super::{Identity, Sandbox};
 
 /// The hidden subcommand that runs as a warm sandbox's init.
 pub const INIT_ARG: &str = "sandbox-init";
-/// Where this binary appears inside a sandboxed warm sandbox.
-const INIT_PATH: &str = "/.take6-init";
+/// Where this binary appears inside a sandboxed warm sandbox: in a folder only root may enter
+/// (mode 0700), so that once the init has become its bot's user no bot can run it (a bot that
+/// runs the controller could search small seeds) or read it; `/proc/1/exe` is closed too, the
+/// init being not dumpable.
+const INIT_DIR: &str = "/.take6";
+const INIT_PATH: &str = "/.take6/init";
 /// The init's second argument in a plain one (its third is the address-space limit in bytes).
 const PLAIN: &str = "plain";
+/// The init's second argument in a sandboxed one (its third is the uid its bots run as).
+const UID: &str = "uid";
 /// How long the controller waits for a reply the init owes before it gives the sandbox up.
 const PATIENCE: Duration = Duration::from_secs(10);
 
@@ -79,8 +85,10 @@ impl Warm {
         if !matches!(identity, Identity::Setpriv(_)) {
             return Err(io::Error::other("warm sandboxes need a root controller"));
         }
+        let uid = sandbox.uids.of(workdir);
         let mut args = bwrap::args(
             &Identity::UserNamespace,
+            uid,
             system,
             workdir,
             sandbox.limits.disk_mib << 20,
@@ -91,6 +99,10 @@ impl Warm {
         let program = args.pop().expect("the program is last");
         args.pop(); // "--"
         args.extend([
+            "--perms".into(),
+            "0700".into(),
+            "--dir".into(),
+            INIT_DIR.into(),
             "--ro-bind".into(),
             init.as_os_str().to_owned(),
             INIT_PATH.into(),
@@ -98,6 +110,8 @@ impl Warm {
             "--".into(),
             program,
             INIT_ARG.into(),
+            UID.into(),
+            uid.to_string().into(),
         ]);
         let mut command = Command::new(path);
         command.args(&args);
@@ -327,8 +341,9 @@ impl Drop for Warm {
 /// What kind of init this is, from its command line.
 #[derive(Debug, Clone, Copy)]
 enum Kind {
-    /// PID 1 of a bubblewrap sandbox; `nobody` once it has dropped to its bots' identity.
-    Sandboxed { nobody: bool },
+    /// PID 1 of a bubblewrap sandbox, its bots running as `uid`; `dropped` once the init has
+    /// become that user itself.
+    Sandboxed { uid: u32, dropped: bool },
     /// Unisolated (`--sandbox none`), giving its bots this address-space limit in bytes:
     /// `inherited` when the init put it on itself, so that a bot inherits it and needs no
     /// code of its own between fork and exec.
@@ -339,9 +354,13 @@ enum Kind {
 /// until the controller closes it. Returns the exit code.
 pub fn init_main(args: &[String]) -> u8 {
     let kind = match (args.first().map(String::as_str), args.get(1)) {
-        (None, _) => Kind::Sandboxed {
-            nobody: become_nobody(),
-        },
+        (Some(UID), Some(uid)) if uid.parse::<u32>().is_ok() => {
+            let uid = uid.parse().unwrap_or(NOBODY);
+            Kind::Sandboxed {
+                uid,
+                dropped: become_user(uid),
+            }
+        }
         (Some(PLAIN), Some(bytes)) if bytes.parse::<u64>().is_ok() => {
             let address_space = bytes.parse().unwrap_or(u64::MAX);
             // No core dumps, for the init and so for every bot it starts (a crashing bot
@@ -497,12 +516,15 @@ fn start_bot(fds: Vec<File>, kind: Kind, launcher: Option<&mut Launcher>) -> io:
         .stderr(stderr)
         .process_group(0);
     match kind {
-        Kind::Sandboxed { nobody: true }
+        Kind::Sandboxed { dropped: true, .. }
         | Kind::Plain {
             inherited: true, ..
         } => {}
-        Kind::Sandboxed { nobody: false } => {
-            command.uid(NOBODY).gid(NOBODY);
+        Kind::Sandboxed {
+            uid,
+            dropped: false,
+        } => {
+            command.uid(uid).gid(uid);
         }
         Kind::Plain {
             address_space,
@@ -527,7 +549,7 @@ fn start_bot(fds: Vec<File>, kind: Kind, launcher: Option<&mut Launcher>) -> io:
 /// launch needs more (dropping to `nobody`, or setting the address-space limit).
 fn launcher(kind: Kind) -> io::Result<Option<Launcher>> {
     Ok(match kind {
-        Kind::Sandboxed { nobody: true } => Some(Launcher::new(
+        Kind::Sandboxed { dropped: true, .. } => Some(Launcher::new(
             &format!("{BOT_DIR}/launch"),
             Some(BOT_DIR),
             bwrap::ENV,
@@ -535,19 +557,24 @@ fn launcher(kind: Kind) -> io::Result<Option<Launcher>> {
         Kind::Plain {
             inherited: true, ..
         } => Some(Launcher::new("./launch", None, std::env::vars_os())?),
-        Kind::Sandboxed { nobody: false } | Kind::Plain { .. } => None,
+        Kind::Sandboxed { dropped: false, .. } | Kind::Plain { .. } => None,
     })
 }
 
-/// Makes the sandboxed init `nobody`, as its bots are, so that starting one needs nothing
-/// between fork and exec. It still kills every process of its namespace at a game's end
-/// (they are all `nobody`'s), and its bots cannot touch it: the namespace's PID 1 gets no
-/// signal it has no handler for from inside, and a process that changed its identity is not
-/// dumpable, so they cannot trace it or open its descriptors. Returns whether it did.
-fn become_nobody() -> bool {
+/// Makes the sandboxed init its bots' user (`uid`, the bot's own), so that starting one needs
+/// nothing between fork and exec. It still kills every process of its namespace at a game's
+/// end (they are all that user's), and its bots cannot touch it: the namespace's PID 1 gets no
+/// signal it has no handler for from inside, and it is made not dumpable, so they cannot
+/// trace it, open its descriptors or read its memory. Returns whether it did.
+fn become_user(uid: u32) -> bool {
     use nix::unistd::{Gid, Uid, setgroups, setresgid, setresuid};
-    let (uid, gid) = (Uid::from_raw(NOBODY), Gid::from_raw(NOBODY));
-    setgroups(&[]).is_ok() && setresgid(gid, gid, gid).is_ok() && setresuid(uid, uid, uid).is_ok()
+    let (u, g) = (Uid::from_raw(uid), Gid::from_raw(uid));
+    let dropped =
+        setgroups(&[]).is_ok() && setresgid(g, g, g).is_ok() && setresuid(u, u, u).is_ok();
+    // Changing identity already clears the flag; said explicitly, since it is what keeps
+    // /proc/1/exe, /proc/1/mem and ptrace closed to the bots.
+    let _ = nix::sys::prctl::set_dumpable(false);
+    dropped
 }
 
 /// The least address-space limit the plain init puts on itself (it needs about 10 MiB).

@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 ppid = sys.argv[1]
-candidates = ['/.take6-init', '/proc/%s/exe' % ppid]
+candidates = ['/.take6-init', '/.take6/init', '/proc/%s/exe' % ppid, '/proc/1/exe']
 if shutil.which('take6'):
     candidates.append(shutil.which('take6'))
 first = sys.stdin.readline()
