@@ -9,6 +9,7 @@ pub mod bwrap;
 pub mod cgroup;
 pub mod image;
 mod loopdev;
+pub mod seccomp;
 mod spawn;
 mod tree;
 pub mod warm;
@@ -17,6 +18,7 @@ use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fmt;
 use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -158,6 +160,8 @@ pub struct Sandbox {
     baselines: Mutex<HashMap<PathBuf, u64>>,
     /// The uid each working copy's bot runs as (when the controller is root).
     uids: Uids,
+    /// The bots' seccomp filters as bubblewrap reads them (empty without bubblewrap).
+    seccomp: Vec<Vec<u8>>,
     /// With warm sandboxes: the `take6` binary (their init) and the idle ones.
     warm: Option<(PathBuf, tree::Pool)>,
     /// With the disk cap: the working copies' disk images.
@@ -189,6 +193,7 @@ impl Sandbox {
             },
             baselines: Mutex::new(HashMap::new()),
             uids: Uids::default(),
+            seccomp: Vec::new(),
             warm: None,
             images: None,
             table_cpus: Vec::new(),
@@ -225,6 +230,16 @@ impl Sandbox {
                         .push("setpriv not found (apt-get install util-linux)".into());
                 }
                 sandbox.bwrap = Some(found);
+                match seccomp::programs() {
+                    Ok(programs) => {
+                        report.enforced.push("seccomp");
+                        sandbox.seccomp = programs.iter().map(seccomp::bytes).collect();
+                    }
+                    Err(e) => {
+                        report.missing.push("seccomp");
+                        report.why.push(e.to_string());
+                    }
+                }
             }
             Err(why) => {
                 report.missing.extend([
@@ -233,6 +248,7 @@ impl Sandbox {
                     "filesystem",
                     "private-tmp",
                     "unprivileged-user",
+                    "seccomp",
                 ]);
                 report.why.push(why);
             }
@@ -562,9 +578,21 @@ impl Sandbox {
                     .map_err(SpawnError::Cgroup)?,
             )
         };
+        // The filters go to bubblewrap through pipes it reads before it starts the program.
+        let mut filters = Vec::new();
+        if self.bwrap.is_some() {
+            for program in &self.seccomp {
+                let (read, mut write) = io::pipe().map_err(SpawnError::Start)?;
+                io::Write::write_all(&mut write, program).map_err(SpawnError::Start)?;
+                filters.push(OwnedFd::from(read));
+            }
+        }
         let mut command = match &self.bwrap {
             Some((path, identity, system)) => {
                 let mut c = Command::new(path);
+                for fd in &filters {
+                    c.arg("--add-seccomp-fd").arg(fd.as_raw_fd().to_string());
+                }
                 c.args(bwrap::args(
                     identity,
                     self.uids.of(workdir),
@@ -606,8 +634,15 @@ impl Sandbox {
         let rlimits = self.rlimits(group.as_ref());
         // SAFETY: the closure only makes system calls (write to open files, setrlimit,
         // sched_setscheduler); it allocates nothing and touches no lock of the parent.
+        let filter_fds: Vec<i32> = filters.iter().map(AsRawFd::as_raw_fd).collect();
         unsafe {
             command.pre_exec(move || {
+                // Inherited by bubblewrap alone: close-on-exec is cleared in this child only.
+                for &fd in &filter_fds {
+                    if nix::libc::fcntl(fd, nix::libc::F_SETFD, 0) == -1 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
                 Group::join_self(&procs)?;
                 for &(resource, value) in &rlimits {
                     setrlimit(resource, value, value)?;
@@ -616,6 +651,7 @@ impl Sandbox {
             });
         }
         let child = command.spawn().map_err(SpawnError::Start)?;
+        drop(filters);
         let leader = child.id().ok_or(SpawnError::ExitedAtOnce)?;
         let cpu = self.clock == Clock::Cpu;
         let tree = Tree::new(leader, group, cpu, workdir, base, self.limits);

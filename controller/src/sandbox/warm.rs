@@ -376,6 +376,16 @@ pub fn init_main(args: &[String]) -> u8 {
             return 2;
         }
     };
+    if let Kind::Sandboxed { .. } = kind {
+        // The bots' system call filter, on the init itself and so on every bot it starts.
+        if let Err(e) = super::seccomp::programs()
+            .map_err(io::Error::other)
+            .and_then(|p| super::seccomp::install(&p))
+        {
+            eprintln!("take6 sandbox-init: cannot install the seccomp filter: {e}");
+            return 1;
+        }
+    }
     // The init's requests and its bots' messages never preempt the controller; the bots
     // inherit this.
     if let Err(e) = super::spawn::run_as_batch() {
