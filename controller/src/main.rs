@@ -115,6 +115,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Err(_) => {}
         }
     }
+    if result.is_err() && resume.is_none() && checked.is_none() {
+        // A new series refused before its first game: nothing worth keeping, and `latest`
+        // still names the last series that played.
+        dir.discard_if_unused();
+    }
     let outcome = match result {
         Ok(outcome) => outcome,
         Err(e @ SeriesError::InterruptedBeforeGames) => {
@@ -223,6 +228,12 @@ fn init_logging(dir: &SeriesDir, bar: BarSlot) -> anyhow::Result<()> {
         )
         .with(
             tracing_subscriber::fmt::layer()
+                // Colour only for a person at a terminal, and never when NO_COLOR is set
+                // (https://no-color.org): a file or a pipe gets plain text.
+                .with_ansi(
+                    std::io::IsTerminal::is_terminal(&std::io::stderr())
+                        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+                )
                 .with_writer(StderrAboveBar(bar))
                 .with_filter(filter("warn")),
         )

@@ -1408,3 +1408,48 @@ fn a_strict_reader_fails_on_the_other_codingame_order() {
 }
 
 mod fields;
+
+/// The folders in `dir/results` (`latest` included), sorted.
+fn results_entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir.join("results"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_run_refused_before_any_game_leaves_the_results_and_latest_alone() {
+    let tmp = arena(&[fixture("first")]);
+    assert_ok(&take6(tmp.path(), &["--games", "1"]));
+    let played = series_dir(tmp.path());
+    let before = results_entries(tmp.path());
+    // A bots folder that is not there: refused before anything is worth keeping.
+    let out = take6(tmp.path(), &["--bots", "nowhere"]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert_eq!(results_entries(tmp.path()), before, "{stderr}");
+    assert_eq!(series_dir(tmp.path()), played);
+    // No usable bot: the refusal's record (with its bots' build logs) is kept, but `latest`
+    // still names the series that played, which `leaderboard` reads.
+    copy_dir(
+        &fixtures().join("no-launch"),
+        &tmp.path().join("only-broken/no-launch"),
+    );
+    let out = take6(tmp.path(), &["--bots", "only-broken"]);
+    assert!(!out.status.success());
+    assert_eq!(series_dir(tmp.path()), played);
+    let board = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(tmp.path())
+        .arg("leaderboard")
+        .output()
+        .unwrap();
+    assert_ok(&board);
+    assert!(
+        text(&board.stdout).contains("first"),
+        "{}",
+        text(&board.stdout)
+    );
+}

@@ -42,7 +42,9 @@ pub struct SeriesDir {
 }
 
 impl SeriesDir {
-    /// Makes a new, empty series folder under `results` and points `results/latest` at it.
+    /// Makes a new, empty series folder under `results`. `results/latest` is left alone until
+    /// the series is about to play (see [`SeriesDir::make_latest`]), so that a run refused
+    /// before any game leaves the last series where `leaderboard` and `verify` find it.
     pub fn create(results: &Path) -> Result<SeriesDir, SeriesError> {
         fs::create_dir_all(results).map_err(write_err(results))?;
         let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
@@ -55,10 +57,6 @@ impl SeriesDir {
             match fs::create_dir(&path) {
                 Ok(()) => {
                     fs::create_dir_all(path.join("logs")).map_err(write_err(&path))?;
-                    let latest = results.join("latest");
-                    let _ = fs::remove_file(&latest);
-                    // Best effort: a results folder on a file system without symlinks still works.
-                    let _ = std::os::unix::fs::symlink(&id, &latest);
                     return Ok(SeriesDir { id, path });
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
@@ -85,6 +83,25 @@ impl SeriesDir {
                     .unwrap_or_default()
             });
         Ok(SeriesDir { id, path })
+    }
+
+    /// Points `results/latest` at this folder: its first game is about to be played.
+    pub fn make_latest(&self) {
+        let Some(results) = self.path.parent() else {
+            return;
+        };
+        let latest = results.join("latest");
+        let _ = fs::remove_file(&latest);
+        // Best effort: a results folder on a file system without symlinks still works.
+        let _ = std::os::unix::fs::symlink(&self.id, &latest);
+    }
+
+    /// Removes the folder of a new series that was refused before it wrote anything worth
+    /// keeping (no `series.toml`: its settings, sandbox or bots folder were refused).
+    pub fn discard_if_unused(&self) {
+        if !self.file(MANIFEST).exists() {
+            let _ = fs::remove_dir_all(&self.path);
+        }
     }
 
     pub fn log_file(&self) -> PathBuf {

@@ -265,6 +265,7 @@ pub async fn run(
         skipped,
         enough: Arc::default(),
     };
+    dir.make_latest();
     let mut reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
     for s in &lineup.skipped {
         reporter.handle(&Event::BotSkipped(s))?;
@@ -297,6 +298,7 @@ async fn run_builtins(
         skipped: Vec::new(),
         enough: Arc::default(),
     };
+    dir.make_latest();
     let reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
     play(settings, dir, &lineup, &schedule, None, reporter, stop).await
 }
