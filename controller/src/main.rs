@@ -86,6 +86,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         (None, None) => unreachable!("a command has settings or resumes"),
     };
     init_logging(&dir, bar.clone())?;
+    signals::playing(&dir.path);
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let result = match (&settings, &resume) {
         (Some(settings), _) => runtime.block_on(series::run(settings, &dir, stop.requested(), bar)),

@@ -4,10 +4,15 @@
 //! The stop signals are blocked in every thread and taken by one dedicated thread (`sigwait`),
 //! so their handling never depends on the async runtime having a free thread. The first signal
 //! asks the series to stop cleanly ([`Stop::requested`] resolves: bots are killed, finished
-//! games kept, the leaderboard written). If the process is still there [`GRACE`] later, or at
-//! a second signal, it exits at once with 128 + the signal's number, after killing the process
-//! groups of its children (bots and builds), best effort. Children do not inherit the blocked
-//! signals: the standard library empties the signal mask of every process it starts.
+//! games kept, the leaderboard written), and is acknowledged on stderr. Signals that arrive
+//! with it (within [`TOGETHER`]: GNU `timeout` signals the process and then its process group,
+//! a terminal's Ctrl-C reaches every process of a pipeline) are the same request. If the
+//! process is still there [`GRACE`] later, or at a stop request after the acknowledgement, it
+//! exits at once with 128 + the signal's number, after killing the process groups of its
+//! children (bots and builds) and marking the series `interrupted` in its `series.toml`, best
+//! effort: it stays resumable (`--resume` mounts again the disk images it could not copy
+//! back). Children do not inherit the blocked signals: the standard library empties the signal
+//! mask of every process it starts.
 
 use std::fs;
 use std::time::Duration;
@@ -18,6 +23,19 @@ use tokio::sync::watch;
 
 /// How long a clean stop may take before the process exits regardless.
 pub const GRACE: Duration = Duration::from_secs(5);
+
+/// Stop signals this close after the first are the same request.
+pub const TOGETHER: Duration = Duration::from_millis(500);
+
+/// The folder of the series being played, to mark it `interrupted` on a stop at once.
+static SERIES: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
+
+/// Tells the signal thread which series folder a stop at once must mark `interrupted`.
+pub fn playing(series: &std::path::Path) {
+    if let Ok(mut slot) = SERIES.lock() {
+        *slot = Some(series.to_path_buf());
+    }
+}
 
 /// The signals that stop a series: Ctrl-C, `kill` and a closed terminal.
 const STOP_SIGNALS: [Signal; 3] = [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP];
@@ -50,12 +68,22 @@ impl Stop {
             .spawn(move || {
                 let Ok(signal) = set.wait() else { return };
                 tx.send_replace(Some(signal));
+                let first = std::time::Instant::now();
+                // Said from a thread of its own: a stderr nobody reads must not hold this one.
+                std::thread::spawn(move || {
+                    eprintln!(
+                        "take6: {signal}: stopping; finished games are kept and the rest can be \
+                         played with --resume (a second stop request ends it at once)"
+                    );
+                });
                 std::thread::spawn(move || {
                     std::thread::sleep(GRACE);
                     exit_now(signal);
                 });
-                if let Ok(second) = set.wait() {
-                    exit_now(second);
+                while let Ok(second) = set.wait() {
+                    if first.elapsed() >= TOGETHER {
+                        exit_now(second);
+                    }
                 }
             })
             .map_err(|e| nix::Error::try_from(e).unwrap_or(nix::Error::EAGAIN))?;
@@ -82,8 +110,29 @@ impl Stop {
 /// not keep the process alive.
 fn exit_now(signal: Signal) -> ! {
     kill_children();
+    mark_interrupted();
     // SAFETY: `_exit` ends the process at once; it touches no memory of this program.
     unsafe { nix::libc::_exit(i32::from(exit_code(signal))) }
+}
+
+/// Marks the series being played `interrupted` in its `series.toml` (replaced atomically), so
+/// that it says what happened; it is resumable either way.
+fn mark_interrupted() {
+    let Some(dir) = SERIES.try_lock().ok().and_then(|s| s.clone()) else {
+        return;
+    };
+    let path = dir.join(crate::series::MANIFEST);
+    let Ok(text) = fs::read_to_string(&path) else {
+        return;
+    };
+    if !text.contains("status = \"running\"") {
+        return;
+    }
+    let marked = text.replacen("status = \"running\"", "status = \"interrupted\"", 1);
+    let tmp = dir.join(".series.toml.interrupted");
+    if fs::write(&tmp, marked).is_ok() {
+        let _ = fs::rename(&tmp, &path);
+    }
 }
 
 /// Sends SIGKILL to the process group of every child of this process (every bot and build

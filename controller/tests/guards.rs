@@ -287,7 +287,11 @@ fn stuck_on_stderr(signals: &[Signal]) -> Option<i32> {
         let syscall = fs::read_to_string(format!("/proc/{pid}/syscall")).unwrap_or_default();
         wchan.contains("pipe_write") || syscall.starts_with("1 0x2 ")
     });
-    for &signal in signals {
+    for (n, &signal) in signals.iter().enumerate() {
+        if n > 0 {
+            // Signals that arrive together are one request (take6::signals::TOGETHER).
+            std::thread::sleep(std::time::Duration::from_millis(800));
+        }
         kill(Pid::from_raw(pid as i32), signal).unwrap();
     }
     let status = wait_or_fail(child);

@@ -1453,3 +1453,50 @@ fn a_run_refused_before_any_game_leaves_the_results_and_latest_alone() {
         text(&board.stdout)
     );
 }
+
+#[test]
+fn signals_that_arrive_together_are_one_stop_and_the_series_resumes() {
+    // GNU timeout signals take6 and then its whole process group, and `| cat` keeps a pipe on
+    // its output: the two SIGTERMs are one request, so the series stops cleanly (interrupted,
+    // working copies copied back out of their images), and --resume plays the rest.
+    let tmp = arena(&[fixture("first"), fixture("sleepy")]);
+    fs::write(tmp.path().join("bots/sleepy/sleep-s"), "0.5").unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("take6");
+    let out = std::process::Command::new("sh")
+        .current_dir(tmp.path())
+        .arg("-c")
+        .arg(format!(
+            "timeout 4 {} run --games 4 --jobs 1 --seed 5 --first-reply-ms 10000 \
+             --reply-ms 5000 | cat",
+            bin.display()
+        ))
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("stopping"), "{stderr}");
+    let series = series_dir(tmp.path());
+    let manifest = fs::read_to_string(series.join("series.toml")).unwrap();
+    assert!(
+        manifest.contains("status = \"interrupted\""),
+        "{manifest}\n{stderr}"
+    );
+    let images = series.join("work/.images");
+    let left: Vec<_> = fs::read_dir(&images)
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "images left: {left:?}");
+    assert!(
+        series.join("work/sleepy/launch").exists(),
+        "working copy not copied back"
+    );
+    let played = games(tmp.path()).len();
+    assert!(played < 4, "{played} games before the stop");
+    let resumed = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(tmp.path())
+        .args(["run", "--resume"])
+        .output()
+        .unwrap();
+    assert_ok(&resumed);
+    assert_eq!(games(tmp.path()).len(), 4);
+}
