@@ -347,3 +347,27 @@ fn absurd_numbers_are_refused_naming_the_flag_or_key_its_range_and_the_value() {
     );
     assert!(!tmp.path().join("results").exists(), "nothing was started");
 }
+
+#[test]
+fn limits_beyond_what_the_machine_has_are_refused_before_any_bot_is_skipped() {
+    // 16 TiB of disk per bot passes the range; the machine cannot give it (every bot used to be
+    // skipped with "File too large"). The same for more memory than the machine has.
+    let tmp = tempfile::tempdir().unwrap();
+    first_bot(tmp.path(), "first");
+    for (args, expect) in [
+        (["--disk-mib", "16777216"], "MiB free"),
+        (["--memory-mib", "1048576"], "MiB of memory"),
+    ] {
+        let out = take6_command(tmp.path(), &args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(args[0]) && stderr.contains(expect) && stderr.contains("use at most"),
+            "{stderr}"
+        );
+        assert!(
+            !tmp.path().join("results").exists(),
+            "{args:?}: a folder was made"
+        );
+    }
+}
