@@ -820,7 +820,7 @@ fn free_mib(path: &Path) -> Option<u64> {
         })
         .find(|p| p.exists())?;
     let stat = nix::sys::statvfs::statvfs(existing).ok()?;
-    Some(u64::from(stat.blocks_available()) * u64::from(stat.fragment_size()) >> 20)
+    Some(stat.blocks_available().saturating_mul(stat.fragment_size()) >> 20)
 }
 
 /// The machine's memory in MiB, from `/proc/meminfo`.
