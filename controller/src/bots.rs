@@ -260,6 +260,11 @@ async fn prepare_one(
             .await
             .map_err(|why| format!("{why} (see {})", log.display()))?;
     }
+    // A launch that cannot start is refused now, with its cause, rather than faulted in
+    // every game as a bot that "closed its output".
+    if let Some(problem) = launch_problem(&workdir.join("launch"), sandbox.isolated()) {
+        return Err(problem);
+    }
     // Its warm sandboxes start now, alongside the other bots' preparation, instead of one
     // after another as the first games begin. On this async thread, not a blocking one: a
     // sandbox dies with the thread that started it, and blocking threads come and go.
@@ -302,6 +307,84 @@ fn stage(
     }
     listing.copy_to(workdir).map_err(|e| e.to_string())?;
     Ok((hash, template, has_build))
+}
+
+/// Why the executable file `launch` could not start, found by reading its first line: no `#!`
+/// line in a file that is not a program (exec format error), Windows line endings (the
+/// interpreter's name would end in a carriage return), or an interpreter that does not exist,
+/// or that the sandbox (`sandboxed`) does not show: it sees the system folders and the bot's
+/// own folder (`/bot`), never home folders, where `which python3` often points (pyenv).
+pub fn launch_problem(launch: &Path, sandboxed: bool) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(512);
+    fs::File::open(launch)
+        .and_then(|f| f.take(512).read_to_end(&mut head))
+        .ok()?;
+    if head.starts_with(b"\x7fELF") {
+        return None;
+    }
+    if !head.starts_with(b"#!") {
+        return Some(
+            "launch has no '#!' first line and is not a compiled program, so it cannot be \
+             started (exec format error): make its first line e.g. #!/bin/sh or \
+             #!/usr/bin/env python3"
+                .into(),
+        );
+    }
+    let line = head[2..].split(|&b| b == b'\n').next().unwrap_or_default();
+    let line = String::from_utf8_lossy(line);
+    if line.ends_with('\r') {
+        return Some(
+            "launch has Windows line endings (CRLF): its interpreter's name would end in a \
+             carriage return and not be found; convert it with sed -i 's/\\r$//' launch (or \
+             dos2unix)"
+                .into(),
+        );
+    }
+    let mut words = line.split_whitespace();
+    let interpreter = words.next()?;
+    let workdir = launch.parent()?;
+    let on_host = match interpreter.strip_prefix("/bot/") {
+        Some(own) if sandboxed => workdir.join(own),
+        _ => PathBuf::from(interpreter),
+    };
+    let visible = |path: &str| {
+        path.starts_with("/bot/")
+            || crate::sandbox::bwrap::SYSTEM_DIRS
+                .iter()
+                .any(|dir| Path::new(path).starts_with(dir))
+    };
+    if sandboxed && !visible(interpreter) {
+        return Some(format!(
+            "the interpreter {interpreter} of launch's '#!' line is not inside the sandbox, which \
+             sees only {} and the bot's own folder at /bot (home folders are hidden): use a \
+             system one, e.g. #!/usr/bin/env python3",
+            crate::sandbox::bwrap::SYSTEM_DIRS.join(", ")
+        ));
+    }
+    if !on_host.exists() {
+        return Some(format!(
+            "the interpreter {interpreter} of launch's '#!' line does not exist"
+        ));
+    }
+    // `#!/usr/bin/env NAME`: NAME is looked up in the bot's PATH.
+    if sandboxed
+        && interpreter.ends_with("/env")
+        && let Some(name) = words.next().filter(|w| !w.starts_with('-'))
+    {
+        let path = crate::sandbox::bwrap::ENV[0].1;
+        if !name.contains('/')
+            && !path
+                .split(':')
+                .any(|dir| Path::new(dir).join(name).exists())
+        {
+            return Some(format!(
+                "launch's '#!' line runs {name} through env, and the sandbox's PATH ({path}) \
+                 has no {name}: install it system-wide or name its full path"
+            ));
+        }
+    }
+    None
 }
 
 /// Checks that the script `name` (`launch` or `build`) is an executable regular file.

@@ -1500,3 +1500,63 @@ fn signals_that_arrive_together_are_one_stop_and_the_series_resumes() {
     assert_ok(&resumed);
     assert_eq!(games(tmp.path()).len(), 4);
 }
+
+#[test]
+fn a_launch_that_cannot_start_is_refused_with_its_cause_when_the_series_prepares() {
+    let tmp = arena(&[fixture("first")]);
+    let bots = tmp.path().join("bots");
+    let body = "read x\necho 1\n";
+    for (name, launch) in [
+        ("no-shebang", format!("echo hello\n{body}")),
+        (
+            "crlf",
+            format!("#!/bin/sh\r\n{}", body.replace('\n', "\r\n")),
+        ),
+        (
+            "home-interpreter",
+            format!("#!/root/.pyenv/shims/python3\n{body}"),
+        ),
+        ("env-missing", format!("#!/usr/bin/env python9\n{body}")),
+    ] {
+        fs::create_dir_all(bots.join(name)).unwrap();
+        fs::write(bots.join(name).join("launch"), launch).unwrap();
+        fs::set_permissions(
+            bots.join(name).join("launch"),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    let out = take6(tmp.path(), &["--games", "1"]);
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(
+        !stderr.contains('\u{1b}'),
+        "colour codes in a pipe: {stderr:?}"
+    );
+    let skipped = |bot: &str| -> String {
+        stderr
+            .lines()
+            .find(|l| l.contains(&format!("bots/{bot}: skipped")))
+            .unwrap_or_else(|| panic!("{bot} not skipped:\n{stderr}"))
+            .to_string()
+    };
+    assert!(skipped("no-shebang").contains("exec format error"));
+    assert!(skipped("crlf").contains("Windows line endings"));
+    // The sandbox (strict or auto with bubblewrap) hides home folders; without it the shim
+    // may be there.
+    if sandboxed_here() {
+        assert!(skipped("home-interpreter").contains("is not inside the sandbox"));
+        assert!(skipped("env-missing").contains("has no python9"));
+    }
+    let board = leaderboard(tmp.path());
+    assert_eq!(board.len(), 10, "first and nine built-ins: {board:?}");
+}
+
+/// Whether this machine runs bots in bubblewrap (root, bwrap present).
+fn sandboxed_here() -> bool {
+    nix::unistd::geteuid().is_root()
+        && std::process::Command::new("bwrap")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+}

@@ -499,6 +499,11 @@ impl Sandbox {
         cgroup::settle(patience);
     }
 
+    /// Whether bots run in a bubblewrap sandbox (and so see only its folders).
+    pub fn isolated(&self) -> bool {
+        self.bwrap.is_some()
+    }
+
     pub fn report(&self) -> &Report {
         &self.report
     }
