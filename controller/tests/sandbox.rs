@@ -237,7 +237,16 @@ fn a_bot_sees_only_its_own_processes_files_and_four_variables() {
     assert!(out.status.success());
     let log = fs::read_to_string(series_dir(tmp.path()).join("logs/spy.games.log")).unwrap();
     assert!(log.contains("done"), "{log}");
-    assert!(log.contains("uid=65534"), "not root inside: {log}");
+    let uid: u32 = log
+        .split("uid=")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|u| u.parse().ok())
+        .unwrap_or_else(|| panic!("{log}"));
+    assert!(
+        uid >= take6::sandbox::UID_BASE,
+        "not root, nor nobody, inside: {log}"
+    );
     let names = log.lines().nth(2).unwrap_or_default();
     for name in names.split_whitespace() {
         assert!(
@@ -616,9 +625,13 @@ fn a_warm_sandbox_starts_each_game_fresh_and_leaves_nothing_of_the_last() {
         std::io::BufReader::new(out_read)
             .read_line(&mut line)
             .unwrap();
+        // A fresh /tmp each game, the bot's own user (from the controller's range), no look
+        // into the init.
+        let uid: u32 = line.split(' ').nth(3).and_then(|u| u.parse().ok()).unwrap();
+        assert!(uid >= take6::sandbox::UID_BASE, "{line}");
         assert_eq!(
             line,
-            format!("got game{game} 0 65534 /bot 0\n"),
+            format!("got game{game} 0 {uid} /bot 0\n"),
             "a fresh /tmp each game, and no look into the init"
         );
         let deadline = Instant::now() + Duration::from_secs(20);

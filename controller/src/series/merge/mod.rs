@@ -113,6 +113,7 @@ fn write(
     out: Box<dyn Write + Send>,
 ) -> Result<Merged, SeriesError> {
     let dir = SeriesDir::create(results)?;
+    dir.make_latest();
     let first = &parts[0].manifest;
     let mut manifest = first.clone();
     manifest.series = dir.id.clone();
