@@ -16,6 +16,16 @@ use zoo::{HONEST, Zoo, sandbox_available};
 
 const BACKGROUND: &str = "hostile-background";
 
+/// The tests of this file measure processor time: one at a time, so that the kamikaze's
+/// spinners never share the machine with another test's thinking.
+static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    ALONE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// Every fault of `bot` in the zoo's series, as (kind, reason).
 fn faults(zoo: &Zoo, bot: &str) -> Vec<(String, String)> {
     zoo.games().iter().flat_map(|g| faults_of(g, bot)).collect()
@@ -23,13 +33,15 @@ fn faults(zoo: &Zoo, bot: &str) -> Vec<(String, String)> {
 
 #[test]
 fn a_reply_counts_the_cpu_its_background_processes_used_since_the_last() {
+    let _alone = alone();
     if !sandbox_available("background") {
         return;
     }
     // hostile-background burns 1.5 s of CPU in a child after each reply (limit 1 s) and answers
-    // the next question at once; sleepy's 2.5 s naps give the child time to finish first, so
+    // the next question at once; sleepy's 3 s naps give the child time to finish first, so
     // the reply comes long before any periodic look at the clock.
     let zoo = Zoo::new("background", &[BACKGROUND, "sleepy"]);
+    fs::write(zoo.bots().join("sleepy").join("sleep-s"), "3").unwrap();
     let out = zoo.run(
         "strict",
         &[
@@ -69,6 +81,7 @@ fn a_reply_counts_the_cpu_its_background_processes_used_since_the_last() {
 
 #[test]
 fn cpu_used_after_the_last_message_is_counted() {
+    let _alone = alone();
     if !sandbox_available("after-last") {
         return;
     }
@@ -104,6 +117,7 @@ fn cpu_used_after_the_last_message_is_counted() {
 
 #[test]
 fn forty_spinners_do_not_starve_honest_bots_at_either_table() {
+    let _alone = alone();
     if !sandbox_available("kamikaze") {
         return;
     }
@@ -160,6 +174,7 @@ fn forty_spinners_do_not_starve_honest_bots_at_either_table() {
 
 #[test]
 fn a_bots_own_templates_are_its_own_time() {
+    let _alone = alone();
     if !sandbox_available("template-thinker") {
         return;
     }
