@@ -178,7 +178,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "CLOCK")]
     pub clock: Option<Clock>,
     /// Under the CPU clock, a reply also fails after this many times its limit of wall time
-    /// (a bot that blocks uses no CPU) [default: 5]
+    /// (a bot that blocks uses no CPU) [default: players + 4, at most 10]
     #[arg(long, value_name = "N")]
     pub wall_factor: Option<u32>,
     /// Keep each bot's sandbox across its games (true), or make a fresh one per game (false)
@@ -505,7 +505,8 @@ impl Settings {
         };
         let size = |v: Option<usize>| v.map(|v| v as u64);
         let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        let settings = Settings {
+        let wall_given = args.wall_factor.or(file.wall_factor).is_some();
+        let mut settings = Settings {
             bots: args
                 .bots
                 .clone()
@@ -575,7 +576,7 @@ impl Settings {
                 &bounds::WALL_FACTOR,
                 args.wall_factor.map(u64::from),
                 file.wall_factor.map(u64::from),
-                5,
+                10,
             )? as u32,
             warm_sandboxes: args.warm_sandboxes.or(file.warm_sandboxes).unwrap_or(true),
             pin_tables: args.pin_tables.or(file.pin_tables).unwrap_or(true),
@@ -613,6 +614,9 @@ impl Settings {
                 value: shard.to_string(),
                 fix: "every shard of a series needs the same seed; give it with --seed N".into(),
             });
+        }
+        if !wall_given {
+            settings.wall_factor = default_wall_factor(settings.players as u64) as u32;
         }
         settings.check_machine()?;
         Ok(settings)
@@ -805,6 +809,18 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     })
 }
 
+/// The default wall-clock safety net under the CPU clock, in multiples of the reply limit. The
+/// bots of a table are asked for their cards at once and a pinned table has one processor, so
+/// with equal shares an honest bot that uses its whole CPU limit needs up to `players` times it
+/// of wall time, plus about one share for a tree of another table (a quota of one processor
+/// spreads over every processor) and the rest of the machine: 4 more in all (on a loaded 2-core
+/// machine a bot's wall time reached 6.1 times its CPU time at a 2-player table beside a
+/// kamikaze). Capped at 10, the factor before fair shares: a bot that blocks holds a 2-player
+/// table 6 times its limit per reply instead of 10.
+pub fn default_wall_factor(players: u64) -> u64 {
+    (players + 4).min(10)
+}
+
 /// MiB free for an unprivileged writer on the file system that holds `path` (or the nearest
 /// folder above it that exists).
 fn free_mib(path: &Path) -> Option<u64> {
@@ -983,5 +999,17 @@ mod tests {
         args.templates = Some("/no/such/templates".into());
         let err = Settings::resolve(&args).unwrap_err().to_string();
         assert!(err.contains("/no/such/templates"), "{err}");
+    }
+
+    #[test]
+    fn the_wall_factor_follows_the_table_size_up_to_ten() {
+        assert_eq!(default_wall_factor(2), 6);
+        assert_eq!(default_wall_factor(5), 9);
+        assert_eq!(default_wall_factor(10), 10);
+        let (_dir, mut args) = args_with_config("");
+        args.players = Some(2);
+        assert_eq!(Settings::resolve(&args).unwrap().wall_factor, 6);
+        args.wall_factor = Some(7);
+        assert_eq!(Settings::resolve(&args).unwrap().wall_factor, 7);
     }
 }

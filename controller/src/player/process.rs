@@ -55,7 +55,7 @@ impl Default for Limits {
             line_cap: 1024,
             stderr_cap: 64 * 1024,
             clock: Clock::Cpu,
-            wall_factor: 5,
+            wall_factor: 10,
         }
     }
 }

@@ -38,6 +38,10 @@ pub struct Cgroups {
 pub struct GroupLimits {
     pub memory_bytes: u64,
     pub max_procs: u64,
+    /// Whether the tree gets the quota of [`CPU_QUOTA_PROCESSORS`] besides its equal weight:
+    /// a game's bot does; a build, which runs before the games and whose compiler may use
+    /// every processor, does not.
+    pub cpu_quota: bool,
 }
 
 /// Every tree's weight against the others (v1 `cpu.shares`; v2's `cpu.weight` is this / 1024
@@ -131,7 +135,7 @@ impl Cgroups {
                 group.cpu = Some(File::open(dir.join(cpu))?);
             }
             if self.share.as_ref() == Some(base) {
-                set_share(&dir, self.v2)?;
+                set_share(&dir, self.v2, limits.cpu_quota)?;
             }
             group.procs.push(
                 OpenOptions::new()
@@ -143,20 +147,25 @@ impl Cgroups {
     }
 }
 
-/// Gives the group at `dir` the weight and the quota every tree gets.
-fn set_share(dir: &Path, v2: bool) -> io::Result<()> {
-    let quota = CPU_QUOTA_PROCESSORS * CPU_PERIOD_US;
+/// Gives the group at `dir` the weight every tree gets, and the quota if `quota`.
+fn set_share(dir: &Path, v2: bool, quota: bool) -> io::Result<()> {
+    let limit = CPU_QUOTA_PROCESSORS * CPU_PERIOD_US;
     if v2 {
         fs::write(
             dir.join("cpu.weight"),
             (CPU_SHARES * 100 / 1024).to_string(),
         )?;
-        fs::write(dir.join("cpu.max"), format!("{quota} {CPU_PERIOD_US}"))
+        if quota {
+            fs::write(dir.join("cpu.max"), format!("{limit} {CPU_PERIOD_US}"))?;
+        }
     } else {
         fs::write(dir.join("cpu.shares"), CPU_SHARES.to_string())?;
-        fs::write(dir.join("cpu.cfs_period_us"), CPU_PERIOD_US.to_string())?;
-        fs::write(dir.join("cpu.cfs_quota_us"), quota.to_string())
+        if quota {
+            fs::write(dir.join("cpu.cfs_period_us"), CPU_PERIOD_US.to_string())?;
+            fs::write(dir.join("cpu.cfs_quota_us"), limit.to_string())?;
+        }
     }
+    Ok(())
 }
 
 fn set_memory(dir: &Path, v2: bool, bytes: u64) -> io::Result<()> {
@@ -492,6 +501,7 @@ cgroup2 /sys/fs/cgroup/unified cgroup2 rw,relatime 0 0
             .create(GroupLimits {
                 memory_bytes: 64 << 20,
                 max_procs: 8,
+                cpu_quota: true,
             })
             .unwrap();
         let files = group.procs_files().unwrap();

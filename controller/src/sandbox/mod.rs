@@ -579,6 +579,7 @@ impl Sandbox {
                     .create(GroupLimits {
                         memory_bytes: self.limits.memory_mib << 20,
                         max_procs: self.limits.max_procs,
+                        cpu_quota: program != "build",
                     })
                     .map_err(SpawnError::Cgroup)?,
             )

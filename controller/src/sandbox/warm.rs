@@ -151,6 +151,7 @@ impl Warm {
             Some(sandbox.cgroups.create(GroupLimits {
                 memory_bytes: sandbox.limits.memory_mib << 20,
                 max_procs: sandbox.limits.max_procs,
+                cpu_quota: true,
             })?)
         };
         let procs = match &group {
