@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError, RwLock};
 
-use super::{chown_tree, find_program};
+use super::find_program;
 
 /// Whether this process has a mount namespace of its own, with nothing propagated to the host.
 static PRIVATE: AtomicBool = AtomicBool::new(false);
@@ -198,9 +198,7 @@ impl Images {
             return Err(io::Error::other("the series is ending"));
         }
         let staging = in_images(workdir, "out");
-        if staging.exists() {
-            fs::remove_dir_all(&staging)?;
-        }
+        super::deep::remove_tree(&staging)?;
         if let (Some(e2fsck), false) = (&self.e2fsck, self.attached(&image)) {
             // 0: clean, 1: fixed, 2: fixed (reboot asked for a root file system); more: not all.
             let status = Command::new(e2fsck)
@@ -217,9 +215,7 @@ impl Images {
             }
         }
         // What a half-finished copy back left in the folder: the image is the truth.
-        if workdir.exists() {
-            fs::remove_dir_all(workdir)?;
-        }
+        super::deep::remove_tree(workdir)?;
         fs::create_dir(workdir)?;
         self.mount(&image, workdir)
     }
@@ -308,10 +304,10 @@ impl Images {
     fn copy_back(&self, workdir: &Path) -> io::Result<()> {
         let start = std::time::Instant::now();
         let staging = in_images(workdir, "out");
-        if staging.exists() {
-            fs::remove_dir_all(&staging)?;
-        }
-        let (listing, left_out) = crate::folder::scan_own(workdir).map_err(io::Error::other)?;
+        super::deep::remove_tree(&staging)?;
+        // By descriptors, whatever the depth of the folders the bot made.
+        let owner = fs::symlink_metadata(workdir)?.uid();
+        let left_out = super::deep::copy_tree(workdir, &staging, owner)?;
         for (path, kind) in left_out {
             tracing::warn!(
                 "{}: '{}' is a {kind}; left out of the working copy",
@@ -319,11 +315,8 @@ impl Images {
                 path.display()
             );
         }
-        listing.copy_to(&staging).map_err(io::Error::other)?;
         // ext4's own folder, unless something was put there (e2fsck may).
         let _ = fs::remove_dir(staging.join("lost+found"));
-        let owner = fs::symlink_metadata(workdir)?.uid();
-        chown_tree(&staging, owner)?;
         // If busy (a process of the bot not yet gone): detached now, freed when unused.
         super::loopdev::unmount(workdir)?;
         self.mounted

@@ -7,6 +7,7 @@
 
 pub mod bwrap;
 pub mod cgroup;
+pub mod deep;
 pub mod image;
 mod loopdev;
 pub mod seccomp;
@@ -517,7 +518,7 @@ impl Sandbox {
     /// becomes a disk image mounted in its place, until [`Sandbox::release_workdirs`].
     pub fn prepare_workdir(&self, dir: &Path) -> io::Result<()> {
         if let Some((_, Identity::Setpriv(_), _)) = &self.bwrap {
-            chown_tree(dir, self.uids.of(dir))?;
+            deep::chown_tree(dir, self.uids.of(dir))?;
         }
         match &self.images {
             Some(images) => images.make(dir),
@@ -535,7 +536,7 @@ impl Sandbox {
                 images.reopen(dir)?;
                 // Its bot's uid in this run may not be the one of the run that made it.
                 match &self.bwrap {
-                    Some((_, Identity::Setpriv(_), _)) => chown_tree(dir, self.uids.of(dir)),
+                    Some((_, Identity::Setpriv(_), _)) => deep::chown_tree(dir, self.uids.of(dir)),
                     _ => Ok(()),
                 }
             }
@@ -801,20 +802,6 @@ fn taken(uid: u32) -> bool {
         .any(|&(start, end)| (start..end).contains(&id))
         || User::from_uid(Uid::from_raw(uid)).ok().flatten().is_some()
         || Group::from_gid(Gid::from_raw(uid)).ok().flatten().is_some()
-}
-
-/// `chown -R uid:uid dir`, symlinks themselves rather than their targets.
-fn chown_tree(dir: &Path, uid: u32) -> io::Result<()> {
-    std::os::unix::fs::lchown(dir, Some(uid), Some(uid))?;
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        if entry.file_type()?.is_dir() {
-            chown_tree(&entry.path(), uid)?;
-        } else {
-            std::os::unix::fs::lchown(entry.path(), Some(uid), Some(uid))?;
-        }
-    }
-    Ok(())
 }
 
 /// Marks every descriptor the controller inherited (from fd 3 up) close-on-exec, so that

@@ -1,0 +1,326 @@
+//! Walking a working copy by descriptors, whatever its depth: copying it out of its disk image,
+//! handing it to its bot's user, removing it.
+//!
+//! A bot may make folders thousands deep; their paths pass the kernel's 4,096 bytes, so every
+//! call that takes a whole path (and `cp -a`) fails with "File name too long". Here every call is
+//! relative to an open folder (`openat`, `mkdirat`, `fstatat`, …) and takes one name. Only the
+//! folder being worked on is open: going down opens the child and closes the parent, coming
+//! back opens `..` again, so a tree 100,000 deep needs four descriptors, not one per level (the
+//! usual limit is 1,024). Nothing else may change the tree meanwhile: it is a working copy whose
+//! bot has been stopped (its processes killed), so `..` is the folder it came from.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use nix::dir::Dir;
+use nix::errno::Errno;
+use nix::fcntl::{AtFlags, OFlag, openat, readlinkat};
+use nix::sys::stat::{FileStat, Mode, SFlag, fchmod, fstatat, mkdirat};
+use nix::unistd::{Gid, Uid, UnlinkatFlags, fchownat, linkat, symlinkat, unlinkat};
+
+/// How many files with several names the copy remembers, to link their other names instead of
+/// copying them again (a million names of one file must not become a million copies).
+const LINKED_MAX: usize = 256;
+
+/// A special file (FIFO, socket, device) left out of a copy: its path and kind.
+pub type LeftOut = (PathBuf, &'static str);
+
+fn io(e: Errno) -> std::io::Error {
+    std::io::Error::from(e)
+}
+
+/// Opens folder `name` of `dir`, never through a symlink.
+fn open_dir<Fd: AsFd>(dir: Fd, name: &std::ffi::OsStr) -> std::io::Result<OwnedFd> {
+    openat(
+        dir,
+        name,
+        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(io)
+}
+
+/// The names in the folder `dir` (without `.` and `..`), sorted.
+fn names(dir: &OwnedFd) -> std::io::Result<Vec<OsString>> {
+    let mut listing = Dir::from_fd(open_dir(dir, std::ffi::OsStr::new("."))?).map_err(io)?;
+    let mut names: Vec<OsString> = listing
+        .iter()
+        .filter_map(Result::ok)
+        .map(|e| std::ffi::OsStr::from_bytes(e.file_name().to_bytes()).to_owned())
+        .filter(|n| n != "." && n != "..")
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+fn stat<Fd: AsFd>(dir: Fd, name: &std::ffi::OsStr) -> std::io::Result<FileStat> {
+    fstatat(dir, name, AtFlags::AT_SYMLINK_NOFOLLOW).map_err(io)
+}
+
+fn kind(st: &FileStat) -> SFlag {
+    SFlag::from_bits_truncate(st.st_mode & SFlag::S_IFMT.bits())
+}
+
+/// One folder being walked: what is left of its names, and where it is.
+struct Level {
+    names: std::vec::IntoIter<OsString>,
+    rel: PathBuf,
+    /// Its mode, set on the copy once the folder is filled.
+    mode: u32,
+}
+
+/// Copies the folder `from` (its files, folders and symlinks, modes kept) into the new folder
+/// `to`, every entry owned by `owner`, files with several names linked once copied. Special
+/// files are left out and returned.
+pub fn copy_tree(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<LeftOut>> {
+    let (uid, gid) = (Some(Uid::from_raw(owner)), Some(Gid::from_raw(owner)));
+    let root_mode = std::fs::symlink_metadata(from)?.permissions();
+    std::fs::create_dir(to)?;
+    let mut src = open_dir(nix::fcntl::AT_FDCWD, from.as_os_str())?;
+    let mut dst = open_dir(nix::fcntl::AT_FDCWD, to.as_os_str())?;
+    nix::unistd::fchown(&dst, uid, gid).map_err(io)?;
+    let mut left_out = Vec::new();
+    let mut linked: std::collections::HashMap<(u64, u64), OwnedFd> = Default::default();
+    let mut stack = vec![Level {
+        names: names(&src)?.into_iter(),
+        rel: PathBuf::new(),
+        mode: std::os::unix::fs::PermissionsExt::mode(&root_mode),
+    }];
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let Some(name) = stack.last_mut().and_then(|l| l.names.next()) else {
+            // This folder is done: its mode, then back up.
+            let done = stack.pop().expect("not empty");
+            fchmod(&dst, Mode::from_bits_truncate(done.mode & 0o7777)).map_err(io)?;
+            if stack.is_empty() {
+                break;
+            }
+            src = open_dir(&src, std::ffi::OsStr::new(".."))?;
+            dst = open_dir(&dst, std::ffi::OsStr::new(".."))?;
+            continue;
+        };
+        let st = stat(&src, &name)?;
+        let rel = stack.last().expect("not empty").rel.join(&name);
+        match kind(&st) {
+            SFlag::S_IFDIR => {
+                mkdirat(&dst, name.as_os_str(), Mode::from_bits_truncate(0o700)).map_err(io)?;
+                fchownat(
+                    &dst,
+                    name.as_os_str(),
+                    uid,
+                    gid,
+                    AtFlags::AT_SYMLINK_NOFOLLOW,
+                )
+                .map_err(io)?;
+                let child_src = open_dir(&src, &name)?;
+                let child_dst = open_dir(&dst, &name)?;
+                stack.push(Level {
+                    names: names(&child_src)?.into_iter(),
+                    rel,
+                    mode: st.st_mode,
+                });
+                // Only the folder worked on stays open.
+                src = child_src;
+                dst = child_dst;
+            }
+            SFlag::S_IFREG => {
+                let key = (st.st_dev, st.st_ino);
+                if st.st_nlink > 1
+                    && let Some(first) = linked.get(&key)
+                {
+                    // Another name of a file copied already (root may link by descriptor).
+                    linkat(first, "", &dst, name.as_os_str(), AtFlags::AT_EMPTY_PATH)
+                        .map_err(io)?;
+                    continue;
+                }
+                let input = openat(
+                    &src,
+                    name.as_os_str(),
+                    OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+                    Mode::empty(),
+                )
+                .map_err(io)?;
+                let output = openat(
+                    &dst,
+                    name.as_os_str(),
+                    OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_CLOEXEC,
+                    Mode::from_bits_truncate(0o600),
+                )
+                .map_err(io)?;
+                let (mut input, mut output) = (File::from(input), File::from(output));
+                copy(&mut input, &mut output, &mut buf)?;
+                fchmod(&output, Mode::from_bits_truncate(st.st_mode & 0o7777)).map_err(io)?;
+                nix::unistd::fchown(&output, uid, gid).map_err(io)?;
+                if st.st_nlink > 1 && linked.len() < LINKED_MAX {
+                    linked.insert(key, output.into());
+                }
+            }
+            SFlag::S_IFLNK => {
+                let target = readlinkat(&src, name.as_os_str()).map_err(io)?;
+                symlinkat(target.as_os_str(), &dst, name.as_os_str()).map_err(io)?;
+                fchownat(
+                    &dst,
+                    name.as_os_str(),
+                    uid,
+                    gid,
+                    AtFlags::AT_SYMLINK_NOFOLLOW,
+                )
+                .map_err(io)?;
+            }
+            other => left_out.push((rel, special(other))),
+        }
+    }
+    Ok(left_out)
+}
+
+fn copy(input: &mut File, output: &mut File, buf: &mut [u8]) -> std::io::Result<()> {
+    use std::io::{Read, Write};
+    loop {
+        let n = input.read(buf)?;
+        if n == 0 {
+            return Ok(());
+        }
+        output.write_all(&buf[..n])?;
+    }
+}
+
+fn special(kind: SFlag) -> &'static str {
+    match kind {
+        SFlag::S_IFIFO => "FIFO",
+        SFlag::S_IFSOCK => "socket",
+        SFlag::S_IFCHR => "character device",
+        SFlag::S_IFBLK => "block device",
+        _ => "special file",
+    }
+}
+
+/// Removes the folder `path` and everything in it, whatever its depth; folders a bot took the
+/// permissions off are given them back first (the caller is root or their owner).
+pub fn remove_tree(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+        Ok(meta) if !meta.is_dir() => return std::fs::remove_file(path),
+        Ok(_) => {}
+    }
+    let mut dir = open_dir(nix::fcntl::AT_FDCWD, path.as_os_str())?;
+    let _ = fchmod(&dir, Mode::from_bits_truncate(0o700));
+    // Per level: the names left, and the folder's own name in its parent.
+    let mut stack: Vec<(std::vec::IntoIter<OsString>, OsString)> =
+        vec![(names(&dir)?.into_iter(), OsString::new())];
+    loop {
+        let Some(name) = stack.last_mut().and_then(|(names, _)| names.next()) else {
+            let (_, own) = stack.pop().expect("not empty");
+            if stack.is_empty() {
+                drop(dir);
+                return std::fs::remove_dir(path);
+            }
+            // Empty now: up, and removed by its name there.
+            dir = open_dir(&dir, std::ffi::OsStr::new(".."))?;
+            unlinkat(&dir, own.as_os_str(), UnlinkatFlags::RemoveDir).map_err(io)?;
+            continue;
+        };
+        if kind(&stat(&dir, &name)?) == SFlag::S_IFDIR {
+            let child = open_dir(&dir, &name)?;
+            let _ = fchmod(&child, Mode::from_bits_truncate(0o700));
+            stack.push((names(&child)?.into_iter(), name));
+            dir = child;
+        } else {
+            unlinkat(&dir, name.as_os_str(), UnlinkatFlags::NoRemoveDir).map_err(io)?;
+        }
+    }
+}
+
+/// Gives the folder `path` and everything in it, whatever its depth, to `uid` (and the same
+/// gid); symlinks themselves, never their targets.
+pub fn chown_tree(path: &Path, uid: u32) -> std::io::Result<()> {
+    let (u, g) = (Some(Uid::from_raw(uid)), Some(Gid::from_raw(uid)));
+    std::os::unix::fs::lchown(path, Some(uid), Some(uid))?;
+    let mut dir = open_dir(nix::fcntl::AT_FDCWD, path.as_os_str())?;
+    let mut stack = vec![names(&dir)?.into_iter()];
+    loop {
+        let Some(name) = stack.last_mut().and_then(Iterator::next) else {
+            stack.pop();
+            if stack.is_empty() {
+                return Ok(());
+            }
+            dir = open_dir(&dir, std::ffi::OsStr::new(".."))?;
+            continue;
+        };
+        fchownat(&dir, name.as_os_str(), u, g, AtFlags::AT_SYMLINK_NOFOLLOW).map_err(io)?;
+        if kind(&stat(&dir, &name)?) == SFlag::S_IFDIR {
+            let child = open_dir(&dir, &name)?;
+            stack.push(names(&child)?.into_iter());
+            dir = child;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+
+    /// A chain of `depth` folders named `d` under `root`, a file at the bottom, made by
+    /// descriptors (its path is too long for one call).
+    fn deep(root: &Path, depth: usize) {
+        let mut dir = open_dir(nix::fcntl::AT_FDCWD, root.as_os_str()).unwrap();
+        for _ in 0..depth {
+            mkdirat(&dir, "d", Mode::from_bits_truncate(0o755)).unwrap();
+            dir = open_dir(&dir, std::ffi::OsStr::new("d")).unwrap();
+        }
+        let f = openat(
+            &dir,
+            "bottom.txt",
+            OFlag::O_WRONLY | OFlag::O_CREAT,
+            Mode::from_bits_truncate(0o640),
+        )
+        .unwrap();
+        nix::unistd::write(&f, b"deep").unwrap();
+        symlinkat("bottom.txt", &dir, "link").unwrap();
+    }
+
+    /// The file at the bottom of the chain under `root`.
+    fn bottom(root: &Path, depth: usize) -> (String, u32, String) {
+        let mut dir = open_dir(nix::fcntl::AT_FDCWD, root.as_os_str()).unwrap();
+        for _ in 0..depth {
+            dir = open_dir(&dir, std::ffi::OsStr::new("d")).unwrap();
+        }
+        let f = openat(&dir, "bottom.txt", OFlag::O_RDONLY, Mode::empty()).unwrap();
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut File::from(f), &mut text).unwrap();
+        let mode = stat(&dir, std::ffi::OsStr::new("bottom.txt"))
+            .unwrap()
+            .st_mode
+            & 0o777;
+        let link = readlinkat(&dir, "link").unwrap();
+        (text, mode, link.to_string_lossy().into_owned())
+    }
+
+    #[test]
+    fn a_tree_3000_deep_is_copied_chowned_and_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (from, to) = (tmp.path().join("from"), tmp.path().join("to"));
+        std::fs::create_dir(&from).unwrap();
+        deep(&from, 3000);
+        // A FIFO is left out, and said.
+        nix::unistd::mkfifo(&from.join("pipe"), Mode::from_bits_truncate(0o600)).unwrap();
+        std::fs::set_permissions(&from, std::fs::Permissions::from_mode(0o751)).unwrap();
+        let left = copy_tree(&from, &to, 4242).unwrap();
+        assert_eq!(left, vec![(PathBuf::from("pipe"), "FIFO")]);
+        assert_eq!(
+            bottom(&to, 3000),
+            ("deep".into(), 0o640, "bottom.txt".into())
+        );
+        assert_eq!(std::fs::metadata(&to).unwrap().mode() & 0o777, 0o751);
+        assert_eq!(std::fs::metadata(to.join("d")).unwrap().uid(), 4242);
+        chown_tree(&to, 4343).unwrap();
+        assert_eq!(std::fs::metadata(to.join("d/d")).unwrap().uid(), 4343);
+        remove_tree(&from).unwrap();
+        remove_tree(&to).unwrap();
+        assert!(!from.exists() && !to.exists());
+    }
+}

@@ -1,0 +1,97 @@
+//! Issue 21, what a newcomer's probe found on the way: a working copy thousands of folders deep
+//! is copied back out of its disk image at the end of the series, and by `--resume` after a
+//! `kill -9`, by descriptors (its paths pass the kernel's 4,096 bytes).
+
+#[path = "hostile/checks.rs"]
+mod checks;
+mod common;
+#[path = "hostile/zoo.rs"]
+mod zoo;
+
+use std::ffi::OsStr;
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use nix::fcntl::{OFlag, openat};
+use nix::sys::stat::Mode;
+
+/// The file at the bottom of the 2,500 folders under `root`, read by descriptors.
+fn bottom(root: &Path) -> String {
+    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW;
+    let mut dir = openat(nix::fcntl::AT_FDCWD, root, flags, Mode::empty()).unwrap();
+    for _ in 0..2500 {
+        dir = openat(&dir, OsStr::new("d"), flags, Mode::empty()).unwrap();
+    }
+    let file = openat(&dir, "bottom.txt", OFlag::O_RDONLY, Mode::empty()).unwrap();
+    let mut text = String::new();
+    File::from(file).read_to_string(&mut text).unwrap();
+    text
+}
+
+#[test]
+fn a_working_copy_2500_folders_deep_is_copied_back_out_of_its_image() {
+    let Some(zoo) = checks::contained("deep", "hostile-deep", 2, &[]) else {
+        return;
+    };
+    checks::assert_clean(&zoo, "hostile-deep");
+    assert_eq!(bottom(&zoo.work("hostile-deep")), "2500 deep\n");
+    let images = zoo.series().join("work/.images");
+    let left: Vec<_> = std::fs::read_dir(&images)
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "images left: {left:?}");
+}
+
+#[test]
+fn a_working_copy_2500_folders_deep_left_in_its_image_by_kill_9_comes_back_at_resume() {
+    if !zoo::sandbox_available("deep-resume") {
+        return;
+    }
+    let zoo = zoo::Zoo::new("deep-resume", &["hostile-deep"]);
+    // Slow games (the honest bot thinks 300 ms a reply), so that the kill comes mid-series.
+    zoo.honest_thinks(300, 10);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("take6"))
+        .current_dir(zoo.dir())
+        .args([
+            "run",
+            "--games",
+            "6",
+            "--jobs",
+            "1",
+            "--seed",
+            "7",
+            "--sandbox",
+            "strict",
+        ])
+        .args(["--first-reply-ms", "5000", "--reply-ms", "2000"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let games = zoo.dir().join("results/latest/games.jsonl");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&games).map_or(0, |t| t.lines().count()) < 1 {
+        assert!(std::time::Instant::now() < deadline, "no game finished");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let series = zoo.series();
+    let image = series.join("work/.images/hostile-deep.ext4");
+    if !image.is_file() {
+        eprintln!("deep-resume: SKIPPED, no disk cap here (the working copy is a plain folder)");
+        return;
+    }
+    let out = assert_cmd::Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(zoo.dir())
+        .args(["run", "--resume"])
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    zoo::assert_ok(&out);
+    assert_eq!(bottom(&zoo.work("hostile-deep")), "2500 deep\n");
+    assert!(!image.exists(), "the image stayed");
+    zoo.assert_no_process_left();
+}
