@@ -391,6 +391,28 @@ impl Listing {
 }
 
 /// Copies the data runs of `src`'s first `size` bytes to a new file `dst` of the same size.
+/// Copies the `size` bytes of the open file `from` into the open, empty file `to`, holes kept
+/// as holes (a sparse file stays sparse); `shown` names `from` in errors.
+pub fn copy_data(
+    from: &File,
+    to: &File,
+    size: u64,
+    buf: &mut [u8],
+    shown: &Path,
+) -> io::Result<()> {
+    for (offset, len) in data_runs(from, size)? {
+        let mut at = offset;
+        read_run(from, shown, offset, len, buf, |chunk| {
+            to.write_all_at(chunk, at).map_err(write_err(shown))?;
+            at += chunk.len() as u64;
+            Ok(())
+        })
+        .map_err(io::Error::other)?;
+    }
+    // Trailing holes.
+    to.set_len(size)
+}
+
 fn copy_file(src: &Path, dst: &Path, size: u64, buf: &mut [u8]) -> Result<(), FolderError> {
     let from = open_regular(src)?;
     let to = File::options()
@@ -400,16 +422,7 @@ fn copy_file(src: &Path, dst: &Path, size: u64, buf: &mut [u8]) -> Result<(), Fo
         .custom_flags(nix::libc::O_NOFOLLOW)
         .open(dst)
         .map_err(write_err(dst))?;
-    for (offset, len) in data_runs(&from, size).map_err(read_err(src))? {
-        let mut at = offset;
-        read_run(&from, src, offset, len, buf, |chunk| {
-            to.write_all_at(chunk, at).map_err(write_err(dst))?;
-            at += chunk.len() as u64;
-            Ok(())
-        })?;
-    }
-    // Trailing holes.
-    to.set_len(size).map_err(write_err(dst))
+    copy_data(&from, &to, size, buf, src).map_err(write_err(dst))
 }
 
 #[cfg(test)]

@@ -41,7 +41,10 @@ fn a_working_copy_2500_folders_deep_is_copied_back_out_of_its_image() {
     checks::assert_clean(&zoo, "hostile-deep");
     // The FIFO it made is left out with a warning, in plain text: stderr is a pipe here.
     let stderr = zoo::text(&out.stderr);
-    assert!(stderr.contains("'pipe' is a FIFO; left out"), "{stderr}");
+    assert!(
+        stderr.contains("'pipe' is a FIFO (named pipe); left out"),
+        "{stderr}"
+    );
     assert!(
         !stderr.contains('\u{1b}'),
         "colour codes in a pipe: {stderr:?}"

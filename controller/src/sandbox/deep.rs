@@ -150,8 +150,10 @@ pub fn copy_tree(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<Left
                     Mode::from_bits_truncate(0o600),
                 )
                 .map_err(io)?;
-                let (mut input, mut output) = (File::from(input), File::from(output));
-                copy(&mut input, &mut output, &mut buf)?;
+                let (input, output) = (File::from(input), File::from(output));
+                // Holes stay holes: a sparse file of the bot's stays sparse.
+                let size = u64::try_from(st.st_size).unwrap_or(0);
+                crate::folder::copy_data(&input, &output, size, &mut buf, &rel)?;
                 fchmod(&output, Mode::from_bits_truncate(st.st_mode & 0o7777)).map_err(io)?;
                 nix::unistd::fchown(&output, uid, gid).map_err(io)?;
                 if st.st_nlink > 1 && linked.len() < LINKED_MAX {
@@ -176,20 +178,9 @@ pub fn copy_tree(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<Left
     Ok(left_out)
 }
 
-fn copy(input: &mut File, output: &mut File, buf: &mut [u8]) -> std::io::Result<()> {
-    use std::io::{Read, Write};
-    loop {
-        let n = input.read(buf)?;
-        if n == 0 {
-            return Ok(());
-        }
-        output.write_all(&buf[..n])?;
-    }
-}
-
 fn special(kind: SFlag) -> &'static str {
     match kind {
-        SFlag::S_IFIFO => "FIFO",
+        SFlag::S_IFIFO => "FIFO (named pipe)",
         SFlag::S_IFSOCK => "socket",
         SFlag::S_IFCHR => "character device",
         SFlag::S_IFBLK => "block device",
@@ -310,7 +301,7 @@ mod tests {
         nix::unistd::mkfifo(&from.join("pipe"), Mode::from_bits_truncate(0o600)).unwrap();
         std::fs::set_permissions(&from, std::fs::Permissions::from_mode(0o751)).unwrap();
         let left = copy_tree(&from, &to, 4242).unwrap();
-        assert_eq!(left, vec![(PathBuf::from("pipe"), "FIFO")]);
+        assert_eq!(left, vec![(PathBuf::from("pipe"), "FIFO (named pipe)")]);
         assert_eq!(
             bottom(&to, 3000),
             ("deep".into(), 0o640, "bottom.txt".into())
