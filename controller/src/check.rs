@@ -16,7 +16,11 @@ use crate::record::{FaultPhase, GameRecord, Standing};
 /// The bot cannot be checked.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
-    #[error("{0} is not a bot folder (a folder with an executable 'launch')")]
+    #[error("{0} does not exist; give the path of a bot folder")]
+    Missing(PathBuf),
+    #[error(
+        "{0} is not a bot folder: it has no 'launch' (a bot folder holds an executable 'launch')"
+    )]
     NotAFolder(PathBuf),
     #[error("cannot copy the bot {path}: {reason}")]
     Copy { path: PathBuf, reason: String },
@@ -35,6 +39,9 @@ pub struct Staged {
 impl Staged {
     /// Copies `bot` into a new temporary bots folder, reading it only.
     pub fn new(bot: &Path, max_bytes: u64) -> Result<Staged, CheckError> {
+        if !bot.exists() {
+            return Err(CheckError::Missing(bot.to_path_buf()));
+        }
         let name = bot
             .canonicalize()
             .ok()

@@ -178,10 +178,11 @@ fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
     let check = series::verify(dir)?;
     if check.ok() {
         println!(
-            "{}: {} games verified: the chain is intact, every game follows the rules and \
+            "{}: {} game{} verified: the chain is intact, every game follows the rules and \
              its seed{}, and the counts match series.toml",
             dir.display(),
             check.games,
+            if check.games == 1 { "" } else { "s" },
             if check.seating {
                 " and is seated as the schedule says"
             } else {

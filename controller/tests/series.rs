@@ -1051,11 +1051,19 @@ fn check_shows_a_bot_author_the_transcript_faults_times_and_scores() {
     let shown = text(&out.stdout);
     assert!(shown.contains("build-fails did not play"), "{shown}");
     assert!(shown.contains("this build always fails"), "{shown}");
-    // Not a bot folder: a clear error.
+    // A path that is not there, and a folder that is not a bot: each said as it is.
     let out = check(tmp.path(), "nowhere", &[]);
     assert!(!out.status.success());
     assert!(
-        text(&out.stderr).contains("nowhere is not a bot folder"),
+        text(&out.stderr).contains("nowhere does not exist"),
+        "{}",
+        text(&out.stderr)
+    );
+    fs::create_dir_all(tmp.path().join("empty")).unwrap();
+    let out = check(tmp.path(), "empty", &[]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("empty is not a bot folder: it has no 'launch'"),
         "{}",
         text(&out.stderr)
     );
@@ -1559,4 +1567,33 @@ fn sandboxed_here() -> bool {
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn counts_of_one_are_said_in_the_singular() {
+    let tmp = arena(&[fixture("first")]);
+    let out = take6(
+        tmp.path(),
+        &["--players", "4", "--games", "4", "--duplicate"],
+    );
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("duplicate deals: 1 deal x 4 rotations"),
+        "{stderr}"
+    );
+    let out = take6(tmp.path(), &["--games", "1"]);
+    assert_ok(&out);
+    let verified = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(tmp.path())
+        .arg("verify")
+        .output()
+        .unwrap();
+    assert_ok(&verified);
+    assert!(
+        text(&verified.stdout).contains(": 1 game verified:"),
+        "{}",
+        text(&verified.stdout)
+    );
 }

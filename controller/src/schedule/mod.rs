@@ -485,8 +485,10 @@ impl Schedule {
         }
         if self.duplicate() {
             parts.push(format!(
-                "duplicate deals: {} deals x {} rotations",
-                self.tables, self.rotations
+                "duplicate deals: {} deal{} x {} rotations",
+                self.tables,
+                if self.tables == 1 { "" } else { "s" },
+                self.rotations
             ));
         }
         if self.entrants > self.players {
