@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::player::Limits;
 use crate::sandbox::{self, Clock, Mode};
-use crate::schedule::{Request, ScheduleKind, TABLE_SIZE};
+use crate::schedule::{Request, ScheduleKind};
 use crate::shard::Shard;
 
 mod bounds;
@@ -104,11 +104,15 @@ pub struct RunArgs {
     /// Folder the series' results folder is made in [default: results]
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
+    /// The game: take6 (Take 6!, 2 to 10 players, lower scores win) or kingdomino
+    /// (CodinGame's Kingdomino, 2 to 4 players, higher scores win) [default: take6]
+    #[arg(long, value_name = "GAME")]
+    pub game: Option<crate::games::GameId>,
     /// Games to play (the budget); see --schedule for more bots than seats [default: 100]
     #[arg(long, value_name = "N")]
     pub games: Option<u64>,
-    /// Players at every table, 2 to 10; fewer bots are padded with built-ins, more play
-    /// tables of this size [default: 10]
+    /// Players at every table: 2 to 10 for take6, 2 to 4 for kingdomino; fewer bots are padded
+    /// with built-ins, more play tables of this size [default: 10 for take6, 4 for kingdomino]
     #[arg(long, value_name = "N")]
     pub players: Option<usize>,
     /// With more bots than seats: `all` plays every subset max(1, ceil(games / subsets))
@@ -143,10 +147,11 @@ pub struct RunArgs {
     /// Games played at once [default: the number of CPUs]
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Time limit for a bot's first reply of a game, start-up included [default: 3000]
+    /// Time limit for a bot's first reply of a game, start-up included [default: 3000 for
+    /// take6, 1000 for kingdomino]
     #[arg(long, value_name = "MS")]
     pub first_reply_ms: Option<u64>,
-    /// Time limit for every later reply [default: 1000]
+    /// Time limit for every later reply [default: 1000 for take6, 50 for kingdomino]
     #[arg(long, value_name = "MS")]
     pub reply_ms: Option<u64>,
     /// Time limit for a bot's build script [default: 300]
@@ -273,6 +278,7 @@ pub struct CheckArgs {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileConfig {
+    game: Option<crate::games::GameId>,
     bots: Option<PathBuf>,
     results: Option<PathBuf>,
     games: Option<u64>,
@@ -308,6 +314,10 @@ struct FileConfig {
 /// The settings of one series, after defaults, the file and the flags.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Settings {
+    /// The game every table plays; left out of `series.toml` for Take 6, so older series
+    /// read as what they are.
+    #[serde(skip_serializing_if = "crate::games::GameId::is_take6")]
+    pub game: crate::games::GameId,
     pub bots: PathBuf,
     pub results: PathBuf,
     pub games: u64,
@@ -506,7 +516,10 @@ impl Settings {
         let size = |v: Option<usize>| v.map(|v| v as u64);
         let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         let wall_given = args.wall_factor.or(file.wall_factor).is_some();
+        let game = args.game.or(file.game).unwrap_or_default();
+        let (first_reply_default, reply_default) = game.default_reply_ms();
         let mut settings = Settings {
+            game,
             bots: args
                 .bots
                 .clone()
@@ -522,7 +535,7 @@ impl Settings {
                 &bounds::PLAYERS,
                 size(args.players),
                 size(file.players),
-                TABLE_SIZE as u64,
+                game.default_players() as u64,
             )? as usize,
             schedule: args.schedule.or(file.schedule).unwrap_or_default(),
             duplicate: match (args.duplicate, args.no_duplicate) {
@@ -550,9 +563,14 @@ impl Settings {
                 &bounds::FIRST_REPLY_MS,
                 args.first_reply_ms,
                 file.first_reply_ms,
-                3000,
+                first_reply_default,
             )?,
-            reply_ms: number(&bounds::REPLY_MS, args.reply_ms, file.reply_ms, 1000)?,
+            reply_ms: number(
+                &bounds::REPLY_MS,
+                args.reply_ms,
+                file.reply_ms,
+                reply_default,
+            )?,
             build_timeout_s: number(
                 &bounds::BUILD_TIMEOUT_S,
                 args.build_timeout_s,
@@ -613,6 +631,17 @@ impl Settings {
                 setting: "--shard",
                 value: shard.to_string(),
                 fix: "every shard of a series needs the same seed; give it with --seed N".into(),
+            });
+        }
+        let (fewest, most) = game.seats();
+        if !(fewest..=most).contains(&settings.players) {
+            return Err(ConfigError::Invalid {
+                setting: "--players (players)",
+                value: settings.players.to_string(),
+                fix: format!(
+                    "a table of {} seats {fewest} to {most} players",
+                    game.title()
+                ),
             });
         }
         if !wall_given {
@@ -756,6 +785,7 @@ impl Settings {
     /// What the schedule is asked for, for `entrants` bots (and a person).
     pub fn schedule_request(&self, entrants: usize) -> Request {
         Request {
+            game: self.game,
             entrants,
             players: self.players,
             games: self.games,

@@ -159,6 +159,8 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let first = rounds.next().expect("at least one round");
     let later: Vec<RoundRecord> = rounds.collect();
     let record = GameRecord {
+        rules: crate::games::GameId::Take6,
+        kingdomino: None,
         game: table.game,
         seed: table.seed,
         subset: table.subset,

@@ -631,6 +631,7 @@ fn bad_settings_are_errors_that_name_the_setting() {
     assert_eq!(games(tmp.path()).len(), 2);
     assert_eq!(games(tmp.path())[0].seed, {
         let s = take6::schedule::Schedule::new(take6::schedule::Request {
+            game: take6::games::GameId::Take6,
             entrants: 1,
             players: 10,
             games: 2,

@@ -24,6 +24,10 @@ pub enum Strategy {
     /// The card that lands closest above a row's top without being its 6th card; when none
     /// does, the card that costs fewest cows. The cheapest row.
     Gap,
+    /// Kingdomino's (see [`crate::games::kingdomino`]): the placement that scores most now, and
+    /// the tile whose best placement scores most. Never seated at a Take 6 table (the game's
+    /// built-ins are [`crate::games::GameId::builtins`]); there it would play as `gap`.
+    Greedy,
 }
 
 impl Strategy {
@@ -43,10 +47,11 @@ impl Strategy {
             Strategy::Lowest => "lowest",
             Strategy::Highest => "highest",
             Strategy::Gap => "gap",
+            Strategy::Greedy => "greedy",
         }
     }
 
-    /// The strategy of this name, if there is one.
+    /// The Take 6 strategy of this name, if there is one.
     pub fn from_name(name: &str) -> Option<Strategy> {
         Strategy::ALL.into_iter().find(|s| s.name() == name)
     }
@@ -125,7 +130,7 @@ impl Builtin {
             Strategy::First => hand[0],
             Strategy::Lowest => *hand.iter().min().expect("non-empty"),
             Strategy::Highest => *hand.iter().max().expect("non-empty"),
-            Strategy::Gap => gap_card(sight),
+            Strategy::Gap | Strategy::Greedy => gap_card(sight),
         }
     }
 

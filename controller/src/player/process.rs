@@ -268,6 +268,44 @@ impl Process {
     async fn ask(&mut self, view: &View) -> Result<String, Fault> {
         self.queue(view)?;
         self.flush().await?;
+        let mut reply = None;
+        self.read_reply(1, |line| reply = Some(line)).await?;
+        Ok(reply.expect("one line read"))
+    }
+
+    /// Queues `text`, a message written by a game's own wire code (no template), for the next
+    /// write: news waits for the next question, as with [`Player::tell`].
+    pub fn queue_text(&mut self, text: &str) {
+        if self.broken.is_none() {
+            self.pending.push_str(text);
+            if self.transcript.is_some() {
+                self.ends.push(self.pending.len());
+            }
+        }
+    }
+
+    /// Sends `text` (after whatever news is queued) and reads `lines` reply lines as one reply:
+    /// one time limit, one CPU count and one reply time for all of them (a Kingdomino turn is
+    /// answered by `PUT` and `PICK` together).
+    pub async fn ask_lines(&mut self, text: &str, lines: usize) -> Result<Vec<String>, Fault> {
+        if let Some(fault) = &self.broken {
+            return Err(fault.clone());
+        }
+        self.queue_text(text);
+        self.flush().await?;
+        let mut reply = Vec::with_capacity(lines);
+        self.read_reply(lines, |line| reply.push(line)).await?;
+        Ok(reply)
+    }
+
+    /// Reads `lines` reply lines within the reply's time limit, handing each to `take`: under
+    /// the CPU clock the whole tree's CPU time since the previous reply (the first: since it
+    /// started) is checked when the reply is complete, however fast it came.
+    async fn read_reply(
+        &mut self,
+        lines: usize,
+        mut take: impl FnMut(String),
+    ) -> Result<(), Fault> {
         let limit = if self.replied {
             self.limits.reply
         } else {
@@ -283,72 +321,84 @@ impl Process {
         };
         let started = Instant::now();
         let charged = std::mem::take(&mut self.charged_us);
-        let read = match cpu_start {
-            Some(start) => self.read_line_cpu(limit, start, charged).await,
-            None => timeout(limit, self.stdout.next())
-                .await
-                .map_err(|_| Fault::Timeout {
-                    ms: limit.as_millis() as u64,
-                    clock: Clock::Wall,
-                }),
-        };
-        let fault = match read {
-            Err(timeout) => timeout,
-            Ok(Some(Ok(line))) => {
-                if let Some(t) = &mut self.transcript {
-                    t.reply(&line);
-                }
-                self.replied = true;
-                let cpu_now = cpu_start.and_then(|_| self.tree.cpu_us());
-                self.last_cpu = cpu_now;
-                let used = cpu_now
-                    .zip(cpu_start)
-                    .map(|(now, start)| now.saturating_sub(start) + charged);
-                self.replies.push(ReplyTime {
-                    cpu_us: used,
-                    wall_us: started.elapsed().as_micros() as u64,
-                });
-                // A tree that ran into its memory or process limit has faulted, even if the
-                // bot itself survived to reply; one that used more than its CPU time (in
-                // background processes, or between two reads of its clock) too, however fast
-                // the reply came.
-                match (self.tree.counted_breach(), used) {
-                    (Some(breach), _) => Fault::Limit(breach),
-                    (None, Some(used)) if used > limit.as_micros() as u64 => {
-                        overrun(used, limit, charged, false)
+        let deadline = tokio::time::Instant::now()
+            + match cpu_start {
+                Some(_) => limit * self.limits.wall_factor,
+                None => limit,
+            };
+        for read in 0..lines {
+            let line = match cpu_start {
+                Some(start) => self.read_line_cpu(limit, start, charged, deadline).await,
+                None => tokio::time::timeout_at(deadline, self.stdout.next())
+                    .await
+                    .map_err(|_| Fault::Timeout {
+                        ms: limit.as_millis() as u64,
+                        clock: Clock::Wall,
+                    }),
+            };
+            let fault = match line {
+                Err(timeout) => timeout,
+                Ok(Some(Ok(line))) => {
+                    if let Some(t) = &mut self.transcript {
+                        t.reply(&line);
                     }
-                    (None, _) => return Ok(line),
+                    take(line);
+                    if read + 1 < lines {
+                        continue;
+                    }
+                    self.replied = true;
+                    let cpu_now = cpu_start.and_then(|_| self.tree.cpu_us());
+                    self.last_cpu = cpu_now;
+                    let used = cpu_now
+                        .zip(cpu_start)
+                        .map(|(now, start)| now.saturating_sub(start) + charged);
+                    self.replies.push(ReplyTime {
+                        cpu_us: used,
+                        wall_us: started.elapsed().as_micros() as u64,
+                    });
+                    // A tree that ran into its memory or process limit has faulted, even if
+                    // the bot itself survived to reply; one that used more than its CPU time
+                    // (in background processes, or between two reads of its clock) too,
+                    // however fast the reply came.
+                    match (self.tree.counted_breach(), used) {
+                        (Some(breach), _) => Fault::Limit(breach),
+                        (None, Some(used)) if used > limit.as_micros() as u64 => {
+                            overrun(used, limit, charged, false)
+                        }
+                        (None, _) => return Ok(()),
+                    }
                 }
-            }
-            Ok(Some(Err(LinesCodecError::MaxLineLengthExceeded))) => Fault::LineTooLong {
-                cap: self.limits.line_cap,
-            },
-            Ok(Some(Err(LinesCodecError::Io(e))))
-                if e.kind() == std::io::ErrorKind::InvalidData =>
-            {
-                Fault::BadReply("reply is not UTF-8 text".into(), "bad_reply")
-            }
-            Ok(Some(Err(LinesCodecError::Io(_)))) | Ok(None) => {
-                // Give the exit status a moment to be reaped so the reason can name it.
-                let status = self.tree.wait_exit(Duration::from_millis(50)).await;
-                Fault::Exited { status }
-            }
-        };
-        Err(self.mark_broken(fault))
+                Ok(Some(Err(LinesCodecError::MaxLineLengthExceeded))) => Fault::LineTooLong {
+                    cap: self.limits.line_cap,
+                },
+                Ok(Some(Err(LinesCodecError::Io(e))))
+                    if e.kind() == std::io::ErrorKind::InvalidData =>
+                {
+                    Fault::BadReply("reply is not UTF-8 text".into(), "bad_reply")
+                }
+                Ok(Some(Err(LinesCodecError::Io(_)))) | Ok(None) => {
+                    // Give the exit status a moment to be reaped so the reason can name it.
+                    let status = self.tree.wait_exit(Duration::from_millis(50)).await;
+                    Fault::Exited { status }
+                }
+            };
+            return Err(self.mark_broken(fault));
+        }
+        Ok(())
     }
 
     /// Reads one line under the CPU clock: the tree may use `limit` of CPU time since the
     /// tree's CPU counter read `start`, of which `charged` µs are already spent (the
-    /// controller's rendering of the bot's own templates), and `wall_factor` times `limit` of
-    /// wall time.
+    /// controller's rendering of the bot's own templates), until `deadline` (`wall_factor`
+    /// times `limit` of wall time after the question).
     async fn read_line_cpu(
         &mut self,
         limit: Duration,
         start: u64,
         charged: u64,
+        deadline: tokio::time::Instant,
     ) -> Result<Option<Result<String, LinesCodecError>>, Fault> {
         let net = limit * self.limits.wall_factor;
-        let deadline = tokio::time::Instant::now() + net;
         let limit_us = limit.as_micros() as u64;
         let cpus = cpu_count();
         let mut used = charged;
@@ -410,6 +460,27 @@ impl Process {
                 let _ = self.flush().await;
             }
         }
+        self.shut_down().await
+    }
+
+    /// [`Process::finish`] with a last message written by a game's own wire code.
+    pub async fn finish_text(mut self, last: Option<&str>) -> Finished {
+        if let Some(text) = last {
+            if self.broken.is_some() {
+                self.clear_queue();
+            }
+            self.pending.push_str(text);
+            if self.transcript.is_some() {
+                self.ends.push(self.pending.len());
+            }
+            let _ = self.flush().await;
+        }
+        self.shut_down().await
+    }
+
+    /// Closes the bot's input, gives it the grace period to exit, kills its tree and gathers
+    /// what it left: stderr, reply times, a limit passed, CPU used after its last reply.
+    async fn shut_down(mut self) -> Finished {
         drop(self.stdin.take());
         let overrun = self.overrun_after_last().await;
         if self.tree.has_child() {

@@ -10,6 +10,8 @@ use rand::rngs::ChaCha8Rng;
 pub(crate) fn result(players: &[&str], scores: &[u32], faults: &[(usize, &str)]) -> GameRecord {
     let n = players.len();
     GameRecord {
+        rules: crate::games::GameId::Take6,
+        kingdomino: None,
         game: 0,
         seed: 0,
         subset: 0,
@@ -89,6 +91,8 @@ pub(crate) fn hand_made() -> GameRecord {
         e
     };
     GameRecord {
+        rules: crate::games::GameId::Take6,
+        kingdomino: None,
         game: 7,
         seed: 42,
         subset: 0,
@@ -191,6 +195,8 @@ pub(crate) fn play(deal: &Deal, faults: &[(usize, Fault)]) -> GameRecord {
         turns.push(TurnRecord { played, events });
     }
     GameRecord {
+        rules: crate::games::GameId::Take6,
+        kingdomino: None,
         game: 0,
         seed: 0,
         subset: 0,

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::Card;
+use crate::games::GameId;
 
 pub mod check;
 pub mod export;
@@ -39,6 +40,10 @@ pub use tally::{HeadToHead, Standing, Tally, top_separated};
 pub struct GameRecord {
     /// The game's number in the series, from 0.
     pub game: u64,
+    /// The game played: absent for Take 6 (and so in every line older versions wrote), else
+    /// its name, e.g. `"kingdomino"`.
+    #[serde(default, skip_serializing_if = "GameId::is_take6")]
+    pub rules: GameId,
     /// The seed every random choice of this game derives from.
     pub seed: u64,
     /// The number of the table's set of bots among all subsets of table size, in
@@ -64,11 +69,14 @@ pub struct GameRecord {
     pub turns: Vec<TurnRecord>,
     /// Every fault, in the order they happened.
     pub invalid: Vec<InvalidRecord>,
-    /// Cows that count, per seat.
+    /// Cows that count, per seat (Take 6; absent for other games).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cows: Vec<u32>,
-    /// 0 or 100 per seat.
+    /// 0 or 100 per seat (Take 6; absent for other games).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub penalty: Vec<u32>,
-    /// `cows + penalty`, per seat; lower is better.
+    /// Each seat's score: for Take 6 `cows + penalty`, lower is better; for Kingdomino the
+    /// kingdom's value with its tie-break points, higher is better (see `rules`).
     pub scores: Vec<u32>,
     /// Rounds 2, 3, … of a game of several rounds; absent for one round.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -81,6 +89,10 @@ pub struct GameRecord {
     /// Each external bot's reply times, by seat (absent in records of older versions).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replies: Vec<ReplyTimes>,
+    /// A Kingdomino game: the tiles dealt and every move, from which the checker re-derives
+    /// the kingdoms and scores. Absent for Take 6, whose cards are the fields above.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kingdomino: Option<crate::games::kingdomino::GameLog>,
 }
 
 /// One bot's reply times in one game, in microseconds, in reply order.
@@ -150,7 +162,7 @@ impl GameRecord {
     /// scores without its cards and turns, which only a series of built-ins may write because
     /// replaying the built-ins from the seed re-derives them ([`crate::table::builtins`]).
     pub fn is_summary(&self) -> bool {
-        self.turns.is_empty()
+        self.turns.is_empty() && self.kingdomino.is_none()
     }
 
     /// The summary of this record: the same record without cards and turns, in every round.

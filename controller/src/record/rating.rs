@@ -34,8 +34,16 @@ impl Ratings {
     pub fn add(&mut self, record: &GameRecord) {
         let mut finish = std::mem::take(&mut self.finish);
         finish.clear();
-        for (name, &total) in record.players.iter().zip(record.total_scores()) {
-            finish.push((self.names.id(name), total));
+        let higher = record.rules.direction() == crate::games::Direction::Higher;
+        for (seat, (name, &total)) in record.players.iter().zip(record.total_scores()).enumerate() {
+            // Ranked by a key where lower is better: Take 6's score itself; a higher-is-better
+            // score turned around, and a seat that faulted last whatever its score.
+            let key = match higher {
+                false => total,
+                true if record.invalid.iter().any(|f| f.seat == seat) => u32::MAX,
+                true => u32::MAX - 1 - total,
+            };
+            finish.push((self.names.id(name), key));
         }
         if record.game == self.next && self.waiting.is_empty() {
             // In order, as nearly every game is: rated at once, nothing stored.

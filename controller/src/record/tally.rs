@@ -8,6 +8,7 @@ use super::interner::{Interner, PairMap, pair_key};
 use serde::Serialize;
 
 use super::GameRecord;
+use crate::games::Direction;
 
 /// Wins are kept as integer multiples of `1 / WIN_UNITS`, so that a win shared by up to ten
 /// tied seats is exact and the sum does not depend on the order games are added in.
@@ -40,7 +41,7 @@ struct PlayerTally {
 /// only integer sums, so the standings it yields are the same whatever order games finish in.
 /// Names are numbered as first seen ([`Interner`]) so a game's update compares no strings;
 /// equality compares by name, whatever the numbering.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Tally {
     games: u64,
     names: Interner,
@@ -51,6 +52,21 @@ pub struct Tally {
     pairs: PairMap<PairTally>,
     /// The numbers of the seats of the game being added (reused).
     seats: Vec<u32>,
+    /// Which way the games' scores point (every game of a series is of one game).
+    direction: Direction,
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally {
+            games: 0,
+            names: Interner::default(),
+            players: Vec::new(),
+            pairs: PairMap::default(),
+            seats: Vec::new(),
+            direction: Direction::Lower,
+        }
+    }
 }
 
 impl PartialEq for Tally {
@@ -128,7 +144,8 @@ impl HeadToHead {
 }
 
 impl Tally {
-    /// Adds one finished game. The lowest score wins; tied seats share the win equally.
+    /// Adds one finished game. The best score wins (the lowest in Take 6, the highest in
+    /// Kingdomino: the record's `rules`); tied seats share the win equally.
     ///
     /// The record is trusted (see [`check_record`] for tests); its per-seat vectors must be as
     /// long as `players`.
@@ -136,7 +153,9 @@ impl Tally {
         self.games += 1;
         // A game of several rounds is ranked by each seat's sum over its rounds.
         let scores = record.total_scores();
-        let best = scores.iter().copied().min();
+        self.direction = record.rules.direction();
+        let higher = self.direction == Direction::Higher;
+        let best = self.direction.best(scores);
         let winners = scores.iter().filter(|&&s| Some(s) == best).count() as u64;
         self.seats.clear();
         for name in &record.players {
@@ -155,8 +174,8 @@ impl Tally {
                 p.games += 1;
                 p.diff += d;
                 p.diff_sq += (i128::from(d) * i128::from(d)) as u128;
-                p.first_ahead += u64::from(d < 0);
-                p.second_ahead += u64::from(d > 0);
+                p.first_ahead += u64::from(if higher { d > 0 } else { d < 0 });
+                p.second_ahead += u64::from(if higher { d < 0 } else { d > 0 });
             }
         }
         for (seat, &id) in self.seats.iter().enumerate() {
@@ -228,8 +247,12 @@ impl Tally {
         if let Some(p) = pair.filter(|p| p.games >= 2) {
             return p.ci95().is_some_and(|ci| p.mean().abs() > ci);
         }
+        let gap = match self.direction {
+            Direction::Lower => lower.mean_score - upper.mean_score,
+            Direction::Higher => upper.mean_score - lower.mean_score,
+        };
         match (upper.ci95, lower.ci95) {
-            (Some(a), Some(b)) => (lower.mean_score - upper.mean_score) > a.hypot(b),
+            (Some(a), Some(b)) => gap > a.hypot(b),
             _ => false,
         }
     }
@@ -239,8 +262,8 @@ impl Tally {
         self.games
     }
 
-    /// The leaderboard: one row per player that played, by mean score ascending (lower is
-    /// better), then name; equal means share a rank (standard competition ranking, "1224").
+    /// The leaderboard: one row per player that played, best mean score first (ascending for
+    /// Take 6, descending for Kingdomino), then name; equal means share a rank (standard competition ranking, "1224").
     pub fn standings(&self) -> Vec<Standing> {
         let mut players: Vec<(&String, &PlayerTally)> = self
             .by_name()
@@ -248,9 +271,11 @@ impl Tally {
             .filter(|(_, p)| p.games > 0)
             .collect();
         // Compare means exactly, as fractions, so equal means tie whatever their float value.
+        let higher = self.direction == Direction::Higher;
         let cmp_mean = |a: &PlayerTally, b: &PlayerTally| {
-            (u128::from(a.total_score) * u128::from(b.games))
-                .cmp(&(u128::from(b.total_score) * u128::from(a.games)))
+            let order = (u128::from(a.total_score) * u128::from(b.games))
+                .cmp(&(u128::from(b.total_score) * u128::from(a.games)));
+            if higher { order.reverse() } else { order }
         };
         players.sort_by(|(an, a), (bn, b)| cmp_mean(a, b).then_with(|| an.cmp(bn)));
         let mut out: Vec<Standing> = Vec::with_capacity(players.len());

@@ -47,6 +47,8 @@ pub enum ScheduleKind {
 /// What the schedule is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Request {
+    /// The game: its built-ins pad the tables.
+    pub game: crate::games::GameId,
     /// Entrants that are not built-ins: the bots (and the person at the keyboard, if any).
     pub entrants: usize,
     /// Seats at every table.
@@ -146,6 +148,8 @@ pub struct Schedule {
     rotations: u64,
     /// The built-ins at every table, when chosen (`take6 play --against`) rather than padding.
     chosen: Option<Vec<Entrant>>,
+    /// The game's built-ins, in padding order.
+    builtins: &'static [Strategy],
 }
 
 /// The schedule cannot be made. Each message names the setting to change.
@@ -190,6 +194,7 @@ impl Schedule {
     /// round the budget up to whole deals.
     pub fn new(request: Request) -> Result<Schedule, ScheduleError> {
         let Request {
+            game,
             entrants,
             players,
             games,
@@ -270,6 +275,7 @@ impl Schedule {
             tables,
             rotations,
             chosen: None,
+            builtins: game.builtins(),
         })
     }
 
@@ -280,10 +286,11 @@ impl Schedule {
     /// shuffled per table from the game seed as always.
     pub fn builtins_only(request: Request) -> Result<Schedule, ScheduleError> {
         let schedule = Schedule::new(Request {
+            game: crate::games::GameId::Take6,
             entrants: request.players,
             ..request
         })?;
-        let chosen = Self::padding(0, schedule.players);
+        let chosen = Self::padding_with(schedule.builtins, 0, schedule.players);
         Ok(Schedule {
             entrants: 0,
             chosen: Some(chosen),
@@ -335,11 +342,12 @@ impl Schedule {
     /// The same schedule with exactly these built-ins at the table instead of the padding: the
     /// table a person chose with `take6 play --against`. Same-strategy ones are numbered.
     pub fn with_builtins(mut self, strategies: &[Strategy]) -> Schedule {
-        let mut count = [0usize; Strategy::ALL.len()];
+        let mut count = vec![0usize; self.builtins.len()];
         let chosen = strategies
             .iter()
             .map(|&s| {
-                let k = Strategy::ALL
+                let k = self
+                    .builtins
                     .iter()
                     .position(|&a| a == s)
                     .expect("a strategy");
@@ -355,18 +363,24 @@ impl Schedule {
     pub fn builtins(&self) -> Vec<Entrant> {
         self.chosen
             .clone()
-            .unwrap_or_else(|| Self::padding(self.entrants, self.players))
+            .unwrap_or_else(|| Self::padding_with(self.builtins, self.entrants, self.players))
     }
 
-    /// The built-ins that pad a table of `entrants` entrants to `players` seats, cycling
-    /// through the strategies.
+    /// The Take 6 built-ins that pad a table of `entrants` entrants to `players` seats,
+    /// cycling through the strategies.
     pub fn padding(entrants: usize, players: usize) -> Vec<Entrant> {
-        let mut count = [0usize; Strategy::ALL.len()];
+        Self::padding_with(&Strategy::ALL, entrants, players)
+    }
+
+    /// The built-ins of `strategies` that pad a table of `entrants` entrants to `players`
+    /// seats, cycling through them in order.
+    pub fn padding_with(strategies: &[Strategy], entrants: usize, players: usize) -> Vec<Entrant> {
+        let mut count = vec![0usize; strategies.len()];
         (0..players.saturating_sub(entrants))
             .map(|i| {
-                let k = i % Strategy::ALL.len();
+                let k = i % strategies.len();
                 count[k] += 1;
-                Entrant::Builtin(Strategy::ALL[k], count[k])
+                Entrant::Builtin(strategies[k], count[k])
             })
             .collect()
     }
@@ -547,6 +561,7 @@ mod tests {
 
     fn request(entrants: usize, players: usize, games: u64, seed: u64) -> Request {
         Request {
+            game: crate::games::GameId::Take6,
             entrants,
             players,
             games,
@@ -681,6 +696,7 @@ mod tests {
     /// Checks the balance promised by `balanced`, and that `balance()` reports what was played.
     fn assert_balanced(entrants: usize, players: usize, games: u64) {
         let s = Schedule::new(Request {
+            game: crate::games::GameId::Take6,
             kind: ScheduleKind::Balanced,
             ..request(entrants, players, games, 77)
         })
@@ -723,6 +739,7 @@ mod tests {
         let s = schedule(200, 1000, 1);
         assert_eq!((s.layout(), s.total_games()), (Layout::Balanced, 1000));
         let all = Schedule::new(Request {
+            game: crate::games::GameId::Take6,
             kind: ScheduleKind::All,
             ..request(200, 10, 1000, 0)
         });
@@ -731,6 +748,7 @@ mod tests {
         assert!(err.to_string().contains("--schedule balanced"), "{err}");
         // `all` keeps today's behaviour of playing every subset at least once.
         let s = Schedule::new(Request {
+            game: crate::games::GameId::Take6,
             kind: ScheduleKind::All,
             ..request(11, 10, 3, 0)
         })
@@ -778,6 +796,7 @@ mod tests {
     #[test]
     fn duplicate_deals_rotate_the_hands_of_one_table() {
         let s = Schedule::new(Request {
+            game: crate::games::GameId::Take6,
             duplicate: Some(true),
             ..request(3, 4, 10, 5)
         })
@@ -807,6 +826,7 @@ mod tests {
         {
             for duplicate in [None, Some(false)] {
                 let s = Schedule::new(Request {
+                    game: crate::games::GameId::Take6,
                     duplicate,
                     ..request(entrants, players, games, 9)
                 })
@@ -819,6 +839,7 @@ mod tests {
         }
         // Asked for, they are there: one deal per table size of games.
         let s = Schedule::new(Request {
+            game: crate::games::GameId::Take6,
             duplicate: Some(true),
             ..request(4, 10, 100, 9)
         })

@@ -270,12 +270,21 @@ impl Manifest {
         }
     }
 
+    /// The game the series plays (Take 6 when the settings do not say: older series).
+    pub fn game(&self) -> crate::games::GameId {
+        self.settings
+            .get("game")
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default()
+    }
+
     /// What the series' schedule was asked for, from the recorded settings (a setting missing
     /// from an older manifest takes its default).
     pub fn schedule_request(&self) -> Request {
         let s = &self.settings;
         let int = |key: &str| s.get(key).and_then(serde_json::Value::as_u64);
         Request {
+            game: self.game(),
             entrants: self.entrants(),
             players: int("players").map_or(TABLE_SIZE, |p| p as usize),
             games: int("games").unwrap_or(self.games_planned),

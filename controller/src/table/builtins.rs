@@ -82,6 +82,8 @@ pub fn play_with(
 /// A record with nothing in it, for [`play_into`] to fill.
 pub fn blank_record() -> GameRecord {
     GameRecord {
+        rules: crate::games::GameId::Take6,
+        kingdomino: None,
         game: 0,
         seed: 0,
         subset: 0,
