@@ -13,6 +13,7 @@ pub mod config;
 pub mod decimal;
 pub mod folder;
 pub mod game;
+pub mod games;
 pub mod names;
 pub mod player;
 pub mod protocol;
