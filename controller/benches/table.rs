@@ -11,6 +11,7 @@ use take6::table::{self, Occupant, TableGame, TableSeat};
 
 fn table_of_builtins(game: u64) -> TableGame {
     TableGame {
+        rules: take6::games::GameId::Take6,
         game,
         seed: game,
         subset: 0,

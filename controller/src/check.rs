@@ -165,6 +165,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
             let phase = match f.phase {
                 FaultPhase::Card => "choosing a card",
                 FaultPhase::Row => "choosing a row",
+                FaultPhase::Move => "putting and picking a tile",
             };
             let _ = writeln!(
                 out,
@@ -213,6 +214,9 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
                     }
                 }
                 FaultPhase::Row => "a row number from 0 to 3".to_string(),
+                FaultPhase::Move => "`PUT x y rotation` (a legal placement of the tile in play) \
+                                     then `PICK tileId` (a free tile of the offer)"
+                    .to_string(),
             };
             let _ = writeln!(out, "  a correct reply: {expected}, alone on a line{limit}");
         }

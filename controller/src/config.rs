@@ -257,6 +257,9 @@ pub struct CheckArgs {
     /// The bot's folder
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
+    /// The game the bot plays: take6 or kingdomino [default: take6]
+    #[arg(long, value_name = "GAME")]
+    pub game: Option<crate::games::GameId>,
     /// Games to play against the built-ins
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub games: u64,
@@ -633,6 +636,9 @@ impl Settings {
                 fix: "every shard of a series needs the same seed; give it with --seed N".into(),
             });
         }
+        if game == crate::games::GameId::Kingdomino {
+            settings.refuse_for_kingdomino()?;
+        }
         let (fewest, most) = game.seats();
         if !(fewest..=most).contains(&settings.players) {
             return Err(ConfigError::Invalid {
@@ -649,6 +655,40 @@ impl Settings {
         }
         settings.check_machine()?;
         Ok(settings)
+    }
+
+    /// Settings that mean nothing in Kingdomino, refused rather than ignored: rounds (a game
+    /// is one game), duplicate deals (there are no hands to rotate) and summary records.
+    fn refuse_for_kingdomino(&self) -> Result<(), ConfigError> {
+        let refuse = |setting: &'static str, value: String, fix: &str| {
+            Err(ConfigError::Invalid {
+                setting,
+                value,
+                fix: format!("{fix} in a Kingdomino series"),
+            })
+        };
+        if self.rounds != 1 {
+            return refuse(
+                "--rounds (rounds)",
+                self.rounds.to_string(),
+                "a game has one round; leave --rounds out",
+            );
+        }
+        if self.duplicate == Some(true) {
+            return refuse(
+                "--duplicate (duplicate)",
+                "true".into(),
+                "there are no hands to rotate; leave --duplicate out",
+            );
+        }
+        if self.record != crate::record::Level::Full {
+            return refuse(
+                "--record",
+                "summary".into(),
+                "games are recorded in full",
+            );
+        }
+        Ok(())
     }
 
     /// Limits within their ranges that this machine cannot give: a bot's disk beyond what the
@@ -699,6 +739,7 @@ impl Settings {
     /// copy of the bot) whose messages and replies are recorded.
     pub fn resolve_check(args: &CheckArgs, bots: PathBuf) -> Result<Settings, ConfigError> {
         let mut settings = Settings::resolve(&RunArgs {
+            game: args.game,
             bots: Some(bots),
             results: args.results.clone(),
             games: Some(args.games),
@@ -744,6 +785,15 @@ impl Settings {
             });
         }
         let mut settings = Settings::resolve(&args.run)?;
+        if settings.game != crate::games::GameId::Take6 {
+            return Err(ConfigError::Invalid {
+                setting: "--game",
+                value: settings.game.to_string(),
+                fix: "take6 play seats a person at Take 6 tables only so far; use take6 run \
+                      --game kingdomino for bots"
+                    .into(),
+            });
+        }
         settings.games = args.run.games.unwrap_or(1);
         settings.jobs = 1;
         settings.human = Some(name.clone());

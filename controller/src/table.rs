@@ -53,6 +53,8 @@ pub struct TableSeat {
 /// A game to play: what the schedule planned, with its players resolved.
 pub struct TableGame {
     pub game: u64,
+    /// The game played at this table.
+    pub rules: crate::games::GameId,
     pub seed: u64,
     pub subset: u64,
     /// Duplicate deals: seat `s` plays the hand dealt to seat `(s + rotation) % seats`.
@@ -92,6 +94,9 @@ pub fn deal(seed: u64, players: usize, round: u32, rotation: usize) -> Deal {
 /// Plays one whole game of `table.rounds` rounds with the same players. Never fails: whatever
 /// a bot does becomes part of the record.
 pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
+    if table.rules == crate::games::GameId::Kingdomino {
+        return crate::games::kingdomino::table::play(table, limits).await;
+    }
     let started = Instant::now();
     let n = table.seats.len();
     let names: Arc<[String]> = table.seats.iter().map(|s| s.name.clone()).collect();
@@ -449,6 +454,7 @@ mod tests {
 
     fn builtin_table(game: u64, seed: u64) -> TableGame {
         TableGame {
+            rules: crate::games::GameId::Take6,
             game,
             seed,
             subset: 0,
@@ -488,6 +494,7 @@ mod tests {
     async fn a_game_of_rounds_deals_afresh_each_round_and_sums_the_scores() {
         let one = play(builtin_table(4, 9), Limits::default()).await.record;
         let table = TableGame {
+            rules: crate::games::GameId::Take6,
             rounds: 3,
             ..builtin_table(4, 9)
         };

@@ -276,4 +276,6 @@ pub struct InvalidRecord {
 pub enum FaultPhase {
     Card,
     Row,
+    /// A Kingdomino sequence (its `PUT` and `PICK` lines are one reply).
+    Move,
 }

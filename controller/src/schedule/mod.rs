@@ -280,13 +280,12 @@ impl Schedule {
     }
 
     /// A calibration series of built-ins only (`take6 run --builtins-only`): no bots, every
-    /// seat a built-in, the strategies cycled in [`Strategy::ALL`] order and numbered
-    /// (`random#1`, `first#1`, …, `random#2` from the sixth seat). Laid out like a single table
+    /// seat a built-in, the game's strategies cycled in order and numbered (Take 6:
+    /// `random#1`, `first#1`, …, `random#2` from the sixth seat). Laid out like a single table
     /// of `request.players` entrants (so duplicate deals follow the same rule), its seats
     /// shuffled per table from the game seed as always.
     pub fn builtins_only(request: Request) -> Result<Schedule, ScheduleError> {
         let schedule = Schedule::new(Request {
-            game: crate::games::GameId::Take6,
             entrants: request.players,
             ..request
         })?;

@@ -51,6 +51,7 @@ pub async fn dispatch(
                 let Some(plan) = plans.next() else { break };
                 let table = TableGame {
                     game: plan.game,
+                    rules: settings.game,
                     seed: plan.seed,
                     subset: plan.subset,
                     rotation: plan.rotation,

@@ -518,7 +518,8 @@ async fn play(
         "series {} starting",
         dir.id
     );
-    let threads = settings.builtins_only && !settings.async_tables;
+    // Plain threads play Take 6's built-ins only; other games take the async tables.
+    let threads = settings.builtins_only && !settings.async_tables && settings.game.is_take6();
     let (mut reporter, result, interrupted) = match threads {
         false => {
             let seats: Vec<TableSeat> = lineup

@@ -331,6 +331,7 @@ fn replayed_summary(record: &GameRecord) -> Result<(), String> {
         return Err(format!("{} seats", seats.len()));
     }
     let game = TableGame {
+        rules: crate::games::GameId::Take6,
         game: record.game,
         seed: record.seed,
         subset: record.subset,

@@ -184,6 +184,7 @@ mod tests {
 
     fn table(game: u64, seed: u64, players: usize, rounds: u32, rotation: usize) -> TableGame {
         TableGame {
+            rules: crate::games::GameId::Take6,
             game,
             seed,
             subset: 0,

@@ -76,6 +76,7 @@ impl ViewerGame {
                     let phase = match f.phase {
                         FaultPhase::Card => "card",
                         FaultPhase::Row => "row",
+                        FaultPhase::Move => "move",
                     };
                     (f.seat, f.turn, phase, f.kind.clone(), f.reason.clone())
                 })

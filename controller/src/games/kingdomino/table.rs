@@ -1,0 +1,253 @@
+//! Playing one Kingdomino game at a table: starts the bots, sends each its block before each of
+//! its sequences (the CodinGame wire of [`super::wire`]), reads its `PUT` and `PICK` lines as
+//! one reply, applies them to the pure rules in [`super::game`], and turns bad replies into
+//! faults. As the statement says, a fault (a badly formatted line, an invalid PICK, a timeout,
+//! an exit) ends that player's game and its kingdom still scores; nobody takes its seat.
+//! Returns the game's record; where it goes is not its business.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures::future::join_all;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use tokio::task::JoinHandle;
+
+use super::builtins::{Builtin as _, Greedy, Random};
+use super::game::{Game, IllegalMove, Turn};
+use super::kingdom::Placement;
+use super::record::GameLog;
+use super::wire;
+use crate::games::GameId;
+use crate::player::{Fault, Finished, Limits, Process, Strategy};
+use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes};
+use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
+
+/// Who plays a seat, as the game goes on.
+enum Player {
+    /// An in-process player with its own random stream.
+    Builtin(Strategy, ChaCha8Rng),
+    /// An external bot.
+    Process(Box<Process>),
+    /// A bot that faulted (or could not start): its game is over.
+    Gone,
+}
+
+/// Plays one whole game. Never fails: whatever a bot does becomes part of the record.
+pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
+    let started = Instant::now();
+    let n = table.seats.len();
+    let mut game = Game::new(table.seed, n);
+    let init = wire::init_lines(n, super::game::tiles_per_turn(n));
+    let mut state = Table {
+        names: table.seats.iter().map(|s| s.name.clone()).collect(),
+        players: Vec::with_capacity(n),
+        invalid: Vec::new(),
+        ending: Vec::new(),
+    };
+    let mut start_faults = Vec::new();
+    for (seat, s) in table.seats.iter().enumerate() {
+        let player = match &s.occupant {
+            Occupant::Builtin(strategy) => {
+                let mut rng = ChaCha8Rng::seed_from_u64(table.seed);
+                // Stream 0 is the draw's; each seat's player draws from a stream of its own.
+                rng.set_stream(1 + seat as u64);
+                Player::Builtin(*strategy, rng)
+            }
+            Occupant::Bot {
+                workdir,
+                templates,
+                sandbox,
+                transcript,
+            } => match Process::spawn(sandbox, workdir, Arc::clone(templates), limits) {
+                Ok(p) => {
+                    let mut p = match transcript {
+                        Some(t) => p.with_transcript(t.game(table.game)),
+                        None => p,
+                    };
+                    p.queue_text(&init);
+                    Player::Process(Box::new(p))
+                }
+                Err(fault) => {
+                    start_faults.push((seat, fault));
+                    Player::Gone
+                }
+            },
+            Occupant::Human(_) => {
+                start_faults.push((
+                    seat,
+                    Fault::CouldNotStart("Kingdomino is not played at the keyboard yet".into()),
+                ));
+                Player::Gone
+            }
+        };
+        state.players.push(player);
+    }
+    for (seat, fault) in start_faults {
+        state.note_fault(&mut game, seat, &fault);
+    }
+    while let Some(turn) = game.next() {
+        state.play_sequence(&mut game, turn).await;
+    }
+    let logs = state.finish(&mut game).await;
+    let replies = logs
+        .iter()
+        .map(|(seat, ended)| ReplyTimes::new(*seat, &ended.replies))
+        .collect();
+    let logs = logs
+        .into_iter()
+        .map(|(seat, ended)| SeatLog {
+            seat,
+            name: state.names[seat].clone(),
+            stderr: ended.stderr,
+        })
+        .collect();
+    let record = GameRecord {
+        game: table.game,
+        rules: GameId::Kingdomino,
+        seed: table.seed,
+        subset: table.subset,
+        rotation: 0,
+        players: state.names.clone(),
+        builtin: table
+            .seats
+            .iter()
+            .map(|s| matches!(s.occupant, Occupant::Builtin(_)))
+            .collect(),
+        hands: Vec::new(),
+        rows: [0; 4],
+        turns: Vec::new(),
+        invalid: state.invalid,
+        cows: Vec::new(),
+        penalty: Vec::new(),
+        scores: game.scores(),
+        rounds: Vec::new(),
+        totals: None,
+        ms: started.elapsed().as_millis() as u64,
+        replies,
+        kingdomino: Some(GameLog {
+            moves: game.log().to_vec(),
+        }),
+    };
+    GameOutcome { record, logs }
+}
+
+/// The players of a game in progress and what has gone wrong so far.
+struct Table {
+    names: Vec<String>,
+    players: Vec<Player>,
+    invalid: Vec<InvalidRecord>,
+    /// Faulted bots shutting down in the background, so their grace period delays no one.
+    ending: Vec<(usize, JoinHandle<Finished>)>,
+}
+
+impl Table {
+    /// One PUT + PICK sequence of `turn.seat`.
+    async fn play_sequence(&mut self, game: &mut Game, turn: Turn) {
+        let seat = turn.seat;
+        let view = game.view(seat);
+        let reply = match &mut self.players[seat] {
+            Player::Builtin(strategy, rng) => {
+                let reply = match strategy {
+                    Strategy::Random => Random.reply(&view, rng),
+                    _ => Greedy.reply(&view, rng),
+                };
+                Ok((reply.put, reply.pick, None))
+            }
+            Player::Process(p) => match p.ask_lines(&wire::turn_block(&view), 2).await {
+                Ok(lines) => parse(&lines[0], &lines[1]),
+                Err(fault) => Err(fault),
+            },
+            Player::Gone => {
+                // A seat whose game is over is skipped by the rules; never asked.
+                game.eliminate(seat);
+                return;
+            }
+        };
+        let fault = match reply {
+            Ok((put, pick, message)) => {
+                let pick = turn.expects_pick.then_some(pick);
+                match game.apply_with_message(seat, Some(put), pick, message) {
+                    Ok(_) => return,
+                    Err(IllegalMove::Unavailable(id)) => Fault::BadReply(
+                        format!(
+                            "picked tile {id}, which is not free to pick (free: {})",
+                            free_list(&view.free_picks())
+                        ),
+                        "illegal_pick",
+                    ),
+                    Err(e) => Fault::BadReply(e.to_string(), "illegal_move"),
+                }
+            }
+            Err(fault) => fault,
+        };
+        self.record_fault(game, seat, fault);
+    }
+
+    /// Records `fault`, ends the seat's game and starts shutting its bot down.
+    fn record_fault(&mut self, game: &mut Game, seat: usize, fault: Fault) {
+        self.note_fault(game, seat, &fault);
+        if let Player::Process(p) = std::mem::replace(&mut self.players[seat], Player::Gone) {
+            self.ending
+                .push((seat, tokio::spawn(async move { p.finish_text(None).await })));
+        }
+    }
+
+    /// Records `fault` in the record and ends the seat's game in the rules.
+    fn note_fault(&mut self, game: &mut Game, seat: usize, fault: &Fault) {
+        tracing::info!(seat, bot = %self.names[seat], turn = game.turn(), "fault: {fault}");
+        self.invalid.push(InvalidRecord {
+            seat,
+            turn: game.turn(),
+            phase: FaultPhase::Move,
+            kind: fault.kind().to_string(),
+            reason: fault.to_string(),
+        });
+        game.eliminate(seat);
+    }
+
+    /// The end: every bot still playing has its input closed and is shut down. A bot whose
+    /// tree passed a limit, or used more than a reply's CPU time after its last reply, faults
+    /// now (its score still counts, as for any fault). Returns what each bot left, by seat.
+    async fn finish(&mut self, game: &mut Game) -> Vec<(usize, Finished)> {
+        let endings = std::mem::take(&mut self.players)
+            .into_iter()
+            .enumerate()
+            .filter_map(|(seat, player)| match player {
+                Player::Process(p) => Some(async move { (seat, p.finish_text(None).await) }),
+                Player::Builtin(..) | Player::Gone => None,
+            });
+        let mut finished: Vec<(usize, Finished)> = join_all(endings).await;
+        for (seat, ended) in &finished {
+            if let Some(fault) = ended.breach.map(Fault::Limit).or(ended.overrun.clone()) {
+                self.note_fault(game, *seat, &fault);
+            }
+        }
+        for (seat, task) in self.ending.drain(..) {
+            if let Ok(ended) = task.await {
+                finished.push((seat, ended));
+            }
+        }
+        finished.sort_by_key(|(seat, _)| *seat);
+        finished
+    }
+}
+
+/// The reply's two lines as a placement, a pick and the pick's message.
+fn parse(put: &str, pick: &str) -> Result<(Placement, u8, Option<String>), Fault> {
+    let bad = |e: wire::BadReply| Fault::BadReply(e.to_string(), "bad_reply");
+    let put = wire::parse_put(put).map_err(bad)?;
+    let (pick, message) = wire::parse_pick(pick).map_err(bad)?;
+    Ok((put, pick, message))
+}
+
+/// Tile ids for a fault's reason: `3 17 40`, or `none`.
+fn free_list(ids: &[u8]) -> String {
+    if ids.is_empty() {
+        return "none".into();
+    }
+    ids.iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,135 @@
+//! The CodinGame text protocol: the two init lines, the per-sequence block, and the parsing of
+//! the two reply lines (`PUT x y rotation`, `PICK tileId [message]`).
+//!
+//! Strictness (the referee's own patterns could not be read): each line is trimmed; `PUT` and
+//! `PICK` must be upper case and separated from their numbers by whitespace; PUT takes exactly
+//! three decimal integers (optional `-`, fitting an i32 — their range is a rule question, not
+//! a format one); PICK takes an unsigned decimal id up to 255, then optionally a message, the
+//! rest of the line trimmed and kept verbatim.
+
+use super::game::{TileLine, View};
+use super::kingdom::Placement;
+use std::fmt::Write;
+
+/// Filler sent in place of an in-play line when no tile is in play (turn 1).
+pub const NO_TILE_IN_PLAY: &str = "0 _0 _0 -1 0";
+/// Filler sent in place of an offer line when nothing is offered (last turn).
+pub const NO_TILE_TO_PICK: &str = "0 _0 _0 -1";
+
+/// Why a reply line is badly formatted (a fault: the player's game ends).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadReply {
+    /// The line does not start with the expected command word.
+    #[error("expected `{expected} ...`, got {got:?}")]
+    Command { expected: &'static str, got: String },
+    /// Wrong number of values after the command.
+    #[error("`{0}` takes {1} values: {2:?}")]
+    Arity(&'static str, usize, String),
+    /// A value is not a number of the right kind.
+    #[error("{0:?} is not a valid {1}")]
+    Number(String, &'static str),
+}
+
+/// The init lines: `nbPlayers` then `nbTiles`, each ending in a newline.
+pub fn init_lines(players: usize, nb_tiles: usize) -> String {
+    format!("{players}\n{nb_tiles}\n")
+}
+
+/// The block a seat reads before a sequence: the grids (own first), `nbTiles` in-play lines
+/// and `nbTiles` offer lines (fillers when there are none), each ending in a newline.
+pub fn turn_block(view: &View) -> String {
+    let mut out = String::new();
+    for row in view.kingdoms.iter().flat_map(|k| k.render_rows()) {
+        out.push_str(&row);
+        out.push('\n');
+    }
+    push_lines(
+        &mut out,
+        &view.in_play,
+        view.nb_tiles,
+        NO_TILE_IN_PLAY,
+        true,
+    );
+    push_lines(
+        &mut out,
+        &view.to_pick,
+        view.nb_tiles,
+        NO_TILE_TO_PICK,
+        false,
+    );
+    out
+}
+
+/// Appends `nb` tile lines, fillers when `lines` is empty.
+fn push_lines(out: &mut String, lines: &[TileLine], nb: usize, filler: &str, with_current: bool) {
+    if lines.is_empty() {
+        (0..nb).for_each(|_| {
+            out.push_str(filler);
+            out.push('\n');
+        });
+        return;
+    }
+    for l in lines {
+        let player = l.player.map_or(-1, |p| p as i64);
+        let [a, b] = l.tile.squares;
+        write!(out, "{} {a} {b} {player}", l.tile.id).expect("write to String");
+        if with_current {
+            write!(out, " {}", u8::from(l.current)).expect("write to String");
+        }
+        out.push('\n');
+    }
+}
+
+/// Parses `PUT x y rotation`.
+pub fn parse_put(line: &str) -> Result<Placement, BadReply> {
+    let rest = strip_command(line, "PUT")?;
+    let values: Vec<&str> = rest.split_whitespace().collect();
+    let [x, y, r] = values[..] else {
+        return Err(BadReply::Arity("PUT", 3, line.trim().into()));
+    };
+    let int = |s: &str| {
+        s.parse::<i32>()
+            .ok()
+            .filter(|_| is_decimal(s))
+            .ok_or(BadReply::Number(s.into(), "integer"))
+    };
+    let rotation = int(r)?;
+    let rotation = u8::try_from(rotation).unwrap_or(u8::MAX);
+    Ok(Placement::new(int(x)?, int(y)?, rotation))
+}
+
+/// Parses `PICK tileId [message]`; the message is the rest of the line, trimmed.
+pub fn parse_pick(line: &str) -> Result<(u8, Option<String>), BadReply> {
+    let rest = strip_command(line, "PICK")?;
+    let rest = rest.trim_start();
+    let (id, message) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    if id.is_empty() {
+        return Err(BadReply::Arity("PICK", 1, line.trim().into()));
+    }
+    let valid = id.bytes().all(|b| b.is_ascii_digit());
+    let id = id
+        .parse::<u8>()
+        .ok()
+        .filter(|_| valid)
+        .ok_or(BadReply::Number(id.into(), "tile id"))?;
+    let message = message.trim();
+    Ok((id, (!message.is_empty()).then(|| message.to_string())))
+}
+
+/// The line after `word`, which must be followed by whitespace (or end the line).
+fn strip_command<'a>(line: &'a str, word: &'static str) -> Result<&'a str, BadReply> {
+    let line = line.trim();
+    let rest = line
+        .strip_prefix(word)
+        .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace));
+    rest.ok_or_else(|| BadReply::Command {
+        expected: word,
+        got: line.into(),
+    })
+}
+
+/// Digits with an optional leading minus (no `+`, no spaces).
+fn is_decimal(s: &str) -> bool {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
