@@ -272,6 +272,12 @@ impl Game {
         &self.kingdoms[seat]
     }
 
+    /// Direct access to a kingdom, for tests that need a hand-built position.
+    #[cfg(test)]
+    pub(super) fn kingdom_mut(&mut self, seat: usize) -> &mut Kingdom {
+        &mut self.kingdoms[seat]
+    }
+
     /// Whether the seat's game was ended by a fault.
     pub fn is_eliminated(&self, seat: usize) -> bool {
         self.eliminated[seat]
@@ -527,26 +533,28 @@ impl Game {
     }
 }
 
-/// Adds the statement's tie-break points to `(score, territory, crowns)` per seat: first,
-/// among seats with equal scores, +1 to those with the largest territory; then, among seats
-/// whose new scores are equal, +1 to those with the most crowns. A group whose members all
-/// have the same territory (or crowns) gets nothing at that step.
+/// Adds the statement's tie-break points to `(score, territory, crowns)` per seat, for a tie
+/// at the top only: if 2+ seats share the best score, +1 to those of them with the largest
+/// territory; then, if 2+ seats share the (new) best score, +1 to those with the most crowns.
+/// A step where the tied seats are all equal on its criterion gives nothing. Ties below the
+/// top stay ties (a +1 there could lift a seat level with one that beat it).
 pub fn tie_break(stats: &[(u32, u32, u32)]) -> Vec<u32> {
     let scores: Vec<u32> = stats.iter().map(|s| s.0).collect();
     let scores = bonus(&scores, |i| stats[i].1);
     bonus(&scores, |i| stats[i].2)
 }
 
-/// +1 to the seats with the largest `key` in each group of 2+ equal scores where keys differ.
+/// +1 to the seats with the largest `key` among those sharing the best score, when 2+ share
+/// it and their keys differ.
 fn bonus(scores: &[u32], key: impl Fn(usize) -> u32) -> Vec<u32> {
+    let top = scores.iter().copied().max().unwrap_or(0);
+    let tied: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] == top).collect();
+    let best = tied.iter().map(|&i| key(i)).max().unwrap_or(0);
     let mut out = scores.to_vec();
-    for (i, &score) in scores.iter().enumerate() {
-        let group: Vec<usize> = (0..scores.len()).filter(|&j| scores[j] == score).collect();
-        let best = group.iter().map(|&j| key(j)).max().unwrap_or(0);
-        let differ = group.iter().any(|&j| key(j) != best);
-        if group.len() > 1 && differ && key(i) == best {
-            out[i] += 1;
-        }
+    if tied.len() > 1 && tied.iter().any(|&i| key(i) != best) {
+        tied.iter()
+            .filter(|&&i| key(i) == best)
+            .for_each(|&i| out[i] += 1);
     }
     out
 }
