@@ -171,7 +171,12 @@ pub enum IllegalMove {
     GameOver,
     /// Another seat is to play.
     #[error("seat {got} played but seat {expected} is to play")]
-    NotYourTurn { expected: usize, got: usize },
+    NotYourTurn {
+        /// The seat whose sequence is due.
+        expected: usize,
+        /// The seat that tried to play.
+        got: usize,
+    },
     /// A pick was due and none was given.
     #[error("no tile picked")]
     NoPick,

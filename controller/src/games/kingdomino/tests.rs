@@ -131,7 +131,7 @@ mod scoring {
             ('g', 1, 1),
         ];
         assert_eq!(summary, expected);
-        assert_eq!(worked().score(), 3 + 2 + 0 + 9 + 1 + 1);
+        assert_eq!(worked().score(), 16); // 3 + 2 + 0 + 9 + 1 + 1
         assert_eq!(worked().territory_size(), 11);
         assert_eq!(worked().crowns(), 8);
     }
@@ -433,8 +433,8 @@ mod game {
     fn an_illegal_put_of_a_placeable_tile_discards_it() {
         let mut game = Game::new(4, 4);
         let o = offer(&game);
-        for seat in 0..4 {
-            game.apply(seat, None, Some(o[seat])).unwrap();
+        for (seat, &id) in o.iter().enumerate() {
+            game.apply(seat, None, Some(id)).unwrap();
         }
         let turn = game.next().unwrap();
         let free = game.view(turn.seat).free_picks()[0];
@@ -454,8 +454,8 @@ mod game {
     fn an_unplaceable_tile_is_discarded_whatever_the_put() {
         let mut game = Game::new(4, 4);
         let o = offer(&game);
-        for seat in 0..4 {
-            game.apply(seat, None, Some(o[seat])).unwrap();
+        for (seat, &id) in o.iter().enumerate() {
+            game.apply(seat, None, Some(id)).unwrap();
         }
         let turn = game.next().unwrap();
         // A full 5x5 territory: nothing fits.
