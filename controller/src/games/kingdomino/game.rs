@@ -262,6 +262,19 @@ impl Game {
         game
     }
 
+    /// Rebuilds a game from its seed, seat count and move log (as [`Game::log`] gives it).
+    pub fn replay(seed: u64, players: usize, log: &[MoveRecord]) -> Result<Game, IllegalMove> {
+        let mut game = Game::new(seed, players);
+        for r in log {
+            if r.eliminated {
+                game.eliminate(r.seat);
+            } else {
+                game.apply_with_message(r.seat, r.put, r.pick, r.message.clone())?;
+            }
+        }
+        Ok(game)
+    }
+
     /// Number of seats.
     pub fn players(&self) -> usize {
         self.players

@@ -2,7 +2,9 @@
 //! state machine, the wire format, and properties of whole random games.
 
 use super::builtins::{Builtin, Greedy, Random, Reply};
-use super::game::{Game, IllegalMove, PutOutcome, View, ranks_of, tie_break, tiles_in_game, turns};
+use super::game::{
+    Game, IllegalMove, MoveRecord, PutOutcome, View, ranks_of, tie_break, tiles_in_game, turns,
+};
 use super::kingdom::{Illegal, Kingdom, Placement, SIZE};
 use super::tiles::{Square, TILE_COUNT, Terrain, all_tiles, tile};
 use super::wire::{BadReply, init_lines, parse_pick, parse_put, turn_block};
@@ -816,13 +818,55 @@ proptest! {
     }
 }
 
+/// Plays a game where each sequence has a 1 in `fault_odds` chance of a bad pick (then the
+/// seat is eliminated); checks eliminated seats never play again and the log replays.
+fn faulty_game(seed: u64, players: usize, fault_odds: u32) {
+    let mut game = Game::new(seed, players);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    while let Some(t) = game.next() {
+        assert!(!game.is_eliminated(t.seat));
+        let reply = Random.reply(&game.view(t.seat), &mut rng);
+        if t.expects_pick && rng.random_range(0..fault_odds) == 0 {
+            assert!(game.apply(t.seat, Some(reply.put), Some(49)).is_err());
+            game.eliminate(t.seat);
+        } else {
+            game.apply(t.seat, Some(reply.put), Some(reply.pick))
+                .unwrap();
+        }
+    }
+    assert!(game.turn() <= turns(players));
+    let placed: Vec<u8> = game
+        .log()
+        .iter()
+        .filter(|r| r.outcome == Some(PutOutcome::Placed))
+        .map(|r| r.tile.unwrap())
+        .collect();
+    let all: BTreeSet<u8> = placed.iter().chain(game.discarded()).copied().collect();
+    assert_eq!(
+        all.len(),
+        placed.len() + game.discarded().len(),
+        "no tile placed twice or placed and discarded"
+    );
+    let again = Game::replay(seed, players, game.log()).unwrap();
+    assert_eq!((again.log(), again.scores()), (game.log(), game.scores()));
+    assert!(again.is_over());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn faults_end_only_the_faulty_seat(seed: u64, players in 2usize..=4, odds in 2u32..20) {
+        faulty_game(seed, players, odds);
+    }
 
     #[test]
     fn whole_games_follow_the_rules(seed: u64, players in 2usize..=4, greedy in proptest::collection::vec(any::<bool>(), 4)) {
         let first = checked_game(seed, players, &greedy);
         let again = checked_game(seed, players, &greedy);
-        prop_assert_eq!(first, again);
+        prop_assert_eq!(&first, &again);
+        let log: Vec<MoveRecord> = serde_json::from_str(&first.0).unwrap();
+        let replayed = Game::replay(seed, players, &log).unwrap();
+        prop_assert_eq!(replayed.scores(), first.1);
     }
 }
