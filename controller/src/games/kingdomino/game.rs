@@ -43,7 +43,7 @@ pub fn tiles_in_game(players: usize) -> usize {
 }
 
 /// A tile of the current turn or of the offer, and the king who picked it, if any.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Slot {
     tile: u8,
     /// (seat, king) that picked it.
