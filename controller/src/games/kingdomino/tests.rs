@@ -555,6 +555,35 @@ mod game {
     }
 
     #[test]
+    fn seeds_change_the_draw_and_the_same_seed_repeats_it() {
+        assert_eq!(offer(&Game::new(1, 4)), offer(&Game::new(1, 4)));
+        let draws: BTreeSet<Vec<u8>> = (0..10).map(|s| offer(&Game::new(s, 4))).collect();
+        assert!(draws.len() > 5);
+    }
+
+    #[test]
+    fn greedy_beats_random_more_often_than_not() {
+        let mut rng = ChaCha8Rng::seed_from_u64(99);
+        let wins = (0..20)
+            .filter(|&seed| {
+                let mut game = Game::new(seed, 2);
+                while let Some(t) = game.next() {
+                    let view = game.view(t.seat);
+                    let reply = if t.seat == 0 {
+                        Greedy.reply(&view, &mut rng)
+                    } else {
+                        Random.reply(&view, &mut rng)
+                    };
+                    game.apply(t.seat, Some(reply.put), Some(reply.pick))
+                        .unwrap();
+                }
+                game.ranks()[0] == 1
+            })
+            .count();
+        assert!(wins >= 14, "greedy won {wins} of 20");
+    }
+
+    #[test]
     fn everyone_eliminated_ends_the_game() {
         let mut game = Game::new(1, 2);
         game.eliminate(0);
