@@ -43,7 +43,7 @@ pub fn tiles_in_game(players: usize) -> usize {
 }
 
 /// A tile of the current turn or of the offer, and the king who picked it, if any.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Slot {
     tile: u8,
     /// (seat, king) that picked it.
@@ -171,7 +171,12 @@ pub enum IllegalMove {
     GameOver,
     /// Another seat is to play.
     #[error("seat {got} played but seat {expected} is to play")]
-    NotYourTurn { expected: usize, got: usize },
+    NotYourTurn {
+        /// The seat whose sequence is due.
+        expected: usize,
+        /// The seat that tried to play.
+        got: usize,
+    },
     /// A pick was due and none was given.
     #[error("no tile picked")]
     NoPick,
@@ -257,6 +262,19 @@ impl Game {
         game
     }
 
+    /// Rebuilds a game from its seed, seat count and move log (as [`Game::log`] gives it).
+    pub fn replay(seed: u64, players: usize, log: &[MoveRecord]) -> Result<Game, IllegalMove> {
+        let mut game = Game::new(seed, players);
+        for r in log {
+            if r.eliminated {
+                game.eliminate(r.seat);
+            } else {
+                game.apply_with_message(r.seat, r.put, r.pick, r.message.clone())?;
+            }
+        }
+        Ok(game)
+    }
+
     /// Number of seats.
     pub fn players(&self) -> usize {
         self.players
@@ -270,6 +288,12 @@ impl Game {
     /// The seat's kingdom.
     pub fn kingdom(&self, seat: usize) -> &Kingdom {
         &self.kingdoms[seat]
+    }
+
+    /// Direct access to a kingdom, for tests that need a hand-built position.
+    #[cfg(test)]
+    pub(super) fn kingdom_mut(&mut self, seat: usize) -> &mut Kingdom {
+        &mut self.kingdoms[seat]
     }
 
     /// Whether the seat's game was ended by a fault.
@@ -527,26 +551,28 @@ impl Game {
     }
 }
 
-/// Adds the statement's tie-break points to `(score, territory, crowns)` per seat: first,
-/// among seats with equal scores, +1 to those with the largest territory; then, among seats
-/// whose new scores are equal, +1 to those with the most crowns. A group whose members all
-/// have the same territory (or crowns) gets nothing at that step.
+/// Adds the statement's tie-break points to `(score, territory, crowns)` per seat, for a tie
+/// at the top only: if 2+ seats share the best score, +1 to those of them with the largest
+/// territory; then, if 2+ seats share the (new) best score, +1 to those with the most crowns.
+/// A step where the tied seats are all equal on its criterion gives nothing. Ties below the
+/// top stay ties (a +1 there could lift a seat level with one that beat it).
 pub fn tie_break(stats: &[(u32, u32, u32)]) -> Vec<u32> {
     let scores: Vec<u32> = stats.iter().map(|s| s.0).collect();
     let scores = bonus(&scores, |i| stats[i].1);
     bonus(&scores, |i| stats[i].2)
 }
 
-/// +1 to the seats with the largest `key` in each group of 2+ equal scores where keys differ.
+/// +1 to the seats with the largest `key` among those sharing the best score, when 2+ share
+/// it and their keys differ.
 fn bonus(scores: &[u32], key: impl Fn(usize) -> u32) -> Vec<u32> {
+    let top = scores.iter().copied().max().unwrap_or(0);
+    let tied: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] == top).collect();
+    let best = tied.iter().map(|&i| key(i)).max().unwrap_or(0);
     let mut out = scores.to_vec();
-    for (i, &score) in scores.iter().enumerate() {
-        let group: Vec<usize> = (0..scores.len()).filter(|&j| scores[j] == score).collect();
-        let best = group.iter().map(|&j| key(j)).max().unwrap_or(0);
-        let differ = group.iter().any(|&j| key(j) != best);
-        if group.len() > 1 && differ && key(i) == best {
-            out[i] += 1;
-        }
+    if tied.len() > 1 && tied.iter().any(|&i| key(i) != best) {
+        tied.iter()
+            .filter(|&&i| key(i) == best)
+            .for_each(|&i| out[i] += 1);
     }
     out
 }

@@ -6,6 +6,8 @@
 //! CodinGame referee does, and what we chose where it could not be established, is written
 //! down in `/work/notes/kingdomino-referee.md`.
 
+#![warn(missing_docs)]
+
 pub mod builtins;
 pub mod game;
 pub mod kingdom;

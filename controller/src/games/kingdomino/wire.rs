@@ -21,7 +21,12 @@ pub const NO_TILE_TO_PICK: &str = "0 _0 _0 -1";
 pub enum BadReply {
     /// The line does not start with the expected command word.
     #[error("expected `{expected} ...`, got {got:?}")]
-    Command { expected: &'static str, got: String },
+    Command {
+        /// `PUT` or `PICK`.
+        expected: &'static str,
+        /// The line as read, trimmed.
+        got: String,
+    },
     /// Wrong number of values after the command.
     #[error("`{0}` takes {1} values: {2:?}")]
     Arity(&'static str, usize, String),
