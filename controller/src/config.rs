@@ -682,11 +682,7 @@ impl Settings {
             );
         }
         if self.record != crate::record::Level::Full {
-            return refuse(
-                "--record",
-                "summary".into(),
-                "games are recorded in full",
-            );
+            return refuse("--record", "summary".into(), "games are recorded in full");
         }
         Ok(())
     }

@@ -27,6 +27,9 @@ use super::{ABSENT, FaultPhase, GameRecord, RowChoice};
 ///
 /// Returns a message naming the first inconsistency found (and its round, with several).
 pub fn check_record(r: &GameRecord) -> Result<(), String> {
+    if r.rules == crate::games::GameId::Kingdomino {
+        return crate::games::kingdomino::check::check_record(r);
+    }
     let rounds = r.round_count();
     let n = r.players.len();
     // Per seat, whether its bot is gone (faulted in an earlier round).

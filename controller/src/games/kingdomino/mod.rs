@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod builtins;
+pub mod check;
 pub mod game;
 pub mod kingdom;
 pub mod record;

@@ -246,8 +246,5 @@ fn free_list(ids: &[u8]) -> String {
     if ids.is_empty() {
         return "none".into();
     }
-    ids.iter()
-        .map(u8::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
+    ids.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
 }
