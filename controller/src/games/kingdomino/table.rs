@@ -23,12 +23,14 @@ use crate::player::{Fault, Finished, Limits, Process, Strategy};
 use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes};
 use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
 
-/// Who plays a seat, as the game goes on.
+/// Who plays a seat, as the game goes on. At most four per table, so the size of a built-in's
+/// random stream does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Player {
     /// An in-process player with its own random stream.
     Builtin(Strategy, ChaCha8Rng),
     /// An external bot.
-    Process(Box<Process>),
+    Process(Process),
     /// A bot that faulted (or could not start): its game is over.
     Gone,
 }
@@ -66,7 +68,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
                         None => p,
                     };
                     p.queue_text(&init);
-                    Player::Process(Box::new(p))
+                    Player::Process(p)
                 }
                 Err(fault) => {
                     start_faults.push((seat, fault));
