@@ -1,0 +1,424 @@
+//! Kingdomino through the real `take6` binary: strict readers of the CodinGame wire at 2, 3
+//! and 4 players, faults that end a player's game, `take6 verify` on forged lines, `--resume`
+//! after `kill -9`, and shards merged.
+
+mod common;
+
+use std::fs;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use take6::games::kingdomino::game::Game;
+use take6::record::{GameRecord, check_record, read_games_jsonl};
+use tempfile::TempDir;
+
+use common::{assert_ok, forge, text};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
+}
+
+/// Copies a folder, keeping permissions (the executable bits matter).
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let dst = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &dst);
+        } else {
+            fs::copy(entry.path(), &dst).unwrap();
+        }
+    }
+}
+
+/// A scratch folder whose `bots/` holds copies of fixtures: `(name, fixture)`.
+fn arena(bots: &[(&str, &str)]) -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, fixture) in bots {
+        copy_dir(
+            &fixtures().join(fixture),
+            &tmp.path().join("bots").join(name),
+        );
+    }
+    tmp
+}
+
+/// `take6 ARGS` in `dir`.
+fn take6_cmd(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("take6").unwrap();
+    cmd.current_dir(dir).stdin(Stdio::null());
+    cmd
+}
+
+/// The flags of every Kingdomino series here: limits far above what the fixtures need (a
+/// loaded machine must not turn a well-behaved bot into a fault).
+fn series_flags(players: &str, games: &str, seed: &str) -> Vec<String> {
+    [
+        "run",
+        "--game",
+        "kingdomino",
+        "--players",
+        players,
+        "--games",
+        games,
+        "--seed",
+        seed,
+        "--jobs",
+        "2",
+        "--first-reply-ms",
+        "10000",
+        "--reply-ms",
+        "5000",
+        "--grace-ms",
+        "300",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+fn run(dir: &Path, players: &str, games: &str, seed: &str, extra: &[&str]) -> Output {
+    take6_cmd(dir)
+        .args(series_flags(players, games, seed))
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn series_dir(dir: &Path) -> PathBuf {
+    fs::canonicalize(dir.join("results/latest")).unwrap()
+}
+
+fn records(series: &Path) -> Vec<GameRecord> {
+    let file = fs::File::open(series.join("games.jsonl")).unwrap();
+    let mut games = read_games_jsonl(BufReader::new(file)).unwrap();
+    games.sort_by_key(|g| g.game);
+    games
+}
+
+/// A record without what differs between two runs of the same game (times).
+fn comparable(mut g: GameRecord) -> GameRecord {
+    g.ms = 0;
+    g.replies.clear();
+    g
+}
+
+fn seat_of(game: &GameRecord, bot: &str) -> usize {
+    game.players.iter().position(|p| p == bot).unwrap()
+}
+
+/// What a strict reader wrote in its working copy: one verdict per game it read to the end.
+fn verdicts(series: &Path, bot: &str) -> Vec<String> {
+    fs::read_to_string(series.join("work").join(bot).join("verdicts.txt"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Each seat's kingdom value without tie-break points, replayed from the record.
+fn base_scores(g: &GameRecord) -> Vec<u32> {
+    let moves = &g.kingdomino.as_ref().expect("a Kingdomino record").moves;
+    Game::replay(g.seed, g.players.len(), moves)
+        .unwrap()
+        .base_scores()
+}
+
+/// Issue 22: strict readers of the CodinGame Kingdomino wire (every line's shape and range,
+/// their own kingdom against the grid they are sent, turn order and tile owners) play 100
+/// games at each table size without a fault or a failed check, and the score each computes
+/// of its own kingdom is the one the controller recorded.
+#[test]
+fn strict_readers_play_100_games_at_2_3_and_4_players_without_a_fault() {
+    for players in ["2", "3", "4"] {
+        let tmp = arena(&[
+            ("strict-a", "strict-kingdomino"),
+            ("strict-b", "strict-kingdomino"),
+        ]);
+        let out = run(tmp.path(), players, "100", "2211", &[]);
+        assert_ok(&out);
+        let series = series_dir(tmp.path());
+        let games = records(&series);
+        assert_eq!(games.len(), 100, "{players} players");
+        for g in &games {
+            check_record(g).unwrap_or_else(|e| panic!("game {}: {e}", g.game));
+            assert_eq!(g.invalid, [], "{players} players, game {}", g.game);
+            assert_eq!(g.players.len(), players.parse::<usize>().unwrap());
+        }
+        for bot in ["strict-a", "strict-b"] {
+            let mut said: Vec<String> = verdicts(&series, bot);
+            let mut recorded: Vec<String> = games
+                .iter()
+                .map(|g| format!("ok {}", base_scores(g)[seat_of(g, bot)]))
+                .collect();
+            said.sort();
+            recorded.sort();
+            assert_eq!(said, recorded, "{bot} at {players} players");
+        }
+        // The PICK messages are kept in the record.
+        let messages = games[0].kingdomino.as_ref().unwrap().moves.iter();
+        assert!(
+            messages
+                .filter_map(|m| m.message.as_deref())
+                .any(|m| m.starts_with("hello from strict")),
+            "messages kept"
+        );
+        let verify = take6_cmd(tmp.path()).args(["verify"]).output().unwrap();
+        assert_ok(&verify);
+        // Higher is better: the leaderboard's first row has the highest mean.
+        let board = fs::read_to_string(series.join("leaderboard.csv")).unwrap();
+        let means: Vec<f64> = board
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(5).unwrap().parse().unwrap())
+            .collect();
+        assert!(means.windows(2).all(|w| w[0] >= w[1]), "{board}");
+    }
+}
+
+/// A strict reader given a grid that is not its kingdom fails: the test above would catch a
+/// controller that sent the wrong grid.
+#[test]
+fn the_strict_reader_fails_on_a_grid_that_is_not_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let launch = fixtures().join("strict-kingdomino/launch");
+    // Init, then a turn-1 block of two players whose own grid lacks the castle.
+    let empty = "_0".repeat(9);
+    let mut block = String::from("2\n4\n");
+    for y in 0..18 {
+        block.push_str(&empty);
+        block.push('\n');
+        let _ = y;
+    }
+    for _ in 0..4 {
+        block.push_str("0 _0 _0 -1 0\n");
+    }
+    for id in [3, 9, 20, 31] {
+        block.push_str(&format!("{id} c0 c0 -1\n"));
+    }
+    let mut child = Command::new(launch)
+        .current_dir(tmp.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(block.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let verdict = fs::read_to_string(tmp.path().join("verdicts.txt")).unwrap();
+    assert!(verdict.starts_with("FAIL"), "{verdict}");
+}
+
+/// A bad PICK and a malformed PUT end that player's game, as the statement says: recorded as
+/// faults with their reasons, the player is asked nothing more, its kingdom still scores, and
+/// the rating ranks it last in that game.
+#[test]
+fn a_bad_pick_and_a_malformed_put_end_the_players_game() {
+    let tmp = arena(&[
+        ("bad-pick", "kd-bad-pick"),
+        ("garbage", "kd-garbage"),
+        ("strict", "strict-kingdomino"),
+    ]);
+    let out = run(tmp.path(), "4", "6", "77", &[]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let games = records(&series);
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        check_record(g).unwrap();
+        let faults = |bot: &str| -> Vec<(u8, String)> {
+            let seat = seat_of(g, bot);
+            g.invalid
+                .iter()
+                .filter(|f| f.seat == seat)
+                .map(|f| (f.turn, f.kind.clone()))
+                .collect()
+        };
+        assert_eq!(faults("bad-pick"), [(3, "illegal_pick".to_string())]);
+        assert_eq!(faults("garbage"), [(2, "bad_reply".to_string())]);
+        assert_eq!(faults("strict"), []);
+        let moves = &g.kingdomino.as_ref().unwrap().moves;
+        let seat = seat_of(g, "garbage");
+        let after = moves
+            .iter()
+            .skip_while(|m| !(m.eliminated && m.seat == seat));
+        assert_eq!(
+            after.filter(|m| m.seat == seat).count(),
+            1,
+            "never asked again"
+        );
+        let reason = &g
+            .invalid
+            .iter()
+            .find(|f| f.kind == "illegal_pick")
+            .unwrap()
+            .reason;
+        assert!(reason.contains("not free to pick"), "{reason}");
+    }
+    let summary = text(&out.stdout);
+    assert!(summary.contains("garbage"), "{summary}");
+    assert_eq!(verdicts(&series, "strict").len(), 6);
+}
+
+/// `take6 verify` re-derives every Kingdomino game: a forged score, a tile put on the castle
+/// and a pick of a taken tile are each caught, naming the line.
+#[test]
+fn verify_catches_forged_kingdomino_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    assert_ok(
+        &take6_cmd(tmp.path())
+            .args(series_flags("3", "10", "5150"))
+            .arg("--builtins-only")
+            .output()
+            .unwrap(),
+    );
+    let series = series_dir(tmp.path());
+    let jsonl = series.join("games.jsonl");
+    let original = fs::read(&jsonl).unwrap();
+    let id = series.file_name().unwrap().to_str().unwrap().to_string();
+    let edits: [(&str, Box<dyn Fn(&mut GameRecord)>); 3] = [
+        ("scores are", Box::new(|g| g.scores[1] += 2)),
+        (
+            "the PUT is recorded as",
+            Box::new(|g| {
+                let m = g.kingdomino.as_mut().unwrap().moves.iter_mut();
+                let placed = m
+                    .filter(|m| {
+                        m.outcome == Some(take6::games::kingdomino::game::PutOutcome::Placed)
+                    })
+                    .nth(3)
+                    .unwrap();
+                placed.put = Some(take6::games::kingdomino::kingdom::Placement::new(4, 4, 1));
+            }),
+        ),
+        (
+            "which was not free",
+            Box::new(|g| {
+                let moves = &mut g.kingdomino.as_mut().unwrap().moves;
+                let first = moves[0].pick;
+                moves[1].pick = first;
+            }),
+        ),
+    ];
+    for (says, edit) in edits {
+        fs::write(&jsonl, &original).unwrap();
+        forge(&jsonl, &id, 4, edit);
+        let out = take6_cmd(tmp.path()).args(["verify"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{says}: {}", text(&out.stdout));
+        let said = text(&out.stdout) + &text(&out.stderr);
+        assert!(
+            said.contains("line 4") && said.contains(says),
+            "{says}: {said}"
+        );
+    }
+}
+
+/// A Kingdomino series killed with `kill -9` and resumed plays every game once, and its games
+/// are those of an uninterrupted run with the same seed; `--resume --game take6` is refused.
+#[test]
+fn kill_9_then_resume_equals_an_uninterrupted_run() {
+    let bots = [
+        ("strict-a", "strict-kingdomino"),
+        ("strict-b", "strict-kingdomino"),
+    ];
+    let whole = arena(&bots);
+    assert_ok(&run(whole.path(), "3", "40", "4242", &[]));
+    let reference: Vec<GameRecord> = records(&series_dir(whole.path()))
+        .into_iter()
+        .map(comparable)
+        .collect();
+
+    let tmp = arena(&bots);
+    let mut child: Child = take6_cmd(tmp.path())
+        .args(series_flags("3", "40", "4242"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let lines = fs::read_to_string(tmp.path().join("results/latest/games.jsonl"))
+            .map(|s| s.lines().count())
+            .unwrap_or(0);
+        if lines >= 5 || started.elapsed() > Duration::from_secs(120) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let series = series_dir(tmp.path());
+    let before = records(&series).len();
+    assert!(before < 40, "killed part-way ({before} games)");
+
+    let refused = take6_cmd(tmp.path())
+        .args(["run", "--resume", "--game", "take6"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("game"),
+        "{}",
+        text(&refused.stderr)
+    );
+
+    let resumed = take6_cmd(tmp.path())
+        .args(["run", "--resume"])
+        .output()
+        .unwrap();
+    assert_ok(&resumed);
+    let after: Vec<GameRecord> = records(&series).into_iter().map(comparable).collect();
+    assert_eq!(after, reference);
+    assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+}
+
+/// Two shards of a Kingdomino series merged are the series one machine plays.
+#[test]
+fn two_shards_merged_equal_a_single_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let flags = |results: &str| {
+        let mut f = series_flags("4", "30", "123456789012345678");
+        f.extend(["--builtins-only", "--results", results].map(String::from));
+        f
+    };
+    assert_ok(&take6_cmd(tmp.path()).args(flags("whole")).output().unwrap());
+    for (i, results) in ["s0", "s1"].iter().enumerate() {
+        let shard = format!("{i}/2");
+        assert_ok(
+            &take6_cmd(tmp.path())
+                .args(flags(results))
+                .args(["--shard", &shard])
+                .output()
+                .unwrap(),
+        );
+    }
+    let merged = take6_cmd(tmp.path())
+        .args(["merge", "--results", "merged", "s0/latest", "s1/latest"])
+        .output()
+        .unwrap();
+    assert_ok(&merged);
+    let whole: Vec<GameRecord> =
+        records(&fs::canonicalize(tmp.path().join("whole/latest")).unwrap())
+            .into_iter()
+            .map(comparable)
+            .collect();
+    let joined: Vec<GameRecord> =
+        records(&fs::canonicalize(tmp.path().join("merged/latest")).unwrap())
+            .into_iter()
+            .map(comparable)
+            .collect();
+    assert_eq!(whole, joined);
+    let board =
+        |d: &str| fs::read_to_string(tmp.path().join(d).join("latest/leaderboard.csv")).unwrap();
+    assert_eq!(board("whole"), board("merged"));
+}
