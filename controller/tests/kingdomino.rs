@@ -270,6 +270,9 @@ fn a_bad_pick_and_a_malformed_put_end_the_players_game() {
     assert_eq!(verdicts(&series, "strict").len(), 6);
 }
 
+/// An edit of a record, for the forgery test.
+type Forgery = Box<dyn Fn(&mut GameRecord)>;
+
 /// `take6 verify` re-derives every Kingdomino game: a forged score, a tile put on the castle
 /// and a pick of a taken tile are each caught, naming the line.
 #[test]
@@ -286,7 +289,7 @@ fn verify_catches_forged_kingdomino_lines() {
     let jsonl = series.join("games.jsonl");
     let original = fs::read(&jsonl).unwrap();
     let id = series.file_name().unwrap().to_str().unwrap().to_string();
-    let edits: [(&str, Box<dyn Fn(&mut GameRecord)>); 3] = [
+    let edits: [(&str, Forgery); 3] = [
         ("scores are", Box::new(|g| g.scores[1] += 2)),
         (
             "the PUT is recorded as",
