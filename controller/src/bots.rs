@@ -158,10 +158,10 @@ pub async fn prepare(
                     copies: &copies,
                     builds: &builds,
                     warm,
+                    tools: &tools,
                 },
                 max_data,
                 &sandbox,
-                tools,
             );
             let outcome = outcome.await.map_err(|reason| Skipped {
                 // A name that cannot be shown as it is (control characters…) is shown escaped.
@@ -225,12 +225,14 @@ impl Prewarm {
 }
 
 /// What every folder's preparation shares: how many folders may be copied, and how many
-/// built, at once; how many warm sandboxes each bot gets before the games.
+/// built, at once; how many warm sandboxes each bot gets before the games; the toolchains.
 #[derive(Clone, Copy)]
 struct Slots<'a> {
     copies: &'a Semaphore,
     builds: &'a Semaphore,
     warm: usize,
+    /// The toolchains the series' bots can run, for folders without `launch`.
+    tools: &'a Arc<Toolchains>,
 }
 
 /// Checks, copies and builds one folder; the error is the reason it is skipped.
@@ -242,7 +244,6 @@ async fn prepare_one(
     slots: Slots<'_>,
     max_data: u64,
     sandbox: &Arc<Sandbox>,
-    tools: Arc<Toolchains>,
 ) -> Result<Bot, String> {
     let Some(name) = folder.file_name().and_then(|n| n.to_str()) else {
         return Err("the folder name is not valid UTF-8; rename the folder".into());
@@ -257,6 +258,7 @@ async fn prepare_one(
     let (source, copy) = (folder.to_path_buf(), workdir.clone());
     let slot = slots.copies.acquire().await.expect("never closed");
     let handover = Arc::clone(sandbox);
+    let tools = Arc::clone(slots.tools);
     let (hash, template, has_build, generated) = tokio::task::spawn_blocking(move || {
         let staged = stage(&source, &copy, max_data, &tools)?;
         // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
