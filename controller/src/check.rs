@@ -295,9 +295,16 @@ fn generated(dir: &Path, bot: &str) -> String {
                 }
             }
         }
-        // A bot with its own launch: the toolchains are not its concern.
-        None if mine.is_some() => return out,
-        None => {}
+        None => {
+            // A bot with its own launch: the toolchains are not its concern.
+            let no_launch = manifest
+                .skipped
+                .iter()
+                .any(|s| s.name == bot && s.reason.starts_with("no launch script"));
+            if !no_launch {
+                return out;
+            }
+        }
     }
     if !manifest.toolchains.is_empty() {
         out.push_str("Toolchains the bots' build and launch can run:\n");

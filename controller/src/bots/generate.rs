@@ -86,7 +86,9 @@ impl Language {
 /// A tool a generated script runs, and the Debian package that installs it system-wide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tool {
+    /// The command, as looked up on the bots' `PATH`.
     pub name: &'static str,
+    /// The Debian package to install, named in the reason when it is missing.
     pub package: &'static str,
 }
 
@@ -403,6 +405,7 @@ fn shell_word(name: &str) -> String {
     }
 }
 
+/// File names as shell words, one space apart, for a command line.
 fn words(files: &[String]) -> String {
     files
         .iter()
