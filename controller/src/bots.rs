@@ -1,8 +1,9 @@
 //! Finding bot folders, making each bot's working copy, building it, and saying why a folder is
 //! skipped. Knows nothing about rules or scheduling.
 //!
-//! A bot is a subfolder of the bots folder with an executable `launch`; its name is the folder's
-//! name. Each series runs every bot from a fresh copy under `<series>/work/<name>/`, so what a
+//! A bot is a subfolder of the bots folder with an executable `launch` (or source that
+//! [`generate`] writes `build` and `launch` scripts for, in the working copy); its name is the
+//! folder's name. Each series runs every bot from a fresh copy under `<series>/work/<name>/`, so what a
 //! bot writes there persists across its games of one series and nothing is ever written to the
 //! bots folder itself.
 
@@ -19,6 +20,10 @@ use tokio::sync::Semaphore;
 use crate::folder::{self, Kind, Listing};
 use crate::names::{escaped, name_problem};
 use crate::sandbox::Sandbox;
+
+pub mod generate;
+
+pub use generate::{Generated, Toolchains};
 
 /// The optional per-bot settings file.
 pub const BOT_TOML: &str = "bot.toml";
@@ -47,6 +52,8 @@ pub struct Bot {
     /// can be tied to the exact bot that produced it.
     pub hash: String,
     pub template: TemplateChoice,
+    /// The scripts take6 wrote into its working copy, its folder having no `launch`.
+    pub generated: Option<Generated>,
 }
 
 /// A folder that is not a usable bot, and why.
@@ -82,8 +89,11 @@ const BOT_TOML_CAP: u64 = 64 * 1024;
 
 /// Finds the bots in `bots_dir`, copies each to `<series_dir>/work/<name>` and runs its `build`
 /// there (up to `jobs` copies or builds at once) through the launcher `sandbox`. A folder with
-/// more than `max_data` bytes of file data is skipped. Returns the usable bots sorted by name
+/// more than `max_data` bytes of file data is skipped. A folder without `launch` whose source
+/// is recognised gets scripts written into its working copy, if `tools` (what the sandbox can
+/// run, looked up once per series) has its language's. Returns the usable bots sorted by name
 /// and the skipped folders with their reasons.
+#[allow(clippy::too_many_arguments)]
 pub async fn prepare(
     bots_dir: &Path,
     series_dir: &Path,
@@ -92,6 +102,7 @@ pub async fn prepare(
     max_data: u64,
     sandbox: &Arc<Sandbox>,
     prewarm: Prewarm,
+    tools: &Toolchains,
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
@@ -129,11 +140,13 @@ pub async fn prepare(
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let copies = Arc::new(Semaphore::new(jobs.max(cores)));
     let warm = prewarm.per_bot(folders.len());
+    let tools = Arc::new(tools.clone());
     let mut tasks = tokio::task::JoinSet::new();
     for (i, folder) in folders.into_iter().enumerate() {
         let (work, logs, builds) = (work.clone(), logs.clone(), Arc::clone(&builds));
         let copies = Arc::clone(&copies);
         let sandbox = Arc::clone(sandbox);
+        let tools = Arc::clone(&tools);
         tasks.spawn(async move {
             let name = file_name(&folder);
             let outcome = prepare_one(
@@ -145,6 +158,7 @@ pub async fn prepare(
                     copies: &copies,
                     builds: &builds,
                     warm,
+                    tools: &tools,
                 },
                 max_data,
                 &sandbox,
@@ -211,12 +225,14 @@ impl Prewarm {
 }
 
 /// What every folder's preparation shares: how many folders may be copied, and how many
-/// built, at once; how many warm sandboxes each bot gets before the games.
+/// built, at once; how many warm sandboxes each bot gets before the games; the toolchains.
 #[derive(Clone, Copy)]
 struct Slots<'a> {
     copies: &'a Semaphore,
     builds: &'a Semaphore,
     warm: usize,
+    /// The toolchains the series' bots can run, for folders without `launch`.
+    tools: &'a Arc<Toolchains>,
 }
 
 /// Checks, copies and builds one folder; the error is the reason it is skipped.
@@ -242,8 +258,9 @@ async fn prepare_one(
     let (source, copy) = (folder.to_path_buf(), workdir.clone());
     let slot = slots.copies.acquire().await.expect("never closed");
     let handover = Arc::clone(sandbox);
-    let (hash, template, has_build) = tokio::task::spawn_blocking(move || {
-        let staged = stage(&source, &copy, max_data)?;
+    let tools = Arc::clone(slots.tools);
+    let (hash, template, has_build, generated) = tokio::task::spawn_blocking(move || {
+        let staged = stage(&source, &copy, max_data, &tools)?;
         // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
         handover
             .prepare_workdir(&copy)
@@ -276,24 +293,39 @@ async fn prepare_one(
         workdir,
         hash,
         template,
+        generated,
     })
 }
 
 /// The file work of preparing a bot: lists the folder (refusing special files and folders too
-/// large), checks its scripts and settings, hashes it and copies it to `workdir`. Returns the
-/// hash, the template choice and whether there is a build script.
+/// large), checks its scripts and settings, hashes it and copies it to `workdir`, where it
+/// writes `build` and `launch` for a folder with recognised source and neither script (the
+/// folder itself is only read). Returns the hash, the template choice, whether there is a
+/// build script and the scripts written.
 fn stage(
     folder: &Path,
     workdir: &Path,
     max_data: u64,
-) -> Result<(String, TemplateChoice, bool), String> {
+    tools: &Toolchains,
+) -> Result<Staged, String> {
     let listing = folder::scan(folder, max_data).map_err(|e| e.to_string())?;
-    match listing.kind_of("launch") {
-        None => return Err("no launch script (add an executable file named 'launch')".into()),
-        Some(kind) => script(kind, "launch")?,
-    }
+    let generated = match (listing.kind_of("launch"), listing.kind_of("build")) {
+        (Some(kind), _) => {
+            script(kind, "launch")?;
+            None
+        }
+        // The author's own build is never paired with a launch of take6's guessing.
+        (None, Some(_)) => {
+            return Err(
+                "no launch script (add an executable file named 'launch'); the folder has a \
+                 build script, so take6 writes none for it"
+                    .into(),
+            );
+        }
+        (None, None) => Some(generate::recognise(folder, &listing, tools)?),
+    };
     let has_build = match listing.kind_of("build") {
-        None => false,
+        None => generated.as_ref().is_some_and(|g| g.build.is_some()),
         Some(kind) => {
             script(kind, "build")?;
             true
@@ -306,8 +338,16 @@ fn stage(
             .map_err(|e| format!("cannot clear {}: {e}", workdir.display()))?;
     }
     listing.copy_to(workdir).map_err(|e| e.to_string())?;
-    Ok((hash, template, has_build))
+    if let Some(g) = &generated {
+        g.write(workdir)
+            .map_err(|e| format!("cannot write the generated scripts: {e}"))?;
+    }
+    Ok((hash, template, has_build, generated))
 }
+
+/// What [`stage`] found: the folder's hash, its template choice, whether there is a build
+/// script, and the scripts take6 wrote.
+type Staged = (String, TemplateChoice, bool, Option<Generated>);
 
 /// Why the executable file `launch` could not start, found by reading its first line: no `#!`
 /// line in a file that is not a program (exec format error), Windows line endings (the
@@ -548,6 +588,7 @@ mod tests {
             1 << 20,
             &sandbox(),
             Prewarm::NONE,
+            &Toolchains::default(),
         )
         .await
         .unwrap();
@@ -619,6 +660,7 @@ mod tests {
             1 << 20,
             &sandbox(),
             Prewarm::NONE,
+            &Toolchains::default(),
         )
         .await
         .unwrap();
@@ -670,6 +712,7 @@ mod tests {
             1 << 20,
             &sandbox(),
             Prewarm::NONE,
+            &Toolchains::default(),
         )
         .await
         .unwrap();

@@ -19,7 +19,9 @@ pub enum CheckError {
     #[error("{0} does not exist; give the path of a bot folder")]
     Missing(PathBuf),
     #[error(
-        "{0} is not a bot folder: it has no 'launch' (a bot folder holds an executable 'launch')"
+        "{0} is not a bot folder: it has no 'launch' (a bot folder holds an executable \
+         'launch', or source take6 writes one for: see the README, Source folders without \
+         launch)"
     )]
     NotAFolder(PathBuf),
     #[error("cannot copy the bot {path}: {reason}")]
@@ -45,7 +47,7 @@ impl Staged {
         let name = bot
             .canonicalize()
             .ok()
-            .filter(|p| p.join("launch").exists())
+            .filter(|p| p.join("launch").exists() || crate::bots::generate::has_source(p))
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .ok_or_else(|| CheckError::NotAFolder(bot.to_path_buf()))?;
         let bots = std::env::temp_dir().join(format!("take6-check-{}", std::process::id()));
@@ -135,6 +137,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         .filter_map(|g| Some((g, g.players.iter().position(|p| p == bot)?)))
         .collect();
     mine.sort_by_key(|(g, _)| g.game);
+    out.push_str(&generated(dir, bot));
     if let Some(skip) = facts.skipped.iter().find(|s| s.name == bot) {
         let _ = writeln!(out, "\n{bot} did not play: {}", skip.reason);
         let log = dir.join("logs").join(format!("{bot}.build.log"));
@@ -263,6 +266,57 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         );
     }
     (out, faults == 0)
+}
+
+/// For a folder without `launch`: the scripts take6 wrote into its working copy (or, when it
+/// wrote none, the toolchains it looked for), from `series.toml` and the working copy.
+fn generated(dir: &Path, bot: &str) -> String {
+    let Ok(manifest) = crate::series::manifest::Manifest::read(dir) else {
+        return String::new();
+    };
+    let mut out = String::new();
+    let mine = manifest.bots.iter().find(|b| b.name == bot);
+    match mine.and_then(|b| b.generated.as_ref()) {
+        Some(g) => {
+            let _ = writeln!(
+                out,
+                "\n{bot} has no launch: take6 wrote these scripts for its {} source ({}) into \
+                 its working copy (write your own launch to override them):",
+                g.language.name(),
+                g.from.join(", ")
+            );
+            let work = dir.join("work").join(bot);
+            for (name, text) in [
+                ("build", g.build_script()),
+                ("launch", Some(g.launch_script())),
+            ] {
+                let Some(text) = text else { continue };
+                // What is in the working copy, which is what ran.
+                let text = std::fs::read_to_string(work.join(name)).unwrap_or(text);
+                let _ = writeln!(out, "  {name}:");
+                for line in text.lines() {
+                    let _ = writeln!(out, "    {line}");
+                }
+            }
+        }
+        None => {
+            // A bot with its own launch: the toolchains are not its concern.
+            let no_launch = manifest
+                .skipped
+                .iter()
+                .any(|s| s.name == bot && s.reason.starts_with("no launch script"));
+            if !no_launch {
+                return out;
+            }
+        }
+    }
+    if !manifest.toolchains.is_empty() {
+        out.push_str("Toolchains the bots' build and launch can run:\n");
+        for (tool, at) in &manifest.toolchains {
+            let _ = writeln!(out, "  {tool:<8} {at}");
+        }
+    }
+    out
 }
 
 /// The bot's mean score against the built-ins' at the same tables.

@@ -289,6 +289,12 @@ fn read_run(
 }
 
 impl Listing {
+    /// Every entry, parents before children: what a folder without `launch` is recognised by
+    /// (see `bots::generate`).
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
     /// The kind of the entry at `rel` (e.g. `launch`), if there is one.
     pub fn kind_of(&self, rel: &str) -> Option<&Kind> {
         let rel = Path::new(rel);

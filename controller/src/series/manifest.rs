@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dir::{self, MANIFEST, SeriesDir};
 use super::{SeriesError, Status};
-use crate::bots::{Bot, Skipped, TemplateChoice};
+use crate::bots::{Bot, Generated, Skipped, TemplateChoice};
 use crate::config::Settings;
 use crate::protocol::TemplateSet;
 use crate::schedule::{Balance, Request, Schedule, ScheduleKind, TABLE_SIZE};
@@ -62,6 +62,10 @@ pub struct Manifest {
     /// What the bots' sandbox enforced and what it could not (the latest attempt's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<SandboxRecord>,
+    /// The tools a bot's generated scripts may run, each with its path or how to install it
+    /// (looked up once per series; see `bots::generate`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub toolchains: std::collections::BTreeMap<String, String>,
     pub bots: Vec<ManifestBot>,
     pub builtins: Vec<String>,
     #[serde(default)]
@@ -101,6 +105,10 @@ pub struct ManifestBot {
     /// Absent in series begun before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template_hash: Option<String>,
+    /// The `build` and `launch` take6 wrote into its working copy, its folder having no
+    /// `launch` (`[bots.generated]`: the language, the files, the commands).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated: Option<Generated>,
 }
 
 /// `[sandbox]`: the mode and what it enforced on this machine.
@@ -168,6 +176,7 @@ impl Manifest {
             balance: schedule.map(Schedule::balance),
             settings,
             sandbox: None,
+            toolchains: Default::default(),
             bots: bots
                 .iter()
                 .map(|(b, set)| ManifestBot {
@@ -183,6 +192,7 @@ impl Manifest {
                         TemplateChoice::File(path) => Some(path.clone()),
                     },
                     template_hash: Some(set.fingerprint().to_string()),
+                    generated: b.generated.clone(),
                 })
                 .collect(),
             builtins: schedule

@@ -167,6 +167,8 @@ pub async fn run(
     let _release = Release(Arc::clone(&sandbox));
     // Watch for a stop from the start: builds can take minutes.
     let mut stop = std::pin::pin!(stop);
+    // What a folder without `launch` can be built with, looked up once for the series.
+    let tools = bots::Toolchains::for_sandbox(&sandbox);
     let (found, mut skipped) = tokio::select! {
         prepared = bots::prepare(
             &settings.bots,
@@ -179,6 +181,7 @@ pub async fn run(
                 games_at_once: settings.jobs.min(usize::try_from(settings.games).unwrap_or(usize::MAX)),
                 seats: settings.players,
             },
+            &tools,
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
@@ -230,6 +233,7 @@ pub async fn run(
         }
         let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, None);
         manifest.sandbox = Some(sandbox.report().into());
+        manifest.toolchains = tools.record();
         manifest.status = Status::NoUsableBot;
         manifest.finished = Some(dir::now());
         manifest.write(&dir.path)?;
@@ -259,6 +263,7 @@ pub async fn run(
     }
     let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, Some(&schedule));
     manifest.sandbox = Some(sandbox.report().into());
+    manifest.toolchains = tools.record();
     let lineup = Lineup {
         bots,
         names,

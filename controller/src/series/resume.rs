@@ -90,6 +90,7 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
             workdir,
             hash,
             template: Manifest::template_of(b),
+            generated: b.generated.clone(),
         });
     }
     Ok(out)

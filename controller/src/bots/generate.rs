@@ -1,0 +1,721 @@
+//! Build and launch scripts for a bot folder that holds source but no `launch` (issue 23: "bots
+//! that need a compilation script but don't have one will be given one").
+//!
+//! A folder is recognised by its top-level files: one language's source (several C or C++
+//! files are compiled together; Java, Python, JavaScript and TypeScript need one entry point),
+//! or a project file (`Cargo.toml`, `go.mod`). The scripts are written into the bot's working
+//! copy only, never into the bots folder, and recorded in `series.toml`. A folder with source of
+//! two languages, several entry points, or a language whose toolchain the sandbox cannot see is
+//! skipped with a reason that names the candidates or the missing tool. A folder with its own
+//! `launch` (or `build`) is never given one: authors override by writing their own.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::folder::{self, Kind, Listing};
+use crate::sandbox::{Mode, Sandbox, bwrap};
+
+/// Largest Java source read to find its `main` method and package.
+const JAVA_CAP: u64 = 1 << 20;
+
+/// A language take6 writes scripts for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    C,
+    Cpp,
+    Java,
+    Python,
+    JavaScript,
+    TypeScript,
+    Rust,
+    Go,
+}
+
+impl Language {
+    /// Every language, in the order reasons list them.
+    pub const ALL: [Language; 8] = [
+        Language::C,
+        Language::Cpp,
+        Language::Java,
+        Language::Python,
+        Language::JavaScript,
+        Language::TypeScript,
+        Language::Rust,
+        Language::Go,
+    ];
+
+    /// The language's name for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::C => "C",
+            Language::Cpp => "C++",
+            Language::Java => "Java",
+            Language::Python => "Python 3",
+            Language::JavaScript => "JavaScript",
+            Language::TypeScript => "TypeScript",
+            Language::Rust => "Rust",
+            Language::Go => "Go",
+        }
+    }
+
+    /// Whether a top-level file named `name` is this language's source or project file.
+    fn claims(self, name: &str) -> bool {
+        let ext = Path::new(name)
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("");
+        match self {
+            Language::C => ext == "c",
+            Language::Cpp => matches!(ext, "cpp" | "cc" | "cxx"),
+            Language::Java => ext == "java",
+            Language::Python => ext == "py",
+            Language::JavaScript => ext == "js",
+            Language::TypeScript => ext == "ts",
+            Language::Rust => ext == "rs" || name == "Cargo.toml",
+            Language::Go => ext == "go" || name == "go.mod",
+        }
+    }
+}
+
+/// A tool a generated script runs, and the Debian package that installs it system-wide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tool {
+    /// The command, as looked up on the bots' `PATH`.
+    pub name: &'static str,
+    /// The Debian package to install, named in the reason when it is missing.
+    pub package: &'static str,
+}
+
+/// Every tool a generated script may run: what the toolchain check looks for.
+pub const TOOLS: [Tool; 10] = [
+    Tool {
+        name: "gcc",
+        package: "gcc",
+    },
+    Tool {
+        name: "g++",
+        package: "g++",
+    },
+    Tool {
+        name: "javac",
+        package: "default-jdk-headless",
+    },
+    Tool {
+        name: "java",
+        package: "default-jdk-headless",
+    },
+    Tool {
+        name: "python3",
+        package: "python3",
+    },
+    Tool {
+        name: "node",
+        package: "nodejs",
+    },
+    Tool {
+        name: "tsc",
+        package: "node-typescript",
+    },
+    Tool {
+        name: "cargo",
+        package: "cargo",
+    },
+    Tool {
+        name: "rustc",
+        package: "rustc",
+    },
+    Tool {
+        name: "go",
+        package: "golang-go",
+    },
+];
+
+/// Which of [`TOOLS`] a bot's `build` and `launch` can run: looked for once per series on the
+/// `PATH` they get, and, in the sandbox, only where it can see them (the system folders: a
+/// `cargo` that resolves into a home folder, as rustup's does, is not there for a bot).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Toolchains {
+    /// Each tool's path as found, or `None`.
+    found: Vec<(Tool, Option<PathBuf>)>,
+    /// The `PATH` searched.
+    path: String,
+    /// Whether a tool must lie inside the sandbox's system folders.
+    sandboxed: bool,
+}
+
+impl Toolchains {
+    /// The tools a bot of `sandbox` can run: its `PATH` is the sandbox's, except under
+    /// `--sandbox none`, where bots inherit the controller's environment.
+    pub fn for_sandbox(sandbox: &Sandbox) -> Toolchains {
+        let path = if sandbox.report().mode == Mode::None {
+            std::env::var("PATH").unwrap_or_default()
+        } else {
+            bwrap::ENV[0].1.to_string()
+        };
+        Toolchains::detect(&path, sandbox.isolated())
+    }
+
+    /// Looks for every tool on `path`; when `sandboxed`, a tool whose real path is outside the
+    /// system folders the sandbox shows counts as missing.
+    pub fn detect(path: &str, sandboxed: bool) -> Toolchains {
+        let found = TOOLS
+            .iter()
+            .map(|&tool| (tool, locate(tool.name, path, sandboxed)))
+            .collect();
+        Toolchains {
+            found,
+            path: path.to_string(),
+            sandboxed,
+        }
+    }
+
+    /// Where `tool` is, if a bot can run it.
+    fn get(&self, tool: &str) -> Option<&Path> {
+        self.found
+            .iter()
+            .find(|(t, _)| t.name == tool)
+            .and_then(|(_, p)| p.as_deref())
+    }
+
+    /// Each tool with its path, or `missing (apt-get install PACKAGE)`: what `series.toml`
+    /// keeps under `[toolchains]` and `take6 check` prints.
+    pub fn record(&self) -> BTreeMap<String, String> {
+        self.found
+            .iter()
+            .map(|(tool, path)| {
+                let value = match path {
+                    Some(p) => p.display().to_string(),
+                    None => format!("missing (apt-get install {})", tool.package),
+                };
+                (tool.name.to_string(), value)
+            })
+            .collect()
+    }
+
+    /// Why `tool` is missing, and how to install it.
+    fn missing(&self, tool: &str) -> String {
+        let package = TOOLS
+            .iter()
+            .find(|t| t.name == tool)
+            .map_or(tool, |t| t.package);
+        let mut why = format!("{tool} is not on the bots' PATH ({})", self.path);
+        // Found on the controller's own PATH, but hidden from the sandbox (pyenv, rustup...).
+        if self.sandboxed
+            && let Some(host) = std::env::var("PATH")
+                .ok()
+                .and_then(|p| locate(tool, &p, false))
+        {
+            why.push_str(&format!(
+                " inside the sandbox ({} is outside the system folders it sees)",
+                host.display()
+            ));
+        }
+        format!("{why}: install it system-wide (apt-get install {package}), or write a launch")
+    }
+}
+
+/// The first `name` on `path` that is an executable file, by its real path; when `sandboxed`,
+/// only one inside the system folders the sandbox binds.
+fn locate(name: &str, path: &str, sandboxed: bool) -> Option<PathBuf> {
+    path.split(':').filter(|d| !d.is_empty()).find_map(|dir| {
+        let candidate = Path::new(dir).join(name);
+        let real = fs::canonicalize(&candidate).ok()?;
+        let meta = fs::metadata(&real).ok()?;
+        let runnable = meta.is_file() && meta.permissions().mode() & 0o111 != 0;
+        let visible = !sandboxed
+            || (bwrap::SYSTEM_DIRS.iter().any(|d| real.starts_with(d))
+                && bwrap::SYSTEM_DIRS.iter().any(|d| candidate.starts_with(d)));
+        (runnable && visible).then_some(candidate)
+    })
+}
+
+/// The scripts take6 wrote for a folder without `launch`, as `series.toml` records them under
+/// the bot's `generated` table (`language`, the files it was recognised by, the commands).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Generated {
+    pub language: Language,
+    /// The files it was recognised by (the sources compiled, or the entry point).
+    pub from: Vec<String>,
+    /// The build's commands, one a line; none for interpreted languages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
+    /// The command `launch` replaces itself with (`exec`).
+    pub launch: String,
+}
+
+impl Generated {
+    /// The `build` script: the commands, stopping at the first that fails.
+    pub fn build_script(&self) -> Option<String> {
+        self.build.as_ref().map(|commands| {
+            format!(
+                "#!/bin/sh\n# Written by take6: the bot's folder holds {} source and no launch.\nset -e\n{commands}\n",
+                self.language.name()
+            )
+        })
+    }
+
+    /// The `launch` script: it `exec`s the program, so that the bot's time and limits are the
+    /// program's own and no shell stays in between.
+    pub fn launch_script(&self) -> String {
+        format!(
+            "#!/bin/sh\n# Written by take6: the bot's folder holds {} source and no launch.\nset -e\nexec {}\n",
+            self.language.name(),
+            self.launch
+        )
+    }
+
+    /// Writes `launch` (and `build`) into the working copy `workdir`, executable.
+    pub fn write(&self, workdir: &Path) -> io::Result<()> {
+        let scripts = [
+            ("launch", Some(self.launch_script())),
+            ("build", self.build_script()),
+        ];
+        for (name, text) in scripts {
+            if let Some(text) = text {
+                let path = workdir.join(name);
+                fs::write(&path, text)?;
+                fs::set_permissions(&path, fs::Permissions::from_mode(0o755))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The JVM's options, for `java` and (with `-J`) `javac`: the serial collector (one GC thread,
+/// the least memory), a heap of 32 MiB growing to at most 512 MiB, and 64 MiB each of class
+/// space and code cache instead of the 1 GiB and 240 MiB the JVM reserves by default. Without
+/// them the JVM does not start where the memory limit is an address-space limit (no memory
+/// cgroup, e.g. `take6 check` as a user): "Could not allocate compressed class space"; and
+/// with the cgroup it would size its heap from the host's memory (it sees no cgroup, the
+/// sandbox having no `/sys`) and could outgrow the bot's limit before it first collects.
+pub const JVM_OPTIONS: [&str; 5] = [
+    "-XX:+UseSerialGC",
+    "-Xms32m",
+    "-Xmx512m",
+    "-XX:CompressedClassSpaceSize=64m",
+    "-XX:ReservedCodeCacheSize=64m",
+];
+
+/// What a folder without `launch` is, or why it is skipped: recognised by its top-level files
+/// (`listing` of `folder`), its language's tools looked up in `tools`.
+pub fn recognise(
+    folder: &Path,
+    listing: &Listing,
+    tools: &Toolchains,
+) -> Result<Generated, String> {
+    let files = top_files(listing);
+    let mut found: Vec<(Language, Vec<String>)> = Language::ALL
+        .iter()
+        .map(|&lang| {
+            let claimed = files.iter().filter(|f| lang.claims(f)).cloned();
+            (lang, claimed.collect::<Vec<_>>())
+        })
+        .filter(|(_, claimed)| !claimed.is_empty())
+        .collect();
+    match found.len() {
+        0 => Err(format!(
+            "no launch script (add an executable file named 'launch'), and no source take6 \
+             writes one for ({})",
+            Language::ALL.map(Language::name).join(", ")
+        )),
+        1 => {
+            let (lang, claimed) = found.remove(0);
+            let generated = plan(lang, &claimed, folder)?;
+            for tool in needs(&generated) {
+                if tools.get(tool).is_none() {
+                    return Err(format!(
+                        "no launch script; the folder holds {} source ({}), but {}",
+                        lang.name(),
+                        generated.from.join(", "),
+                        tools.missing(tool)
+                    ));
+                }
+            }
+            Ok(generated)
+        }
+        _ => Err(format!(
+            "no launch script, and source of several languages: {}; take6 cannot tell which \
+             to build: write a launch (and build) script",
+            found
+                .iter()
+                .map(|(lang, files)| format!("{} ({})", lang.name(), files.join(", ")))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Whether `folder` holds a top-level file take6 may write scripts for (read without opening
+/// any file): `take6 check` accepts such a folder without `launch`.
+pub fn has_source(folder: &Path) -> bool {
+    fs::read_dir(folder).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            e.file_type().is_ok_and(|t| t.is_file())
+                && !name.starts_with('.')
+                && Language::ALL.iter().any(|l| l.claims(&name))
+        })
+    })
+}
+
+/// The top-level regular files of a listing, sorted, hidden ones left out.
+fn top_files(listing: &Listing) -> Vec<String> {
+    let mut files: Vec<String> = listing
+        .entries()
+        .iter()
+        .filter(|e| matches!(e.kind, Kind::File { .. }) && e.rel.components().count() == 1)
+        .filter_map(|e| e.rel.to_str().map(str::to_string))
+        .filter(|name| !name.starts_with('.'))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The tools the scripts run.
+fn needs(generated: &Generated) -> Vec<&'static str> {
+    match generated.language {
+        Language::C => vec!["gcc"],
+        Language::Cpp => vec!["g++"],
+        Language::Java => vec!["javac", "java"],
+        Language::Python => vec!["python3"],
+        Language::JavaScript => vec!["node"],
+        Language::TypeScript => vec!["tsc", "node"],
+        Language::Rust if generated.from == ["Cargo.toml"] => vec!["cargo"],
+        Language::Rust => vec!["rustc"],
+        Language::Go => vec!["go"],
+    }
+}
+
+/// A file name as a shell word: as it is when it holds nothing the shell reads specially,
+/// single-quoted otherwise.
+fn shell_word(name: &str) -> String {
+    let plain = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._+-/=".contains(c));
+    if plain && !name.starts_with('-') {
+        name.to_string()
+    } else {
+        format!("'{}'", name.replace('\'', r"'\''"))
+    }
+}
+
+/// File names as shell words, one space apart, for a command line.
+fn words(files: &[String]) -> String {
+    files
+        .iter()
+        .map(|f| shell_word(f))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The one entry point among `files` of an interpreted language: the only file, or else the
+/// one of `names` present; several are ambiguous.
+fn entry_point(lang: Language, files: &[String], names: &[&str]) -> Result<String, String> {
+    if let [only] = files {
+        return Ok(only.clone());
+    }
+    let mains: Vec<&String> = files
+        .iter()
+        .filter(|f| names.contains(&f.as_str()))
+        .collect();
+    match mains.as_slice() {
+        [main] => Ok((*main).clone()),
+        _ => Err(format!(
+            "no launch script, and several {} files ({}) with {} of {} to start: write a \
+             launch script",
+            lang.name(),
+            files.join(", "),
+            if mains.is_empty() {
+                "none"
+            } else {
+                "more than one"
+            },
+            names.join(", ")
+        )),
+    }
+}
+
+/// The scripts for `lang`, recognised by `files` (its top-level files in `folder`).
+fn plan(lang: Language, files: &[String], folder: &Path) -> Result<Generated, String> {
+    let made = |from: Vec<String>, build: Option<String>, launch: String| Generated {
+        language: lang,
+        from,
+        build,
+        launch,
+    };
+    let jvm = JVM_OPTIONS.join(" ");
+    Ok(match lang {
+        Language::C => made(
+            files.to_vec(),
+            Some(format!("gcc -O2 -o bot {} -lm", words(files))),
+            "./bot".into(),
+        ),
+        Language::Cpp => made(
+            files.to_vec(),
+            Some(format!("g++ -O2 -std=c++20 -o bot {}", words(files))),
+            "./bot".into(),
+        ),
+        Language::Python => {
+            let main = entry_point(lang, files, &["main.py", "bot.py"])?;
+            made(
+                vec![main.clone()],
+                None,
+                format!("python3 -u {}", shell_word(&main)),
+            )
+        }
+        Language::JavaScript => {
+            let main = entry_point(lang, files, &["main.js", "bot.js", "index.js"])?;
+            made(
+                vec![main.clone()],
+                None,
+                format!("node {}", shell_word(&main)),
+            )
+        }
+        Language::TypeScript => {
+            let main = entry_point(lang, files, &["main.ts", "bot.ts", "index.ts"])?;
+            let js = format!("{}.js", main.trim_end_matches(".ts"));
+            made(
+                vec![main.clone()],
+                // tsc writes the JavaScript even when it finds type errors (a bot that uses
+                // node's `require` without @types/node): those are the author's to see in the
+                // build log, not a reason to refuse the bot.
+                Some(format!(
+                    "tsc --target es2020 --module commonjs --outDir . {} || test -f {}",
+                    shell_word(&main),
+                    shell_word(&js)
+                )),
+                format!("node {}", shell_word(&js)),
+            )
+        }
+        Language::Java => {
+            let class = java_main(folder, files)?;
+            let javac_jvm = JVM_OPTIONS.map(|o| format!("-J{o}")).join(" ");
+            made(
+                files.to_vec(),
+                Some(format!(
+                    "javac {javac_jvm} -encoding UTF-8 -d . {}",
+                    words(files)
+                )),
+                format!("java {jvm} -cp . {class}"),
+            )
+        }
+        Language::Rust if files.iter().any(|f| f == "Cargo.toml") => {
+            let bin = cargo_binary(folder)?;
+            made(
+                vec!["Cargo.toml".into()],
+                Some("cargo build --release --offline".into()),
+                format!("./target/release/{}", shell_word(&bin)),
+            )
+        }
+        Language::Rust => {
+            let main = entry_point(lang, files, &["main.rs"])?;
+            made(
+                vec![main.clone()],
+                Some(format!("rustc -O -o bot {}", shell_word(&main))),
+                "./bot".into(),
+            )
+        }
+        Language::Go => {
+            let target = if files.iter().any(|f| f == "go.mod") {
+                ".".to_string()
+            } else {
+                words(files)
+            };
+            made(
+                files.to_vec(),
+                Some(format!("GOTOOLCHAIN=local go build -o bot {target}")),
+                "./bot".into(),
+            )
+        }
+    })
+}
+
+/// The class to run among the Java `files` of `folder`: the one whose source has a
+/// `static void main(`, named by its file and its package.
+fn java_main(folder: &Path, files: &[String]) -> Result<String, String> {
+    let mut mains = Vec::new();
+    for file in files {
+        let text = folder::read_text(&folder.join(file), JAVA_CAP).map_err(|e| e.to_string())?;
+        // Whitespace as one space, so that the declaration is found however it is laid out.
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if flat.contains("static void main(") || flat.contains("static void main (") {
+            let package = text.lines().find_map(|l| {
+                let rest = l.trim().strip_prefix("package ")?;
+                Some(rest.trim_end_matches(';').trim().to_string())
+            });
+            let stem = file.trim_end_matches(".java");
+            mains.push((
+                file.clone(),
+                match package {
+                    Some(p) => format!("{p}.{stem}"),
+                    None => stem.to_string(),
+                },
+            ));
+        }
+    }
+    match mains.as_slice() {
+        [(_, class)] => Ok(class.clone()),
+        [] => Err(format!(
+            "no launch script, and none of the Java files ({}) has a public static void \
+             main: add one, or write a launch script",
+            files.join(", ")
+        )),
+        _ => Err(format!(
+            "no launch script, and several Java classes with a main method ({}): take6 cannot \
+             tell which to run; write a launch script",
+            mains
+                .iter()
+                .map(|(f, _)| f.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// The binary `cargo build` makes for the `Cargo.toml` in `folder`: its only `[[bin]]`, or
+/// else the package's name.
+fn cargo_binary(folder: &Path) -> Result<String, String> {
+    #[derive(Deserialize)]
+    struct Manifest {
+        package: Option<Package>,
+        #[serde(default)]
+        bin: Vec<Package>,
+    }
+    #[derive(Deserialize)]
+    struct Package {
+        name: Option<String>,
+    }
+    let text =
+        folder::read_text(&folder.join("Cargo.toml"), JAVA_CAP).map_err(|e| e.to_string())?;
+    let manifest: Manifest = toml::from_str(&text)
+        .map_err(|e| format!("no launch script, and Cargo.toml is not valid: {e}"))?;
+    let bins: Vec<String> = manifest.bin.into_iter().filter_map(|b| b.name).collect();
+    match (bins.as_slice(), manifest.package.and_then(|p| p.name)) {
+        ([bin], _) => Ok(bin.clone()),
+        ([], Some(name)) => Ok(name),
+        ([], None) => Err("no launch script, and Cargo.toml names no package".into()),
+        (bins, _) => Err(format!(
+            "no launch script, and Cargo.toml has several binaries ({}): write a launch script",
+            bins.join(", ")
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every tool present, as if on the sandbox's PATH.
+    fn all_tools() -> Toolchains {
+        Toolchains {
+            found: TOOLS
+                .iter()
+                .map(|&t| (t, Some(PathBuf::from("/usr/bin").join(t.name))))
+                .collect(),
+            path: "/usr/bin".into(),
+            sandboxed: true,
+        }
+    }
+
+    /// The scripts for a folder holding `files` (name, content).
+    fn recognised(files: &[(&str, &str)], tools: &Toolchains) -> Result<Generated, String> {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            let path = dir.path().join(name);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        let listing = folder::scan(dir.path(), 1 << 20).unwrap();
+        recognise(dir.path(), &listing, tools)
+    }
+
+    #[test]
+    fn each_language_is_recognised_with_its_commands() {
+        let t = all_tools();
+        let g = recognised(&[("b.c", ""), ("a.c", ""), ("README.md", "")], &t).unwrap();
+        assert_eq!(g.language, Language::C);
+        assert_eq!(g.build.as_deref(), Some("gcc -O2 -o bot a.c b.c -lm"));
+        assert_eq!(g.launch, "./bot");
+        let g = recognised(&[("x.cc", ""), ("util.h", "")], &t).unwrap();
+        assert_eq!(g.build.as_deref(), Some("g++ -O2 -std=c++20 -o bot x.cc"));
+        let g = recognised(&[("helper.py", ""), ("bot.py", "")], &t).unwrap();
+        assert_eq!(g.launch, "python3 -u bot.py");
+        assert_eq!(g.build, None);
+        let g = recognised(&[("my bot.js", "")], &t).unwrap();
+        assert_eq!(g.launch, "node 'my bot.js'");
+        let g = recognised(&[("bot.ts", "")], &t).unwrap();
+        assert_eq!(g.launch, "node bot.js");
+        let java = [
+            ("Util.java", "class Util {}"),
+            (
+                "Main.java",
+                "package p.q;\npublic class Main {\n public   static void\n main(String[] a) {} }",
+            ),
+        ];
+        let g = recognised(&java, &t).unwrap();
+        assert!(g.launch.ends_with("-cp . p.q.Main"), "{}", g.launch);
+        assert!(g.build.unwrap().contains("-d . Main.java Util.java"));
+        let cargo = [
+            ("Cargo.toml", "[package]\nname = \"crab\"\n"),
+            ("src/main.rs", ""),
+        ];
+        let g = recognised(&cargo, &t).unwrap();
+        assert_eq!(g.launch, "./target/release/crab");
+        assert_eq!(g.build.as_deref(), Some("cargo build --release --offline"));
+        let g = recognised(&[("main.rs", ""), ("util.rs", "")], &t).unwrap();
+        assert_eq!(g.build.as_deref(), Some("rustc -O -o bot main.rs"));
+        let g = recognised(&[("go.mod", ""), ("main.go", "")], &t).unwrap();
+        assert_eq!(
+            g.build.as_deref(),
+            Some("GOTOOLCHAIN=local go build -o bot .")
+        );
+        let script = g.launch_script();
+        assert!(script.starts_with("#!/bin/sh\n") && script.ends_with("set -e\nexec ./bot\n"));
+    }
+
+    #[test]
+    fn ambiguous_and_unknown_folders_are_skipped_naming_the_candidates() {
+        let t = all_tools();
+        let why = recognised(&[("bot.c", ""), ("gen.py", "")], &t).unwrap_err();
+        assert!(why.contains("C (bot.c), Python 3 (gen.py)"), "{why}");
+        let why = recognised(&[("a.py", ""), ("b.py", "")], &t).unwrap_err();
+        assert!(
+            why.contains("a.py, b.py") && why.contains("main.py"),
+            "{why}"
+        );
+        let two = "class A { public static void main(String[] a) {} }";
+        let why = recognised(&[("A.java", two), ("B.java", two)], &t).unwrap_err();
+        assert!(why.contains("A.java, B.java"), "{why}");
+        let why = recognised(&[("notes.txt", "")], &t).unwrap_err();
+        assert!(why.starts_with("no launch script"), "{why}");
+    }
+
+    #[test]
+    fn a_missing_toolchain_is_named_with_its_package() {
+        let none = Toolchains::detect("/nonexistent", true);
+        let why = recognised(&[("bot.go", "")], &none).unwrap_err();
+        assert!(
+            why.contains("go is not on the bots' PATH")
+                && why.contains("apt-get install golang-go"),
+            "{why}"
+        );
+        assert!(none.record()["tsc"].contains("node-typescript"));
+    }
+
+    #[test]
+    fn a_tool_outside_the_system_folders_is_not_seen_by_the_sandbox() {
+        let dir = tempfile::tempdir().unwrap();
+        let tool = dir.path().join("gcc");
+        fs::write(&tool, "").unwrap();
+        fs::set_permissions(&tool, fs::Permissions::from_mode(0o755)).unwrap();
+        let path = dir.path().to_str().unwrap();
+        assert_eq!(locate("gcc", path, false), Some(tool));
+        assert_eq!(locate("gcc", path, true), None);
+    }
+}
