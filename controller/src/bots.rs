@@ -82,6 +82,8 @@ pub enum BotsError {
 struct BotToml {
     /// The template set the bot speaks, e.g. `codingame`.
     template: Option<String>,
+    /// The games the bot plays, e.g. `["kingdomino"]`; absent: whatever the series plays.
+    games: Option<Vec<crate::games::GameId>>,
 }
 
 /// Largest `bot.toml` read: it holds one short key.
@@ -103,6 +105,7 @@ pub async fn prepare(
     sandbox: &Arc<Sandbox>,
     prewarm: Prewarm,
     tools: &Toolchains,
+    game: crate::games::GameId,
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
@@ -159,6 +162,7 @@ pub async fn prepare(
                     builds: &builds,
                     warm,
                     tools: &tools,
+                    game,
                 },
                 max_data,
                 &sandbox,
@@ -233,6 +237,8 @@ struct Slots<'a> {
     warm: usize,
     /// The toolchains the series' bots can run, for folders without `launch`.
     tools: &'a Arc<Toolchains>,
+    /// The game the series plays: a bot whose `bot.toml` names other games is skipped.
+    game: crate::games::GameId,
 }
 
 /// Checks, copies and builds one folder; the error is the reason it is skipped.
@@ -259,8 +265,9 @@ async fn prepare_one(
     let slot = slots.copies.acquire().await.expect("never closed");
     let handover = Arc::clone(sandbox);
     let tools = Arc::clone(slots.tools);
+    let game = slots.game;
     let (hash, template, has_build, generated) = tokio::task::spawn_blocking(move || {
-        let staged = stage(&source, &copy, max_data, &tools)?;
+        let staged = stage(&source, &copy, max_data, &tools, game)?;
         // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
         handover
             .prepare_workdir(&copy)
@@ -307,8 +314,20 @@ fn stage(
     workdir: &Path,
     max_data: u64,
     tools: &Toolchains,
+    game: crate::games::GameId,
 ) -> Result<Staged, String> {
     let listing = folder::scan(folder, max_data).map_err(|e| e.to_string())?;
+    // A bot for another game is skipped before anything is copied or built for it.
+    let settings = bot_toml(folder, &listing)?;
+    if let Some(games) = settings.games.as_ref().filter(|g| !g.contains(&game)) {
+        let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
+        return Err(format!(
+            "it plays {} (bot.toml: games = {names:?}), and this series plays {game}; run it \
+             with --game {}, or add \"{game}\" to its games",
+            names.join(" and "),
+            names.first().copied().unwrap_or("GAME"),
+        ));
+    }
     let generated = match (listing.kind_of("launch"), listing.kind_of("build")) {
         (Some(kind), _) => {
             script(kind, "launch")?;
@@ -331,7 +350,7 @@ fn stage(
             true
         }
     };
-    let template = template_choice(folder, &listing)?;
+    let template = template_choice(folder, &listing, settings)?;
     let hash = listing.hash().map_err(|e| e.to_string())?;
     if workdir.exists() {
         fs::remove_dir_all(workdir)
@@ -459,19 +478,29 @@ fn own_file(listing: &Listing, name: &str) -> Result<bool, String> {
     }
 }
 
-fn template_choice(folder: &Path, listing: &Listing) -> Result<TemplateChoice, String> {
-    let toml_path = folder.join(BOT_TOML);
-    let settings: BotToml = if own_file(listing, BOT_TOML)? {
-        let text = folder::read_text(&toml_path, BOT_TOML_CAP).map_err(|e| e.to_string())?;
-        toml::from_str(&text).map_err(|e| {
-            format!(
-                "bot.toml is not valid ({}); the only key is template = \"<set name>\"",
-                e.to_string().trim()
-            )
-        })?
-    } else {
-        BotToml::default()
-    };
+/// The bot's `bot.toml`, or the defaults when it has none.
+fn bot_toml(folder: &Path, listing: &Listing) -> Result<BotToml, String> {
+    if !own_file(listing, BOT_TOML)? {
+        return Ok(BotToml::default());
+    }
+    let text =
+        folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP).map_err(|e| e.to_string())?;
+    toml::from_str(&text).map_err(|e| {
+        format!(
+            "bot.toml is not valid ({}); its keys are template = \"<set name>\" and games = \
+             [\"take6\" or \"kingdomino\", ...]",
+            e.to_string().trim()
+        )
+    })
+}
+
+/// The template set the bot speaks: the one its `bot.toml` names, its own `template.toml`,
+/// or `default`.
+fn template_choice(
+    folder: &Path,
+    listing: &Listing,
+    settings: BotToml,
+) -> Result<TemplateChoice, String> {
     let own = folder.join(BOT_TEMPLATE);
     match (settings.template, own_file(listing, BOT_TEMPLATE)?) {
         (Some(set), true) => Err(format!(
@@ -589,6 +618,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
+            crate::games::GameId::Take6,
         )
         .await
         .unwrap();
@@ -661,6 +691,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
+            crate::games::GameId::Take6,
         )
         .await
         .unwrap();
@@ -713,6 +744,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
+            crate::games::GameId::Take6,
         )
         .await
         .unwrap();
@@ -729,17 +761,24 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         fs::write(tmp.path().join(BOT_TOML), "template = \"codingame\"\n").unwrap();
         assert_eq!(
-            template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()),
+            bot_toml(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()).and_then(|t| {
+                template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap(), t)
+            }),
             Ok(TemplateChoice::Set("codingame".into()))
         );
         fs::write(tmp.path().join(BOT_TOML), "templat = \"codingame\"\n").unwrap();
-        let err =
-            template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()).unwrap_err();
+        let err = bot_toml(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap())
+            .and_then(|t| {
+                template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap(), t)
+            })
+            .unwrap_err();
         assert!(err.contains("bot.toml") && err.contains("templat"), "{err}");
         fs::remove_file(tmp.path().join(BOT_TOML)).unwrap();
         fs::write(tmp.path().join(BOT_TEMPLATE), "").unwrap();
         assert_eq!(
-            template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()),
+            bot_toml(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()).and_then(|t| {
+                template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap(), t)
+            }),
             Ok(TemplateChoice::File(tmp.path().join(BOT_TEMPLATE)))
         );
     }

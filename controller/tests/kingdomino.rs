@@ -425,3 +425,44 @@ fn two_shards_merged_equal_a_single_run() {
         |d: &str| fs::read_to_string(tmp.path().join(d).join("latest/leaderboard.csv")).unwrap();
     assert_eq!(board("whole"), board("merged"));
 }
+
+/// A bot's `bot.toml` may say which games it plays: a Kingdomino bot is skipped, with the
+/// reason and the fix, from a Take 6 series and plays in a Kingdomino one; a bot that does not
+/// say plays whatever the series plays.
+#[test]
+fn bot_toml_games_choose_the_series_a_bot_plays_in() {
+    let tmp = arena(&[("kd", "strict-kingdomino"), ("t6", "strict-default")]);
+    fs::write(
+        tmp.path().join("bots/kd/bot.toml"),
+        "games = [\"kingdomino\"]\n",
+    )
+    .unwrap();
+    fs::write(tmp.path().join("bots/t6/bot.toml"), "games = [\"take6\"]\n").unwrap();
+    let out = take6_cmd(tmp.path())
+        .args(["run", "--games", "2", "--seed", "9", "--players", "3"])
+        .output()
+        .unwrap();
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("kd")
+            && said.contains("it plays kingdomino")
+            && said.contains("--game kingdomino"),
+        "{said}"
+    );
+    let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+    assert!(manifest.contains("it plays kingdomino"), "{manifest}");
+    assert!(
+        records(&series_dir(tmp.path()))
+            .iter()
+            .all(|g| g.players.contains(&"t6".to_string()))
+    );
+
+    let out = run(tmp.path(), "2", "2", "9", &[]);
+    let said = text(&out.stderr);
+    assert!(said.contains("it plays take6"), "{said}");
+    let games = records(&series_dir(tmp.path()));
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert!(g.players.contains(&"kd".to_string()) && g.invalid.is_empty());
+    }
+}

@@ -182,6 +182,7 @@ pub async fn run(
                 seats: settings.players,
             },
             &tools,
+            settings.game,
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
