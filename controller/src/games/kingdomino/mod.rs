@@ -13,6 +13,7 @@ pub mod check;
 pub mod game;
 pub mod kingdom;
 pub mod record;
+pub mod screen;
 pub mod table;
 pub mod tiles;
 pub mod wire;
