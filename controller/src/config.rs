@@ -781,24 +781,20 @@ impl Settings {
             });
         }
         let mut settings = Settings::resolve(&args.run)?;
-        if settings.game != crate::games::GameId::Take6 {
-            return Err(ConfigError::Invalid {
-                setting: "--game",
-                value: settings.game.to_string(),
-                fix: "take6 play seats a person at Take 6 tables only so far; use take6 run \
-                      --game kingdomino for bots"
-                    .into(),
-            });
-        }
         settings.games = args.run.games.unwrap_or(1);
         settings.jobs = 1;
         settings.human = Some(name.clone());
         if !args.against.is_empty() {
-            if args.against.len() >= crate::schedule::TABLE_SIZE {
+            let most = settings.game.seats().1;
+            if args.against.len() >= most {
                 return Err(ConfigError::Invalid {
                     setting: "--against",
                     value: args.against.join(" "),
-                    fix: format!("name at most {} opponents", crate::schedule::TABLE_SIZE - 1),
+                    fix: format!(
+                        "a table of {} seats {most}: name at most {} opponents",
+                        settings.game.title(),
+                        most - 1
+                    ),
                 });
             }
             settings.against = Some(args.against.clone());

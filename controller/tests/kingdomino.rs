@@ -466,3 +466,70 @@ fn bot_toml_games_choose_the_series_a_bot_plays_in() {
         assert!(g.players.contains(&"kd".to_string()) && g.invalid.is_empty());
     }
 }
+
+/// `take6 play --game kingdomino`: a person at the keyboard sees the kingdoms, the tiles and
+/// the legal placements numbered, is asked again with the reason for a bad answer, plays a
+/// whole game without a fault and sees the final scores as recorded.
+#[test]
+fn a_person_plays_kingdomino_at_the_keyboard() {
+    use std::io::Write as _;
+    let tmp = arena(&[("strict", "strict-kingdomino")]);
+    // A placement prompt takes "1" (the first legal placement); a pick prompt waits for the
+    // first free tile in the count from 1 to 48. Numbers out of the list are refused.
+    let input: String = (0..40)
+        .map(|_| "1\n".to_string() + &(1..=48).map(|n| format!("{n}\n")).collect::<String>())
+        .collect();
+    let mut child = take6_cmd(tmp.path())
+        .args([
+            "play",
+            "--game",
+            "kingdomino",
+            "--name",
+            "ann",
+            "--seed",
+            "31",
+            "--against",
+        ])
+        .args(["strict", "greedy", "random"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The game may end before all the input is read.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_ok(&out);
+    let stdout = text(&out.stdout);
+    let g = &records(&series_dir(tmp.path()))[0];
+    let mut players = g.players.clone();
+    players.sort();
+    assert_eq!(players, ["ann", "greedy#1", "random#1", "strict"]);
+    assert_eq!(g.invalid, [], "{stdout}");
+    check_record(g).unwrap();
+    assert!(
+        stdout.contains("ann (you)") && stdout.contains("Legal placements"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("is not free to pick"), "a refusal says why");
+    let finals = g
+        .players
+        .iter()
+        .zip(&g.scores)
+        .map(|(p, s)| format!("{p} {s}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    assert!(
+        stdout.contains(&format!(
+            "Final scores (tie-break points included): {finals}"
+        )),
+        "{stdout}"
+    );
+    let ann = seat_of(g, "ann");
+    let placed = g.kingdomino.as_ref().unwrap().moves.iter().filter(|m| {
+        m.seat == ann && m.outcome == Some(take6::games::kingdomino::game::PutOutcome::Placed)
+    });
+    assert!(placed.count() >= 6, "the person placed tiles");
+}

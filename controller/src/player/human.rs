@@ -31,7 +31,7 @@ impl Console {
     }
 
     /// The next line typed, or `None` at the end of input.
-    async fn read_line(&self) -> Option<String> {
+    pub(crate) async fn read_line(&self) -> Option<String> {
         self.lines.lock().await.next_line().await.ok().flatten()
     }
 }

@@ -197,7 +197,13 @@ pub async fn run(
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
     let chosen = match &settings.against {
-        Some(against) => choose(against, &mut bots, &mut skipped, &settings.bots)?,
+        Some(against) => choose(
+            against,
+            settings.game,
+            &mut bots,
+            &mut skipped,
+            &settings.bots,
+        )?,
         None => None,
     };
     if let Some(human) = &settings.human {
@@ -610,6 +616,7 @@ async fn play(
 /// A name that is neither is an error listing what there is.
 fn choose(
     against: &[String],
+    game: crate::games::GameId,
     bots: &mut Vec<(Bot, Arc<TemplateSet>)>,
     skipped: &mut Vec<Skipped>,
     folder: &std::path::Path,
@@ -619,12 +626,12 @@ fn choose(
         if bots.iter().any(|(b, _)| &b.name == name) {
             continue;
         }
-        match Strategy::ALL.iter().find(|s| s.name() == name) {
-            Some(&s) => strategies.push(s),
+        match game.builtin(name) {
+            Some(s) => strategies.push(s),
             None => {
                 let mut known: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
                 known.extend(
-                    Strategy::ALL
+                    game.builtins()
                         .iter()
                         .map(|s| format!("{} (built-in)", s.name())),
                 );

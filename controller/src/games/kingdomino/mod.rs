@@ -11,6 +11,7 @@
 pub mod builtins;
 pub mod check;
 pub mod game;
+pub mod human;
 pub mod kingdom;
 pub mod record;
 pub mod screen;

@@ -159,7 +159,7 @@ pub fn replay_text(record: &GameRecord) -> String {
     for m in &log.moves {
         if m.turn != turn && !m.eliminated {
             if turn > 0 {
-                out.push_str(&after_turn(&game, &record.players));
+                out.push_str(&kingdoms_text(&game, &record.players));
             }
             turn = m.turn;
             let _ = writeln!(out, "\nTurn {turn}");
@@ -175,7 +175,7 @@ pub fn replay_text(record: &GameRecord) -> String {
             return out;
         }
     }
-    out.push_str(&after_turn(&game, &record.players));
+    out.push_str(&kingdoms_text(&game, &record.players));
     let _ = writeln!(
         out,
         "\nFinal scores (tie-break points included): {}",
@@ -191,7 +191,7 @@ pub fn replay_text(record: &GameRecord) -> String {
 }
 
 /// Each kingdom side by side with its score so far.
-fn after_turn(game: &Game, names: &[String]) -> String {
+pub fn kingdoms_text(game: &Game, names: &[String]) -> String {
     let titles: Vec<String> = names
         .iter()
         .enumerate()

@@ -31,6 +31,8 @@ enum Player {
     Builtin(Strategy, ChaCha8Rng),
     /// An external bot.
     Process(Process),
+    /// The person at the keyboard.
+    Human(super::human::Human),
     /// A bot that faulted (or could not start): its game is over.
     Gone,
 }
@@ -75,13 +77,10 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
                     Player::Gone
                 }
             },
-            Occupant::Human(_) => {
-                start_faults.push((
-                    seat,
-                    Fault::CouldNotStart("Kingdomino is not played at the keyboard yet".into()),
-                ));
-                Player::Gone
-            }
+            Occupant::Human(console) => Player::Human(super::human::Human::new(
+                Arc::clone(console),
+                table.seats.iter().map(|s| s.name.clone()).collect(),
+            )),
         };
         state.players.push(player);
     }
@@ -160,6 +159,7 @@ impl Table {
                 Ok(lines) => parse(&lines[0], &lines[1]),
                 Err(fault) => Err(fault),
             },
+            Player::Human(h) => h.reply(&view).await.map(|(put, pick)| (put, pick, None)),
             Player::Gone => {
                 // A seat whose game is over is skipped by the rules; never asked.
                 game.eliminate(seat);
@@ -217,6 +217,10 @@ impl Table {
             .enumerate()
             .filter_map(|(seat, player)| match player {
                 Player::Process(p) => Some(async move { (seat, p.finish_text(None).await) }),
+                Player::Human(h) => {
+                    h.game_over(game);
+                    None
+                }
                 Player::Builtin(..) | Player::Gone => None,
             });
         let mut finished: Vec<(usize, Finished)> = join_all(endings).await;
