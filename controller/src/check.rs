@@ -179,23 +179,31 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
                 .iter()
                 .filter(|s| s.game == g.game && !s.text.starts_with("invalid"))
                 .collect();
-            let reply = lines.last().filter(|s| s.speaker == Speaker::Bot);
+            // Its reply: the lines it wrote since the last message (a Kingdomino reply is two).
+            let replied = lines
+                .iter()
+                .rev()
+                .take_while(|s| s.speaker == Speaker::Bot)
+                .count();
+            let reply = &lines[lines.len() - replied..];
             let question = lines
                 .iter()
                 .rev()
-                .skip(usize::from(reply.is_some()))
+                .skip(replied)
                 .find(|s| s.speaker == Speaker::Controller);
             if let Some(q) = question {
                 out.push_str("  it was answering:\n");
                 out.push_str(&said_lines(q));
             }
-            match reply {
-                Some(r) => {
-                    out.push_str("  it replied:\n");
+            if reply.is_empty() {
+                out.push_str("  it did not reply.\n");
+            } else {
+                out.push_str("  it replied:\n");
+                for r in reply {
                     out.push_str(&said_lines(r));
                 }
-                None => out.push_str("  it did not reply.\n"),
             }
+            let reply = reply.last();
             let limit = if f.kind == "timeout" {
                 format!(
                     ", within {} ms ({} ms for the first reply of a game)",
@@ -330,8 +338,12 @@ fn scores(games: &[GameRecord], bot: &str) -> String {
         return String::new();
     };
     let builtins: Vec<&Standing> = standings.iter().filter(|s| s.builtin).collect();
+    let better = match games.first().map(|g| g.rules.direction()) {
+        Some(crate::games::Direction::Higher) => "higher",
+        _ => "lower",
+    };
     let mut text = format!(
-        "\nMean score (lower is better): {bot} {:.2} over {} games, rank {} of {}",
+        "\nMean score ({better} is better): {bot} {:.2} over {} games, rank {} of {}",
         me.mean_score,
         me.games,
         me.rank,

@@ -533,3 +533,51 @@ fn a_person_plays_kingdomino_at_the_keyboard() {
     });
     assert!(placed.count() >= 6, "the person placed tiles");
 }
+
+/// `take6 check --game kingdomino` plays a bot against the game's built-ins and explains its
+/// fault: what it was answering, both lines of its reply, what a correct reply is.
+#[test]
+fn check_explains_a_kingdomino_fault() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bot = fixtures().join("kd-garbage");
+    let out = take6_cmd(tmp.path())
+        .args([
+            "check",
+            "--game",
+            "kingdomino",
+            "--games",
+            "1",
+            "--seed",
+            "1234567890123456789",
+        ])
+        .arg(&bot)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = text(&out.stdout);
+    for part in [
+        "putting and picking a tile",
+        "< HELLO",
+        "< PICK",
+        "`PUT x y rotation`",
+        "higher is better",
+        "greedy#",
+    ] {
+        assert!(said.contains(part), "{part} in {said}");
+    }
+    let good = take6_cmd(tmp.path())
+        .args([
+            "check",
+            "--game",
+            "kingdomino",
+            "--games",
+            "2",
+            "--first-reply-ms",
+            "10000",
+        ])
+        .args(["--reply-ms", "5000"])
+        .arg(fixtures().join("strict-kingdomino"))
+        .output()
+        .unwrap();
+    assert_ok(&good);
+}
