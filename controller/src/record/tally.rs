@@ -399,6 +399,51 @@ mod tests {
         assert_eq!(s[0].faults, 0);
     }
 
+    /// Kingdomino's scores point up: the highest wins, ranks go by descending mean, a pair's
+    /// "ahead" counts the higher score, separation looks the other way, and the rating ranks a
+    /// seat that faulted last whatever its score.
+    #[test]
+    fn higher_is_better_in_a_game_that_says_so() {
+        let kd = |players: &[&str], scores: &[u32], faults: &[(usize, &str)]| GameRecord {
+            rules: crate::games::GameId::Kingdomino,
+            ..result(players, scores, faults)
+        };
+        let games: Vec<GameRecord> = (0..12u32)
+            .map(|i| {
+                kd(
+                    &["best", "x", "y"],
+                    &[40 + i % 3, 10 + i % 2, 11 - i % 2],
+                    &[],
+                )
+            })
+            .collect();
+        let t = tally(&games);
+        let s = t.standings();
+        let order: Vec<&str> = s.iter().map(|s| s.bot.as_str()).collect();
+        assert_eq!(order[0], "best");
+        assert_eq!(s[0].wins, 12.0);
+        assert_eq!(s[1].separated_from_above, Some(true));
+        assert_eq!(s[2].separated_from_above, Some(false));
+        let h = t.head_to_head();
+        let best_x = h
+            .iter()
+            .find(|h| h.bot_a == "best" && h.bot_b == "x")
+            .unwrap();
+        assert_eq!((best_x.a_ahead, best_x.b_ahead), (12, 0));
+
+        let mut ratings = crate::record::Ratings::default();
+        for (i, g) in games.iter().enumerate() {
+            // "best" faults in every game from the sixth on: ranked last there, its score
+            // notwithstanding.
+            let faults: &[(usize, &str)] = if i >= 6 { &[(0, "timeout")] } else { &[] };
+            let mut g = kd(&["best", "x", "y"], &g.scores, faults);
+            g.game = i as u64;
+            ratings.add(&g);
+        }
+        let r = ratings.current();
+        assert!(r["best"] < r["x"].max(r["y"]), "{r:?}");
+    }
+
     #[test]
     fn head_to_head_pairs_the_scores_of_shared_tables() {
         let t = tally(&[
