@@ -11,7 +11,12 @@
  * its bots run on the w-th processor it may use (cyclically), as take6 pins its tables when
  * --jobs is a multiple of the processors.
  *
- * Usage: [FLOOR_SPAWN=fork] [FLOOR_BATCH=1] [FLOOR_PIN=1] floor GAMES JOBS LAUNCH...   (JOBS worker processes
+ * With FLOOR_GAME=kingdomino it plays Kingdomino's message pattern instead (the CodinGame
+ * wire): the two init lines, then per sequence (13 turns of one sequence per player, or 7 of
+ * two with 2 players) a block of every grid (9 lines each) and the tiles in play and on offer,
+ * answered by two lines (PUT, PICK), sent to one bot at a time as the game is sequential.
+ *
+ * Usage: [FLOOR_SPAWN=fork] [FLOOR_BATCH=1] [FLOOR_PIN=1] [FLOOR_GAME=kingdomino] floor GAMES JOBS LAUNCH...   (JOBS worker processes
  * share the games; each LAUNCH runs with its own folder as current directory, as take6 runs a
  * bot in its working copy.)
  */
@@ -233,6 +238,42 @@ static void game(int n, char **launch)
     }
 }
 
+/* One Kingdomino game's messages: what take6 sends and reads, with placeholder grids and
+ * tiles (the floor does not play: no rules, no checks of the replies). */
+static void game_kd(int n, char **launch)
+{
+    struct bot bots[MAXN];
+    int s, t, k, i, tiles = n == 3 ? 3 : 4, turns = n == 2 ? 7 : 13, kings = n == 2 ? 2 : 1;
+    char msg[4096], init[16];
+    int init_len = snprintf(init, sizeof init, "%d\n%d\n", n, tiles);
+    int len = 0;
+    for (s = 0; s < n; s++)
+        for (i = 0; i < 9; i++)
+            len += snprintf(msg + len, sizeof msg - len, "%s\n",
+                            i == 4 ? "_0_0_0_0*0_0_0_0_0" : "_0_0_0_0_0_0_0_0_0");
+    for (i = 0; i < tiles; i++)
+        len += snprintf(msg + len, sizeof msg - len, "%d c0 f1 %d %d\n", 10 + i, i % n, i == 0);
+    for (i = 0; i < tiles; i++)
+        len += snprintf(msg + len, sizeof msg - len, "%d g0 l1 -1\n", 20 + i);
+    for (s = 0; s < n; s++) {
+        spawn(&bots[s], launch[s]);
+        say(&bots[s], init, (size_t)init_len);
+    }
+    for (t = 0; t < turns; t++)
+        for (k = 0; k < kings; k++)
+            for (s = 0; s < n; s++) {
+                say(&bots[s], msg, (size_t)len);
+                reply(&bots[s]);
+                reply(&bots[s]);
+            }
+    for (s = 0; s < n; s++) {
+        close(bots[s].in);
+        close(bots[s].out);
+        while (waitpid(bots[s].pid, 0, 0) < 0 && errno == EINTR)
+            ;
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4 || argc - 3 > MAXN) {
@@ -246,6 +287,8 @@ int main(int argc, char **argv)
     use_batch = batch && strcmp(batch, "1") == 0;
     const char *pinned = getenv("FLOOR_PIN");
     int use_pin = pinned && strcmp(pinned, "1") == 0;
+    const char *which = getenv("FLOOR_GAME");
+    void (*play)(int, char **) = which && strcmp(which, "kingdomino") == 0 ? game_kd : game;
     signal(SIGPIPE, SIG_IGN);
     for (w = 0; w < jobs; w++) {
         pid_t pid = fork();
@@ -256,7 +299,7 @@ int main(int argc, char **argv)
                 pin(w);
             rng += (unsigned long long)w * 0x2545F4914F6CDD1DULL;
             for (g = w; g < games; g += jobs)
-                game(n, argv + 3);
+                play(n, argv + 3);
             _exit(0);
         }
     }
