@@ -88,6 +88,10 @@ impl Zone {
 pub struct Kingdom {
     /// Row-major: `cells[y][x]`.
     cells: [[Square; SIZE]; SIZE],
+    /// The bounding box of the castle and every placed square, `[min x, max x, min y, max y]`,
+    /// kept as squares are placed: a placement's extent is then checked without a scan of the
+    /// grid (the built-ins check every placement of every tile they consider).
+    bounds: [i32; 4],
 }
 
 impl Default for Kingdom {
@@ -115,7 +119,11 @@ impl Kingdom {
     pub fn new() -> Kingdom {
         let mut cells = [[Square::EMPTY; SIZE]; SIZE];
         cells[CENTER][CENTER] = Square::CASTLE;
-        Kingdom { cells }
+        let c = CENTER as i32;
+        Kingdom {
+            cells,
+            bounds: [c, c, c, c],
+        }
     }
 
     /// The square at (x, y); None outside the grid.
@@ -169,6 +177,7 @@ impl Kingdom {
         let cells = placement.cells().expect("checked");
         for ((x, y), square) in cells.into_iter().zip(tile.squares) {
             self.cells[y as usize][x as usize] = square;
+            self.bounds = grown(self.bounds, (x, y));
         }
         Ok(())
     }
@@ -185,9 +194,39 @@ impl Kingdom {
         zones
     }
 
-    /// Sum of the zones' scores (without tie-break points).
+    /// Sum of the zones' scores (without tie-break points). The same flood fill as
+    /// [`Kingdom::zones`], without a list: the built-ins score every placement they consider.
     pub fn score(&self) -> u32 {
-        self.zones().iter().map(Zone::score).sum()
+        let mut seen = [[false; SIZE]; SIZE];
+        let mut stack = [(0u8, 0u8); SIZE * SIZE];
+        let mut total = 0;
+        for (x, y) in all_coords() {
+            let terrain = self.cells[y][x].terrain;
+            if seen[y][x] || !terrain.is_land() {
+                continue;
+            }
+            let (mut size, mut crowns, mut top) = (0, 0, 1);
+            stack[0] = (x as u8, y as u8);
+            seen[y][x] = true;
+            while top > 0 {
+                top -= 1;
+                let (cx, cy) = (i32::from(stack[top].0), i32::from(stack[top].1));
+                size += 1;
+                crowns += u32::from(self.cells[cy as usize][cx as usize].crowns);
+                for (dx, dy) in NEIGHBOURS {
+                    let (nx, ny) = (cx + dx, cy + dy);
+                    if self.get(nx, ny).is_some_and(|s| s.terrain == terrain)
+                        && !seen[ny as usize][nx as usize]
+                    {
+                        seen[ny as usize][nx as usize] = true;
+                        stack[top] = (nx as u8, ny as u8);
+                        top += 1;
+                    }
+                }
+            }
+            total += size * crowns;
+        }
+        total
     }
 
     /// Squares covered by tiles (the castle is not counted).
@@ -213,9 +252,7 @@ impl Kingdom {
         if rows.len() != SIZE || rows.iter().any(|r| r.as_ref().len() != 2 * SIZE) {
             return Err(BadGrid::Shape);
         }
-        let mut kingdom = Kingdom {
-            cells: [[Square::EMPTY; SIZE]; SIZE],
-        };
+        let mut kingdom = Kingdom::new();
         for (y, row) in rows.iter().enumerate() {
             for x in 0..SIZE {
                 let pair = row.as_ref().get(2 * x..2 * x + 2).ok_or(BadGrid::Shape)?;
@@ -225,6 +262,9 @@ impl Kingdom {
                     return Err(BadGrid::Castle);
                 }
                 kingdom.cells[y][x] = square;
+                if square.terrain != Terrain::Empty {
+                    kingdom.bounds = grown(kingdom.bounds, (x as i32, y as i32));
+                }
             }
         }
         Ok(kingdom)
@@ -237,18 +277,8 @@ impl Kingdom {
 
     /// Width and height of the bounding box of everything placed plus `extra`.
     fn extent_with(&self, extra: &[(i32, i32)]) -> (usize, usize) {
-        let occupied = all_coords()
-            .filter(|&(x, y)| self.cells[y][x].terrain != Terrain::Empty)
-            .map(|(x, y)| (x as i32, y as i32));
-        let all: Vec<(i32, i32)> = occupied.chain(extra.iter().copied()).collect();
-        let span = |f: fn(&(i32, i32)) -> i32| {
-            let (lo, hi) = all
-                .iter()
-                .map(f)
-                .fold((i32::MAX, i32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
-            (hi - lo + 1) as usize
-        };
-        (span(|c| c.0), span(|c| c.1))
+        let [lo_x, hi_x, lo_y, hi_y] = extra.iter().fold(self.bounds, |b, &c| grown(b, c));
+        ((hi_x - lo_x + 1) as usize, (hi_y - lo_y + 1) as usize)
     }
 
     /// True when (x, y) has an orthogonal neighbour that is the castle or of `terrain`.
@@ -284,6 +314,11 @@ impl Kingdom {
         }
         zone
     }
+}
+
+/// The bounding box `[min x, max x, min y, max y]` grown to hold (x, y).
+fn grown([lo_x, hi_x, lo_y, hi_y]: [i32; 4], (x, y): (i32, i32)) -> [i32; 4] {
+    [lo_x.min(x), hi_x.max(x), lo_y.min(y), hi_y.max(y)]
 }
 
 /// Serialised as its 9 wire rows, the form a record or a view shows.
