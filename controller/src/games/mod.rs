@@ -1,13 +1,15 @@
 //! The games a series can be played in, and what the tournament machinery asks of each.
 //!
-//! Everything that knows a game's rules lives in its own module ([`kingdomino`]; Take 6's rules
-//! are still [`crate::game`], its table [`crate::table`]). The machinery (bots, sandbox, clock,
+//! Everything that knows a game's rules lives in its own module: [`take6`] (its rules, wire,
+//! checker and replay; its table and built-ins are still [`crate::table`] and
+//! [`crate::player::Builtin`]) and [`kingdomino`] (everything). The machinery (bots, sandbox, clock,
 //! schedule, records as a stream, tally, ratings, sinks, resume, verify, merge, shards) asks a
 //! [`GameId`] the few things that differ between games: table sizes, default time limits, the
 //! direction of scores, the built-in players, and where one game is played and checked. Those
 //! questions are answered here, in one place, so that a third game is one more variant.
 
 pub mod kingdomino;
+pub mod take6;
 
 use serde::{Deserialize, Serialize};
 
@@ -123,6 +125,16 @@ impl GameId {
     /// The built-in of this game called `name`, if there is one.
     pub fn builtin(self, name: &str) -> Option<Strategy> {
         self.builtins().iter().copied().find(|s| s.name() == name)
+    }
+}
+
+/// The independent rules checker of a record, whichever game it is of (`take6 verify`, the
+/// tests): replays the game with a second, minimal implementation of its rules and names the
+/// first inconsistency.
+pub fn check_record(r: &crate::record::GameRecord) -> Result<(), String> {
+    match r.rules {
+        GameId::Take6 => take6::check::check_record(r),
+        GameId::Kingdomino => kingdomino::check::check_record(r),
     }
 }
 

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::Card;
 use crate::games::GameId;
 
-pub mod check;
+pub use crate::games::take6::check;
 pub mod export;
 #[cfg(test)]
 pub(crate) mod fixtures;
@@ -19,12 +19,12 @@ pub mod interner;
 pub mod jsonl;
 pub mod level;
 pub mod rating;
-pub mod replay;
+pub use crate::games::take6::replay;
 pub mod report;
 pub mod stats;
 pub mod tally;
 
-pub use check::check_record;
+pub use crate::games::check_record;
 pub use export::{headtohead_csv, leaderboard_csv, summary_table};
 pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_jsonl};
 pub use level::Level;

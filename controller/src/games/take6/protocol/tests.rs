@@ -324,7 +324,7 @@ turn = "{{ hand | length }}\n{{ hand | join(' ') }}"
 /// The README's example file loads, and the filters it mentions exist.
 #[test]
 fn readme_example_and_filters_work() {
-    let readme = include_str!("../../../templates/README.md");
+    let readme = include_str!("../../../../../templates/README.md");
     let example = readme
         .split("```toml\n")
         .nth(1)

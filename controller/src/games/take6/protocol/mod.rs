@@ -70,15 +70,15 @@ const BUILTIN_DIR: &str = "templates";
 
 /// The built-in sets, compiled into the binary: `(name, source)`.
 const BUILTIN: [(&str, &str); 4] = [
-    ("default", include_str!("../../../templates/default.toml")),
-    ("named", include_str!("../../../templates/named.toml")),
+    ("default", include_str!("../../../../../templates/default.toml")),
+    ("named", include_str!("../../../../../templates/named.toml")),
     (
         "codingame",
-        include_str!("../../../templates/codingame.toml"),
+        include_str!("../../../../../templates/codingame.toml"),
     ),
     (
         "codingame-statement",
-        include_str!("../../../templates/codingame-statement.toml"),
+        include_str!("../../../../../templates/codingame-statement.toml"),
     ),
 ];
 

@@ -4,7 +4,7 @@
 
 use crate::game::{Card, ROWS, cows_of};
 
-use super::{GameRecord, RowChoice};
+use crate::record::{GameRecord, RowChoice};
 
 /// One card's placement in a turn, with the cards its owner took.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! The independent rules checker: replays a game record with a second, minimal implementation
 //! of the rules, so `take6 verify` and the tests catch a bug (or an edit) in either.
 
-use super::{ABSENT, FaultPhase, GameRecord, RowChoice};
+use crate::record::{ABSENT, FaultPhase, GameRecord, RowChoice};
 
 /// Checks that a game record is internally consistent by replaying it with a second, minimal
 /// implementation of the rules written here on purpose (it does not use `crate::game`), so
@@ -27,9 +27,6 @@ use super::{ABSENT, FaultPhase, GameRecord, RowChoice};
 ///
 /// Returns a message naming the first inconsistency found (and its round, with several).
 pub fn check_record(r: &GameRecord) -> Result<(), String> {
-    if r.rules == crate::games::GameId::Kingdomino {
-        return crate::games::kingdomino::check::check_record(r);
-    }
     let rounds = r.round_count();
     let n = r.players.len();
     // Per seat, whether its bot is gone (faulted in an earlier round).
