@@ -70,7 +70,10 @@ const BUILTIN_DIR: &str = "templates";
 
 /// The built-in sets, compiled into the binary: `(name, source)`.
 const BUILTIN: [(&str, &str); 4] = [
-    ("default", include_str!("../../../../../templates/default.toml")),
+    (
+        "default",
+        include_str!("../../../../../templates/default.toml"),
+    ),
     ("named", include_str!("../../../../../templates/named.toml")),
     (
         "codingame",

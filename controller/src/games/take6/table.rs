@@ -1,0 +1,483 @@
+//! Playing one game of Take 6: starts the players, asks them for cards and rows, applies their
+//! answers to the pure rules in [`super::game`], turns bad answers into faults and substitutes,
+//! and returns the game's record.
+
+pub mod builtins;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures::future::join_all;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use tokio::task::JoinHandle;
+
+use super::game::{
+    Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Moment, Phase, Placement, ROWS, View,
+};
+use crate::player::{Builtin, Fault, Finished, Human, Limits, Player, Process, Seat, Strategy};
+use crate::record::{
+    FaultPhase, GameRecord, InvalidRecord, PlacementRecord, ReplyTimes, RoundRecord, RowChoice,
+    TurnRecord,
+};
+use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
+
+/// The cards of round `round` (0-based) of the game with seed `seed` at a table of `players`,
+/// the hands rotated by `rotation` (duplicate deals): seat `s` holds the hand dealt to seat
+/// `(s + rotation) % players`. Round 0 is dealt from the seed's ChaCha stream 0, round `r`
+/// from stream `r`. Public so that `take6 verify` deals the same cards.
+pub fn deal(seed: u64, players: usize, round: u32, rotation: usize) -> Deal {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(u64::from(round));
+    let mut deal = Deal::shuffled(players, &mut rng);
+    deal.hands.rotate_left(rotation % players);
+    deal
+}
+
+/// Plays one whole game of `table.rounds` rounds with the same players. Never fails: whatever
+/// a bot does becomes part of the record.
+pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
+    let started = Instant::now();
+    let n = table.seats.len();
+    let names: Arc<[String]> = table.seats.iter().map(|s| s.name.clone()).collect();
+    let mut state = Table {
+        seed: table.seed,
+        names,
+        players: Vec::with_capacity(n),
+        invalid: Vec::new(),
+        start_faults: vec![None; n],
+        logs: Vec::new(),
+        round: 1,
+        rounds: table.rounds.max(1),
+        gone: vec![None; n],
+        replies: Vec::new(),
+    };
+    for (seat, s) in table.seats.iter().enumerate() {
+        let player = match &s.occupant {
+            Occupant::Builtin(strategy) => Seat::Builtin(Builtin::new(*strategy, table.seed, seat)),
+            Occupant::Human(console) => Seat::Human(Human::new(Arc::clone(console))),
+            Occupant::Bot {
+                workdir,
+                templates,
+                sandbox,
+                transcript,
+            } => match Process::spawn(sandbox, workdir, Arc::clone(templates), limits) {
+                Ok(p) => Seat::Process(match transcript {
+                    Some(t) => p.with_transcript(t.game(table.game)),
+                    None => p,
+                }),
+                Err(fault) => {
+                    state.start_faults[seat] = Some(fault);
+                    Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, table.seed, seat))
+                }
+            },
+        };
+        state.players.push(player);
+    }
+
+    let mut rounds = Vec::with_capacity(state.rounds as usize);
+    let mut logs = Vec::new();
+    for round in 1..=state.rounds {
+        state.round = round;
+        let deal = deal(table.seed, n, round - 1, table.rotation);
+        let (mut game, turns) = state.play_round(&deal).await;
+        if round == state.rounds {
+            // A limit found only as the bots end (disk) is a fault of this last round.
+            logs = state.finish(&mut game).await;
+        } else {
+            state.tell_all(&game, Phase::Score).await;
+        }
+        rounds.push(RoundRecord {
+            hands: deal.hands,
+            rows: deal.rows,
+            turns,
+            invalid: std::mem::take(&mut state.invalid),
+            cows: (0..n).map(|s| game.cows(s)).collect(),
+            penalty: (0..n).map(|s| game.penalty(s)).collect(),
+            scores: game.scores(),
+        });
+    }
+    let totals: Vec<u32> = (0..n)
+        .map(|seat| rounds.iter().map(|r| r.scores[seat]).sum())
+        .collect();
+    let mut rounds = rounds.into_iter();
+    let first = rounds.next().expect("at least one round");
+    let later: Vec<RoundRecord> = rounds.collect();
+    let record = GameRecord {
+        rules: crate::games::GameId::Take6,
+        kingdomino: None,
+        game: table.game,
+        seed: table.seed,
+        subset: table.subset,
+        rotation: table.rotation,
+        players: state.names.to_vec(),
+        builtin: table
+            .seats
+            .iter()
+            .map(|s| matches!(s.occupant, Occupant::Builtin(_)))
+            .collect(),
+        hands: first.hands,
+        rows: first.rows,
+        turns: first.turns,
+        invalid: first.invalid,
+        cows: first.cows,
+        penalty: first.penalty,
+        scores: first.scores,
+        totals: (!later.is_empty()).then_some(totals),
+        rounds: later,
+        ms: started.elapsed().as_millis() as u64,
+        replies: state.replies,
+    };
+    GameOutcome { record, logs }
+}
+
+/// The players of a game in progress and what has gone wrong so far.
+struct Table {
+    seed: u64,
+    /// The players in seat order, shared with every view.
+    names: Arc<[String]>,
+    players: Vec<Seat>,
+    invalid: Vec<InvalidRecord>,
+    /// Bots that could not even be started; their fault is recorded when turn 1 begins.
+    start_faults: Vec<Option<Fault>>,
+    /// Faulted bots shutting down in the background, so their grace period delays no one.
+    logs: Vec<(usize, JoinHandle<Finished>)>,
+    /// Each bot seat's reply times, in seat order, filled as the bots finish.
+    replies: Vec<ReplyTimes>,
+    /// The round being played, from 1, and how many the game has.
+    round: u32,
+    rounds: u32,
+    /// Per seat, the round its bot faulted in: it plays no later round.
+    gone: Vec<Option<u32>>,
+}
+
+impl Table {
+    /// One round: the deal, `start` before the first round only, `cards`, then the turns.
+    /// A seat whose bot faulted in an earlier round is recorded absent at turn 1 (its
+    /// substitute plays the round, and the seat scores the fault penalty).
+    async fn play_round(&mut self, deal: &Deal) -> (Game, Vec<TurnRecord>) {
+        let mut game = Game::new(deal);
+        for seat in 0..self.players.len() {
+            if let Some(round) = self.gone[seat] {
+                self.start_faults[seat] = Some(Fault::Absent { round });
+            }
+        }
+        if self.round == 1 {
+            self.tell_all(&game, Phase::Start).await;
+        }
+        self.tell_all(&game, Phase::Cards).await;
+        let mut turns = Vec::with_capacity(deal.hands[0].len());
+        while !game.is_over() {
+            turns.push(self.play_turn(&mut game).await);
+        }
+        (game, turns)
+    }
+
+    /// One turn: every seat chooses a card, all are revealed, then placed lowest first.
+    async fn play_turn(&mut self, game: &mut Game) -> TurnRecord {
+        game.begin_turn();
+        for seat in 0..self.players.len() {
+            if let Some(fault) = self.start_faults[seat].take() {
+                self.record_fault(game, seat, FaultPhase::Card, fault);
+            }
+        }
+        let cards = self.choose_cards(game).await;
+        let order = game.reveal(&cards);
+        self.tell_all(game, Phase::Used).await;
+        let mut events = Vec::with_capacity(cards.len());
+        for seat in order {
+            let (placement, reason) = match game.place(seat) {
+                Some(p) => (p, None),
+                None => self.take_a_row(game, seat).await,
+            };
+            if !placement.took.is_empty() {
+                let mut view = self.view(game, seat, Phase::Cardgain);
+                view.gained = placement.took.clone();
+                view.gained_cows = placement.cows;
+                self.players[seat].tell(&view).await;
+            }
+            let Placement { row, took, cows } = placement;
+            events.push(PlacementRecord {
+                seat,
+                card: cards[seat],
+                row,
+                took,
+                cows,
+                reason,
+            });
+        }
+        TurnRecord {
+            played: cards,
+            events,
+        }
+    }
+
+    /// The end: every player still playing gets its score, then all bots shut down at once.
+    /// A bot whose tree passed a limit during the game (its working copy grew too much) or used
+    /// more than a reply's CPU time after its last reply faults now. Returns what each bot (faulted ones included) wrote to stderr, by seat.
+    async fn finish(&mut self, game: &mut Game) -> Vec<SeatLog> {
+        let mut endings = Vec::new();
+        let moment = game.moment();
+        for (seat, player) in std::mem::take(&mut self.players).into_iter().enumerate() {
+            let view = self.view_at(game, &moment, seat, Phase::Score);
+            match player {
+                Seat::Process(p) => endings.push(async move { (seat, p.finish(Some(view)).await) }),
+                Seat::Human(mut h) => h.tell(&view).await,
+                Seat::Builtin(_) => {}
+            }
+        }
+        let mut finished: Vec<(usize, Finished)> = join_all(endings).await;
+        for (seat, ended) in &finished {
+            let fault = ended.breach.map(Fault::Limit).or(ended.overrun.clone());
+            if let Some(fault) = fault {
+                self.note_fault(game, *seat, FaultPhase::Card, &fault);
+            }
+        }
+        for (seat, task) in self.logs.drain(..) {
+            if let Ok(ended) = task.await {
+                finished.push((seat, ended));
+            }
+        }
+        finished.sort_by_key(|(seat, _)| *seat);
+        finished
+            .into_iter()
+            .map(|(seat, ended)| {
+                self.replies.push(ReplyTimes::new(seat, &ended.replies));
+                SeatLog {
+                    seat,
+                    name: self.names[seat].clone(),
+                    stderr: ended.stderr,
+                }
+            })
+            .collect()
+    }
+
+    fn view(&self, game: &Game, seat: usize, phase: Phase) -> View {
+        self.view_at(game, &game.moment(), seat, phase)
+    }
+
+    /// `seat`'s view at `moment` (the game's now): views of one moment share what all see.
+    fn view_at(&self, game: &Game, moment: &Moment, seat: usize, phase: Phase) -> View {
+        let mut view = game.view_at(moment, seat, phase, &self.names);
+        view.round = self.round;
+        view.rounds = self.rounds;
+        view
+    }
+
+    /// Tells every seat about `phase` at once. Built-ins ignore news, so no view is made for
+    /// them.
+    async fn tell_all(&mut self, game: &Game, phase: Phase) {
+        let moment = game.moment();
+        let views: Vec<Option<View>> = (0..self.players.len())
+            .map(|seat| {
+                let builtin = matches!(self.players[seat], Seat::Builtin(_));
+                (!builtin).then(|| self.view_at(game, &moment, seat, phase))
+            })
+            .collect();
+        join_all(
+            self.players
+                .iter_mut()
+                .zip(&views)
+                .filter_map(|(player, view)| view.as_ref().map(|v| player.tell(v))),
+        )
+        .await;
+    }
+
+    /// Asks every seat for a card at once; a seat that faults is taken over by a substitute,
+    /// which chooses in its place.
+    async fn choose_cards(&mut self, game: &mut Game) -> Vec<Card> {
+        let moment = game.moment();
+        let views: Vec<View> = (0..self.players.len())
+            .map(|seat| self.view_at(game, &moment, seat, Phase::Turn))
+            .collect();
+        let answers = join_all(
+            self.players
+                .iter_mut()
+                .zip(&views)
+                .map(|(player, view)| player.choose_card(view)),
+        )
+        .await;
+        let mut cards = Vec::with_capacity(answers.len());
+        for (seat, answer) in answers.into_iter().enumerate() {
+            let card = match answer.and_then(|n| held_card(n, &views[seat].hand)) {
+                Ok(card) => card,
+                Err(fault) => {
+                    self.record_fault(game, seat, FaultPhase::Card, fault);
+                    self.substitute(seat).card(&views[seat])
+                }
+            };
+            cards.push(card);
+        }
+        cards
+    }
+
+    /// `seat`'s card is lower than every top: asks it for a row. A seat that has faulted (now
+    /// or earlier) is made to take the cheapest row.
+    async fn take_a_row(&mut self, game: &mut Game, seat: usize) -> (Placement, Option<RowChoice>) {
+        if game.faulted(seat).is_none() {
+            let view = self.view(game, seat, Phase::Pickrow);
+            match self.players[seat]
+                .choose_row(&view)
+                .await
+                .and_then(row_index)
+            {
+                Ok(row) => return (game.take_row(seat, row), Some(RowChoice::Pick)),
+                Err(fault) => self.record_fault(game, seat, FaultPhase::Row, fault),
+            }
+        }
+        let row = game.board().cheapest_row();
+        (game.take_row(seat, row), Some(RowChoice::Forced))
+    }
+
+    /// Records `fault` and starts shutting the bot down (it is sent `invalid` first).
+    fn record_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: Fault) {
+        self.note_fault(game, seat, phase, &fault);
+        let substitute = Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, self.seed, seat));
+        if let Seat::Process(p) = std::mem::replace(&mut self.players[seat], substitute) {
+            let view = self.view(game, seat, Phase::Invalid);
+            self.logs.push((
+                seat,
+                tokio::spawn(async move { p.finish(Some(view)).await }),
+            ));
+        }
+    }
+
+    /// Records `fault` in the game and its record.
+    fn note_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: &Fault) {
+        game.fault(seat);
+        self.gone[seat].get_or_insert(self.round);
+        tracing::info!(
+            seat,
+            bot = %self.names[seat],
+            turn = game.turn(),
+            "fault: {fault}"
+        );
+        self.invalid.push(InvalidRecord {
+            seat,
+            turn: game.turn(),
+            phase,
+            kind: fault.kind().to_string(),
+            reason: fault.to_string(),
+        });
+    }
+
+    /// The built-in now playing `seat` (after a fault).
+    fn substitute(&mut self, seat: usize) -> &mut Builtin {
+        match &mut self.players[seat] {
+            Seat::Builtin(b) => b,
+            Seat::Process(_) | Seat::Human(_) => {
+                unreachable!("a faulted seat is played by a built-in")
+            }
+        }
+    }
+}
+
+/// The card `n` if it is a card in `hand`.
+fn held_card(n: i64, hand: &[Card]) -> Result<Card, Fault> {
+    Card::try_from(n)
+        .ok()
+        .filter(|c| (LOWEST_CARD..=HIGHEST_CARD).contains(c) && hand.contains(c))
+        .ok_or(Fault::NotInHand(n))
+}
+
+fn row_index(n: i64) -> Result<usize, Fault> {
+    usize::try_from(n)
+        .ok()
+        .filter(|&r| r < ROWS)
+        .ok_or(Fault::NoSuchRow(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::check_record;
+    use crate::table::TableSeat;
+
+    fn builtin_table(game: u64, seed: u64) -> TableGame {
+        TableGame {
+            rules: crate::games::GameId::Take6,
+            game,
+            seed,
+            subset: 0,
+            rotation: 0,
+            rounds: 1,
+            seats: Strategy::ALL
+                .iter()
+                .cycle()
+                .take(10)
+                .enumerate()
+                .map(|(i, s)| TableSeat {
+                    name: format!("{}#{i}", s.name()),
+                    occupant: Occupant::Builtin(*s),
+                })
+                .collect(),
+        }
+    }
+
+    #[tokio::test]
+    async fn built_in_games_follow_the_rules_and_repeat_from_their_seed() {
+        for seed in 0..20 {
+            let a = play(builtin_table(seed, seed), Limits::default()).await;
+            check_record(&a.record).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            assert!(a.record.invalid.is_empty());
+            assert_eq!(a.record.turns.len(), 10);
+            let total: u32 = a.record.cows.iter().sum();
+            assert!(total > 0, "someone takes cows in a game of ten");
+            let b = play(builtin_table(seed, seed), Limits::default()).await;
+            assert_eq!(
+                GameRecord { ms: 0, ..a.record },
+                GameRecord { ms: 0, ..b.record }
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_game_of_rounds_deals_afresh_each_round_and_sums_the_scores() {
+        let one = play(builtin_table(4, 9), Limits::default()).await.record;
+        let table = TableGame {
+            rules: crate::games::GameId::Take6,
+            rounds: 3,
+            ..builtin_table(4, 9)
+        };
+        let three = play(table, Limits::default()).await.record;
+        check_record(&three).unwrap();
+        assert_eq!(three.round_count(), 3);
+        // Round 1 is the one-round game of the same seed, so one-round records are unchanged.
+        assert_eq!(
+            three.round(0).unwrap(),
+            GameRecord {
+                ms: three.ms,
+                ..one.clone()
+            }
+        );
+        assert_ne!(
+            three.hands, three.rounds[0].hands,
+            "a fresh deal each round"
+        );
+        assert_ne!(three.rounds[0].hands, three.rounds[1].hands);
+        let sums: Vec<u32> = (0..10)
+            .map(|s| three.scores[s] + three.rounds.iter().map(|r| r.scores[s]).sum::<u32>())
+            .collect();
+        assert_eq!(three.totals(), sums);
+        let json = crate::record::games_jsonl_line(&one);
+        assert!(
+            !json.contains("rounds") && !json.contains("totals"),
+            "{json}"
+        );
+    }
+
+    #[test]
+    fn answers_are_checked_against_the_hand_and_the_rows() {
+        assert_eq!(held_card(7, &[3, 7]), Ok(7));
+        assert_eq!(held_card(8, &[3, 7]), Err(Fault::NotInHand(8)));
+        assert_eq!(
+            held_card(263, &[7]),
+            Err(Fault::NotInHand(263)),
+            "no wrapping to 7"
+        );
+        assert_eq!(held_card(-1, &[7]), Err(Fault::NotInHand(-1)));
+        assert_eq!(row_index(3), Ok(3));
+        assert_eq!(row_index(4), Err(Fault::NoSuchRow(4)));
+        assert_eq!(row_index(-1), Err(Fault::NoSuchRow(-1)));
+    }
+}
