@@ -23,6 +23,8 @@ fn page(games: &[GameRecord], ratings: Option<&BTreeMap<String, f64>>) -> String
         stats: &stats_of(games),
         facts: &facts,
         ratings,
+        reply_times: None,
+        stderr: &BTreeMap::new(),
     })
 }
 
@@ -77,8 +79,8 @@ fn ratings_get_a_column_and_names_cannot_end_the_data_script() {
     assert!(html.contains("<th>rating</th>") && html.contains(">1512.0<"));
     assert_eq!(
         html.matches("</script>").count(),
-        3,
-        "only the page's own scripts end"
+        4,
+        "only the page's own scripts end (its error catcher, the board, the frame)"
     );
     assert!(html.contains("Every game had the same players"));
 }
