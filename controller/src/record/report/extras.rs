@@ -26,7 +26,10 @@ pub fn parse_reply_times(csv: &str) -> Vec<ReplyRow> {
                 return None;
             };
             let three = |fields: &[&str]| -> Option<[f64; 3]> {
-                let v: Vec<f64> = fields.iter().map(|x| x.parse().ok()).collect::<Option<_>>()?;
+                let v: Vec<f64> = fields
+                    .iter()
+                    .map(|x| x.parse().ok())
+                    .collect::<Option<_>>()?;
                 v.try_into().ok()
             };
             if rest.len() != 6 {

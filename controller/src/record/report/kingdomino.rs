@@ -100,9 +100,8 @@ impl ViewerKingdomino {
         if playable {
             let mut game = Game::new(r.seed, players);
             for m in moves {
-                let offer_of = |g: &Game| -> Vec<u8> {
-                    g.view(0).to_pick.iter().map(|l| l.tile.id).collect()
-                };
+                let offer_of =
+                    |g: &Game| -> Vec<u8> { g.view(0).to_pick.iter().map(|l| l.tile.id).collect() };
                 while offers.len() < usize::from(game.turn()) {
                     offers.push(offer_of(&game));
                 }

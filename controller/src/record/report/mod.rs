@@ -329,14 +329,12 @@ fn head_to_head(page: &mut String, report: &Report<'_>) {
         );
         return;
     }
-    page.push_str(
-        &format!(
-            "<p class=\"note\">Share of points of the row's player against the column's in \
+    page.push_str(&format!(
+        "<p class=\"note\">Share of points of the row's player against the column's in \
              the games both played (1 for a {} score, ½ for a tie); hover for the number of \
              games.</p><div class=\"scroll\"><table class=\"heat\"><thead><tr><th></th>",
-            report.better()
-        ),
-    );
+        report.better()
+    ));
     let names: Vec<&str> = report.standings.iter().map(|s| s.bot.as_str()).collect();
     for n in &names {
         let _ = write!(page, "<th class=\"col\"><span>{}</span></th>", escape(n));
@@ -527,7 +525,11 @@ fn games_line(report: &Report<'_>) -> String {
     let players = match (seats.first(), seats.last()) {
         (Some(a), Some(b)) if a == b => format!("{a} players"),
         (Some(a), Some(b)) => format!("{a} to {b} players"),
-        _ => match f.settings.get("players").and_then(serde_json::Value::as_u64) {
+        _ => match f
+            .settings
+            .get("players")
+            .and_then(serde_json::Value::as_u64)
+        {
             Some(n) => format!("{n} players"),
             None => "players".into(),
         },
@@ -546,7 +548,11 @@ fn games_line(report: &Report<'_>) -> String {
             "{planned}: each of the {} subsets of the bots at a table of {players} plays {} {}{duplicate}",
             f.subsets,
             f.games_per_subset,
-            if f.games_per_subset == 1 { "game" } else { "games" }
+            if f.games_per_subset == 1 {
+                "game"
+            } else {
+                "games"
+            }
         ),
         "balanced" => {
             let balance = match &f.balance {
@@ -558,10 +564,8 @@ fn games_line(report: &Report<'_>) -> String {
                             format!("{lo}–{hi}")
                         }
                     };
-                    let mut text = format!(
-                        " (each bot plays {} games",
-                        range(b.games_min, b.games_max)
-                    );
+                    let mut text =
+                        format!(" (each bot plays {} games", range(b.games_min, b.games_max));
                     if let (Some(lo), Some(hi)) = (b.pairs_min, b.pairs_max) {
                         text.push_str(&format!(", each pair of bots meets {}", range(lo, hi)));
                     }
@@ -570,7 +574,9 @@ fn games_line(report: &Report<'_>) -> String {
                 }
                 None => String::new(),
             };
-            format!("{planned}, at tables of {players} drawn to balance the games{balance}{duplicate}")
+            format!(
+                "{planned}, at tables of {players} drawn to balance the games{balance}{duplicate}"
+            )
         }
         _ if f.subsets > 1 => format!(
             "{planned} ({} subsets × {} games)",

@@ -97,7 +97,15 @@ impl ViewerGame {
             faults: r
                 .invalid
                 .iter()
-                .map(|f| (f.seat, f.turn, phase_name(f.phase), f.kind.clone(), f.reason.clone()))
+                .map(|f| {
+                    (
+                        f.seat,
+                        f.turn,
+                        phase_name(f.phase),
+                        f.kind.clone(),
+                        f.reason.clone(),
+                    )
+                })
                 .collect(),
             play,
         }
@@ -265,7 +273,8 @@ impl ReportStats {
         }
         for (seat, &id) in ids.iter().enumerate() {
             let i = id as usize;
-            self.scores.resize_with(self.scores.len().max(i + 1), Default::default);
+            self.scores
+                .resize_with(self.scores.len().max(i + 1), Default::default);
             self.scores[i].add(r.scores[seat]);
             let score = badness(direction, r.scores[seat]);
             if i == self.best.len() {

@@ -223,7 +223,10 @@ mod tests {
         assert_eq!(tick_label(40.0, 2.0), "40");
         let axis = Axis::around(10.0, 30.0);
         let bar = ci_bar(20.0, Some(30.0), &axis);
-        assert!(bar.contains("x1=\"8.0\" x2=\"192.0\" y1=\"8\""), "cut at both ends: {bar}");
+        assert!(
+            bar.contains("x1=\"8.0\" x2=\"192.0\" y1=\"8\""),
+            "cut at both ends: {bar}"
+        );
         assert!(!ci_bar(5.0, None, &axis).contains("class=\"ci\""));
         assert!(ci_axis(&axis).contains(">30</text>"));
         assert!(heat_colour(1.0).starts_with("hsl(120 "));
