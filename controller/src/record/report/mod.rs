@@ -536,8 +536,9 @@ fn games_line(report: &Report<'_>) -> String {
     };
     let duplicate = if f.duplicate {
         format!(
-            "; duplicate deals: {} deals, each played in every rotation of the seats",
-            f.tables
+            "; duplicate deals: {} {}, each played in every rotation of the seats",
+            f.tables,
+            if f.tables == 1 { "deal" } else { "deals" }
         )
     } else {
         String::new()
