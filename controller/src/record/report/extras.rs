@@ -10,6 +10,7 @@ use std::io::BufRead;
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplyRow {
     pub bot: String,
+    /// How many replies the figures are over.
     pub replies: u64,
     pub cpu: Option<[f64; 3]>,
     pub wall: Option<[f64; 3]>,
@@ -55,6 +56,7 @@ const LINE_CHARS: usize = 200;
 pub struct StderrExcerpt {
     /// The log's path relative to the series folder, `logs/<bot>.games.log`.
     pub path: String,
+    /// The game the lines are from (the bot's first faulted game).
     pub game: u64,
     /// Up to [`STDERR_LINES`] lines, each cut at 200 characters; empty when the bot wrote
     /// nothing on stderr in that game.

@@ -44,8 +44,10 @@ pub struct SeriesFacts {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
 pub struct FactBalance {
+    /// The fewest and most games a bot plays.
     pub games_min: u64,
     pub games_max: u64,
+    /// The fewest and most games two bots share (absent when not computed).
     pub pairs_min: Option<u64>,
     pub pairs_max: Option<u64>,
 }

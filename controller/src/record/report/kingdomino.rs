@@ -79,6 +79,7 @@ pub struct ViewerKingdomino {
     pub turns: u8,
     /// `offers[t]`: the tiles offered in turn `t + 1`.
     pub offers: Vec<Vec<u8>>,
+    /// Every sequence and elimination in play order, as far as the rules could replay them.
     pub moves: Vec<ViewerMove>,
 }
 

@@ -135,11 +135,15 @@ pub const FAULT_NOTES: usize = 3;
 /// One fault as the report quotes it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct FaultNote {
+    /// The game's number, which the page links to.
     pub game: u64,
     /// 1-based; 1 in a game of one round.
     pub round: usize,
+    /// The turn of the fault, where the link opens the viewer.
     pub turn: u8,
+    /// What the player was asked for: `card`, `row` or `move`.
     pub phase: &'static str,
+    /// The short kind (`timeout`, `illegal_pick`, …) and the reason for people.
     pub kind: String,
     pub reason: String,
 }
