@@ -1,6 +1,10 @@
 //! `report.html` in a real browser: headless Chromium loads the page a series wrote, with no
-//! console message and no script error; its leaderboard rows are the CSV's, and stepping the
-//! game viewer (through the URL hash, as a link does) shows the board the record says.
+//! console message and no script error; its leaderboard rows are the CSV's, its scales hold the
+//! data closely and are labelled, its `~` marks are the summary's, its reply times are
+//! `reply_times.csv`'s, its faults carry their reasons and the bot's stderr, and stepping the
+//! game viewer (through the URL hash, as a link does, which scrolls to the viewer) shows the
+//! board the record says: Take 6's rows as `take6 replay` does, Kingdomino's kingdoms with the
+//! record's scores, the tiles offered with who took them, and the PICK messages.
 
 use std::path::Path;
 use std::process::Command;
@@ -82,6 +86,120 @@ fn board(dom: &str) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// Where the page is scrolled after loading `page` + `hash` in a 1000 × 600 frame: the
+/// frame's `scrollY` and the top of the viewer section within the frame. Chromium reports it
+/// through a wrapper page that reads the frame once everything has loaded.
+fn scroll_after_load(browser: &str, page: &Path, hash: &str) -> (f64, f64) {
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = dir.path().join("frame.html");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "<!doctype html><html><body><iframe id=\"f\" style=\"width:1000px;height:600px\" \
+             src=\"file://{}{hash}\"></iframe><script>window.addEventListener('load', function () {{\
+             var w = document.getElementById('f').contentWindow;\
+             var top = w.document.getElementById('viewer').getBoundingClientRect().top;\
+             document.body.setAttribute('data-scroll', w.scrollY + ' ' + top);}});</script>\
+             </body></html>",
+            page.display()
+        ),
+    )
+    .unwrap();
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--allow-file-access-from-files",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", wrapper.display()))
+        .output()
+        .unwrap();
+    let dom = text(&out.stdout);
+    let values = attr(&dom, "data-scroll");
+    let (y, top) = values.split_once(' ').expect("two numbers");
+    (y.parse().unwrap(), top.parse().unwrap())
+}
+
+/// The text inside the element whose opening tag starts at `from`, tags left out.
+fn inner_text(dom: &str, from: &str, until: &str) -> String {
+    let start = dom
+        .find(from)
+        .unwrap_or_else(|| panic!("{from} in the page"));
+    let end = start + dom[start..].find(until).unwrap();
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in dom[start..end].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&amp;", "&")
+}
+
+/// The numbers on a scale's ticks in the SVG whose tag starts with `prefix`, and its
+/// `data-lo`/`data-hi`.
+fn scale(dom: &str, prefix: &str) -> (f64, f64, Vec<f64>) {
+    let start = dom
+        .find(prefix)
+        .unwrap_or_else(|| panic!("{prefix} in the page"));
+    let svg = &dom[start..start + dom[start..].find("</svg>").unwrap()];
+    let tag = &svg[..svg.find('>').unwrap()];
+    let ticks = svg
+        .split("class=\"tick\">")
+        .skip(1)
+        .filter_map(|t| t[..t.find('<').unwrap()].parse().ok())
+        .collect();
+    (
+        attr(tag, "data-lo").parse().unwrap(),
+        attr(tag, "data-hi").parse().unwrap(),
+        ticks,
+    )
+}
+
+/// Asserts that a scale from `lo` to `hi` with tick labels `ticks` holds `data_lo..data_hi`
+/// without running far past it (not from 0 to a round 50 or 100 for data near 40).
+#[track_caller]
+fn holds_closely(lo: f64, hi: f64, ticks: &[f64], data_lo: f64, data_hi: f64) {
+    assert!(ticks.len() >= 3, "labelled ticks: {ticks:?}");
+    assert_eq!((ticks[0], ticks[ticks.len() - 1]), (lo, hi), "{ticks:?}");
+    assert!(
+        lo <= data_lo + 1e-9 && hi >= data_hi - 1e-9,
+        "{lo}..{hi} holds {data_lo}..{data_hi}"
+    );
+    let span = (data_hi - data_lo).max(1.0);
+    assert!(
+        hi - lo <= 2.5 * span + 2.0,
+        "{lo}..{hi} is close to {data_lo}..{data_hi}"
+    );
+}
+
+/// The leaderboard rows with `~` in the page, and in the summary the run printed.
+fn tildes(dom: &str, summary: &str) -> (Vec<String>, Vec<String>) {
+    let page = tags(dom, "<tr class=\"standing")
+        .iter()
+        .filter(|t| attr(t, "data-separated") == "false")
+        .map(|t| attr(t, "data-rank").to_string())
+        .collect();
+    let printed = summary
+        .lines()
+        .filter_map(|l| {
+            l.split_whitespace()
+                .next()?
+                .strip_suffix('~')
+                .map(String::from)
+        })
+        .collect();
+    (page, printed)
+}
+
 fn no_errors(dom: &str, log: &str) {
     let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
     assert!(console.is_empty(), "console messages: {console:#?}");
@@ -101,7 +219,18 @@ fn the_report_loads_in_a_browser_matches_the_csv_and_its_viewer_steps() {
     bots.push(("not-held".into(), fixtures().join("not-held")));
     let named: Vec<(&str, PathBuf)> = bots.iter().map(|(n, p)| (n.as_str(), p.clone())).collect();
     let tmp = arena(&named);
-    assert_ok(&take6(tmp.path(), &["--games", "11", "--seed", "5"]));
+    // not-held says something on stderr first, for the report to quote.
+    let launch = tmp.path().join("bots/not-held/launch");
+    let script = std::fs::read_to_string(&launch).unwrap();
+    let (shebang, rest) = script.split_once('\n').unwrap();
+    std::fs::write(
+        &launch,
+        format!("{shebang}\necho 'not-held: I play my first card forever' >&2\n{rest}"),
+    )
+    .unwrap();
+    let out = take6(tmp.path(), &["--games", "11", "--seed", "5"]);
+    assert_ok(&out);
+    let summary = text(&out.stdout);
     let page = series_dir(tmp.path()).join("report.html");
     let games = games(tmp.path());
     let game = &games[3];
@@ -128,6 +257,101 @@ fn the_report_loads_in_a_browser_matches_the_csv_and_its_viewer_steps() {
     assert!(dom.contains("<table class=\"heat\">"));
     assert!(dom.contains("not_in_hand"), "fault kinds are shown");
 
+    // The interval scale and the box plots' axis hold the data closely, and are labelled.
+    let low = |l: &BTreeMap<String, String>| {
+        l["mean_score"].parse::<f64>().unwrap() - l["ci95"].parse::<f64>().unwrap_or(0.0)
+    };
+    let high = |l: &BTreeMap<String, String>| {
+        l["mean_score"].parse::<f64>().unwrap() + l["ci95"].parse::<f64>().unwrap_or(0.0)
+    };
+    let (lo, hi, ticks) = scale(&dom, "<svg class=\"ciaxis\"");
+    let data_lo = csv.iter().map(low).fold(f64::INFINITY, f64::min);
+    let data_hi = csv.iter().map(high).fold(f64::NEG_INFINITY, f64::max);
+    holds_closely(lo, hi, &ticks, data_lo, data_hi);
+    let (lo, hi, ticks) = scale(&dom, "<svg class=\"boxes\"");
+    let all: Vec<f64> = games
+        .iter()
+        .flat_map(|g| g.scores.iter().map(|&s| f64::from(s)))
+        .collect();
+    let (min, max) = (
+        all.iter().copied().fold(f64::INFINITY, f64::min),
+        all.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    );
+    holds_closely(lo, hi, &ticks, min, max);
+    assert!(
+        dom.contains("score per game"),
+        "the box plots' axis is named"
+    );
+
+    // The ~ marks are the summary's.
+    let (page_tildes, printed) = tildes(&dom, &summary);
+    assert!(
+        !printed.is_empty(),
+        "ten identical bots are not all separated:\n{summary}"
+    );
+    assert_eq!(page_tildes, printed);
+    assert_eq!(dom.matches("<abbr class=\"tilde\"").count(), printed.len());
+
+    // The reply times are reply_times.csv's, one row per bot.
+    let mut reader =
+        csv::Reader::from_path(series_dir(tmp.path()).join("reply_times.csv")).unwrap();
+    let replies: Vec<BTreeMap<String, String>> = reader.deserialize().map(Result::unwrap).collect();
+    assert_eq!(replies.len(), 11);
+    let table = &dom[dom
+        .find("<table class=\"replies\">")
+        .expect("the reply-time table")..];
+    let table = &table[..table.find("</table>").unwrap()];
+    for r in &replies {
+        let row = &table[table
+            .find(&format!("<tr data-bot=\"{}\">", r["bot"]))
+            .unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        let wall: f64 = r["wall_p50_ms"].parse().unwrap();
+        assert!(
+            row.contains(&format!(">{wall:.2}<")),
+            "wall p50 of {}: {row}",
+            r["bot"]
+        );
+        assert!(row.contains(&format!(">{}<", r["replies"])), "{row}");
+    }
+
+    // not-held's faults come with their reasons and its stderr.
+    let faults = inner_text(
+        &dom,
+        "<div class=\"faulted\" id=\"fault-not-held\"",
+        "</div>",
+    );
+    let first = games
+        .iter()
+        .flat_map(|g| {
+            let seat = g.players.iter().position(|p| p == "not-held");
+            g.invalid
+                .iter()
+                .filter(move |f| Some(f.seat) == seat)
+                .map(move |f| (g.game, f))
+        })
+        .next()
+        .expect("not-held faults");
+    assert!(faults.contains(&first.1.reason), "{faults}");
+    assert!(faults.contains(&format!("game {}", first.0)), "{faults}");
+    assert!(
+        faults.contains("not-held: I play my first card forever"),
+        "{faults}"
+    );
+    assert!(faults.contains("logs/not-held.games.log"), "{faults}");
+
+    // The games line fits the schedule series.toml records.
+    let line = inner_text(&dom, "<dd id=\"games-line\">", "</dd>");
+    assert!(line.starts_with("11 played of 11 planned"), "{line}");
+    let manifest = std::fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+    let schedule: toml::Value = toml::from_str(&manifest).unwrap();
+    match schedule["schedule"].as_str().unwrap() {
+        "balanced" => assert!(line.contains("drawn to balance"), "{line}"),
+        "all" => assert!(line.contains("subsets of the bots"), "{line}"),
+        other => panic!("11 bots at tables of 10 are not {other}"),
+    }
+    assert!(!line.contains(" 0 "), "{line}");
+
     let replayed = frames(game);
     let (start, log) = dump_dom(browser, &page, &format!("#game={}&turn=0", game.game));
     no_errors(&start, &log);
@@ -138,4 +362,141 @@ fn the_report_loads_in_a_browser_matches_the_csv_and_its_viewer_steps() {
     assert_eq!(start, replayed[0].rows.to_vec());
     assert_eq!(later, replayed[5].rows.to_vec());
     assert!(dom.contains(&format!("<option value=\"{}\"", game.game)));
+
+    // A link to a game scrolls to the viewer; the page alone stays at its top.
+    let (y, top) = scroll_after_load(browser, &page, &format!("#game={}&turn=2", game.game));
+    assert!(
+        y > 0.0 && (-2.0..600.0).contains(&top),
+        "scrolled to {y}, viewer at {top}"
+    );
+    let (y, _) = scroll_after_load(browser, &page, "");
+    assert_eq!(y, 0.0);
+}
+
+/// Kingdomino's viewer in the browser: the final kingdoms score what the record says, square
+/// for square; each turn's offer shows who took which tile, with the PICK messages; a fault is
+/// shown with its reason; a link to a game and turn opens it, scrolled into view.
+#[test]
+fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
+    let Some(browser) = chromium() else { return };
+    let tmp = arena(&[
+        ("strict-a", fixtures().join("strict-kingdomino")),
+        ("strict-b", fixtures().join("strict-kingdomino")),
+        ("bad-pick", fixtures().join("kd-bad-pick")),
+    ]);
+    let out = take6(
+        tmp.path(),
+        &[
+            "--game",
+            "kingdomino",
+            "--players",
+            "4",
+            "--games",
+            "3",
+            "--seed",
+            "11",
+        ],
+    );
+    assert_ok(&out);
+    let summary = text(&out.stdout);
+    let page = series_dir(tmp.path()).join("report.html");
+    let games = games(tmp.path());
+    let (dom, log) = dump_dom(browser, &page, "");
+    no_errors(&dom, &log);
+    assert!(
+        dom.contains("higher is better"),
+        "the leaderboard's direction"
+    );
+    let rows = tags(&dom, "<tr class=\"standing");
+    assert_eq!(rows.len(), leaderboard(tmp.path()).len());
+    let (page_tildes, printed) = tildes(&dom, &summary);
+    assert_eq!(page_tildes, printed);
+    let line = inner_text(&dom, "<dd id=\"games-line\">", "</dd>");
+    assert_eq!(line, "3 played of 3 planned, all at one table of 4 players");
+    let faults = inner_text(
+        &dom,
+        "<div class=\"faulted\" id=\"fault-bad-pick\"",
+        "</div>",
+    );
+    assert!(faults.contains("illegal_pick"), "{faults}");
+
+    for game in &games {
+        let moves = &game.kingdomino.as_ref().expect("a Kingdomino record").moves;
+        let turns = moves.iter().map(|m| m.turn).max().unwrap();
+        let hash = |t: u8| format!("#game={}&turn={t}", game.game);
+        // The end: each kingdom has the squares the record placed, and the record's score.
+        let (end, log) = dump_dom(browser, &page, &hash(99));
+        no_errors(&end, &log);
+        assert!(
+            end.contains(&format!(">turn {turns} of {turns}<")),
+            "the last turn"
+        );
+        let kingdoms = tags(&end, "<div class=\"kingdom");
+        assert_eq!(kingdoms.len(), game.players.len());
+        for k in &kingdoms {
+            let seat: usize = attr(k, "data-seat").parse().unwrap();
+            let placed = moves
+                .iter()
+                .filter(|m| m.seat == seat)
+                .filter(|m| m.outcome == Some(take6::games::kingdomino::game::PutOutcome::Placed))
+                .count();
+            assert_eq!(
+                attr(k, "data-squares"),
+                (2 * placed).to_string(),
+                "seat {seat}"
+            );
+            assert_eq!(
+                attr(k, "data-score"),
+                game.scores[seat].to_string(),
+                "seat {seat}"
+            );
+        }
+        // Turns 1 and 3: the offer shows every pick's taker, and the messages.
+        for t in [1, 3] {
+            let (dom, log) = dump_dom(browser, &page, &hash(t));
+            no_errors(&dom, &log);
+            assert!(dom.contains(&format!(">turn {t} of {turns}<")));
+            let offer =
+                &dom[dom.find("id=\"offer\"").unwrap()..dom.find("id=\"turn-info\"").unwrap()];
+            let offered = tags(offer, "<li data-tile=");
+            assert_eq!(offered.len(), 4, "four tiles offered at four players");
+            for m in moves.iter().filter(|m| m.turn == t && !m.eliminated) {
+                let pick = m.pick.expect("turns 1 and 3 pick");
+                let li = offered
+                    .iter()
+                    .find(|l| attr(l, "data-tile") == pick.to_string())
+                    .unwrap_or_else(|| panic!("tile {pick} offered in turn {t}"));
+                assert_eq!(attr(li, "data-owner"), m.seat.to_string());
+                if let Some(text) = &m.message {
+                    assert!(
+                        dom.contains(&format!("<q class=\"msg\">{text}</q>")),
+                        "message {text:?}"
+                    );
+                }
+            }
+        }
+        assert!(
+            moves.iter().any(|m| m.message.is_some()),
+            "the strict bots send messages"
+        );
+    }
+    let faulted = games
+        .iter()
+        .find(|g| !g.invalid.is_empty())
+        .expect("bad-pick faults");
+    let fault = &faulted.invalid[0];
+    let (dom, _) = dump_dom(
+        browser,
+        &page,
+        &format!("#game={}&turn={}", faulted.game, fault.turn),
+    );
+    assert!(
+        dom.contains(&fault.reason.replace('&', "&amp;")),
+        "the fault in its turn"
+    );
+    let (y, top) = scroll_after_load(browser, &page, &format!("#game={}&turn=2", faulted.game));
+    assert!(
+        y > 0.0 && (-2.0..600.0).contains(&top),
+        "scrolled to {y}, viewer at {top}"
+    );
 }

@@ -22,6 +22,14 @@ pub struct SeriesFacts {
     pub games_played: u64,
     pub subsets: u64,
     pub games_per_subset: u64,
+    /// `single`, `all` or `balanced` (empty in manifests older than schedules).
+    pub schedule: String,
+    /// Whether deals were played in every rotation of the seats.
+    pub duplicate: bool,
+    /// Distinct tables (deals under duplicate deals).
+    pub tables: u64,
+    /// Under `balanced`: how many games each bot and each pair got.
+    pub balance: Option<FactBalance>,
     /// As JSON values, which hold any `u64` (the seed is among them, a string when larger).
     pub settings: BTreeMap<String, serde_json::Value>,
     pub bots: Vec<FactBot>,
@@ -30,6 +38,18 @@ pub struct SeriesFacts {
     /// Everything else, shown under "More".
     #[serde(flatten)]
     pub other: BTreeMap<String, toml::Value>,
+}
+
+/// How even a balanced schedule came out: games per bot, and games per pair of bots.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct FactBalance {
+    /// The fewest and most games a bot plays.
+    pub games_min: u64,
+    pub games_max: u64,
+    /// The fewest and most games two bots share (absent when not computed).
+    pub pairs_min: Option<u64>,
+    pub pairs_max: Option<u64>,
 }
 
 /// A bot that took part, with the SHA-256 of its folder.

@@ -1,27 +1,42 @@
 //! `report.html`: one self-contained page (inline CSS, script and SVG, nothing fetched) for
 //! people to look at a series: the leaderboard with confidence intervals, score distributions,
-//! a head-to-head heat map, a game viewer and the series facts.
+//! a head-to-head heat map, faults with their reasons, reply times, a game viewer (one per
+//! game: Take 6's rows, Kingdomino's kingdoms) and the series facts.
 //!
 //! A pure exporter: [`report_html`] is a function of the standings, the [`ReportStats`]
-//! gathered from the games (bounded, whatever the series' size) and the [`SeriesFacts`].
+//! gathered from the games (bounded, whatever the series' size), the [`SeriesFacts`] and what
+//! the sink read of the series' other files ([`extras`]).
 
+mod extras;
 mod facts;
+mod kingdomino;
 mod stats;
 mod svg;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-pub use facts::{FactBot, FactSkipped, SeriesFacts};
-pub use stats::{Distribution, ReportStats, VIEWER_SAMPLE, ViewerGame};
+pub use extras::{ReplyRow, STDERR_LINES, StderrExcerpt, parse_reply_times, stderr_of_game};
+pub use facts::{FactBalance, FactBot, FactSkipped, SeriesFacts};
+pub use kingdomino::{ViewerKingdomino, ViewerMove};
+pub use stats::{
+    Distribution, FAULT_NOTES, FaultNote, ReportStats, VIEWER_SAMPLE, ViewerGame, ViewerPlay,
+};
 
 use super::Standing;
+use crate::games::{Direction, GameId};
 
 /// The file name of the report in a series folder.
 pub const REPORT: &str = "report.html";
 
 const CSS: &str = include_str!("page.css");
-const SCRIPT: &str = include_str!("viewer.js");
+/// The viewer's frame, the same for every game: the game list, the turn buttons and keys, the
+/// address (`#game=N&turn=T`) and scrolling to the viewer when a link names a game.
+const SHELL: &str = include_str!("viewer.js");
+/// Take 6's board: the rows, where the cards went, the running cows.
+const TAKE6_SCRIPT: &str = include_str!("take6.js");
+/// Kingdomino's board: the kingdoms, the tiles offered and who took them, the running scores.
+const KINGDOMINO_SCRIPT: &str = include_str!("kingdomino.js");
 
 /// Escapes text for HTML content and attribute values.
 pub(crate) fn escape(text: &str) -> String {
@@ -46,16 +61,43 @@ pub struct Report<'a> {
     pub facts: &'a SeriesFacts,
     /// Each player's rating, when the series computed ratings: a column of its own then.
     pub ratings: Option<&'a BTreeMap<String, f64>>,
+    /// The rows of `reply_times.csv`, when the series wrote it.
+    pub reply_times: Option<&'a [ReplyRow]>,
+    /// By bot, the first lines of its stderr in the game of its first fault.
+    pub stderr: &'a BTreeMap<String, StderrExcerpt>,
+}
+
+impl Report<'_> {
+    /// The game the series played: as `series.toml` says, else as the records do.
+    fn game(&self) -> GameId {
+        match self.facts.settings.get("game").and_then(|g| g.as_str()) {
+            Some("kingdomino") => GameId::Kingdomino,
+            Some(_) => GameId::Take6,
+            None => self.stats.rules(),
+        }
+    }
+
+    /// "lower" or "higher": which scores are better.
+    fn better(&self) -> &'static str {
+        match self.game().direction() {
+            Direction::Lower => "lower",
+            Direction::Higher => "higher",
+        }
+    }
 }
 
 /// The whole page.
 pub fn report_html(report: &Report<'_>) -> String {
     let facts = report.facts;
-    let title = if facts.series.is_empty() {
+    let game = report.game();
+    let mut title = if facts.series.is_empty() {
         "take6 series".to_string()
     } else {
         format!("take6 series {}", escape(&facts.series))
     };
+    if !game.is_take6() {
+        title.push_str(&format!(" ({})", game.title()));
+    }
     let mut page = String::with_capacity(64 * 1024);
     let _ = write!(
         page,
@@ -67,29 +109,44 @@ pub fn report_html(report: &Report<'_>) -> String {
          if(p){{p.textContent=window.reportErrors.join('\\n');}}}});</script>\n\
          <pre id=\"errors\"></pre>\n<header><h1>{title}</h1><p>{}</p>\
          <nav><a href=\"#leaderboard\">Leaderboard</a> <a href=\"#scores\">Scores</a> \
-         <a href=\"#headtohead\">Head to head</a> <a href=\"#viewer\">Games</a> \
+         <a href=\"#headtohead\">Head to head</a> <a href=\"#faults\">Faults</a> \
+         <a href=\"#replytimes\">Reply times</a> <a href=\"#viewer\">Games</a> \
          <a href=\"#facts\">Series</a></nav></header>\n",
         escape(&headline(report))
     );
     leaderboard(&mut page, report);
     scores(&mut page, report);
     head_to_head(&mut page, report);
+    faults(&mut page, report);
+    reply_times(&mut page, report);
     viewer(&mut page, report);
-    facts_section(&mut page, facts);
+    facts_section(&mut page, report);
     let games = report.stats.viewer_games();
     let games: Vec<&ViewerGame> = games.iter().map(AsRef::as_ref).collect();
-    let data = serde_json::json!({ "games": games, "total": report.stats.games() });
+    let mut data = serde_json::json!({
+        "games": games,
+        "total": report.stats.games(),
+        "rules": game.name(),
+        "higher": game.direction() == Direction::Higher,
+    });
+    if game == GameId::Kingdomino {
+        data["tiles"] = kingdomino::tiles_json();
+    }
     // `<` only occurs inside JSON strings, where \u003c means the same: no `</script>` early.
     let data = data.to_string().replace('<', "\\u003c");
+    let board = match game {
+        GameId::Take6 => TAKE6_SCRIPT,
+        GameId::Kingdomino => KINGDOMINO_SCRIPT,
+    };
     let _ = write!(
         page,
         "<script type=\"application/json\" id=\"data\">{data}</script>\n\
-         <script>{SCRIPT}</script>\n</body></html>\n"
+         <script>{board}</script>\n<script>{SHELL}</script>\n</body></html>\n"
     );
     page
 }
 
-/// `complete · 100 of 100 games · seed 7 · started …`.
+/// The line under the title: `complete · 100 of 100 games · seed 7 · started …`.
 fn headline(report: &Report<'_>) -> String {
     let f = report.facts;
     let mut parts = Vec::new();
@@ -106,30 +163,55 @@ fn headline(report: &Report<'_>) -> String {
     if !f.started.is_empty() {
         parts.push(format!("started {}", f.started));
     }
+    let game = report.game();
+    if !game.is_take6() {
+        parts.insert(0, game.title().to_string());
+    }
     parts.join(" · ")
 }
 
+/// The leaderboard: one row per player, with its interval on a scale zoomed to the intervals
+/// and the `~` of a rank not separated from the one above, as the summary marks it.
 fn leaderboard(page: &mut String, report: &Report<'_>) {
-    let scale = svg::nice_max(
-        report
-            .standings
-            .iter()
-            .map(|s| s.mean_score + s.ci95.unwrap_or(0.0))
-            .fold(1.0, f64::max),
-    );
+    let lo = report
+        .standings
+        .iter()
+        .map(|s| s.mean_score - s.ci95.unwrap_or(0.0))
+        .fold(f64::INFINITY, f64::min);
+    let hi = report
+        .standings
+        .iter()
+        .map(|s| s.mean_score + s.ci95.unwrap_or(0.0))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let axis = svg::Axis::around(lo, hi);
     let rating_head = if report.ratings.is_some() {
         "<th>rating</th>"
+    } else {
+        ""
+    };
+    let any_tilde = report
+        .standings
+        .iter()
+        .any(|s| s.separated_from_above == Some(false));
+    let tilde_note = if any_tilde {
+        " <b>~</b> marks a rank not separated at 95 % from the rank above (by the paired \
+         difference of the games both played, see <code>headtohead.csv</code>)."
     } else {
         ""
     };
     let _ = write!(
         page,
         "<section id=\"leaderboard\"><h2>Leaderboard</h2>\
-         <p class=\"note\">Mean score per game (lower is better) with its 95 % confidence \
-         interval (0 to {scale} on the bars). Built-in players are marked.</p>\
+         <p class=\"note\">Mean score per game ({} is better) with its 95 % confidence \
+         interval, drawn on a scale from {} to {} that holds every interval (it does not start \
+         at 0, so that differences show).{tilde_note} Built-in players are marked.</p>\
          <table class=\"standings\"><thead><tr><th>rank</th><th>player</th><th>games</th>\
-         <th>mean score</th><th>± 95 %</th><th>0 – {scale}</th>{rating_head}<th>wins</th>\
-         <th>faults</th><th>games to watch</th></tr></thead><tbody>"
+         <th>mean score</th><th>± 95 %</th><th class=\"scale\">{}</th>{rating_head}\
+         <th>wins</th><th>faults</th><th>games to watch</th></tr></thead><tbody>",
+        report.better(),
+        svg::tick_label(axis.lo, axis.step),
+        svg::tick_label(axis.hi, axis.step),
+        svg::ci_axis(&axis)
     );
     for s in report.standings {
         let ci = s.ci95.map(|c| format!("{c:.3}")).unwrap_or_default();
@@ -148,7 +230,12 @@ fn leaderboard(page: &mut String, report: &Report<'_>) {
                 .iter()
                 .map(|(k, n)| format!("{} {n}", escape(k)))
                 .collect();
-            format!("{} <small>({})</small>", s.faults, kinds.join(", "))
+            format!(
+                "<a href=\"#fault-{}\">{}</a> <small>({})</small>",
+                escape(&anchor(&s.bot)),
+                s.faults,
+                kinds.join(", ")
+            )
         };
         let watch = match report.stats.best_and_worst(&s.bot) {
             Some((best, worst)) => format!(
@@ -163,14 +250,22 @@ fn leaderboard(page: &mut String, report: &Report<'_>) {
         } else {
             ""
         };
+        let (tilde, separated) = match s.separated_from_above {
+            Some(false) => (
+                "<abbr class=\"tilde\" title=\"not separated at 95 % from the rank above\">~</abbr>",
+                "false",
+            ),
+            Some(true) => ("", "true"),
+            None => ("", ""),
+        };
         let _ = write!(
             page,
             "<tr class=\"standing{}\" data-rank=\"{}\" data-bot=\"{name}\" data-builtin=\"{}\" \
              data-games=\"{}\" data-mean=\"{:.3}\" data-ci95=\"{ci}\" data-wins=\"{}\" \
-             data-faults=\"{}\"><td class=\"num\">{}</td><td>{name}{builtin}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{:.2}</td><td class=\"num\">{}</td>\
-             <td>{}</td>{rating}<td class=\"num\">{}</td><td class=\"num\">{faults}</td>\
-             <td>{watch}</td></tr>",
+             data-faults=\"{}\" data-separated=\"{separated}\"><td class=\"num\">{}{tilde}</td>\
+             <td>{name}{builtin}</td><td class=\"num\">{}</td><td class=\"num\">{:.2}</td>\
+             <td class=\"num\">{}</td><td>{}</td>{rating}<td class=\"num\">{}</td>\
+             <td class=\"num\">{faults}</td><td>{watch}</td></tr>",
             if s.builtin { " builtin" } else { "" },
             s.rank,
             s.builtin,
@@ -182,13 +277,28 @@ fn leaderboard(page: &mut String, report: &Report<'_>) {
             s.games,
             s.mean_score,
             s.ci95.map(|c| format!("{c:.2}")).unwrap_or_default(),
-            svg::ci_bar(s.mean_score, s.ci95, scale),
+            svg::ci_bar(s.mean_score, s.ci95, &axis),
             super::export::format_wins(s.wins),
         );
     }
     page.push_str("</tbody></table></section>\n");
 }
 
+/// An element id for a player's name: its characters that may stand in an id as they are,
+/// the others as `_` and their code, so that different names stay different ids.
+fn anchor(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c.to_string()
+            } else {
+                format!("_{:x}", u32::from(c))
+            }
+        })
+        .collect()
+}
+
+/// A box plot of each player's scores per game, on the range the scores cover.
 fn scores(page: &mut String, report: &Report<'_>) {
     let rows: Vec<(String, bool, f64, Distribution)> = report
         .standings
@@ -202,11 +312,14 @@ fn scores(page: &mut String, report: &Report<'_>) {
         page,
         "<section id=\"scores\"><h2>Scores</h2><p class=\"note\">Each player's scores per \
          game: the line spans the lowest to the highest, the box the middle half, the bar is \
-         the median and the dot the mean.</p>{}</section>",
+         the median and the dot the mean ({} is better); the axis spans the scores' range, \
+         not from 0.</p>{}</section>",
+        report.better(),
         svg::box_plots(&rows)
     );
 }
 
+/// The heat map of each pair's share of points, when the line-ups varied.
 fn head_to_head(page: &mut String, report: &Report<'_>) {
     page.push_str("<section id=\"headtohead\"><h2>Head to head</h2>");
     if !report.stats.varied_lineups() {
@@ -216,11 +329,12 @@ fn head_to_head(page: &mut String, report: &Report<'_>) {
         );
         return;
     }
-    page.push_str(
-        "<p class=\"note\">Share of points of the row's player against the column's in the \
-         games both played (1 for a lower score, ½ for a tie); hover for the number of \
-         games.</p><div class=\"scroll\"><table class=\"heat\"><thead><tr><th></th>",
-    );
+    page.push_str(&format!(
+        "<p class=\"note\">Share of points of the row's player against the column's in \
+             the games both played (1 for a {} score, ½ for a tie); hover for the number of \
+             games.</p><div class=\"scroll\"><table class=\"heat\"><thead><tr><th></th>",
+        report.better()
+    ));
     let names: Vec<&str> = report.standings.iter().map(|s| s.bot.as_str()).collect();
     for n in &names {
         let _ = write!(page, "<th class=\"col\"><span>{}</span></th>", escape(n));
@@ -248,6 +362,127 @@ fn head_to_head(page: &mut String, report: &Report<'_>) {
     page.push_str("</tbody></table></div></section>\n");
 }
 
+/// Each faulting player's faults: how many of each kind, its first ones with their reasons
+/// (each a link to the game's turn), and the first lines of its stderr in its first faulted
+/// game, with the log that holds the rest.
+fn faults(page: &mut String, report: &Report<'_>) {
+    page.push_str("<section id=\"faults\"><h2>Faults</h2>");
+    let faulted: Vec<&Standing> = report.standings.iter().filter(|s| s.faults > 0).collect();
+    if faulted.is_empty() {
+        page.push_str("<p class=\"note\">No player faulted.</p></section>\n");
+        return;
+    }
+    let _ = write!(
+        page,
+        "<p class=\"note\">A fault ends the player's game (see the README's Faults). Each \
+         player's first {FAULT_NOTES} faults with their reasons, and what a bot wrote on stderr \
+         in the game of its first fault (the whole of it is in \
+         <code>logs/&lt;bot&gt;.games.log</code>).</p>"
+    );
+    for s in faulted {
+        let kinds: Vec<String> = s
+            .fault_kinds
+            .iter()
+            .map(|(k, n)| format!("{} {n}", escape(k)))
+            .collect();
+        let _ = write!(
+            page,
+            "<div class=\"faulted\" id=\"fault-{}\" data-bot=\"{}\"><h3>{}</h3><p>{} {} with a \
+             fault: {}</p><ul class=\"reasons\">",
+            escape(&anchor(&s.bot)),
+            escape(&s.bot),
+            escape(&s.bot),
+            s.faults,
+            if s.faults == 1 { "game" } else { "games" },
+            kinds.join(", ")
+        );
+        for n in report.stats.fault_notes(&s.bot) {
+            let round = if n.round > 1 {
+                format!("round {}, ", n.round)
+            } else {
+                String::new()
+            };
+            let _ = write!(
+                page,
+                "<li><a href=\"#game={g}&amp;turn={t}\">game {g}</a>, {round}turn {t} ({}): \
+                 <b>{}</b>: <span class=\"reason\">{}</span></li>",
+                escape(n.phase),
+                escape(&n.kind),
+                escape(&n.reason),
+                g = n.game,
+                t = n.turn,
+            );
+        }
+        page.push_str("</ul>");
+        if let Some(e) = report.stderr.get(&s.bot) {
+            if e.lines.is_empty() {
+                let _ = write!(
+                    page,
+                    "<p class=\"note\">Nothing on stderr in game {} (<code>{}</code>).</p>",
+                    e.game,
+                    escape(&e.path)
+                );
+            } else {
+                let _ = write!(
+                    page,
+                    "<p class=\"note\">The first lines of its stderr in game {} \
+                     (<code>{}</code>):</p><pre class=\"stderr\">{}</pre>",
+                    e.game,
+                    escape(&e.path),
+                    escape(&e.lines.join("\n"))
+                );
+            }
+        }
+        page.push_str("</div>");
+    }
+    page.push_str("</section>\n");
+}
+
+/// The table of `reply_times.csv`: per bot, the median, 99th percentile and longest reply, in
+/// CPU time and in wall time.
+fn reply_times(page: &mut String, report: &Report<'_>) {
+    page.push_str("<section id=\"replytimes\"><h2>Reply times</h2>");
+    let rows = report.reply_times.unwrap_or(&[]);
+    if rows.is_empty() {
+        page.push_str(
+            "<p class=\"note\">No bot's reply was timed (built-in players reply inside the \
+             controller).</p></section>\n",
+        );
+        return;
+    }
+    page.push_str(
+        "<p class=\"note\">Per bot, over all its replies: the median (p50), the 99th \
+         percentile and the longest, in milliseconds; CPU is the time its whole process tree \
+         used (empty where the sandbox does not measure it), wall the time from the message to \
+         the reply (from <code>reply_times.csv</code>).</p><table class=\"replies\"><thead>\
+         <tr><th rowspan=\"2\">bot</th><th rowspan=\"2\">replies</th>\
+         <th colspan=\"3\">CPU ms</th><th colspan=\"3\">wall ms</th></tr><tr><th>p50</th>\
+         <th>p99</th><th>max</th><th>p50</th><th>p99</th><th>max</th></tr></thead><tbody>",
+    );
+    let cells = |v: Option<[f64; 3]>| -> String {
+        match v {
+            Some(v) => v
+                .iter()
+                .map(|x| format!("<td class=\"num\">{x:.2}</td>"))
+                .collect(),
+            None => "<td></td><td></td><td></td>".into(),
+        }
+    };
+    for r in rows {
+        let _ = write!(
+            page,
+            "<tr data-bot=\"{}\"><td>{}</td><td class=\"num\">{}</td>{}{}</tr>",
+            escape(&r.bot),
+            escape(&r.bot),
+            r.replies,
+            cells(r.cpu),
+            cells(r.wall)
+        );
+    }
+    page.push_str("</tbody></table></section>\n");
+}
+
+/// The viewer's frame and the board of the series' game; the scripts fill them.
 fn viewer(page: &mut String, report: &Report<'_>) {
     let embedded = report.stats.viewer_games().len() as u64;
     let note = if embedded < report.stats.games() {
@@ -259,6 +494,16 @@ fn viewer(page: &mut String, report: &Report<'_>) {
     } else {
         "Choose a game; step with the buttons or the ← → keys.".to_string()
     };
+    let board = match report.game() {
+        GameId::Take6 => {
+            "<div class=\"table-view\"><div id=\"board\"></div><div id=\"turn-info\"></div>\
+             <table id=\"seats\"></table></div>"
+        }
+        GameId::Kingdomino => {
+            "<div class=\"kd-view\"><div id=\"kingdoms\"></div><div class=\"kd-side\">\
+             <div id=\"offer\"></div><div id=\"turn-info\"></div></div></div>"
+        }
+    };
     let _ = writeln!(
         page,
         "<section id=\"viewer\"><h2>Games</h2><p class=\"note\" id=\"viewer-note\">{note}</p>\
@@ -267,32 +512,98 @@ fn viewer(page: &mut String, report: &Report<'_>) {
          <button id=\"prev\" title=\"previous turn (←)\">◀</button>\
          <span id=\"turn-label\"></span>\
          <button id=\"next\" title=\"next turn (→)\">▶</button>\
-         <button id=\"last\" title=\"end (End)\">»</button></div>\
-         <div class=\"table-view\"><div id=\"board\"></div><div id=\"turn-info\"></div>\
-         <table id=\"seats\"></table></div></section>"
+         <button id=\"last\" title=\"end (End)\">»</button></div>{board}</section>"
     );
 }
 
-fn facts_section(page: &mut String, f: &SeriesFacts) {
+/// What the series played, in words that fit its schedule: one table, every subset of the
+/// bots, or tables drawn to balance the games.
+fn games_line(report: &Report<'_>) -> String {
+    let f = report.facts;
+    let planned = format!("{} played of {} planned", f.games_played, f.games_planned);
+    let seats = report.stats.table_sizes();
+    let players = match (seats.first(), seats.last()) {
+        (Some(a), Some(b)) if a == b => format!("{a} players"),
+        (Some(a), Some(b)) => format!("{a} to {b} players"),
+        _ => match f
+            .settings
+            .get("players")
+            .and_then(serde_json::Value::as_u64)
+        {
+            Some(n) => format!("{n} players"),
+            None => "players".into(),
+        },
+    };
+    let duplicate = if f.duplicate {
+        format!(
+            "; duplicate deals: {} {}, each played in every rotation of the seats",
+            f.tables,
+            if f.tables == 1 { "deal" } else { "deals" }
+        )
+    } else {
+        String::new()
+    };
+    match f.schedule.as_str() {
+        "single" => format!("{planned}, all at one table of {players}{duplicate}"),
+        "all" => format!(
+            "{planned}: each of the {} subsets of the bots at a table of {players} plays {} {}{duplicate}",
+            f.subsets,
+            f.games_per_subset,
+            if f.games_per_subset == 1 {
+                "game"
+            } else {
+                "games"
+            }
+        ),
+        "balanced" => {
+            let balance = match &f.balance {
+                Some(b) => {
+                    let range = |lo: u64, hi: u64| {
+                        if lo == hi {
+                            lo.to_string()
+                        } else {
+                            format!("{lo}–{hi}")
+                        }
+                    };
+                    let mut text =
+                        format!(" (each bot plays {} games", range(b.games_min, b.games_max));
+                    if let (Some(lo), Some(hi)) = (b.pairs_min, b.pairs_max) {
+                        text.push_str(&format!(", each pair of bots meets {}", range(lo, hi)));
+                    }
+                    text.push(')');
+                    text
+                }
+                None => String::new(),
+            };
+            format!(
+                "{planned}, at tables of {players} drawn to balance the games{balance}{duplicate}"
+            )
+        }
+        _ if f.subsets > 1 => format!(
+            "{planned} ({} subsets × {} games)",
+            f.subsets, f.games_per_subset
+        ),
+        _ => planned,
+    }
+}
+
+/// The series' facts: its settings, bots, built-ins and skipped bots, from `series.toml`.
+fn facts_section(page: &mut String, report: &Report<'_>) {
+    let f = report.facts;
     let _ = write!(
         page,
-        "<section id=\"facts\"><h2>Series</h2><dl><dt>series</dt><dd>{}</dd><dt>seed</dt>\
-         <dd id=\"seed\">{}</dd><dt>status</dt><dd>{}</dd><dt>controller</dt><dd>take6 {}</dd>\
-         <dt>started</dt><dd>{}</dd><dt>finished</dt><dd>{}</dd><dt>games</dt><dd>{} played of \
-         {} planned ({} × {} games)</dd></dl>",
+        "<section id=\"facts\"><h2>Series</h2><dl><dt>series</dt><dd>{}</dd><dt>game</dt>\
+         <dd>{}</dd><dt>seed</dt><dd id=\"seed\">{}</dd><dt>status</dt><dd>{}</dd>\
+         <dt>controller</dt><dd>take6 {}</dd><dt>started</dt><dd>{}</dd><dt>finished</dt>\
+         <dd>{}</dd><dt>games</dt><dd id=\"games-line\">{}</dd></dl>",
         escape(&f.series),
+        report.game().title(),
         escape(&f.seed_text()),
         escape(&f.status),
         escape(&f.controller_version),
         escape(&f.started),
         escape(f.finished.as_deref().unwrap_or("")),
-        f.games_played,
-        f.games_planned,
-        match f.subsets {
-            1 => "one table".to_string(),
-            n => format!("{n} ten-player subsets"),
-        },
-        f.games_per_subset
+        escape(&games_line(report)),
     );
     page.push_str("<h3>Bots</h3><table class=\"bots\"><thead><tr><th>bot</th><th>SHA-256 of its folder</th><th>source</th><th>template</th></tr></thead><tbody>");
     for b in &f.bots {

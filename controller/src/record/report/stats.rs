@@ -8,92 +8,156 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::kingdomino::ViewerKingdomino;
 use crate::game::Card;
+use crate::games::{Direction, GameId};
 use crate::record::interner::{Interner, PairMap, pair_key};
-use crate::record::{FaultPhase, GameRecord, RowChoice};
+use crate::record::{ABSENT, FaultPhase, GameRecord, RowChoice};
 
 /// How many games the viewer embeds besides each player's best and worst game: the ones with
 /// the lowest numbers. Keeps the page small (a game is about 2 KB) for series of any size.
 pub const VIEWER_SAMPLE: usize = 200;
 
-/// A game as the viewer needs it, compact: each placement is
-/// `[seat, card, row, cards taken, cows, how the row was chosen (0 rules, 1 pick, 2 forced)]`;
-/// the taken cards themselves are rebuilt from the board in the browser.
+/// A game as the viewer needs it: who sat where, the scores and faults, and the play itself
+/// in the form of the game's viewer ([`ViewerPlay`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ViewerGame {
     pub n: u64,
     pub seed: u64,
     pub players: Vec<String>,
     pub builtin: Vec<bool>,
-    pub rows: [Card; 4],
-    pub turns: Vec<Vec<[u32; 6]>>,
-    pub cows: Vec<u32>,
-    pub penalty: Vec<u32>,
     pub scores: Vec<u32>,
-    /// `[seat, turn, "card" | "row", kind, reason]`.
+    /// `[seat, turn, "card" | "row" | "move", kind, reason]`.
     pub faults: Vec<(usize, u8, &'static str, String, String)>,
+    /// The game's own fields, side by side with the common ones in the page's JSON.
+    #[serde(flatten)]
+    pub play: ViewerPlay,
+}
+
+/// What each game's viewer replays, untagged so that a Take 6 game's JSON keeps the fields
+/// (`rows`, `turns`, `cows`, `penalty`) its viewer has always read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ViewerPlay {
+    /// Take 6, compact: each placement of `turns` is
+    /// `[seat, card, row, cards taken, cows, how the row was chosen (0 rules, 1 pick, 2 forced)]`;
+    /// the taken cards themselves are rebuilt from the board in the browser.
+    Take6 {
+        rows: [Card; 4],
+        turns: Vec<Vec<[u32; 6]>>,
+        cows: Vec<u32>,
+        penalty: Vec<u32>,
+    },
+    /// Kingdomino: the moves and the tiles offered each turn.
+    Kingdomino { kingdomino: ViewerKingdomino },
 }
 
 impl ViewerGame {
     fn of(r: &GameRecord) -> ViewerGame {
+        let play = match r.rules {
+            GameId::Kingdomino => ViewerPlay::Kingdomino {
+                kingdomino: ViewerKingdomino::of(r),
+            },
+            GameId::Take6 => ViewerPlay::Take6 {
+                rows: r.rows,
+                turns: r
+                    .turns
+                    .iter()
+                    .map(|t| {
+                        t.events
+                            .iter()
+                            .map(|e| {
+                                let how = match e.reason {
+                                    None => 0,
+                                    Some(RowChoice::Pick) => 1,
+                                    Some(RowChoice::Forced) => 2,
+                                };
+                                [
+                                    e.seat as u32,
+                                    u32::from(e.card),
+                                    e.row as u32,
+                                    e.took.len() as u32,
+                                    e.cows,
+                                    how,
+                                ]
+                            })
+                            .collect()
+                    })
+                    .collect(),
+                cows: r.cows.clone(),
+                penalty: r.penalty.clone(),
+            },
+        };
         ViewerGame {
             n: r.game,
             seed: r.seed,
             players: r.players.clone(),
             builtin: r.builtin.clone(),
-            rows: r.rows,
-            turns: r
-                .turns
-                .iter()
-                .map(|t| {
-                    t.events
-                        .iter()
-                        .map(|e| {
-                            let how = match e.reason {
-                                None => 0,
-                                Some(RowChoice::Pick) => 1,
-                                Some(RowChoice::Forced) => 2,
-                            };
-                            [
-                                e.seat as u32,
-                                u32::from(e.card),
-                                e.row as u32,
-                                e.took.len() as u32,
-                                e.cows,
-                                how,
-                            ]
-                        })
-                        .collect()
-                })
-                .collect(),
-            cows: r.cows.clone(),
-            penalty: r.penalty.clone(),
             scores: r.scores.clone(),
             faults: r
                 .invalid
                 .iter()
                 .map(|f| {
-                    let phase = match f.phase {
-                        FaultPhase::Card => "card",
-                        FaultPhase::Row => "row",
-                        FaultPhase::Move => "move",
-                    };
-                    (f.seat, f.turn, phase, f.kind.clone(), f.reason.clone())
+                    (
+                        f.seat,
+                        f.turn,
+                        phase_name(f.phase),
+                        f.kind.clone(),
+                        f.reason.clone(),
+                    )
                 })
                 .collect(),
+            play,
         }
     }
+
+    /// The turns the viewer steps through.
+    pub fn turns(&self) -> usize {
+        match &self.play {
+            ViewerPlay::Take6 { turns, .. } => turns.len(),
+            ViewerPlay::Kingdomino { kingdomino } => usize::from(kingdomino.turns),
+        }
+    }
+}
+
+/// The phase of a fault as the page names it.
+fn phase_name(phase: FaultPhase) -> &'static str {
+    match phase {
+        FaultPhase::Card => "card",
+        FaultPhase::Row => "row",
+        FaultPhase::Move => "move",
+    }
+}
+
+/// How many faults the report quotes per player: its first ones (by game, round and turn).
+pub const FAULT_NOTES: usize = 3;
+
+/// One fault as the report quotes it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FaultNote {
+    /// The game's number, which the page links to.
+    pub game: u64,
+    /// 1-based; 1 in a game of one round.
+    pub round: usize,
+    /// The turn of the fault, where the link opens the viewer.
+    pub turn: u8,
+    /// What the player was asked for: `card`, `row` or `move`.
+    pub phase: &'static str,
+    /// The short kind (`timeout`, `illegal_pick`, …) and the reason for people.
+    pub kind: String,
+    pub reason: String,
 }
 
 /// A player's extreme game: its score there and the game's number (lowest number on ties).
 #[derive(Debug, Clone)]
 struct Extreme {
+    /// The score as [`ReportStats::badness`]: lower is better whatever the game.
     score: u32,
     game: Arc<ViewerGame>,
 }
 
 /// Head-to-head between two players: games where both sat, and the first one's points (1 for
-/// a lower score, 1/2 for a tie) counted in halves so sums stay integers.
+/// a better score, 1/2 for a tie) counted in halves so sums stay integers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Meeting {
     pub games: u64,
@@ -104,6 +168,8 @@ pub struct Meeting {
 #[derive(Debug, Clone, Default)]
 pub struct ReportStats {
     games: u64,
+    /// The game the records are of (the first record's; a series plays one game).
+    rules: GameId,
     /// Players numbered as first seen: the per-game update compares no strings.
     names: Interner,
     /// By player number, how many games ended with each score.
@@ -121,6 +187,19 @@ pub struct ReportStats {
     worst: Vec<Extreme>,
     /// The `VIEWER_SAMPLE` lowest-numbered games.
     sample: BTreeMap<u64, Arc<ViewerGame>>,
+    /// By player number: its first [`FAULT_NOTES`] faults, in order.
+    fault_notes: Vec<Vec<FaultNote>>,
+    /// The numbers of players the games were played at (a handful of values).
+    table_sizes: std::collections::BTreeSet<usize>,
+}
+
+/// A score turned so that lower is better whatever the game: the best and worst games and
+/// the head-to-head points compare these.
+fn badness(direction: Direction, score: u32) -> u32 {
+    match direction {
+        Direction::Lower => score,
+        Direction::Higher => u32::MAX - score,
+    }
 }
 
 /// How many games ended with each score: a counter per score up to [`ScoreCounts::DIRECT`]
@@ -168,7 +247,14 @@ pub struct Distribution {
 impl ReportStats {
     /// Adds one finished game.
     pub fn add(&mut self, r: &GameRecord) {
+        if self.games == 0 {
+            self.rules = r.rules;
+        }
+        if !self.table_sizes.contains(&r.players.len()) {
+            self.table_sizes.insert(r.players.len());
+        }
         self.games += 1;
+        let direction = self.rules.direction();
         // Hot at a hundred thousand games a second: names are cloned only the first time they
         // are seen, and the game's view is made only when a sink keeps it.
         let mut game: Option<Arc<ViewerGame>> = None;
@@ -190,10 +276,13 @@ impl ReportStats {
             self.lineup = lineup;
         }
         for (seat, &id) in ids.iter().enumerate() {
-            let score = r.scores[seat];
             let i = id as usize;
-            if i == self.scores.len() {
-                self.scores.push(ScoreCounts::default());
+            self.scores
+                .resize_with(self.scores.len().max(i + 1), Default::default);
+            self.scores[i].add(r.scores[seat]);
+            let score = badness(direction, r.scores[seat]);
+            if i == self.best.len() {
+                self.fault_notes.push(Vec::new());
                 let extreme = Extreme {
                     score,
                     game: view(),
@@ -201,7 +290,6 @@ impl ReportStats {
                 self.best.push(extreme.clone());
                 self.worst.push(extreme);
             }
-            self.scores[i].add(score);
             let best = &self.best[i];
             if (score, r.game) < (best.score, best.game.n) {
                 self.best[i] = Extreme {
@@ -218,10 +306,11 @@ impl ReportStats {
             }
             for (other_seat, &other) in ids.iter().enumerate().skip(seat + 1) {
                 let (key, flip) = pair_key(id, other);
+                let other_score = badness(direction, r.scores[other_seat]);
                 let (sa, sb) = if flip {
-                    (r.scores[other_seat], score)
+                    (other_score, score)
                 } else {
-                    (score, r.scores[other_seat])
+                    (score, other_score)
                 };
                 let m = self.meetings.entry(key);
                 m.games += 1;
@@ -244,7 +333,45 @@ impl ReportStats {
                 self.sample.pop_last();
             }
         }
+        for (round, f) in r.faults() {
+            let Some(&id) = ids.get(f.seat) else { continue };
+            if f.kind == ABSENT {
+                continue;
+            }
+            let note = FaultNote {
+                game: r.game,
+                round: round + 1,
+                turn: f.turn,
+                phase: phase_name(f.phase),
+                kind: f.kind.clone(),
+                reason: f.reason.clone(),
+            };
+            let notes = &mut self.fault_notes[id as usize];
+            if notes.len() < FAULT_NOTES || notes.last().is_some_and(|last| note < *last) {
+                let at = notes.partition_point(|n| *n < note);
+                notes.insert(at, note);
+                notes.truncate(FAULT_NOTES);
+            }
+        }
         self.seats = ids;
+    }
+
+    /// The numbers of players the games were played at, fewest first.
+    pub fn table_sizes(&self) -> Vec<usize> {
+        self.table_sizes.iter().copied().collect()
+    }
+
+    /// The game the records are of.
+    pub fn rules(&self) -> GameId {
+        self.rules
+    }
+
+    /// `name`'s first faults (at most [`FAULT_NOTES`]), by game, round and turn.
+    pub fn fault_notes(&self, name: &str) -> &[FaultNote] {
+        self.names
+            .get(name)
+            .and_then(|i| self.fault_notes.get(i as usize))
+            .map_or(&[], Vec::as_slice)
     }
 
     pub fn games(&self) -> u64 {
@@ -293,7 +420,7 @@ impl ReportStats {
         Some((m.games, if flip { 1.0 - share } else { share }))
     }
 
-    /// The game number of `name`'s best (lowest) and worst (highest) score.
+    /// The game number of `name`'s best and worst score (lowest and highest for Take 6).
     pub fn best_and_worst(&self, name: &str) -> Option<(u64, u64)> {
         let i = self.names.get(name)? as usize;
         Some((self.best[i].game.n, self.worst[i].game.n))

@@ -5,23 +5,106 @@
 use super::escape;
 use super::stats::Distribution;
 
-/// A round upper bound for an axis holding `max`: 10, 20, 50, 100, 200, …
-pub fn nice_max(max: f64) -> f64 {
-    let mut step = 10.0;
-    loop {
-        for m in [1.0, 2.0, 5.0] {
-            if max <= step * m {
-                return step * m;
-            }
+/// A scale for a picture: from `lo` to `hi` with a tick every `step`, round numbers that hold
+/// the data with little room to spare, so that differences between players show (an axis from
+/// 0 would squeeze intervals near 40–50 into dots).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Axis {
+    pub lo: f64,
+    pub hi: f64,
+    pub step: f64,
+}
+
+impl Axis {
+    /// The tightest scale of about four to eight steps of 1, 2 or 5 × 10ⁿ holding `lo..=hi`.
+    pub fn around(lo: f64, hi: f64) -> Axis {
+        let (lo, hi) = if lo.is_finite() && hi.is_finite() && lo <= hi {
+            (lo, hi)
+        } else {
+            (0.0, 1.0)
+        };
+        let span = if hi > lo {
+            hi - lo
+        } else {
+            (hi.abs() * 0.2).max(1.0)
+        };
+        let raw = span / 5.0;
+        let magnitude = 10f64.powf(raw.log10().floor());
+        let step = [1.0, 2.0, 5.0, 10.0]
+            .into_iter()
+            .map(|m| m * magnitude)
+            .find(|s| *s >= raw)
+            .unwrap_or(10.0 * magnitude);
+        let mut axis_lo = (lo / step).floor() * step;
+        let mut axis_hi = (hi / step).ceil() * step;
+        if axis_hi <= axis_lo {
+            axis_lo -= step;
+            axis_hi += step;
         }
-        step *= 10.0;
+        if lo >= 0.0 {
+            axis_lo = axis_lo.max(0.0);
+        }
+        Axis {
+            lo: axis_lo,
+            hi: axis_hi,
+            step,
+        }
+    }
+
+    /// Where `v` falls between `left` and `left + width`, kept inside.
+    pub fn x(&self, v: f64, left: f64, width: f64) -> f64 {
+        let t = ((v - self.lo) / (self.hi - self.lo)).clamp(0.0, 1.0);
+        left + t * width
+    }
+
+    /// The values of the ticks, `lo` to `hi`.
+    pub fn ticks(&self) -> Vec<f64> {
+        let n = ((self.hi - self.lo) / self.step).round() as usize;
+        (0..=n).map(|i| self.lo + self.step * i as f64).collect()
     }
 }
 
-/// A small bar from `mean - ci` to `mean + ci` with a dot at the mean, on a 0..`scale` axis.
-pub fn ci_bar(mean: f64, ci: Option<f64>, scale: f64) -> String {
-    const W: f64 = 160.0;
-    let x = |v: f64| (v.max(0.0) / scale * (W - 8.0) + 4.0).min(W - 4.0);
+/// A tick's label: as few decimals as the step needs.
+pub fn tick_label(v: f64, step: f64) -> String {
+    let decimals = if step >= 1.0 {
+        0
+    } else {
+        (-step.log10().floor()) as usize
+    };
+    format!("{v:.decimals$}")
+}
+
+/// The width of an interval bar (and of the axis above the bars).
+const CI_WIDTH: f64 = 200.0;
+
+/// The axis drawn in the head of the interval column: ticks with their values.
+pub fn ci_axis(axis: &Axis) -> String {
+    let mut svg = format!(
+        "<svg class=\"ciaxis\" width=\"{CI_WIDTH}\" height=\"20\" viewBox=\"0 0 {CI_WIDTH} 20\" \
+         role=\"img\" aria-label=\"mean score, {} to {}\" data-lo=\"{}\" data-hi=\"{}\">\
+         <line x1=\"8\" x2=\"{}\" y1=\"19\" y2=\"19\" class=\"axis\"/>",
+        tick_label(axis.lo, axis.step),
+        tick_label(axis.hi, axis.step),
+        axis.lo,
+        axis.hi,
+        CI_WIDTH - 8.0
+    );
+    for v in axis.ticks() {
+        let x = axis.x(v, 8.0, CI_WIDTH - 16.0);
+        svg.push_str(&format!(
+            "<line x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"15\" y2=\"19\" class=\"axis\"/>\
+             <text x=\"{x:.1}\" y=\"11\" class=\"tick\">{}</text>",
+            tick_label(v, axis.step)
+        ));
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// A small bar from `mean - ci` to `mean + ci` with a dot at the mean, on `axis` (the one
+/// [`ci_axis`] draws above the bars), with faint lines at its ticks.
+pub fn ci_bar(mean: f64, ci: Option<f64>, axis: &Axis) -> String {
+    let x = |v: f64| axis.x(v, 8.0, CI_WIDTH - 16.0);
     let bar = match ci {
         Some(ci) => format!(
             "<line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"8\" y2=\"8\" class=\"ci\"/>",
@@ -30,40 +113,58 @@ pub fn ci_bar(mean: f64, ci: Option<f64>, scale: f64) -> String {
         ),
         None => String::new(),
     };
+    let grid: String = axis
+        .ticks()
+        .iter()
+        .map(|&v| {
+            format!(
+                "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"0\" y2=\"16\" class=\"grid\"/>",
+                x(v)
+            )
+        })
+        .collect();
     format!(
-        "<svg class=\"cibar\" width=\"{W}\" height=\"16\" viewBox=\"0 0 {W} 16\" role=\"img\" \
-         aria-label=\"mean {mean:.2}\"><line x1=\"4\" x2=\"{}\" y1=\"15\" y2=\"15\" class=\"axis\"/>\
-         {bar}<circle cx=\"{:.1}\" cy=\"8\" r=\"3.5\" class=\"mean\"/></svg>",
-        W - 4.0,
+        "<svg class=\"cibar\" width=\"{CI_WIDTH}\" height=\"16\" viewBox=\"0 0 {CI_WIDTH} 16\" \
+         role=\"img\" aria-label=\"mean {mean:.2}\">{grid}{bar}\
+         <circle cx=\"{:.1}\" cy=\"8\" r=\"3.5\" class=\"mean\"/></svg>",
         x(mean)
     )
 }
 
-/// One box plot per player on a shared axis: whiskers from min to max, the box from the
-/// first to the third quartile, a line at the median and a dot at the mean.
+/// One box plot per player on a shared axis over the scores' range: whiskers from min to max,
+/// the box from the first to the third quartile, a line at the median and a dot at the mean.
 pub fn box_plots(rows: &[(String, bool, f64, Distribution)]) -> String {
     const LABEL: f64 = 170.0;
     const PLOT: f64 = 560.0;
     const ROW: f64 = 24.0;
-    let max = rows.iter().map(|r| r.3.max).max().unwrap_or(0);
-    let scale = nice_max(f64::from(max.max(1)));
-    let x = |v: f64| LABEL + v / scale * PLOT;
-    let height = ROW * rows.len() as f64 + 30.0;
+    let lo = rows.iter().map(|r| r.3.min).min().unwrap_or(0);
+    let hi = rows.iter().map(|r| r.3.max).max().unwrap_or(0);
+    let axis = Axis::around(f64::from(lo), f64::from(hi));
+    let x = |v: f64| axis.x(v, LABEL, PLOT);
+    let height = ROW * rows.len() as f64 + 44.0;
     let mut svg = format!(
         "<svg class=\"boxes\" width=\"{w}\" height=\"{height}\" viewBox=\"0 0 {w} {height}\" \
-         role=\"img\" aria-label=\"score distribution per player\">",
+         role=\"img\" aria-label=\"score distribution per player\" data-lo=\"{}\" \
+         data-hi=\"{}\">",
+        axis.lo,
+        axis.hi,
         w = LABEL + PLOT + 20.0
     );
-    for i in 0..=5 {
-        let v = scale * f64::from(i) / 5.0;
+    for v in axis.ticks() {
         svg.push_str(&format!(
             "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"0\" y2=\"{1}\" class=\"grid\"/>\
-             <text x=\"{0:.1}\" y=\"{2}\" class=\"tick\">{v}</text>",
+             <text x=\"{0:.1}\" y=\"{2}\" class=\"tick\">{3}</text>",
             x(v),
+            height - 32.0,
             height - 18.0,
-            height - 4.0
+            tick_label(v, axis.step)
         ));
     }
+    svg.push_str(&format!(
+        "<text x=\"{:.1}\" y=\"{}\" class=\"tick\">score per game</text>",
+        LABEL + PLOT / 2.0,
+        height - 3.0
+    ));
     for (i, (name, builtin, mean, d)) in rows.iter().enumerate() {
         let y = ROW * i as f64 + ROW / 2.0;
         let class = if *builtin { "builtin" } else { "bot" };
@@ -110,17 +211,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn axes_round_up_and_bars_stay_inside_their_box() {
-        assert_eq!(nice_max(7.0), 10.0);
-        assert_eq!(nice_max(23.0), 50.0);
-        assert_eq!(nice_max(105.0), 200.0);
-        let bar = ci_bar(20.0, Some(30.0), 40.0);
+    fn axes_hold_the_data_tightly_and_bars_stay_inside_their_box() {
+        let a = Axis::around(41.3, 49.1);
+        assert_eq!((a.lo, a.hi, a.step), (40.0, 50.0, 2.0));
+        let a = Axis::around(8.6, 23.0);
+        assert_eq!((a.lo, a.hi, a.step), (5.0, 25.0, 5.0));
+        let a = Axis::around(5.0, 5.0);
+        assert!(a.lo < 5.0 && a.hi > 5.0, "{a:?}");
+        assert!(Axis::around(0.0, 0.3).lo >= 0.0);
+        assert_eq!(tick_label(0.25, 0.05), "0.25");
+        assert_eq!(tick_label(40.0, 2.0), "40");
+        let axis = Axis::around(10.0, 30.0);
+        let bar = ci_bar(20.0, Some(30.0), &axis);
         assert!(
-            bar.contains("x1=\"4.0\""),
-            "a bar below 0 is cut at 0: {bar}"
+            bar.contains("x1=\"8.0\" x2=\"192.0\" y1=\"8\""),
+            "cut at both ends: {bar}"
         );
-        assert!(bar.contains("x2=\"156.0\""), "and at the right edge: {bar}");
-        assert!(!ci_bar(5.0, None, 10.0).contains("class=\"ci\""));
+        assert!(!ci_bar(5.0, None, &axis).contains("class=\"ci\""));
+        assert!(ci_axis(&axis).contains(">30</text>"));
         assert!(heat_colour(1.0).starts_with("hsl(120 "));
         assert!(heat_colour(0.0).starts_with("hsl(0 "));
     }

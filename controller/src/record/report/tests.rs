@@ -23,6 +23,8 @@ fn page(games: &[GameRecord], ratings: Option<&BTreeMap<String, f64>>) -> String
         stats: &stats_of(games),
         facts: &facts,
         ratings,
+        reply_times: None,
+        stderr: &BTreeMap::new(),
     })
 }
 
@@ -77,8 +79,257 @@ fn ratings_get_a_column_and_names_cannot_end_the_data_script() {
     assert!(html.contains("<th>rating</th>") && html.contains(">1512.0<"));
     assert_eq!(
         html.matches("</script>").count(),
-        3,
-        "only the page's own scripts end"
+        4,
+        "only the page's own scripts end (its error catcher, the board, the frame)"
     );
     assert!(html.contains("Every game had the same players"));
+}
+
+/// A Kingdomino game of built-ins played through the rules, as a record: seat 0 plays greedy
+/// and writes a message with each pick, the others random; seat `out` (if any) is eliminated
+/// in turn 3 with a fault.
+fn kingdomino_record(n: u64, seed: u64, players: usize, out: Option<usize>) -> GameRecord {
+    use crate::games::kingdomino::builtins::{Builtin, Greedy, Random};
+    use crate::games::kingdomino::game::Game;
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
+    let mut game = Game::new(seed, players);
+    let mut invalid = Vec::new();
+    while let Some(t) = game.next() {
+        if Some(t.seat) == out && t.turn == 3 {
+            invalid.push(crate::record::InvalidRecord {
+                seat: t.seat,
+                turn: t.turn,
+                phase: crate::record::FaultPhase::Move,
+                kind: "illegal_pick".into(),
+                reason: "picked tile 99, which is not <free>".into(),
+            });
+            game.eliminate(t.seat);
+            continue;
+        }
+        let view = game.view(t.seat);
+        let reply = if t.seat == 0 {
+            Greedy.reply(&view, &mut rng)
+        } else {
+            Random.reply(&view, &mut rng)
+        };
+        let message = (t.seat == 0).then(|| format!("turn {} </script>", t.turn));
+        game.apply_with_message(t.seat, Some(reply.put), Some(reply.pick), message)
+            .unwrap();
+    }
+    let mut record =
+        crate::record::fixtures::result(&["p0", "p1", "p2", "p3"][..players], &game.scores(), &[]);
+    record.rules = crate::games::GameId::Kingdomino;
+    record.game = n;
+    record.seed = seed;
+    record.hands = Vec::new();
+    record.rows = [0; 4];
+    record.cows = Vec::new();
+    record.penalty = Vec::new();
+    record.invalid = invalid;
+    record.kingdomino = Some(crate::games::kingdomino::GameLog {
+        moves: game.log().to_vec(),
+    });
+    record
+}
+
+/// The JSON of the page's `#data` script.
+fn data_of(html: &str) -> serde_json::Value {
+    let start = html.find("id=\"data\">").unwrap() + "id=\"data\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).unwrap()
+}
+
+#[test]
+fn a_kingdomino_game_is_embedded_with_the_offers_its_seed_drew_and_every_move() {
+    for players in 2..=4 {
+        let record = kingdomino_record(0, 7 + players as u64, players, Some(1));
+        let view = ViewerKingdomino::of(&record);
+        let moves = &record.kingdomino.as_ref().unwrap().moves;
+        assert_eq!(view.moves.len(), moves.len());
+        let turns = crate::games::kingdomino::game::turns(players);
+        assert_eq!(view.turns, turns);
+        assert_eq!(view.offers.len(), usize::from(turns), "{players} players");
+        let per_turn = crate::games::kingdomino::game::tiles_per_turn(players);
+        for (t, offer) in view.offers.iter().enumerate() {
+            let t = t as u8 + 1;
+            let expected = if t == turns { 0 } else { per_turn };
+            assert_eq!(offer.len(), expected, "turn {t}");
+            assert!(offer.is_sorted());
+            for m in moves.iter().filter(|m| m.turn == t && !m.eliminated) {
+                if let Some(pick) = m.pick {
+                    assert!(offer.contains(&pick), "turn {t} pick {pick} in {offer:?}");
+                }
+            }
+        }
+        // Tiles placed this turn were offered the turn before.
+        for m in moves.iter().filter(|m| m.turn > 1 && !m.eliminated) {
+            let before = &view.offers[usize::from(m.turn) - 2];
+            assert!(before.contains(&m.tile.unwrap()));
+        }
+        let eliminated = view.moves.iter().filter(|m| m.7 == kingdomino::ELIMINATED);
+        assert_eq!(eliminated.count(), 1);
+        assert!(
+            view.moves
+                .iter()
+                .any(|m| m.9.as_deref() == Some("turn 2 </script>"))
+        );
+    }
+    // A summary record, or one the rules refuse, still gives a viewer game.
+    let mut summary = kingdomino_record(0, 3, 3, None);
+    summary.kingdomino = None;
+    assert!(ViewerKingdomino::of(&summary).moves.is_empty());
+    let mut forged = kingdomino_record(0, 3, 3, None);
+    forged.kingdomino.as_mut().unwrap().moves[5].pick = Some(99);
+    assert_eq!(ViewerKingdomino::of(&forged).moves.len(), 5);
+}
+
+#[test]
+fn a_kingdomino_page_says_higher_is_better_and_ranks_games_that_way() {
+    let games: Vec<GameRecord> = (0..4)
+        .map(|i| kingdomino_record(i, 20 + i, 4, (i == 2).then_some(3)))
+        .collect();
+    let html = page(&games, None);
+    assert!(html.contains("(higher is better)") && !html.contains("lower is better"));
+    assert!(html.contains("take6 series 20260101T000000Z (Kingdomino)"));
+    let data = data_of(&html);
+    assert_eq!(data["rules"], "kingdomino");
+    assert_eq!(data["higher"], true);
+    assert_eq!(data["tiles"].as_array().unwrap().len(), 48);
+    assert_eq!(data["tiles"][0], serde_json::json!([1, "c", 0, "c", 0]));
+    assert!(data["games"][0]["kingdomino"]["offers"].is_array());
+    assert!(data["games"][0].get("rows").is_none(), "no Take 6 fields");
+    assert_eq!(
+        html.matches("</script>").count(),
+        4,
+        "messages cannot end a script"
+    );
+    assert!(html.contains("kingdomino.js") || html.contains("Kingdomino's board"));
+    assert!(!html.contains("Take 6's board"));
+    // p0's best game is its highest score.
+    let stats = stats_of(&games);
+    let p0: Vec<(u32, u64)> = games.iter().map(|g| (g.scores[0], g.game)).collect();
+    let best = p0
+        .iter()
+        .max_by_key(|(s, g)| (*s, std::cmp::Reverse(*g)))
+        .unwrap()
+        .1;
+    let worst = p0
+        .iter()
+        .min_by_key(|(s, g)| (*s, std::cmp::Reverse(*g)))
+        .unwrap()
+        .1;
+    assert_eq!(stats.best_and_worst("p0"), Some((best, worst)));
+    // The fault is quoted with its reason, escaped.
+    assert!(html.contains("id=\"fault-p3\""));
+    assert!(html.contains("picked tile 99, which is not &lt;free&gt;"));
+    assert!(html.contains("href=\"#game=2&amp;turn=3\""));
+    assert_eq!(stats.fault_notes("p3").len(), 1);
+}
+
+#[test]
+fn head_to_head_points_follow_the_direction() {
+    let mut a = crate::record::fixtures::result(&["a", "b"], &[10, 20], &[]);
+    let b = {
+        let mut b = crate::record::fixtures::result(&["a", "c"], &[5, 1], &[]);
+        b.game = 1;
+        b
+    };
+    let take6 = stats_of(&[a.clone(), b.clone()]);
+    assert_eq!(take6.meeting("a", "b"), Some((1, 1.0)));
+    a.rules = crate::games::GameId::Kingdomino;
+    let mut b = b;
+    b.rules = crate::games::GameId::Kingdomino;
+    let kd = stats_of(&[a, b]);
+    assert_eq!(kd.meeting("a", "b"), Some((1, 0.0)));
+    assert_eq!(kd.best_and_worst("a"), Some((0, 1)));
+}
+
+#[test]
+fn the_games_line_fits_the_schedule() {
+    let games = numbered(series());
+    let line = |manifest: &str| {
+        let facts = SeriesFacts::from_manifest(manifest);
+        let html = report_html(&Report {
+            standings: &tally(&games).standings(),
+            stats: &stats_of(&games),
+            facts: &facts,
+            ratings: None,
+            reply_times: None,
+            stderr: &BTreeMap::new(),
+        });
+        let start = html.find("<dd id=\"games-line\">").unwrap() + 20;
+        html[start..start + html[start..].find("</dd>").unwrap()].to_string()
+    };
+    assert_eq!(
+        line("games_played = 3\ngames_planned = 3\nschedule = \"single\"\ntables = 3\n"),
+        "3 played of 3 planned, all at one table of 3 to 4 players"
+    );
+    assert_eq!(
+        line(
+            "games_played = 3\ngames_planned = 4\nschedule = \"single\"\nduplicate = true\n\
+             tables = 1\n"
+        ),
+        "3 played of 4 planned, all at one table of 3 to 4 players; duplicate deals: 1 deal, \
+         each played in every rotation of the seats"
+    );
+    assert_eq!(
+        line(
+            "games_played = 3\ngames_planned = 3\nschedule = \"all\"\nsubsets = 3\n\
+             games_per_subset = 1\n"
+        ),
+        "3 played of 3 planned: each of the 3 subsets of the bots at a table of 3 to 4 \
+         players plays 1 game"
+    );
+    assert_eq!(
+        line(
+            "games_played = 3\ngames_planned = 3\nschedule = \"balanced\"\n\
+             [balance]\ngames_min = 2\ngames_max = 3\npairs_min = 1\npairs_max = 1\n"
+        ),
+        "3 played of 3 planned, at tables of 3 to 4 players drawn to balance the games (each \
+         bot plays 2–3 games, each pair of bots meets 1)"
+    );
+    assert_eq!(
+        line("games_played = 3\ngames_planned = 3\n"),
+        "3 played of 3 planned"
+    );
+}
+
+#[test]
+fn faults_reply_times_and_stderr_are_shown() {
+    let games = numbered(series());
+    let facts = SeriesFacts::from_manifest("");
+    let rows = parse_reply_times(
+        "bot,replies,cpu_p50_ms,cpu_p99_ms,cpu_max_ms,wall_p50_ms,wall_p99_ms,wall_max_ms\n\
+         dave,10,1.000,2.000,3.000,4.000,5.000,6.000\n",
+    );
+    let stderr: BTreeMap<String, StderrExcerpt> = [(
+        "dave".to_string(),
+        StderrExcerpt {
+            path: "logs/dave.games.log".into(),
+            game: 2,
+            lines: vec!["Traceback <oops>".into()],
+        },
+    )]
+    .into();
+    let html = report_html(&Report {
+        standings: &tally(&games).standings(),
+        stats: &stats_of(&games),
+        facts: &facts,
+        ratings: None,
+        reply_times: Some(&rows),
+        stderr: &stderr,
+    });
+    assert!(html.contains("<tr data-bot=\"dave\"><td>dave</td><td class=\"num\">10</td>"));
+    assert!(html.contains("<td class=\"num\">6.00</td>"));
+    assert!(html.contains("timeout in turn 1"), "dave's fault reason");
+    assert!(html.contains("Traceback &lt;oops&gt;") && html.contains("logs/dave.games.log"));
+    assert!(html.contains("<a href=\"#fault-dave\">1</a>"));
+}
+
+#[test]
+fn anchors_are_ids_that_keep_names_apart() {
+    assert_eq!(anchor("not-held"), "not-held");
+    assert_eq!(anchor("random#1"), "random_231");
+    assert_ne!(anchor("a.b"), anchor("a_b"));
 }

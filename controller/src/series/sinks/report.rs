@@ -1,6 +1,9 @@
 //! `report.html`: gathers what the page needs as games arrive (played or replayed) and writes
-//! the page at the end, with the facts of the folder's `series.toml`.
+//! the page at the end, with the facts of the folder's `series.toml`, the reply times of its
+//! `reply_times.csv` and the first stderr lines of each faulting bot's `logs/<bot>.games.log`
+//! (the sinks listed before this one have written them by then).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::super::dir::{self, MANIFEST};
@@ -8,7 +11,8 @@ use super::super::reporter::{Event, Sink, SinkError, State};
 use super::super::{SeriesError, Status};
 use super::sink_err;
 use crate::record::Standing;
-use crate::record::report::{self, REPORT, ReportStats, SeriesFacts};
+use crate::record::report::{self, REPORT, ReportStats, SeriesFacts, StderrExcerpt};
+use crate::reply_times::REPLY_TIMES;
 
 /// The report sink. Listed after the manifest's, so the facts it reads are final.
 pub struct Report {
@@ -46,7 +50,13 @@ pub fn write_report(
 ) -> Result<(), SeriesError> {
     let manifest = std::fs::read_to_string(dir.join(MANIFEST)).unwrap_or_default();
     let facts = SeriesFacts::from_manifest(&manifest);
-    let ratings: std::collections::BTreeMap<String, f64> = standings
+    // Missing files (a series of built-ins only has no timed reply and no bot log) leave
+    // their parts of the page saying so.
+    let reply_times = std::fs::read_to_string(dir.join(REPLY_TIMES))
+        .ok()
+        .map(|csv| report::parse_reply_times(&csv));
+    let stderr = stderr_excerpts(dir, standings, stats);
+    let ratings: BTreeMap<String, f64> = standings
         .iter()
         .filter_map(|s| Some((s.bot.clone(), s.rating?)))
         .collect();
@@ -55,6 +65,32 @@ pub fn write_report(
         stats,
         facts: &facts,
         ratings: (!ratings.is_empty()).then_some(&ratings),
+        reply_times: reply_times.as_deref(),
+        stderr: &stderr,
     });
     dir::replace_file(&dir.join(REPORT), html.as_bytes(), false)
+}
+
+/// For each bot that faulted, what its log holds of its stderr in the game of its first
+/// fault. Reads each log only up to that game's section.
+fn stderr_excerpts(
+    dir: &Path,
+    standings: &[Standing],
+    stats: &ReportStats,
+) -> BTreeMap<String, StderrExcerpt> {
+    let mut out = BTreeMap::new();
+    for s in standings.iter().filter(|s| s.faults > 0 && !s.builtin) {
+        let Some(first) = stats.fault_notes(&s.bot).first() else {
+            continue;
+        };
+        let relative = format!("logs/{}.games.log", s.bot);
+        let Ok(file) = std::fs::File::open(dir.join(&relative)) else {
+            continue;
+        };
+        let reader = std::io::BufReader::new(file);
+        if let Some(e) = report::stderr_of_game(reader, relative, first.game) {
+            out.insert(s.bot.clone(), e);
+        }
+    }
+    out
 }
