@@ -17,6 +17,7 @@ pub mod record;
 pub mod screen;
 pub mod table;
 pub mod tiles;
+pub mod viewer;
 pub mod wire;
 
 pub use record::GameLog;

@@ -9,16 +9,16 @@
 
 mod extras;
 mod facts;
-mod kingdomino;
+use crate::games::kingdomino::viewer as kingdomino;
 mod stats;
 mod svg;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+pub use crate::games::kingdomino::viewer::{ViewerKingdomino, ViewerMove};
 pub use extras::{ReplyRow, STDERR_LINES, StderrExcerpt, parse_reply_times, stderr_of_game};
 pub use facts::{FactBalance, FactBot, FactSkipped, SeriesFacts};
-pub use kingdomino::{ViewerKingdomino, ViewerMove};
 pub use stats::{
     Distribution, FAULT_NOTES, FaultNote, ReportStats, VIEWER_SAMPLE, ViewerGame, ViewerPlay,
 };
@@ -34,9 +34,9 @@ const CSS: &str = include_str!("page.css");
 /// address (`#game=N&turn=T`) and scrolling to the viewer when a link names a game.
 const SHELL: &str = include_str!("viewer.js");
 /// Take 6's board: the rows, where the cards went, the running cows.
-const TAKE6_SCRIPT: &str = include_str!("take6.js");
+const TAKE6_SCRIPT: &str = include_str!("../../games/take6/viewer.js");
 /// Kingdomino's board: the kingdoms, the tiles offered and who took them, the running scores.
-const KINGDOMINO_SCRIPT: &str = include_str!("kingdomino.js");
+const KINGDOMINO_SCRIPT: &str = include_str!("../../games/kingdomino/viewer.js");
 
 /// Escapes text for HTML content and attribute values.
 pub(crate) fn escape(text: &str) -> String {

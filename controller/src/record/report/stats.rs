@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::kingdomino::ViewerKingdomino;
 use crate::game::Card;
+use crate::games::kingdomino::viewer::ViewerKingdomino;
 use crate::games::{Direction, GameId};
 use crate::record::interner::{Interner, PairMap, pair_key};
 use crate::record::{ABSENT, FaultPhase, GameRecord, RowChoice};
