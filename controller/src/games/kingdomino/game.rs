@@ -491,10 +491,15 @@ impl Game {
         self.in_play[i].used = true;
         let id = self.in_play[i].tile;
         let kingdom = &mut self.kingdoms[turn.seat];
-        let outcome = if !kingdom.can_place_anywhere(tile(id)) {
+        // A legal PUT places the tile (it fits somewhere, there); only a refused one asks
+        // whether the tile fits anywhere at all.
+        let placed = put.map(|p| kingdom.place(tile(id), p));
+        let outcome = if matches!(placed, Some(Ok(()))) {
+            PutOutcome::Placed
+        } else if !kingdom.can_place_anywhere(tile(id)) {
             PutOutcome::Unplaceable
         } else {
-            match put.map(|p| kingdom.place(tile(id), p)) {
+            match placed {
                 Some(Ok(())) => PutOutcome::Placed,
                 Some(Err(why)) => PutOutcome::Illegal(Some(why)),
                 None => PutOutcome::Illegal(None),

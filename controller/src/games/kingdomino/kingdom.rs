@@ -159,16 +159,27 @@ impl Kingdom {
 
     /// Every legal placement, by row, then column, then rotation.
     pub fn legal_placements(&self, tile: &Tile) -> Vec<Placement> {
-        let size = SIZE as i32;
-        (0..size)
-            .flat_map(|y| (0..size).flat_map(move |x| (0..4).map(move |r| Placement::new(x, y, r))))
+        all_placements()
             .filter(|&p| self.can_place(tile, p).is_ok())
             .collect()
     }
 
     /// True when the tile fits somewhere; a tile that does not is discarded.
     pub fn can_place_anywhere(&self, tile: &Tile) -> bool {
-        !self.legal_placements(tile).is_empty()
+        all_placements().any(|p| self.can_place(tile, p).is_ok())
+    }
+
+    /// Appends the 9 wire lines, each ending in a newline, to `out`: what a block sends of a
+    /// kingdom, written without a string per square (a block holds up to four kingdoms, and
+    /// a game sends one per sequence).
+    pub fn write_rows(&self, out: &mut String) {
+        for row in &self.cells {
+            for square in row {
+                out.push(square.terrain.wire());
+                out.push(char::from(b'0' + square.crowns.min(9)));
+            }
+            out.push('\n');
+        }
     }
 
     /// Puts the tile down if the placement is legal; the kingdom is unchanged otherwise.
@@ -314,6 +325,14 @@ impl Kingdom {
         }
         zone
     }
+}
+
+/// Every placement on the grid, by row, then column, then rotation.
+fn all_placements() -> impl Iterator<Item = Placement> {
+    let size = SIZE as i32;
+    (0..size).flat_map(move |y| {
+        (0..size).flat_map(move |x| (0..4).map(move |r| Placement::new(x, y, r)))
+    })
 }
 
 /// The bounding box `[min x, max x, min y, max y]` grown to hold (x, y).

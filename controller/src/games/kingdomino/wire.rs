@@ -43,10 +43,9 @@ pub fn init_lines(players: usize, nb_tiles: usize) -> String {
 /// The block a seat reads before a sequence: the grids (own first), `nbTiles` in-play lines
 /// and `nbTiles` offer lines (fillers when there are none), each ending in a newline.
 pub fn turn_block(view: &View) -> String {
-    let mut out = String::new();
-    for row in view.kingdoms.iter().flat_map(|k| k.render_rows()) {
-        out.push_str(&row);
-        out.push('\n');
+    let mut out = String::with_capacity(view.kingdoms.len() * 171 + view.nb_tiles * 40);
+    for kingdom in &view.kingdoms {
+        kingdom.write_rows(&mut out);
     }
     push_lines(
         &mut out,
