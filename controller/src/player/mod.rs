@@ -5,7 +5,8 @@
 //! never judges its own answers: the table checks them against the rules, so a bot's bad
 //! answer and a bot's crash end up as the same kind of value, a [`Fault`].
 
-pub mod builtin;
+/// Take 6's built-in players, kept at this path (they live in [`crate::games::take6`]).
+pub use crate::games::take6::builtin;
 pub mod human;
 pub mod process;
 pub mod transcript;

@@ -2,9 +2,10 @@
 //! functions and plain data, [`protocol`] the words on the wire (template sets, reply
 //! patterns), [`check`] the independent rules checker `take6 verify` runs, [`replay`] a game
 //! turn by turn for people, [`table`] one game with bots, built-ins and a person (and games of
-//! built-ins only, synchronously). Its built-ins are still [`crate::player::Builtin`] and its
-//! keyboard screen [`crate::player::human`].
+//! built-ins only, synchronously), [`builtin`] its built-in players (their [`builtin::Strategy`]
+//! also names Kingdomino's). Its keyboard screen is still [`crate::player::human`].
 
+pub mod builtin;
 pub mod check;
 pub mod game;
 pub mod protocol;

@@ -6,8 +6,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use super::{Fault, Player};
-use crate::game::{Card, ROW_LIMIT, ROWS, View};
+use super::game::{Card, ROW_LIMIT, ROWS, View};
+use crate::player::{Fault, Player};
 
 /// How a built-in player chooses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
