@@ -38,7 +38,7 @@ fn main() {
     let cows: u64 = runtime.block_on(async {
         let mut cows = 0u64;
         for game in 0..games {
-            let outcome = table::play(table_of_builtins(game), Limits::default()).await;
+            let outcome = take6::games::play(table_of_builtins(game), Limits::default()).await;
             if game < 100 {
                 check_record(&outcome.record).expect("valid record");
             }

@@ -1,14 +1,14 @@
 //! A table: one game about to be played (its seats and who sits in them) and what it leaves
-//! (its record and its bots' stderr), whatever the game. [`play`] hands the table to its game's
-//! own table ([`crate::games::take6::table`], [`crate::games::kingdomino::table`]), which
-//! starts the players, asks them, applies their answers to the rules, turns bad answers into
-//! faults and returns the game's record. Where the record goes is not its business.
+//! (its record and its bots' stderr), whatever the game. [`crate::games::play`] hands a table
+//! to its game's own ([`crate::games::take6::table`], [`crate::games::kingdomino::table`]),
+//! which starts the players, asks them, applies their answers to the rules, turns bad answers
+//! into faults and returns the game's record. Where the record goes is not its business.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::player::transcript::Transcript;
-use crate::player::{Console, Limits, StderrLog, Strategy};
+use crate::player::{Console, StderrLog, Strategy};
 use crate::protocol::TemplateSet;
 use crate::record::GameRecord;
 use crate::sandbox::Sandbox;
@@ -69,15 +69,4 @@ pub struct SeatLog {
 pub struct GameOutcome {
     pub record: GameRecord,
     pub logs: Vec<SeatLog>,
-}
-
-/// Plays one whole game at `table` under `limits`, by its game's rules. Never fails: whatever a
-/// bot does becomes part of the record.
-pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
-    match table.rules {
-        crate::games::GameId::Take6 => crate::games::take6::table::play(table, limits).await,
-        crate::games::GameId::Kingdomino => {
-            crate::games::kingdomino::table::play(table, limits).await
-        }
-    }
 }

@@ -128,6 +128,18 @@ impl GameId {
     }
 }
 
+/// Plays one whole game at `table` under `limits`, by its game's rules. Never fails: whatever a
+/// bot does becomes part of the record.
+pub async fn play(
+    table: crate::table::TableGame,
+    limits: crate::player::Limits,
+) -> crate::table::GameOutcome {
+    match table.rules {
+        GameId::Take6 => take6::table::play(table, limits).await,
+        GameId::Kingdomino => kingdomino::table::play(table, limits).await,
+    }
+}
+
 /// The independent rules checker of a record, whichever game it is of (`take6 verify`, the
 /// tests): replays the game with a second, minimal implementation of its rules and names the
 /// first inconsistency.

@@ -12,7 +12,7 @@ use crate::config::Settings;
 use crate::record::Level;
 use crate::schedule::{Entrant, Schedule};
 use crate::shard::Shard;
-use crate::table::{self, GameOutcome, Occupant, TableGame, TableSeat};
+use crate::table::{GameOutcome, Occupant, TableGame, TableSeat};
 
 /// Plays every planned game of this folder's shard not in `done`, at most `jobs` at once, sending each outcome to the
 /// reporter. Returns whether `stop` cut the series short.
@@ -70,7 +70,7 @@ pub async fn dispatch(
                 };
                 let tx = tx.clone();
                 let game = async move {
-                    let mut outcome = table::play(table, limits).await;
+                    let mut outcome = crate::games::play(table, limits).await;
                     if level == Level::Summary {
                         outcome.record = outcome.record.summary();
                     }

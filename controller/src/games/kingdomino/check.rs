@@ -274,7 +274,7 @@ mod tests {
             rounds: 1,
             seats,
         };
-        crate::table::play(table, Limits::default()).await.record
+        crate::games::play(table, Limits::default()).await.record
     }
 
     #[tokio::test]
