@@ -16,6 +16,11 @@ use tracing_subscriber::util::SubscriberInitExt;
 /// by another signal exits with 128 + its number.
 const INTERRUPTED: u8 = 130;
 
+/// Exit code of a new series that played its games but skipped bots (without
+/// `--allow-skips`): distinct from 1 (the controller failed) and from the signals' 128 + N, so
+/// that a script or CI job notices that not every bot played.
+const SKIPPED_BOTS: u8 = 3;
+
 fn main() -> ExitCode {
     // A warm sandbox's PID 1 (hidden: started by the controller itself, never by people).
     let args: Vec<String> = std::env::args().collect();
@@ -137,10 +142,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(e.into()),
     };
-    Ok(match outcome.status {
-        Status::Interrupted => interrupted,
-        _ => ExitCode::SUCCESS,
-    })
+    if outcome.status == Status::Interrupted {
+        return Ok(interrupted);
+    }
+    // `take6 run` (a new series of bots, not a person's games): a bot that did not play is
+    // worth a non-zero exit, unless the user said skips are expected.
+    let skips_matter = resume.is_none()
+        && checked.is_none()
+        && settings
+            .as_ref()
+            .is_some_and(|s| s.human.is_none() && !s.allow_skips);
+    if skips_matter && !outcome.skipped.is_empty() {
+        let n = outcome.skipped.len();
+        eprintln!(
+            "take6: {n} bot{} skipped (see above and series.toml): exit status {SKIPPED_BOTS}; \
+             pass --allow-skips (or allow_skips = true in take6.toml) to exit 0",
+            if n == 1 { " was" } else { "s were" },
+        );
+        return Ok(ExitCode::from(SKIPPED_BOTS));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `take6 merge`: the merged series' summary on stdout, what is missing on stderr.

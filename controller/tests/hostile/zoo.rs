@@ -172,6 +172,8 @@ impl Zoo {
                 "7",
                 "--sandbox",
                 mode,
+                // Bots skipped on purpose here; the exit status of skips is tests/authors.rs'.
+                "--allow-skips",
             ])
             .args(["--first-reply-ms", "5000", "--reply-ms", "2000"])
             .args(["--grace-ms", "300", "--build-timeout-s", "60"])
