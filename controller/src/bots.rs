@@ -111,14 +111,19 @@ pub async fn prepare(
         path: bots_dir.to_path_buf(),
         error,
     };
-    let mut folders: Vec<PathBuf> = fs::read_dir(bots_dir)
-        .map_err(read_err)?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(read_err)?
-        .into_iter()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir() && !file_name(p).starts_with('.'))
-        .collect();
+    // `--bots mybots/mybot`: the bot folder itself, which then plays the built-ins.
+    let mut folders: Vec<PathBuf> = if is_bot_folder(bots_dir) {
+        vec![own_folder(bots_dir)]
+    } else {
+        fs::read_dir(bots_dir)
+            .map_err(read_err)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(read_err)?
+            .into_iter()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir() && !file_name(p).starts_with('.'))
+            .collect()
+    };
     folders.sort();
 
     let logs = series_dir.join("logs");
@@ -189,6 +194,44 @@ pub async fn prepare(
         }
     }
     Ok((bots, skipped))
+}
+
+/// Whether `dir` is one bot's own folder rather than a folder of bots: it holds a `launch` or
+/// a `build` (whatever their kind: a bad one is skipped with its reason), or source take6
+/// writes scripts for while no subfolder holds a `launch`. `--bots` and `take6 check` take
+/// such a folder as a series of that one bot.
+pub fn is_bot_folder(dir: &Path) -> bool {
+    let has = |d: &Path, name: &str| fs::symlink_metadata(d.join(name)).is_ok();
+    if has(dir, "launch") || has(dir, "build") {
+        return true;
+    }
+    generate::has_source(dir)
+        && !fs::read_dir(dir).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.path().is_dir() && has(&e.path(), "launch"))
+        })
+}
+
+/// A bot folder named by itself, as a path whose last part is the bot's name: `.` or `..`
+/// become the folder they stand for (the path is made absolute, links are not followed
+/// unless the name can be had no other way).
+pub fn own_folder(dir: &Path) -> PathBuf {
+    std::path::absolute(dir)
+        .ok()
+        .filter(|p| p.file_name().is_some())
+        .or_else(|| dir.canonicalize().ok())
+        .unwrap_or_else(|| dir.to_path_buf())
+}
+
+/// Where the folder of the bot `name` is: `bots` itself when it is one bot's folder, else its
+/// subfolder `name` (for the lines that name a skipped bot's folder).
+pub fn folder_of(bots: &Path, name: &str) -> PathBuf {
+    if is_bot_folder(bots) {
+        bots.to_path_buf()
+    } else {
+        bots.join(name)
+    }
 }
 
 fn file_name(path: &Path) -> String {

@@ -45,12 +45,12 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let bar = BarSlot::default();
-    // `take6 check`: the bot's copy (removed at the end) and its name.
+    // `take6 check`: the bot's folder (the series' --bots) and its name.
     let mut checked = None;
     let (settings, resume) = match cli.command {
         Command::Check(args) => {
             let mut settings = Settings::resolve_check(&args, PathBuf::new())?;
-            let staged = take6::check::Staged::new(&args.dir, settings.max_bot_bytes())?;
+            let staged = take6::check::Staged::new(&args.dir)?;
             settings.bots = staged.bots.clone();
             checked = Some(staged);
             (Some(settings), None)
@@ -175,9 +175,9 @@ fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
     if !merged.missing.is_empty() {
         let shown: Vec<String> = merged.missing.iter().take(20).map(u64::to_string).collect();
         eprintln!(
-            "take6: partial merge: {} of {} games are missing: {}{}",
+            "take6: partial merge: {} of {} missing: {}{}",
             merged.missing.len(),
-            merged.planned,
+            take6::names::count(merged.planned, "game"),
             shown.join(", "),
             if merged.missing.len() > 20 {
                 ", …"
@@ -187,8 +187,8 @@ fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     eprintln!(
-        "take6: merged {} games into {}",
-        merged.games,
+        "take6: merged {} into {}",
+        take6::names::count(merged.games, "game"),
         merged.dir.path.display()
     );
     Ok(ExitCode::SUCCESS)
@@ -199,11 +199,10 @@ fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
     let check = series::verify(dir)?;
     if check.ok() {
         println!(
-            "{}: {} game{} verified: the chain is intact, every game follows the rules and \
+            "{}: {} verified: the chain is intact, every game follows the rules and \
              its seed{}, and the counts match series.toml",
             dir.display(),
-            check.games,
-            if check.games == 1 { "" } else { "s" },
+            take6::names::count(check.games, "game"),
             if check.seating {
                 " and is seated as the schedule says"
             } else {
@@ -213,9 +212,9 @@ fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     println!(
-        "{}: does NOT verify ({} games read)",
+        "{}: does NOT verify ({} read)",
         dir.display(),
-        check.games
+        take6::names::count(check.games, "game")
     );
     if let Some(first) = check.first() {
         println!("first problem: {first}");

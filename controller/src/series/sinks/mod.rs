@@ -134,7 +134,7 @@ impl Sink for Console {
         let line = match event {
             Event::BotSkipped(s) => format!(
                 "{}: skipped: {}",
-                self.bots.join(&s.name).display(),
+                crate::bots::folder_of(&self.bots, &s.name).display(),
                 s.reason
             ),
             Event::Started(start) => format!("take6: {}", start.line),
@@ -236,9 +236,9 @@ impl Sink for Summary {
                 };
                 match &self.footer {
                     Footer::Series { seed, dir } => text.push_str(&format!(
-                        "\n{} of {} games played{}{early} (seed {seed}); results in {}\n",
+                        "\n{} of {} played{}{early} (seed {seed}); results in {}\n",
                         state.lines,
-                        state.planned,
+                        crate::names::count(state.planned, "game"),
                         if self.interrupted {
                             " (interrupted)"
                         } else {
@@ -247,8 +247,8 @@ impl Sink for Summary {
                         dir.display()
                     )),
                     Footer::Rebuilt { csv } => text.push_str(&format!(
-                        "\n{} games; leaderboard written to {} (and report.html beside it)\n",
-                        state.lines,
+                        "\n{}; leaderboard written to {} (and report.html beside it)\n",
+                        crate::names::count(state.lines, "game"),
                         csv.display()
                     )),
                 }
