@@ -547,12 +547,14 @@ impl Settings {
         let (first_reply_default, reply_default) = game.default_reply_ms();
         let mut settings = Settings {
             game,
-            bots: args.table
+            bots: args
+                .table
                 .bots
                 .clone()
                 .or(from_file(&file.bots))
                 .unwrap_or_else(|| base.join("bots")),
-            results: args.table
+            results: args
+                .table
                 .results
                 .clone()
                 .or(from_file(&file.results))
@@ -612,10 +614,20 @@ impl Settings {
                 256,
             )?,
             sandbox: args.table.sandbox.or(file.sandbox).unwrap_or_default(),
-            memory_mib: number(&bounds::MEMORY_MIB, args.table.memory_mib, file.memory_mib, 1024)?,
+            memory_mib: number(
+                &bounds::MEMORY_MIB,
+                args.table.memory_mib,
+                file.memory_mib,
+                1024,
+            )?,
             max_procs: number(&bounds::MAX_PROCS, args.table.max_procs, file.max_procs, 64)?,
             disk_mib: number(&bounds::DISK_MIB, args.table.disk_mib, file.disk_mib, 256)?,
-            max_files: number(&bounds::MAX_FILES, args.table.max_files, file.max_files, 256)?,
+            max_files: number(
+                &bounds::MAX_FILES,
+                args.table.max_files,
+                file.max_files,
+                256,
+            )?,
             clock: args.table.clock.or(file.clock).unwrap_or_default(),
             wall_factor: number(
                 &bounds::WALL_FACTOR,
@@ -623,7 +635,11 @@ impl Settings {
                 file.wall_factor.map(u64::from),
                 10,
             )? as u32,
-            warm_sandboxes: args.table.warm_sandboxes.or(file.warm_sandboxes).unwrap_or(true),
+            warm_sandboxes: args
+                .table
+                .warm_sandboxes
+                .or(file.warm_sandboxes)
+                .unwrap_or(true),
             pin_tables: args.table.pin_tables.or(file.pin_tables).unwrap_or(true),
             templates,
             stderr_cap_kib: number(&bounds::STDERR_CAP_KIB, None, size(file.stderr_cap_kib), 64)?

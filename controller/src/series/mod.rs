@@ -465,11 +465,10 @@ fn sinks(
             bar.clone(),
             settings.human.is_none(),
         )),
-        Box::new(sinks::Console::new(
-            bar,
-            settings.bots.clone(),
-            dir.path.clone(),
-        )),
+        Box::new(
+            sinks::Console::new(bar, settings.bots.clone(), dir.path.clone())
+                .person(settings.human.clone()),
+        ),
         Box::new(sinks::Leaderboard::new(dir.path.clone())),
         Box::new(sinks::reply_times::ReplyTimesFile::new(dir.path.clone())),
         Box::new(sinks::ManifestFile::new(dir.path.clone(), manifest)),
