@@ -215,6 +215,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
                     .to_string(),
             };
             let _ = writeln!(out, "  a correct reply: {expected}, alone on a line{limit}");
+            out.push_str(&stderr_of(dir, bot, g.game));
         }
     }
 
@@ -267,6 +268,45 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         );
     }
     (out, faults == 0)
+}
+
+/// How many of the last lines of a bot's stderr in a game `check` shows under a fault.
+const STDERR_TAIL: usize = 10;
+
+/// The last lines the bot wrote on stderr in `game`, from `logs/<bot>.games.log` (where the
+/// series keeps them), with the log's path: a bot that exits or blocks says why there, and an
+/// author should not have to find the file to read it.
+fn stderr_of(dir: &Path, bot: &str, game: u64) -> String {
+    let log = dir.join("logs").join(format!("{bot}.games.log"));
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let header = format!("=== game {game} (seat ");
+    let lines: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with(&header))
+        .skip(1)
+        .take_while(|l| !l.starts_with("=== game "))
+        .filter(|l| !l.starts_with("fault in "))
+        .collect();
+    if lines.is_empty() {
+        return format!(
+            "  it wrote nothing on stderr in that game (its log: {})\n",
+            log.display()
+        );
+    }
+    let shown = &lines[lines.len().saturating_sub(STDERR_TAIL)..];
+    let mut out = format!(
+        "  its stderr in that game ({}; all of it in {}):\n",
+        if shown.len() < lines.len() {
+            format!("the last {} of {} lines", shown.len(), lines.len())
+        } else {
+            crate::names::count(lines.len() as u64, "line")
+        },
+        log.display()
+    );
+    for line in shown {
+        let _ = writeln!(out, "    | {line}");
+    }
+    out
 }
 
 /// For a folder without `launch`: the scripts take6 wrote into its working copy (or, when it
