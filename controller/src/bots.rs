@@ -502,14 +502,41 @@ fn own_file(listing: &Listing, name: &str) -> Result<bool, String> {
     }
 }
 
+/// A TOML error in `text` said with the line it is on: `line L, column C: message`, then the
+/// line itself and a caret under the offending part, so that the author sees what to fix
+/// without opening the file.
+pub fn toml_problem(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim();
+    let Some(span) = e.span() else {
+        return message.to_string();
+    };
+    let start = span.start.min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let number = text[..start].matches('\n').count() + 1;
+    let line = text[line_start..line_end].trim_end_matches('\r');
+    let column = text[line_start..start].chars().count();
+    let width = text[start..span.end.clamp(start, line_end)]
+        .chars()
+        .count()
+        .max(1);
+    let gutter = " ".repeat(number.to_string().len());
+    format!(
+        "line {number}, column {}: {message}\n  {gutter} |\n  {number} | {line}\n  {gutter} | {}{}",
+        column + 1,
+        " ".repeat(column),
+        "^".repeat(width)
+    )
+}
+
 fn template_choice(folder: &Path, listing: &Listing) -> Result<TemplateChoice, String> {
     let toml_path = folder.join(BOT_TOML);
     let settings: BotToml = if own_file(listing, BOT_TOML)? {
         let text = folder::read_text(&toml_path, BOT_TOML_CAP).map_err(|e| e.to_string())?;
         toml::from_str(&text).map_err(|e| {
             format!(
-                "bot.toml is not valid ({}); the only key is template = \"<set name>\"",
-                e.to_string().trim()
+                "bot.toml is not valid (its only key is template = \"<set name>\"): {}",
+                toml_problem(&text, &e)
             )
         })?
     } else {
