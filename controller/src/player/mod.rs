@@ -47,6 +47,9 @@ pub enum Fault {
         template_ms: u64,
         after_last: bool,
     },
+    /// The person at the keyboard left the game (the end of input: Ctrl-D). Their seat is
+    /// played on by a built-in as for a bot's fault, but the record says what happened.
+    Left,
     /// The bot exited or closed its output; `status` is its exit status when known.
     Exited { status: Option<String> },
     /// A reply line longer than the cap (the rest is never buffered).
@@ -71,6 +74,7 @@ impl Fault {
             Fault::CouldNotStart(_) => "could_not_start",
             Fault::Timeout { .. } | Fault::Blocked { .. } | Fault::CpuOverrun { .. } => "timeout",
             Fault::Exited { .. } => "exited",
+            Fault::Left => "left",
             Fault::LineTooLong { .. } => "line_too_long",
             Fault::BadReply(_, kind) => kind,
             Fault::NotInHand(_) => "not_in_hand",
@@ -127,6 +131,7 @@ impl fmt::Display for Fault {
             }
             Fault::Exited { status: Some(s) } => write!(f, "exited ({s}) before replying"),
             Fault::Exited { status: None } => write!(f, "closed its output before replying"),
+            Fault::Left => write!(f, "left the game (end of input: Ctrl-D)"),
             Fault::LineTooLong { cap } => write!(f, "reply line longer than {cap} bytes"),
             Fault::BadReply(why, _) => write!(f, "{why}"),
             Fault::NotInHand(c) => write!(f, "played {c}, a card it does not hold"),
