@@ -54,7 +54,9 @@ pub fn sandbox_available(test: &str) -> bool {
             std::env::var_os("CI").is_none(),
             "{test}: bubblewrap (bwrap) is missing in CI; .ci/run installs it"
         );
-        eprintln!("{test}: SKIPPED, no bubblewrap on this machine (apt-get install bubblewrap)");
+        crate::common::skipped(&format!(
+            "{test}: no bubblewrap on this machine (apt-get install bubblewrap)"
+        ));
     }
     found
 }
