@@ -126,8 +126,8 @@ impl Player for Human {
             .join(" ");
         self.ask(
             "Your card (Ctrl-D leaves the game): ",
-            |answer| match answer.parse::<Card>() {
-                Ok(c) if hand.contains(&c) => Ok(i64::from(c)),
+            |answer| match answer.parse::<i64>() {
+                Ok(n) if hand.iter().any(|&c| i64::from(c) == n) => Ok(n),
                 Ok(_) => Err(format!("is not in your hand; type one of {listed}")),
                 Err(_) => Err(format!("is not a card number; type one of {listed}")),
             },
