@@ -420,7 +420,10 @@ pub struct Settings {
 /// Settings that cannot be used. Each message names the setting and the fix.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read settings file {path}: {error}")]
+    #[error("{}", match error.kind() {
+        std::io::ErrorKind::NotFound => format!("settings file {} does not exist", path.display()),
+        _ => format!("cannot read settings file {}: {error}", path.display()),
+    })]
     Read {
         path: PathBuf,
         error: std::io::Error,

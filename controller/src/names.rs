@@ -96,6 +96,16 @@ mod tests {
     }
 }
 
+/// Why `path` could not be read, for people: "PATH does not exist" when it is not there (the
+/// commonest case, a typo), else "cannot read PATH: the system's reason".
+pub fn cannot_read(path: &std::path::Path, error: &std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::NotFound {
+        format!("{} does not exist", path.display())
+    } else {
+        format!("cannot read {}: {error}", path.display())
+    }
+}
+
 /// `n` and `noun`, the noun in the plural unless `n` is 1 ("1 game", "2 games"): people read
 /// these counts, and "1 games verified" reads as a bug. `noun` is a regular English noun.
 pub fn count(n: u64, noun: &str) -> String {

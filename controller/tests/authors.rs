@@ -280,6 +280,32 @@ fn check_of_a_missing_path_says_it_does_not_exist() {
         "{}",
         said(&out)
     );
+    // The other commands that take a path say the same of a missing one.
+    for args in [
+        &["verify", "nowhere"][..],
+        &["leaderboard", "nowhere"],
+        &["run", "--resume", "nowhere"],
+        &["run", "--config", "nowhere"],
+    ] {
+        let out = take6(tmp.path(), args);
+        assert!(!out.status.success());
+        assert!(
+            said(&out).contains("nowhere does not exist"),
+            "{args:?}: {}",
+            said(&out)
+        );
+    }
+    // A launch that is not an executable file is said with the fix.
+    copy_dir(
+        &fixtures().join("not-executable"),
+        &tmp.path().join("bots/not-executable"),
+    );
+    let out = check(tmp.path(), "bots/not-executable", &["--games", "1"]);
+    assert!(
+        said(&out).contains("'launch' is not an executable file (chmod +x launch)"),
+        "{}",
+        said(&out)
+    );
 }
 
 /// Row "an invalid bot.toml": the error shows the offending line and a caret under it.

@@ -88,7 +88,7 @@ pub enum SeriesError {
         path: PathBuf,
         error: std::io::Error,
     },
-    #[error("cannot read {path}: {error}")]
+    #[error("{}", crate::names::cannot_read(path, error))]
     Read {
         path: PathBuf,
         error: std::io::Error,
