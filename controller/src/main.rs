@@ -175,9 +175,10 @@ fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
     if !merged.missing.is_empty() {
         let shown: Vec<String> = merged.missing.iter().take(20).map(u64::to_string).collect();
         eprintln!(
-            "take6: partial merge: {} of {} missing: {}{}",
+            "take6: partial merge: {} of {} {} missing: {}{}",
             merged.missing.len(),
             take6::names::count(merged.planned, "game"),
+            if merged.missing.len() == 1 { "is" } else { "are" },
             shown.join(", "),
             if merged.missing.len() > 20 {
                 ", …"
