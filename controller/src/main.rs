@@ -178,7 +178,11 @@ fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
             "take6: partial merge: {} of {} {} missing: {}{}",
             merged.missing.len(),
             take6::names::count(merged.planned, "game"),
-            if merged.missing.len() == 1 { "is" } else { "are" },
+            if merged.missing.len() == 1 {
+                "is"
+            } else {
+                "are"
+            },
             shown.join(", "),
             if merged.missing.len() > 20 {
                 ", …"
