@@ -63,6 +63,17 @@ pub struct Skipped {
     pub reason: String,
 }
 
+/// How the reason of a bot skipped for playing another game begins (`bot.toml` `games`):
+/// such a skip is by design, so it does not make `take6 run` exit non-zero.
+pub const FOR_ANOTHER_GAME: &str = "for another game: ";
+
+impl Skipped {
+    /// Whether the bot was left out because its `bot.toml` names other games.
+    pub fn is_for_another_game(&self) -> bool {
+        self.reason.starts_with(FOR_ANOTHER_GAME)
+    }
+}
+
 /// The bots folder itself cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum BotsError {
@@ -114,14 +125,19 @@ pub async fn prepare(
         path: bots_dir.to_path_buf(),
         error,
     };
-    let mut folders: Vec<PathBuf> = fs::read_dir(bots_dir)
-        .map_err(read_err)?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(read_err)?
-        .into_iter()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir() && !file_name(p).starts_with('.'))
-        .collect();
+    // `--bots mybots/mybot`: the bot folder itself, which then plays the built-ins.
+    let mut folders: Vec<PathBuf> = if is_bot_folder(bots_dir) {
+        vec![own_folder(bots_dir)]
+    } else {
+        fs::read_dir(bots_dir)
+            .map_err(read_err)?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(read_err)?
+            .into_iter()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir() && !file_name(p).starts_with('.'))
+            .collect()
+    };
     folders.sort();
 
     let logs = series_dir.join("logs");
@@ -193,6 +209,44 @@ pub async fn prepare(
         }
     }
     Ok((bots, skipped))
+}
+
+/// Whether `dir` is one bot's own folder rather than a folder of bots: it holds a `launch` or
+/// a `build` (whatever their kind: a bad one is skipped with its reason), or source take6
+/// writes scripts for while no subfolder holds a `launch`. `--bots` and `take6 check` take
+/// such a folder as a series of that one bot.
+pub fn is_bot_folder(dir: &Path) -> bool {
+    let has = |d: &Path, name: &str| fs::symlink_metadata(d.join(name)).is_ok();
+    if has(dir, "launch") || has(dir, "build") {
+        return true;
+    }
+    generate::has_source(dir)
+        && !fs::read_dir(dir).is_ok_and(|entries| {
+            entries
+                .flatten()
+                .any(|e| e.path().is_dir() && has(&e.path(), "launch"))
+        })
+}
+
+/// A bot folder named by itself, as a path whose last part is the bot's name: `.` or `..`
+/// become the folder they stand for (the path is made absolute, links are not followed
+/// unless the name can be had no other way).
+pub fn own_folder(dir: &Path) -> PathBuf {
+    std::path::absolute(dir)
+        .ok()
+        .filter(|p| p.file_name().is_some())
+        .or_else(|| dir.canonicalize().ok())
+        .unwrap_or_else(|| dir.to_path_buf())
+}
+
+/// Where the folder of the bot `name` is: `bots` itself when it is one bot's folder, else its
+/// subfolder `name` (for the lines that name a skipped bot's folder).
+pub fn folder_of(bots: &Path, name: &str) -> PathBuf {
+    if is_bot_folder(bots) {
+        bots.to_path_buf()
+    } else {
+        bots.join(name)
+    }
 }
 
 fn file_name(path: &Path) -> String {
@@ -322,7 +376,8 @@ fn stage(
     if let Some(games) = settings.games.as_ref().filter(|g| !g.contains(&game)) {
         let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
         return Err(format!(
-            "it plays {} (bot.toml: games = {names:?}), and this series plays {game}; run it \
+            "{FOR_ANOTHER_GAME}it plays {} (bot.toml: games = {names:?}), and this series plays \
+             {game}; run it \
              with --game {}, or add \"{game}\" to its games",
             names.join(" and "),
             names.first().copied().unwrap_or("GAME"),
@@ -478,6 +533,33 @@ fn own_file(listing: &Listing, name: &str) -> Result<bool, String> {
     }
 }
 
+/// A TOML error in `text` said with the line it is on: `line L, column C: message`, then the
+/// line itself and a caret under the offending part, so that the author sees what to fix
+/// without opening the file.
+pub fn toml_problem(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim();
+    let Some(span) = e.span() else {
+        return message.to_string();
+    };
+    let start = span.start.min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let number = text[..start].matches('\n').count() + 1;
+    let line = text[line_start..line_end].trim_end_matches('\r');
+    let column = text[line_start..start].chars().count();
+    let width = text[start..span.end.clamp(start, line_end)]
+        .chars()
+        .count()
+        .max(1);
+    let gutter = " ".repeat(number.to_string().len());
+    format!(
+        "line {number}, column {}: {message}\n  {gutter} |\n  {number} | {line}\n  {gutter} | {}{}",
+        column + 1,
+        " ".repeat(column),
+        "^".repeat(width)
+    )
+}
+
 /// The bot's `bot.toml`, or the defaults when it has none.
 fn bot_toml(folder: &Path, listing: &Listing) -> Result<BotToml, String> {
     if !own_file(listing, BOT_TOML)? {
@@ -487,9 +569,9 @@ fn bot_toml(folder: &Path, listing: &Listing) -> Result<BotToml, String> {
         folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP).map_err(|e| e.to_string())?;
     toml::from_str(&text).map_err(|e| {
         format!(
-            "bot.toml is not valid ({}); its keys are template = \"<set name>\" and games = \
-             [\"take6\" or \"kingdomino\", ...]",
-            e.to_string().trim()
+            "bot.toml is not valid (its keys are template = \"<set name>\" and games = \
+             [\"take6\" or \"kingdomino\", ...]): {}",
+            toml_problem(&text, &e)
         )
     })
 }

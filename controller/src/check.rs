@@ -24,49 +24,42 @@ pub enum CheckError {
          launch)"
     )]
     NotAFolder(PathBuf),
-    #[error("cannot copy the bot {path}: {reason}")]
-    Copy { path: PathBuf, reason: String },
+    #[error("{0} is a file, not a folder; give the bot's folder (the one holding 'launch')")]
+    NotADirectory(PathBuf),
 }
 
-/// A copy of the bot in a folder of its own, which a series can take as its bots folder;
-/// removed when dropped.
+/// The bot to check: its own folder, which the series takes as its `--bots` (a bot folder
+/// stands for a series of that one bot). Nothing is copied here: the series copies the folder
+/// into its working copy as for any bot, so no temporary folder of the check's own is ever
+/// shown to the author.
 #[derive(Debug)]
 pub struct Staged {
-    /// The bots folder (holding only the bot).
+    /// The bot's own folder.
     pub bots: PathBuf,
     /// The bot's name: its folder's name.
     pub name: String,
 }
 
 impl Staged {
-    /// Copies `bot` into a new temporary bots folder, reading it only.
-    pub fn new(bot: &Path, max_bytes: u64) -> Result<Staged, CheckError> {
+    /// Checks that `bot` is a bot folder (reading it only) and names the bot.
+    pub fn new(bot: &Path) -> Result<Staged, CheckError> {
         if !bot.exists() {
             return Err(CheckError::Missing(bot.to_path_buf()));
         }
-        let name = bot
-            .canonicalize()
-            .ok()
-            .filter(|p| p.join("launch").exists() || crate::bots::generate::has_source(p))
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        if !bot.is_dir() {
+            return Err(CheckError::NotADirectory(bot.to_path_buf()));
+        }
+        if !crate::bots::is_bot_folder(bot) {
+            return Err(CheckError::NotAFolder(bot.to_path_buf()));
+        }
+        let name = crate::bots::own_folder(bot)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
             .ok_or_else(|| CheckError::NotAFolder(bot.to_path_buf()))?;
-        let bots = std::env::temp_dir().join(format!("take6-check-{}", std::process::id()));
-        let copy = |e: String| CheckError::Copy {
-            path: bot.to_path_buf(),
-            reason: e,
-        };
-        let _ = std::fs::remove_dir_all(&bots);
-        std::fs::create_dir_all(&bots).map_err(|e| copy(e.to_string()))?;
-        crate::folder::scan(bot, max_bytes)
-            .and_then(|listing| listing.copy_to(&bots.join(&name)))
-            .map_err(|e| copy(e.to_string()))?;
-        Ok(Staged { bots, name })
-    }
-}
-
-impl Drop for Staged {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.bots);
+        Ok(Staged {
+            bots: bot.to_path_buf(),
+            name,
+        })
     }
 }
 
@@ -230,6 +223,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
                     .to_string(),
             };
             let _ = writeln!(out, "  a correct reply: {expected}, alone on a line{limit}");
+            out.push_str(&stderr_of(dir, bot, g.game));
         }
     }
 
@@ -256,24 +250,71 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         values.sort_by(f64::total_cmp);
         let _ = writeln!(
             out,
-            "  {what}: p50 {:.1} ms, max {:.1} ms, limit {limit} ms ({} replies)",
+            "  {what}: p50 {:.1} ms, max {:.1} ms, limit {limit} ms ({})",
             quantile(values, 0.5),
             quantile(values, 1.0),
-            values.len()
+            if values.len() == 1 {
+                "1 reply".to_string()
+            } else {
+                format!("{} replies", values.len())
+            }
         );
     }
     out.push_str(&scores(&games, bot));
     if faults == 0 {
-        let _ = writeln!(out, "\nOK: no fault in {} games.", mine.len());
+        let _ = writeln!(
+            out,
+            "\nOK: no fault in {}.",
+            crate::names::count(mine.len() as u64, "game")
+        );
     } else {
         let _ = writeln!(
             out,
-            "\nFAILED: {faults} fault{} in {} games.",
-            if faults == 1 { "" } else { "s" },
-            mine.len()
+            "\nFAILED: {} in {}.",
+            crate::names::count(faults, "fault"),
+            crate::names::count(mine.len() as u64, "game")
         );
     }
     (out, faults == 0)
+}
+
+/// How many of the last lines of a bot's stderr in a game `check` shows under a fault.
+const STDERR_TAIL: usize = 10;
+
+/// The last lines the bot wrote on stderr in `game`, from `logs/<bot>.games.log` (where the
+/// series keeps them), with the log's path: a bot that exits or blocks says why there, and an
+/// author should not have to find the file to read it.
+fn stderr_of(dir: &Path, bot: &str, game: u64) -> String {
+    let log = dir.join("logs").join(format!("{bot}.games.log"));
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let header = format!("=== game {game} (seat ");
+    let lines: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with(&header))
+        .skip(1)
+        .take_while(|l| !l.starts_with("=== game "))
+        .filter(|l| !l.starts_with("fault in "))
+        .collect();
+    if lines.is_empty() {
+        return format!(
+            "  it wrote nothing on stderr in that game (its log: {})\n",
+            log.display()
+        );
+    }
+    let shown = &lines[lines.len().saturating_sub(STDERR_TAIL)..];
+    let mut out = format!(
+        "  its stderr in that game ({}; all of it in {}):\n",
+        if shown.len() < lines.len() {
+            format!("the last {} of {} lines", shown.len(), lines.len())
+        } else {
+            crate::names::count(lines.len() as u64, "line")
+        },
+        log.display()
+    );
+    for line in shown {
+        let _ = writeln!(out, "    | {line}");
+    }
+    out
 }
 
 /// For a folder without `launch`: the scripts take6 wrote into its working copy (or, when it
@@ -343,9 +384,9 @@ fn scores(games: &[GameRecord], bot: &str) -> String {
         _ => "lower",
     };
     let mut text = format!(
-        "\nMean score ({better} is better): {bot} {:.2} over {} games, rank {} of {}",
+        "\nMean score ({better} is better): {bot} {:.2} over {}, rank {} of {}",
         me.mean_score,
-        me.games,
+        crate::names::count(me.games, "game"),
         me.rank,
         standings.len()
     );

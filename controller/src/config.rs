@@ -39,14 +39,15 @@ pub enum Command {
     /// series.toml and logs under the results folder. A flag given twice takes its last value.
     #[command(args_override_self = true)]
     Run(RunArgs),
-    /// Play yourself, at the keyboard, against the bots (at most 9; built-ins fill the table).
+    /// Play yourself, at the keyboard, against the bots (Take 6 or, with --game kingdomino,
+    /// Kingdomino; built-ins fill the table).
     /// Games are recorded under the results folder like any series.
     #[command(args_override_self = true)]
     Play(PlayArgs),
     /// Recompute a series' leaderboard from its games.jsonl (e.g. after the controller was
     /// killed), rewrite its leaderboard.csv and report.html and print the summary.
     Leaderboard {
-        /// The series folder [default: results/latest]
+        /// The series folder
         #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
         dir: PathBuf,
     },
@@ -69,7 +70,7 @@ pub enum Command {
     /// rules checker, check each line's SHA-256 chain and the counts in series.toml, and name
     /// the first bad line. Exits 1 when anything fails.
     Verify {
-        /// The series folder [default: results/latest]
+        /// The series folder
         #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
         dir: PathBuf,
     },
@@ -82,7 +83,7 @@ pub enum Command {
 /// Flags of `take6 merge`.
 #[derive(Debug, Clone, Args)]
 pub struct MergeArgs {
-    /// Folder the merged series' folder is made in [default: results]
+    /// Folder the merged series' folder is made in
     #[arg(long, value_name = "DIR", default_value = "results")]
     pub results: PathBuf,
     /// Merge even when games are missing (shards not given or not finished), and list them
@@ -96,14 +97,9 @@ pub struct MergeArgs {
 /// Flags of `take6 run`. Each overrides the same key of `take6.toml`.
 #[derive(Debug, Default, Clone, Args)]
 pub struct RunArgs {
-    /// Folder holding one subfolder per bot, or a git repository whose top-level folders are
-    /// the bots: a URL or a repository's folder, optionally with @REV (branch, tag or commit);
-    /// it is cloned into results/.repos/ and only read [default: bots]
-    #[arg(long, value_name = "DIR|REPO[@REV]")]
-    pub bots: Option<PathBuf>,
-    /// Folder the series' results folder is made in [default: results]
-    #[arg(long, value_name = "DIR")]
-    pub results: Option<PathBuf>,
+    /// The flags `take6 play` shares.
+    #[command(flatten)]
+    pub table: TableArgs,
     /// The game: take6 (Take 6!, 2 to 10 players, lower scores win) or kingdomino
     /// (CodinGame's Kingdomino, 2 to 4 players, higher scores win) [default: take6]
     #[arg(long, value_name = "GAME")]
@@ -111,15 +107,74 @@ pub struct RunArgs {
     /// Games to play (the budget); see --schedule for more bots than seats [default: 100]
     #[arg(long, value_name = "N")]
     pub games: Option<u64>,
-    /// Players at every table: 2 to 10 for take6, 2 to 4 for kingdomino; fewer bots are padded
-    /// with built-ins, more play tables of this size [default: 10 for take6, 4 for kingdomino]
-    #[arg(long, value_name = "N")]
-    pub players: Option<usize>,
     /// With more bots than seats: `all` plays every subset max(1, ceil(games / subsets))
     /// times, `balanced` exactly the budget with games per bot and pairs balanced, `auto`
     /// `all` when the subsets fit the budget, else `balanced` [default: auto]
     #[arg(long, value_name = "KIND")]
     pub schedule: Option<ScheduleKind>,
+    /// Stop, within the --games budget, as soon as each of the top K ranks (--top) is
+    /// separated at 95 % from the next
+    #[arg(long)]
+    pub until_separated: bool,
+    /// How many leading ranks --until-separated waits for [default: 3]
+    #[arg(long, value_name = "K")]
+    pub top: Option<usize>,
+    /// Games played at once [default: the number of CPUs]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Continue an interrupted series in its folder [default: results/latest]: plays only
+    /// the games not yet in its games.jsonl, with its recorded settings (flags may change
+    /// --jobs, --build-timeout-s and --max-bot-mib, nothing that changes the games; take6.toml is not read)
+    #[arg(
+        long,
+        value_name = "SERIES_DIR",
+        num_args = 0..=1,
+        default_missing_value = "results/latest"
+    )]
+    pub resume: Option<PathBuf>,
+    /// A calibration series of the built-in strategies only (random, first, lowest, highest,
+    /// gap, cycled; `random#2` from the sixth seat): no bot folder is read. Played on --jobs
+    /// plain threads
+    #[arg(long)]
+    pub builtins_only: bool,
+    /// How much of each game games.jsonl keeps: full (every card and turn) or summary (seats,
+    /// faults and scores; only with --builtins-only, whose games `take6 verify` re-derives
+    /// from the seed) [default: full]
+    #[arg(long, value_name = "LEVEL")]
+    pub record: Option<crate::record::Level>,
+    /// Play a series of built-ins on the async tables (as bots' games are) instead of plain
+    /// threads: for the test that both make the same games
+    #[arg(long, hide = true)]
+    pub async_tables: bool,
+    /// Play only shard I of N of the series: the game numbers n with n % N == I (0 <= I < N),
+    /// into its own series folder; `take6 merge` joins the N folders into the whole series.
+    /// Every shard needs the same seed, bots and settings
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+    /// Exit 0 even when bots were skipped (without it a series that skipped a bot exits with
+    /// status 3 once its games are played, so that a script notices)
+    #[arg(long)]
+    pub allow_skips: bool,
+}
+
+/// The flags of `run` that also make sense at the keyboard (`take6 play`): where the bots are,
+/// the table, the seed, the limits and the sandbox. Kept apart so that each subcommand's
+/// `--help` lists only the flags it takes.
+#[derive(Debug, Default, Clone, Args)]
+pub struct TableArgs {
+    /// Folder holding one subfolder per bot; or one bot's own folder (with its launch, or
+    /// source take6 recognises), which then plays the built-ins; or a git repository whose
+    /// top-level folders are the bots: a URL or a repository's folder, optionally with @REV
+    /// (branch, tag or commit); it is cloned into results/.repos/ and only read [default: bots]
+    #[arg(long, value_name = "DIR|REPO[@REV]")]
+    pub bots: Option<PathBuf>,
+    /// Folder the series' results folder is made in [default: results]
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+    /// Players at every table: 2 to 10 for take6, 2 to 4 for kingdomino; fewer bots are padded
+    /// with built-ins, more play tables of this size [default: 10 for take6, 4 for kingdomino]
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
     /// Duplicate deals: each deal is played once per rotation of the hands among the table's
     /// seats. A bot that keeps memory can exploit them (it recognises the deal): only for bots
     /// you trust [default: off]
@@ -128,13 +183,6 @@ pub struct RunArgs {
     /// No duplicate deals: a fresh deal every game (the default)
     #[arg(long, overrides_with = "duplicate")]
     pub no_duplicate: bool,
-    /// Stop, within the --games budget, as soon as each of the top K ranks (--top) is
-    /// separated at 95 % from the next
-    #[arg(long)]
-    pub until_separated: bool,
-    /// How many leading ranks --until-separated waits for [default: 3]
-    #[arg(long, value_name = "K")]
-    pub top: Option<usize>,
     /// Rounds per game: fresh deals played by the same bot processes, scores summed (the
     /// CodinGame arena plays 5) [default: 1]
     #[arg(long, value_name = "R")]
@@ -144,9 +192,6 @@ pub struct RunArgs {
     /// series.toml]
     #[arg(long, value_name = "N")]
     pub seed: Option<crate::seed::Seed>,
-    /// Games played at once [default: the number of CPUs]
-    #[arg(long, value_name = "N")]
-    pub jobs: Option<usize>,
     /// Time limit for a bot's first reply of a game, start-up included [default: 3000 for
     /// take6, 1000 for kingdomino]
     #[arg(long, value_name = "MS")]
@@ -205,50 +250,28 @@ pub struct RunArgs {
     /// Settings file [default: take6.toml in the current directory, when it exists]
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Continue an interrupted series in its folder [default: results/latest]: plays only
-    /// the games not yet in its games.jsonl, with its recorded settings (flags may change
-    /// --jobs, --build-timeout-s and --max-bot-mib, nothing that changes the games; take6.toml is not read)
-    #[arg(
-        long,
-        value_name = "SERIES_DIR",
-        num_args = 0..=1,
-        default_missing_value = "results/latest"
-    )]
-    pub resume: Option<PathBuf>,
-    /// A calibration series of the built-in strategies only (random, first, lowest, highest,
-    /// gap, cycled; `random#2` from the sixth seat): no bot folder is read. Played on --jobs
-    /// plain threads
-    #[arg(long)]
-    pub builtins_only: bool,
-    /// How much of each game games.jsonl keeps: full (every card and turn) or summary (seats,
-    /// faults and scores; only with --builtins-only, whose games `take6 verify` re-derives
-    /// from the seed) [default: full]
-    #[arg(long, value_name = "LEVEL")]
-    pub record: Option<crate::record::Level>,
-    /// Play a series of built-ins on the async tables (as bots' games are) instead of plain
-    /// threads: for the test that both make the same games
-    #[arg(long, hide = true)]
-    pub async_tables: bool,
-    /// Play only shard I of N of the series: the game numbers n with n % N == I (0 <= I < N),
-    /// into its own series folder; `take6 merge` joins the N folders into the whole series.
-    /// Every shard needs the same seed, bots and settings
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<Shard>,
 }
 
-/// Flags of `take6 play`: those of `run`, and the player's name.
+/// Flags of `take6 play`: the table's flags of `run`, the player's name and opponents, and
+/// how many games (one unless told).
 #[derive(Debug, Clone, Args)]
 pub struct PlayArgs {
     /// Your name at the table
-    #[arg(long, default_value = "you")]
+    #[arg(long, value_name = "NAME", default_value = "you")]
     pub name: String,
-    /// Your opponents: bots of the bots folder and built-ins (random, first, lowest, highest,
-    /// gap) by name, at most 9; a name may repeat for built-ins [default: every bot, padded to
-    /// ten with built-ins]
+    /// The game: take6 or kingdomino [default: take6]
+    #[arg(long, value_name = "GAME")]
+    pub game: Option<crate::games::GameId>,
+    /// Your opponents: bots of the bots folder and built-ins by name (Take 6: random, first,
+    /// lowest, highest, gap; Kingdomino: greedy, random), at most one table's seats but yours;
+    /// a name may repeat for built-ins [default: every bot, padded with built-ins]
     #[arg(long, value_name = "NAME", num_args = 1..)]
     pub against: Vec<String>,
+    /// Games to play, one after the other
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub games: u64,
     #[command(flatten)]
-    pub run: RunArgs,
+    pub table: TableArgs,
 }
 
 /// Flags of `take6 check`.
@@ -312,6 +335,7 @@ struct FileConfig {
     line_cap_bytes: Option<usize>,
     builtins_only: Option<bool>,
     record: Option<crate::record::Level>,
+    allow_skips: Option<bool>,
 }
 
 /// The settings of one series, after defaults, the file and the flags.
@@ -369,6 +393,10 @@ pub struct Settings {
     /// How much of each game `games.jsonl` keeps; left out when full.
     #[serde(skip_serializing_if = "crate::record::Level::is_full")]
     pub record: crate::record::Level,
+    /// Whether a series that skipped bots still exits 0 (`--allow-skips`); left out of
+    /// `series.toml` when false. It changes no game.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub allow_skips: bool,
     /// Built-ins on the async tables rather than threads (a hidden flag, for tests); it does
     /// not change any game.
     #[serde(skip)]
@@ -396,7 +424,10 @@ pub struct Settings {
 /// Settings that cannot be used. Each message names the setting and the fix.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read settings file {path}: {error}")]
+    #[error("{}", match error.kind() {
+        std::io::ErrorKind::NotFound => format!("settings file {} does not exist", path.display()),
+        _ => format!("cannot read settings file {}: {error}", path.display()),
+    })]
     Read {
         path: PathBuf,
         error: std::io::Error,
@@ -422,7 +453,7 @@ impl Settings {
     /// Resolves the settings of `take6 run`: defaults, then the settings file (the one given, or
     /// `take6.toml` in the current directory when present), then the flags.
     pub fn resolve(args: &RunArgs) -> Result<Settings, ConfigError> {
-        let (file, config_path) = match &args.config {
+        let (file, config_path) = match &args.table.config {
             Some(path) => (read_file(path)?, Some(path.clone())),
             None if Path::new(CONFIG_FILE).is_file() => {
                 let path = PathBuf::from(CONFIG_FILE);
@@ -503,11 +534,11 @@ impl Settings {
             })
         };
 
-        let (seed, seed_given) = match args.seed.or(file.seed) {
+        let (seed, seed_given) = match args.table.seed.or(file.seed) {
             Some(seed) => (seed, true),
             None => (crate::seed::Seed::random(), false),
         };
-        let templates = match args.templates.clone().or(from_file(&file.templates)) {
+        let templates = match args.table.templates.clone().or(from_file(&file.templates)) {
             Some(dir) if !dir.is_dir() => return Err(ConfigError::NoTemplates(dir)),
             Some(dir) => Some(dir),
             None => Some(base.join("templates")).filter(|d| d.is_dir()),
@@ -518,17 +549,19 @@ impl Settings {
         };
         let size = |v: Option<usize>| v.map(|v| v as u64);
         let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        let wall_given = args.wall_factor.or(file.wall_factor).is_some();
+        let wall_given = args.table.wall_factor.or(file.wall_factor).is_some();
         let game = args.game.or(file.game).unwrap_or_default();
         let (first_reply_default, reply_default) = game.default_reply_ms();
         let mut settings = Settings {
             game,
             bots: args
+                .table
                 .bots
                 .clone()
                 .or(from_file(&file.bots))
                 .unwrap_or_else(|| base.join("bots")),
             results: args
+                .table
                 .results
                 .clone()
                 .or(from_file(&file.results))
@@ -536,19 +569,19 @@ impl Settings {
             games: number(&bounds::GAMES, args.games, file.games, 100)?,
             players: number(
                 &bounds::PLAYERS,
-                size(args.players),
+                size(args.table.players),
                 size(file.players),
                 game.default_players() as u64,
             )? as usize,
             schedule: args.schedule.or(file.schedule).unwrap_or_default(),
-            duplicate: match (args.duplicate, args.no_duplicate) {
+            duplicate: match (args.table.duplicate, args.table.no_duplicate) {
                 (true, _) => Some(true),
                 (_, true) => Some(false),
                 _ => file.duplicate,
             },
             rounds: number(
                 &bounds::ROUNDS,
-                args.rounds.map(u64::from),
+                args.table.rounds.map(u64::from),
                 file.rounds.map(u64::from),
                 1,
             )? as u32,
@@ -564,43 +597,57 @@ impl Settings {
             )? as usize,
             first_reply_ms: number(
                 &bounds::FIRST_REPLY_MS,
-                args.first_reply_ms,
+                args.table.first_reply_ms,
                 file.first_reply_ms,
                 first_reply_default,
             )?,
             reply_ms: number(
                 &bounds::REPLY_MS,
-                args.reply_ms,
+                args.table.reply_ms,
                 file.reply_ms,
                 reply_default,
             )?,
             build_timeout_s: number(
                 &bounds::BUILD_TIMEOUT_S,
-                args.build_timeout_s,
+                args.table.build_timeout_s,
                 file.build_timeout_s,
                 300,
             )?,
-            grace_ms: number(&bounds::GRACE_MS, args.grace_ms, file.grace_ms, 1000)?,
+            grace_ms: number(&bounds::GRACE_MS, args.table.grace_ms, file.grace_ms, 1000)?,
             max_bot_mib: number(
                 &bounds::MAX_BOT_MIB,
-                args.max_bot_mib,
+                args.table.max_bot_mib,
                 file.max_bot_mib,
                 256,
             )?,
-            sandbox: args.sandbox.or(file.sandbox).unwrap_or_default(),
-            memory_mib: number(&bounds::MEMORY_MIB, args.memory_mib, file.memory_mib, 1024)?,
-            max_procs: number(&bounds::MAX_PROCS, args.max_procs, file.max_procs, 64)?,
-            disk_mib: number(&bounds::DISK_MIB, args.disk_mib, file.disk_mib, 256)?,
-            max_files: number(&bounds::MAX_FILES, args.max_files, file.max_files, 256)?,
-            clock: args.clock.or(file.clock).unwrap_or_default(),
+            sandbox: args.table.sandbox.or(file.sandbox).unwrap_or_default(),
+            memory_mib: number(
+                &bounds::MEMORY_MIB,
+                args.table.memory_mib,
+                file.memory_mib,
+                1024,
+            )?,
+            max_procs: number(&bounds::MAX_PROCS, args.table.max_procs, file.max_procs, 64)?,
+            disk_mib: number(&bounds::DISK_MIB, args.table.disk_mib, file.disk_mib, 256)?,
+            max_files: number(
+                &bounds::MAX_FILES,
+                args.table.max_files,
+                file.max_files,
+                256,
+            )?,
+            clock: args.table.clock.or(file.clock).unwrap_or_default(),
             wall_factor: number(
                 &bounds::WALL_FACTOR,
-                args.wall_factor.map(u64::from),
+                args.table.wall_factor.map(u64::from),
                 file.wall_factor.map(u64::from),
                 10,
             )? as u32,
-            warm_sandboxes: args.warm_sandboxes.or(file.warm_sandboxes).unwrap_or(true),
-            pin_tables: args.pin_tables.or(file.pin_tables).unwrap_or(true),
+            warm_sandboxes: args
+                .table
+                .warm_sandboxes
+                .or(file.warm_sandboxes)
+                .unwrap_or(true),
+            pin_tables: args.table.pin_tables.or(file.pin_tables).unwrap_or(true),
             templates,
             stderr_cap_kib: number(&bounds::STDERR_CAP_KIB, None, size(file.stderr_cap_kib), 64)?
                 as usize,
@@ -612,6 +659,7 @@ impl Settings {
             )? as usize,
             builtins_only: args.builtins_only || file.builtins_only.unwrap_or(false),
             record: args.record.or(file.record).unwrap_or_default(),
+            allow_skips: args.allow_skips || file.allow_skips.unwrap_or(false),
             async_tables: args.async_tables,
             human: None,
             against: None,
@@ -735,13 +783,16 @@ impl Settings {
     /// copy of the bot) whose messages and replies are recorded.
     pub fn resolve_check(args: &CheckArgs, bots: PathBuf) -> Result<Settings, ConfigError> {
         let mut settings = Settings::resolve(&RunArgs {
+            table: TableArgs {
+                bots: Some(bots),
+                results: args.results.clone(),
+                seed: args.seed,
+                first_reply_ms: args.first_reply_ms,
+                reply_ms: args.reply_ms,
+                ..TableArgs::default()
+            },
             game: args.game,
-            bots: Some(bots),
-            results: args.results.clone(),
             games: Some(args.games),
-            seed: args.seed,
-            first_reply_ms: args.first_reply_ms,
-            reply_ms: args.reply_ms,
             ..RunArgs::default()
         })?;
         settings.transcript = Some(crate::player::transcript::Transcript::default());
@@ -759,29 +810,12 @@ impl Settings {
                 fix: problem,
             });
         }
-        if let Some(shard) = &args.run.shard {
-            return Err(ConfigError::Invalid {
-                setting: "--shard",
-                value: shard.to_string(),
-                fix: "games at the keyboard are not sharded; leave --shard out".into(),
-            });
-        }
-        if args.run.builtins_only {
-            return Err(ConfigError::Invalid {
-                setting: "--builtins-only",
-                value: "true".into(),
-                fix: "you sit at the table in take6 play; use take6 run --builtins-only".into(),
-            });
-        }
-        if let Some(dir) = &args.run.resume {
-            return Err(ConfigError::Invalid {
-                setting: "--resume",
-                value: dir.display().to_string(),
-                fix: "a game at the keyboard cannot be resumed; start a new one".into(),
-            });
-        }
-        let mut settings = Settings::resolve(&args.run)?;
-        settings.games = args.run.games.unwrap_or(1);
+        let mut settings = Settings::resolve(&RunArgs {
+            table: args.table.clone(),
+            game: args.game,
+            games: Some(args.games),
+            ..RunArgs::default()
+        })?;
         settings.jobs = 1;
         settings.human = Some(name.clone());
         if !args.against.is_empty() {
@@ -798,6 +832,18 @@ impl Settings {
                 });
             }
             settings.against = Some(args.against.clone());
+            // Exactly these sit with the person: the table's real size is what series.toml
+            // records (a bot named twice sits once; a built-in named twice sits twice).
+            let game = settings.game;
+            let builtin = |n: &String| game.builtin(n).is_some();
+            let mut bots: Vec<&String> = args.against.iter().filter(|n| !builtin(n)).collect();
+            bots.sort();
+            bots.dedup();
+            let seats = 1 + bots.len() + args.against.iter().filter(|n| builtin(n)).count();
+            if settings.wall_factor == default_wall_factor(settings.players as u64) as u32 {
+                settings.wall_factor = default_wall_factor(seats as u64) as u32;
+            }
+            settings.players = seats.max(2);
         }
         Ok(settings)
     }
@@ -933,7 +979,10 @@ mod tests {
         let path = dir.path().join("take6.toml");
         std::fs::write(&path, text).unwrap();
         let args = RunArgs {
-            config: Some(path),
+            table: TableArgs {
+                config: Some(path),
+                ..TableArgs::default()
+            },
             ..RunArgs::default()
         };
         (dir, args)
@@ -977,7 +1026,10 @@ mod tests {
             ),
             (
                 RunArgs {
-                    memory_mib: Some(17_592_186_044_416),
+                    table: TableArgs {
+                        memory_mib: Some(17_592_186_044_416),
+                        ..args.table.clone()
+                    },
                     ..args.clone()
                 },
                 "--memory-mib 17592186044416 is out of range: use a value from 16 to 1048576",
@@ -991,14 +1043,20 @@ mod tests {
             ),
             (
                 RunArgs {
-                    reply_ms: Some(0),
+                    table: TableArgs {
+                        reply_ms: Some(0),
+                        ..args.table.clone()
+                    },
                     ..args.clone()
                 },
                 "--reply-ms 0 is out of range: use a value from 1 to 3600000",
             ),
             (
                 RunArgs {
-                    max_bot_mib: Some(0),
+                    table: TableArgs {
+                        max_bot_mib: Some(0),
+                        ..args.table.clone()
+                    },
                     ..args.clone()
                 },
                 "--max-bot-mib 0 is out of range",
@@ -1041,9 +1099,11 @@ mod tests {
     fn a_player_name_must_be_a_visible_single_word() {
         let (_dir, args) = args_with_config("");
         let play = |name: &str| PlayArgs {
+            game: None,
             name: name.into(),
             against: Vec::new(),
-            run: args.clone(),
+            games: 1,
+            table: args.table.clone(),
         };
         let err = Settings::resolve_play(&play("a\u{1b}b"))
             .unwrap_err()
@@ -1062,13 +1122,16 @@ mod tests {
     #[test]
     fn a_missing_config_file_or_template_folder_is_an_error() {
         let args = RunArgs {
-            config: Some("/no/such/take6.toml".into()),
+            table: TableArgs {
+                config: Some("/no/such/take6.toml".into()),
+                ..TableArgs::default()
+            },
             ..RunArgs::default()
         };
         let err = Settings::resolve(&args).unwrap_err().to_string();
         assert!(err.contains("/no/such/take6.toml"), "{err}");
         let (_dir, mut args) = args_with_config("");
-        args.templates = Some("/no/such/templates".into());
+        args.table.templates = Some("/no/such/templates".into());
         let err = Settings::resolve(&args).unwrap_err().to_string();
         assert!(err.contains("/no/such/templates"), "{err}");
     }
@@ -1079,9 +1142,9 @@ mod tests {
         assert_eq!(default_wall_factor(5), 9);
         assert_eq!(default_wall_factor(10), 10);
         let (_dir, mut args) = args_with_config("");
-        args.players = Some(2);
+        args.table.players = Some(2);
         assert_eq!(Settings::resolve(&args).unwrap().wall_factor, 6);
-        args.wall_factor = Some(7);
+        args.table.wall_factor = Some(7);
         assert_eq!(Settings::resolve(&args).unwrap().wall_factor, 7);
     }
 }

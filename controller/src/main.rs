@@ -16,6 +16,11 @@ use tracing_subscriber::util::SubscriberInitExt;
 /// by another signal exits with 128 + its number.
 const INTERRUPTED: u8 = 130;
 
+/// Exit code of a new series that played its games but skipped bots (without
+/// `--allow-skips`): distinct from 1 (the controller failed) and from the signals' 128 + N, so
+/// that a script or CI job notices that not every bot played.
+const SKIPPED_BOTS: u8 = 3;
+
 fn main() -> ExitCode {
     // A warm sandbox's PID 1 (hidden: started by the controller itself, never by people).
     let args: Vec<String> = std::env::args().collect();
@@ -40,12 +45,12 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let bar = BarSlot::default();
-    // `take6 check`: the bot's copy (removed at the end) and its name.
+    // `take6 check`: the bot's folder (the series' --bots) and its name.
     let mut checked = None;
     let (settings, resume) = match cli.command {
         Command::Check(args) => {
             let mut settings = Settings::resolve_check(&args, PathBuf::new())?;
-            let staged = take6::check::Staged::new(&args.dir, settings.max_bot_bytes())?;
+            let staged = take6::check::Staged::new(&args.dir)?;
             settings.bots = staged.bots.clone();
             checked = Some(staged);
             (Some(settings), None)
@@ -143,10 +148,31 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(e.into()),
     };
-    Ok(match outcome.status {
-        Status::Interrupted => interrupted,
-        _ => ExitCode::SUCCESS,
-    })
+    if outcome.status == Status::Interrupted {
+        return Ok(interrupted);
+    }
+    // `take6 run` (a new series of bots, not a person's games): a bot that did not play is
+    // worth a non-zero exit, unless the user said skips are expected.
+    let skips_matter = resume.is_none()
+        && checked.is_none()
+        && settings
+            .as_ref()
+            .is_some_and(|s| s.human.is_none() && !s.allow_skips);
+    // A bot whose bot.toml names another game is left out by design, not skipped for a fault.
+    let n = outcome
+        .skipped
+        .iter()
+        .filter(|s| !s.is_for_another_game())
+        .count();
+    if skips_matter && n > 0 {
+        eprintln!(
+            "take6: {n} bot{} skipped (see above and series.toml): exit status {SKIPPED_BOTS}; \
+             pass --allow-skips (or allow_skips = true in take6.toml) to exit 0",
+            if n == 1 { " was" } else { "s were" },
+        );
+        return Ok(ExitCode::from(SKIPPED_BOTS));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `take6 merge`: the merged series' summary on stdout, what is missing on stderr.
@@ -160,9 +186,14 @@ fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
     if !merged.missing.is_empty() {
         let shown: Vec<String> = merged.missing.iter().take(20).map(u64::to_string).collect();
         eprintln!(
-            "take6: partial merge: {} of {} games are missing: {}{}",
+            "take6: partial merge: {} of {} {} missing: {}{}",
             merged.missing.len(),
-            merged.planned,
+            take6::names::count(merged.planned, "game"),
+            if merged.missing.len() == 1 {
+                "is"
+            } else {
+                "are"
+            },
             shown.join(", "),
             if merged.missing.len() > 20 {
                 ", …"
@@ -172,8 +203,8 @@ fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     eprintln!(
-        "take6: merged {} games into {}",
-        merged.games,
+        "take6: merged {} into {}",
+        take6::names::count(merged.games, "game"),
         merged.dir.path.display()
     );
     Ok(ExitCode::SUCCESS)
@@ -184,11 +215,10 @@ fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
     let check = series::verify(dir)?;
     if check.ok() {
         println!(
-            "{}: {} game{} verified: the chain is intact, every game follows the rules and \
+            "{}: {} verified: the chain is intact, every game follows the rules and \
              its seed{}, and the counts match series.toml",
             dir.display(),
-            check.games,
-            if check.games == 1 { "" } else { "s" },
+            take6::names::count(check.games, "game"),
             if check.seating {
                 " and is seated as the schedule says"
             } else {
@@ -198,9 +228,9 @@ fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     println!(
-        "{}: does NOT verify ({} games read)",
+        "{}: does NOT verify ({} read)",
         dir.display(),
-        check.games
+        take6::names::count(check.games, "game")
     );
     if let Some(first) = check.first() {
         println!("first problem: {first}");

@@ -95,3 +95,33 @@ mod tests {
         assert_eq!(escaped("a\x1b[2Jb c\u{202e}"), "a\\u{1b}[2Jb c\\u{202e}");
     }
 }
+
+/// Why `path` could not be read, for people: "PATH does not exist" when it is not there (the
+/// commonest case, a typo), else "cannot read PATH: the system's reason".
+pub fn cannot_read(path: &std::path::Path, error: &std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::NotFound {
+        format!("{} does not exist", path.display())
+    } else {
+        format!("cannot read {}: {error}", path.display())
+    }
+}
+
+/// `n` and `noun`, the noun in the plural unless `n` is 1 ("1 game", "2 games"): people read
+/// these counts, and "1 games verified" reads as a bug. `noun` is a regular English noun.
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    #[test]
+    fn one_is_singular_and_every_other_count_plural() {
+        assert_eq!(super::count(1, "game"), "1 game");
+        assert_eq!(super::count(0, "game"), "0 games");
+        assert_eq!(super::count(2, "built-in"), "2 built-ins");
+    }
+}

@@ -326,7 +326,16 @@ fn stop_controller_mid_series(test: &str, daemon: &str, signal: Signal, mode: &s
     zoo.honest_thinks(100, 10);
     let mut controller = std::process::Command::new(assert_cmd::cargo::cargo_bin("take6"))
         .current_dir(zoo.dir())
-        .args(["run", "--jobs", "2", "--games", "200", "--sandbox", mode])
+        .args([
+            "run",
+            "--jobs",
+            "2",
+            "--games",
+            "200",
+            "--sandbox",
+            mode,
+            "--allow-skips",
+        ])
         .args(["--first-reply-ms", "5000", "--reply-ms", "2000"])
         .stdout(Stdio::null())
         .stderr(fs::File::create(zoo.dir().join("stderr.txt")).unwrap())

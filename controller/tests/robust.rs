@@ -94,7 +94,7 @@ fn a_working_copy_2500_folders_deep_left_in_its_image_by_kill_9_comes_back_at_re
     let series = zoo.series();
     let image = series.join("work/.images/hostile-deep.ext4");
     if !image.is_file() {
-        eprintln!("deep-resume: SKIPPED, no disk cap here (the working copy is a plain folder)");
+        common::skipped("deep-resume: no disk cap here (the working copy is a plain folder)");
         return;
     }
     let out = assert_cmd::Command::cargo_bin("take6")

@@ -3,6 +3,8 @@
 //! a SIGKILLed controller. These need bubblewrap and writable cgroups (CI installs the one and
 //! runs as root); on a machine without them each test says so and checks nothing.
 
+mod common;
+
 use std::fs;
 use std::io::BufReader;
 use std::os::unix::fs::PermissionsExt;
@@ -34,6 +36,8 @@ fn take6(dir: &Path) -> Command {
     c.current_dir(dir)
         .args(["run", "--jobs", "2", "--first-reply-ms", "3000"])
         .args(["--reply-ms", "1000", "--grace-ms", "300"])
+        // Bots skipped on purpose here; the exit status of skips is tests/authors.rs'.
+        .arg("--allow-skips")
         .env_remove("RUST_LOG");
     c
 }
@@ -80,7 +84,7 @@ fn sandboxed(dir: &Path) -> bool {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     if err.contains("--sandbox strict: not enforced") {
-        eprintln!("skipped: {err}");
+        common::skipped(&format!("not fully sandboxed here: {err}"));
         return false;
     }
     true
@@ -590,7 +594,10 @@ fn a_warm_sandbox_starts_each_game_fresh_and_leaves_nothing_of_the_last() {
     // has not made; the warm sandbox does not depend on it.
     let missing = &sandbox.report().missing;
     if missing.iter().any(|&m| m != "disk-cap") || !take6_is_root() {
-        eprintln!("skipped: {}", sandbox.report().line());
+        common::skipped(&format!(
+            "needs root and the full sandbox: {}",
+            sandbox.report().line()
+        ));
         return;
     }
     let tmp = tempfile::tempdir().unwrap();

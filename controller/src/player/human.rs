@@ -1,6 +1,8 @@
 //! A person at the keyboard (`take6 play`): the board and hand are printed on stdout, cards and
 //! rows are typed on stdin. A person is never faulted for a typo: a bad answer is asked again.
-//! Only the end of input (Ctrl-D) gives the seat up, like a bot that exits.
+//! Only the end of input (Ctrl-D) gives the seat up: recorded as the person leaving (kind
+//! `left`), a built-in finishes the game. A refused answer is told why (not a number, not in
+//! the hand, not a row).
 //!
 //! What is printed is made by the pure functions of [`screen`], so it is tested without a
 //! terminal; colours are used only on a terminal, and never when `NO_COLOR` is set.
@@ -57,16 +59,22 @@ impl Human {
         }
     }
 
-    /// Asks `question` until the answer passes `accept`.
-    async fn ask<T>(&self, question: &str, accept: impl Fn(&str) -> Option<T>) -> Result<T, Fault> {
+    /// Asks `question` until the answer passes `accept`, saying why each refused one is not
+    /// an answer (the error of `accept`). The end of input is the person leaving.
+    async fn ask<T>(
+        &self,
+        question: &str,
+        accept: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<T, Fault> {
         loop {
             say(question);
             let Some(line) = self.console.read_line().await else {
-                return Err(Fault::Exited { status: None });
+                say("\n  You left the game (end of input); a built-in plays your seat.\n");
+                return Err(Fault::Left);
             };
             match accept(line.trim()) {
-                Some(answer) => return Ok(answer),
-                None => say(&format!("  '{}' is not an answer here.\n", line.trim())),
+                Ok(answer) => return Ok(answer),
+                Err(why) => say(&format!("  '{}' {why}\n", line.trim())),
             }
         }
     }
@@ -91,12 +99,7 @@ fn say(text: &str) {
 impl Player for Human {
     async fn tell(&mut self, view: &View) {
         match view.phase {
-            Phase::Cards => say(&format!(
-                "\nNew game: you are {} at a table of {}: {}.\n",
-                view.names[view.seat],
-                view.n_players,
-                view.names.join(", ")
-            )),
+            Phase::Cards => say(&screen::greeting(view)),
             Phase::Used => {
                 self.pending = Some((self.rows.clone(), view.used.to_vec()));
             }
@@ -114,27 +117,35 @@ impl Player for Human {
             *row = r.cards.clone();
         }
         say(&self.screen.board(view));
-        let hand = view.hand.clone();
-        self.ask("Your card: ", |answer| {
-            answer
-                .parse::<Card>()
-                .ok()
-                .filter(|c| hand.contains(c))
-                .map(i64::from)
-        })
+        let mut hand = view.hand.clone();
+        hand.sort_unstable();
+        let listed = hand
+            .iter()
+            .map(Card::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.ask(
+            "Your card (Ctrl-D leaves the game): ",
+            |answer| match answer.parse::<i64>() {
+                Ok(n) if hand.iter().any(|&c| i64::from(c) == n) => Ok(n),
+                Ok(_) => Err(format!("is not in your hand; type one of {listed}")),
+                Err(_) => Err(format!("is not a card number; type one of {listed}")),
+            },
+        )
         .await
     }
 
     async fn choose_row(&mut self, view: &View) -> Result<i64, Fault> {
         let rows = view.rows.len();
         say(&self.screen.row_question(view));
-        self.ask("Row to take (0-3): ", |answer| {
-            answer
-                .parse::<usize>()
-                .ok()
-                .filter(|&r| r < rows)
-                .map(|r| r as i64)
-        })
+        let last = rows.saturating_sub(1);
+        self.ask(
+            &format!("Row to take (0-{last}; Ctrl-D leaves the game): "),
+            |answer| match answer.parse::<usize>() {
+                Ok(r) if r < rows => Ok(r as i64),
+                _ => Err(format!("is not a row; type a row number from 0 to {last}")),
+            },
+        )
         .await
     }
 }

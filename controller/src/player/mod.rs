@@ -30,6 +30,11 @@ pub enum Fault {
     /// No reply within the time limit, measured on `clock` (CPU time of the bot's tree, or the
     /// wall clock: the limit itself, or the safety net for a bot that blocks).
     Timeout { ms: u64, clock: Clock },
+    /// Under the CPU clock, no reply within the wall-clock safety net (`wall_ms`), the tree
+    /// having used only `cpu_ms` of CPU time, under its limit: it was waiting, not thinking.
+    /// The commonest cause is a reply left in the bot's output buffer (Python's `print`
+    /// into a pipe), so the reason says so. Recorded as a `timeout`.
+    Blocked { wall_ms: u64, cpu_ms: u64 },
     /// The bot's tree went past a limit of its sandbox (memory, processes, disk).
     Limit(Breach),
     /// A reply came, but the bot's whole tree (background processes included), with the
@@ -43,6 +48,9 @@ pub enum Fault {
         template_ms: u64,
         after_last: bool,
     },
+    /// The person at the keyboard left the game (the end of input: Ctrl-D). Their seat is
+    /// played on by a built-in as for a bot's fault, but the record says what happened.
+    Left,
     /// The bot exited or closed its output; `status` is its exit status when known.
     Exited { status: Option<String> },
     /// A reply line longer than the cap (the rest is never buffered).
@@ -65,8 +73,9 @@ impl Fault {
     pub fn kind(&self) -> &'static str {
         match self {
             Fault::CouldNotStart(_) => "could_not_start",
-            Fault::Timeout { .. } | Fault::CpuOverrun { .. } => "timeout",
+            Fault::Timeout { .. } | Fault::Blocked { .. } | Fault::CpuOverrun { .. } => "timeout",
             Fault::Exited { .. } => "exited",
+            Fault::Left => "left",
             Fault::LineTooLong { .. } => "line_too_long",
             Fault::BadReply(_, kind) => kind,
             Fault::NotInHand(_) => "not_in_hand",
@@ -89,6 +98,13 @@ impl fmt::Display for Fault {
         match self {
             Fault::CouldNotStart(why) => write!(f, "could not start: {why}"),
             Fault::Timeout { ms, clock } => write!(f, "no reply within {ms} ms of {clock} time"),
+            Fault::Blocked { wall_ms, cpu_ms } => write!(
+                f,
+                "no reply within {wall_ms} ms of wall time, in which it used {cpu_ms} ms of CPU \
+                 time: it was waiting, not thinking; it may not be flushing its output (a \
+                 printed reply stays in the output buffer until flushed: print(..., \
+                 flush=True), fflush(stdout), System.out.flush())"
+            ),
             Fault::Limit(breach) => write!(f, "{breach}"),
             Fault::CpuOverrun {
                 used_ms,
@@ -116,6 +132,7 @@ impl fmt::Display for Fault {
             }
             Fault::Exited { status: Some(s) } => write!(f, "exited ({s}) before replying"),
             Fault::Exited { status: None } => write!(f, "closed its output before replying"),
+            Fault::Left => write!(f, "left the game (end of input: Ctrl-D)"),
             Fault::LineTooLong { cap } => write!(f, "reply line longer than {cap} bytes"),
             Fault::BadReply(why, _) => write!(f, "{why}"),
             Fault::NotInHand(c) => write!(f, "played {c}, a card it does not hold"),

@@ -421,9 +421,9 @@ impl Process {
                 });
             }
             if tokio::time::Instant::now() >= deadline {
-                return Err(Fault::Timeout {
-                    ms: net.as_millis() as u64,
-                    clock: Clock::Wall,
+                return Err(Fault::Blocked {
+                    wall_ms: net.as_millis() as u64,
+                    cpu_ms: used.saturating_sub(charged) / 1000,
                 });
             }
         }

@@ -348,8 +348,11 @@ mod tests {
                 path: dir.path().to_path_buf(),
             };
             let args = crate::config::RunArgs {
-                seed: Some(seed),
-                config: Some("/dev/null".into()),
+                table: crate::config::TableArgs {
+                    seed: Some(seed),
+                    config: Some("/dev/null".into()),
+                    ..Default::default()
+                },
                 ..Default::default()
             };
             let settings = Settings::resolve(&args).unwrap();

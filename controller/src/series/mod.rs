@@ -88,7 +88,7 @@ pub enum SeriesError {
         path: PathBuf,
         error: std::io::Error,
     },
-    #[error("cannot read {path}: {error}")]
+    #[error("{}", crate::names::cannot_read(path, error))]
     Read {
         path: PathBuf,
         error: std::io::Error,
@@ -216,8 +216,8 @@ pub async fn run(
             skipped.push(Skipped {
                 name: bot.name,
                 reason: format!(
-                    "the table is full: {human} plays with at most {} bots (choose them with --bots DIR)",
-                    settings.players - 1
+                    "the table is full: {human} plays with at most {} (choose them with --bots DIR)",
+                    crate::names::count(settings.players as u64 - 1, "bot")
                 ),
             });
         }
@@ -234,7 +234,7 @@ pub async fn run(
         for s in &skipped {
             eprintln!(
                 "{}: skipped: {}",
-                settings.bots.join(&s.name).display(),
+                bots::folder_of(&settings.bots, &s.name).display(),
                 s.reason
             );
         }
@@ -245,7 +245,10 @@ pub async fn run(
         manifest.finished = Some(dir::now());
         manifest.write(&dir.path)?;
         let reasons = if skipped.is_empty() {
-            "  (no bot folders: add a folder with an executable 'launch' script)".to_string()
+            "  (it holds no bot folder: --bots takes a folder of bot folders, or one bot's \
+             folder; a bot folder holds an executable 'launch', or source take6 writes one \
+             for)"
+                .to_string()
         } else {
             skipped
                 .iter()
@@ -469,11 +472,10 @@ fn sinks(
             bar.clone(),
             settings.human.is_none(),
         )),
-        Box::new(sinks::Console::new(
-            bar,
-            settings.bots.clone(),
-            dir.path.clone(),
-        )),
+        Box::new(
+            sinks::Console::new(bar, settings.bots.clone(), dir.path.clone())
+                .person(settings.human.clone()),
+        ),
         Box::new(sinks::Leaderboard::new(dir.path.clone())),
         Box::new(sinks::reply_times::ReplyTimesFile::new(dir.path.clone())),
         Box::new(sinks::ManifestFile::new(dir.path.clone(), manifest)),
@@ -694,13 +696,21 @@ fn start_line(
         );
     }
     let bots = entrants - usize::from(settings.human.is_some());
+    // `--bots mybots/mybot`: one bot's own folder, said as such.
+    let who = match (bots, bots::is_bot_folder(&settings.bots)) {
+        (1, true) => format!(
+            "the bot folder {} (one bot against built-ins)",
+            settings.bots.display()
+        ),
+        _ => format!("{bots} bot{}", if bots == 1 { "" } else { "s" }),
+    };
     let human = match &settings.human {
         Some(name) => format!(" + {name}"),
         None => String::new(),
     };
     let padding = match schedule.builtins().len() {
         0 => String::new(),
-        n => format!(" + {n} built-ins"),
+        n => format!(" + {}", crate::names::count(n as u64, "built-in")),
     };
     let subsets = match schedule.describe(&schedule.balance()) {
         d if d.is_empty() => String::new(),
@@ -718,8 +728,7 @@ fn start_line(
         None => String::new(),
     };
     format!(
-        "{bots} bot{}{human}{padding}, {} game{}{subsets}{shard}{resumed}, seed {}, results in {}",
-        if bots == 1 { "" } else { "s" },
+        "{who}{human}{padding}, {} game{}{subsets}{shard}{resumed}, seed {}, results in {}",
         schedule.total_games(),
         if schedule.total_games() == 1 { "" } else { "s" },
         settings.seed,

@@ -100,7 +100,8 @@ pub fn find_game(dir: &Path, game: u64) -> Result<GameRecord, SeriesError> {
         .ok_or_else(|| SeriesError::Games {
             path,
             reason: format!(
-                "no game {game} ({count} games recorded, numbered from 0; see report.html)"
+                "no game {game} ({} recorded, numbered from 0; see report.html)",
+                crate::names::count(count as u64, "game")
             ),
         })
 }

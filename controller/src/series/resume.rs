@@ -9,7 +9,8 @@ use crate::bots::Bot;
 use crate::config::{RunArgs, Settings};
 
 /// Settings a resume may change: they do not change any game.
-const MAY_CHANGE: [&str; 7] = [
+const MAY_CHANGE: [&str; 8] = [
+    "allow_skips",
     "jobs",
     "pin_tables",
     "build_timeout_s",
@@ -138,9 +139,12 @@ mod tests {
     fn recorded() -> Settings {
         let args = RunArgs {
             games: Some(30),
-            seed: Some(7.into()),
             jobs: Some(2),
-            config: Some("/dev/null".into()),
+            table: crate::config::TableArgs {
+                seed: Some(7.into()),
+                config: Some("/dev/null".into()),
+                ..Default::default()
+            },
             ..RunArgs::default()
         };
         Settings::resolve(&args).unwrap()
@@ -158,7 +162,7 @@ mod tests {
         assert_eq!(s.reply_ms, recorded().reply_ms);
 
         args.games = Some(31);
-        args.first_reply_ms = Some(10);
+        args.table.first_reply_ms = Some(10);
         let err = settings(&args, &m).unwrap_err().to_string();
         assert!(
             err.contains("games is 30 in the series, 31 now")

@@ -46,3 +46,20 @@ pub fn forge(jsonl: &Path, series: &str, n: usize, edit: impl FnOnce(&mut GameRe
     }
     fs::write(jsonl, out).unwrap();
 }
+
+/// Says that the running test cannot do its work here (`why`: the tool it needs and how to
+/// install it) on the terminal itself: written to the process's stderr, past the test
+/// harness's capture, so that a plain `cargo test` shows `SKIPPED <test>: <why>` among the
+/// results instead of a silent `ok`. With `TAKE6_NO_SKIP=1` set, a skip fails the test instead
+/// (for a machine that must run everything). The caller returns after it.
+#[track_caller]
+pub fn skipped(why: &str) {
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    assert!(
+        std::env::var_os("TAKE6_NO_SKIP").is_none_or(|v| v.is_empty()),
+        "{test} cannot run here and TAKE6_NO_SKIP is set: {why}"
+    );
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}

@@ -27,7 +27,7 @@ fn chromium() -> Option<&'static str> {
             std::env::var_os("TAKE6_REQUIRE_BROWSER").is_none(),
             "chromium is required (apt-get install chromium)"
         );
-        eprintln!("SKIPPED: no chromium on this machine (apt-get install chromium)");
+        crate::common::skipped("no chromium on this machine (apt-get install chromium)");
     }
     found
 }

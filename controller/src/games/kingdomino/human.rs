@@ -85,9 +85,7 @@ impl Human {
             say(question);
             let Some(line) = self.console.read_line().await else {
                 say("\nYou left the game (end of input, Ctrl-D); your kingdom still scores.\n");
-                return Err(Fault::Exited {
-                    status: Some("the person left the game with Ctrl-D".into()),
-                });
+                return Err(Fault::Left);
             };
             match accept(line.trim()) {
                 Ok(answer) => return Ok(answer),

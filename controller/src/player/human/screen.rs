@@ -72,13 +72,16 @@ impl Screen {
             .join(", ")
     }
 
-    /// The board before choosing a card: turn, rows, hand and scores.
+    /// The board before choosing a card: turn, rows, hand (sorted, as a person holds cards)
+    /// and scores.
     pub fn board(&self, view: &View) -> String {
+        let mut hand = view.hand.clone();
+        hand.sort_unstable();
         format!(
             "\n{}\n{}  your hand: {}\n  scores: {}\n",
             self.paint("1", &format!("Turn {} of 10", view.turn)),
             self.rows(view),
-            self.cards(&view.hand),
+            self.cards(&hand),
             self.scores(view)
         )
     }
@@ -144,6 +147,23 @@ impl Screen {
             table.join("\n")
         )
     }
+}
+
+/// The first lines of a game: who sits at the table (with a name of one's own, which one is
+/// the person's; "you are you" said nothing) and how to leave.
+pub fn greeting(view: &View) -> String {
+    let me = &view.names[view.seat];
+    let who = if me == "you" {
+        String::new()
+    } else {
+        format!(" (you are {me})")
+    };
+    format!(
+        "\nNew game at a table of {}{who}: {}.\nType a card's number at each turn; Ctrl-D leaves \
+         the game (a built-in plays your seat, and you score 100 more).\n",
+        view.n_players,
+        view.names.join(", ")
+    )
 }
 
 /// How many characters the rows' plain text takes, for alignment whatever the colours.

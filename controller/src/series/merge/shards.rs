@@ -253,7 +253,7 @@ pub(super) fn absent(parts: &[Part]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{RunArgs, Settings};
+    use crate::config::{RunArgs, Settings, TableArgs};
 
     fn manifest(args: RunArgs) -> Manifest {
         let dir = SeriesDir {
@@ -261,9 +261,12 @@ mod tests {
             path: "results/s".into(),
         };
         let args = RunArgs {
-            seed: Some(7.into()),
+            table: TableArgs {
+                seed: Some(7.into()),
+                config: Some("/dev/null".into()),
+                ..args.table.clone()
+            },
             games: Some(30),
-            config: Some("/dev/null".into()),
             ..args
         };
         Manifest::new(
@@ -286,15 +289,21 @@ mod tests {
         let b = manifest(RunArgs {
             shard: Some("1/2".parse().unwrap()),
             jobs: Some(8),
-            bots: Some("/elsewhere/bots".into()),
-            results: Some("/elsewhere/results".into()),
+            table: TableArgs {
+                bots: Some("/elsewhere/bots".into()),
+                results: Some("/elsewhere/results".into()),
+                ..TableArgs::default()
+            },
             ..RunArgs::default()
         });
         assert_eq!(differences(&a, &b), Vec::<String>::new());
 
         let mut c = manifest(RunArgs {
             shard: Some("1/3".parse().unwrap()),
-            reply_ms: Some(10),
+            table: TableArgs {
+                reply_ms: Some(10),
+                ..TableArgs::default()
+            },
             ..RunArgs::default()
         });
         c.controller_version = "9.9.9".into();

@@ -115,26 +115,93 @@ impl Sink for ManifestFile {
     }
 }
 
-/// The lines people read on stderr while a series runs: skipped bots, the start line, and how
-/// to resume after an interruption.
+/// The lines people read on stderr while a series runs: skipped bots, the start line, each
+/// bot's first fault with its log, and how to resume after an interruption.
 pub struct Console {
     slot: BarSlot,
     bots: PathBuf,
     dir: PathBuf,
+    /// The bots whose first fault was said (or recorded before a resume): one line per bot
+    /// per series, so a bot that faults in every game does not flood the terminal.
+    faulted: std::collections::HashSet<String>,
+    /// The person at the keyboard (`take6 play`), whose leaving needs no log line.
+    person: Option<String>,
 }
 
 impl Console {
     pub fn new(slot: BarSlot, bots: PathBuf, dir: PathBuf) -> Console {
-        Console { slot, bots, dir }
+        Console {
+            slot,
+            bots,
+            dir,
+            faulted: Default::default(),
+            person: None,
+        }
+    }
+
+    /// Names the person at the keyboard, if any: their faults (leaving) are not said.
+    pub fn person(mut self, person: Option<String>) -> Console {
+        self.person = person;
+        self
+    }
+
+    /// The line for the first fault of each bot in `record` not yet said: the game, the kind
+    /// and reason, and the log holding its stderr. Games read back (`origin` not `Played`)
+    /// only mark their bots as said, their faults were said by the run that played them.
+    fn first_faults(&mut self, record: &record::GameRecord, played: bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        for (round, f) in record.faults() {
+            let Some(name) = record.players.get(f.seat) else {
+                continue;
+            };
+            if record.builtin.get(f.seat).copied().unwrap_or(true)
+                || f.kind == record::ABSENT
+                || self.person.as_ref() == Some(name)
+                || !self.faulted.insert(name.clone())
+            {
+                continue;
+            }
+            if played {
+                let round = match record.round_count() {
+                    1 => String::new(),
+                    _ => format!(", round {}", round + 1),
+                };
+                lines.push(format!(
+                    "take6: {name} faulted in game {}{round}, turn {} ({}: {}); see {} (its \
+                     faults and stderr; later faults are only counted)",
+                    record.game,
+                    f.turn,
+                    f.kind,
+                    f.reason,
+                    self.dir
+                        .join("logs")
+                        .join(format!("{name}.games.log"))
+                        .display()
+                ));
+            }
+        }
+        lines
     }
 }
 
 impl Sink for Console {
     fn event(&mut self, event: &Event<'_>, _: &State) -> Result<(), SinkError> {
         let line = match event {
+            Event::GameFinished(record, origin) => {
+                let played = matches!(origin, super::reporter::Origin::Played { .. });
+                let lines = self.first_faults(record, played);
+                if !lines.is_empty() {
+                    self.slot.above(|| {
+                        for line in &lines {
+                            eprintln!("{line}");
+                        }
+                    });
+                }
+                return Ok(());
+            }
             Event::BotSkipped(s) => format!(
                 "{}: skipped: {}",
-                self.bots.join(&s.name).display(),
+                crate::bots::folder_of(&self.bots, &s.name).display(),
                 s.reason
             ),
             Event::Started(start) => format!("take6: {}", start.line),
@@ -147,6 +214,31 @@ impl Sink for Console {
         self.slot.above(|| eprintln!("{line}"));
         Ok(())
     }
+}
+
+/// Under the table, for bots that faulted: where each one's faults and stderr are
+/// (`logs/<bot>.games.log`), so that the fault column leads somewhere.
+fn fault_logs(standings: &[Standing], dir: &Path) -> String {
+    let faulted: Vec<&Standing> = standings
+        .iter()
+        .filter(|s| !s.builtin && s.faults > 0)
+        .collect();
+    if faulted.is_empty() {
+        return String::new();
+    }
+    let mut text = String::from("\nFaults, with each game's stderr:");
+    for s in faulted {
+        text.push_str(&format!(
+            "\n  {}: {} in {}",
+            s.bot,
+            crate::names::count(s.faults, "fault"),
+            dir.join("logs")
+                .join(format!("{}.games.log", s.bot))
+                .display()
+        ));
+    }
+    text.push('\n');
+    text
 }
 
 /// Under `--until-separated`: raises `enough` once each of the top `top` ranks is separated
@@ -236,19 +328,23 @@ impl Sink for Summary {
                 };
                 match &self.footer {
                     Footer::Series { seed, dir } => text.push_str(&format!(
-                        "\n{} of {} games played{}{early} (seed {seed}); results in {}\n",
-                        state.lines,
-                        state.planned,
-                        if self.interrupted {
-                            " (interrupted)"
-                        } else {
-                            ""
-                        },
-                        dir.display()
+                        "{}{}",
+                        fault_logs(&standings, dir),
+                        format_args!(
+                            "\n{} of {} played{}{early} (seed {seed}); results in {}\n",
+                            state.lines,
+                            crate::names::count(state.planned, "game"),
+                            if self.interrupted {
+                                " (interrupted)"
+                            } else {
+                                ""
+                            },
+                            dir.display()
+                        )
                     )),
                     Footer::Rebuilt { csv } => text.push_str(&format!(
-                        "\n{} games; leaderboard written to {} (and report.html beside it)\n",
-                        state.lines,
+                        "\n{}; leaderboard written to {} (and report.html beside it)\n",
+                        crate::names::count(state.lines, "game"),
                         csv.display()
                     )),
                 }

@@ -118,7 +118,7 @@ impl Sink for Progress {
                     bar.inc(1);
                     if state.faults != self.faults {
                         self.faults = state.faults;
-                        bar.set_message(format!("{} faults", state.faults));
+                        bar.set_message(crate::names::count(state.faults, "fault"));
                     }
                 }
             }
