@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_ok, text};
+use common::{assert_ok, copy_dir, fixtures, text};
 
 use std::fs;
 use std::io::{BufReader, Write as _};
@@ -16,24 +16,6 @@ use std::process::{Command, Output, Stdio};
 use assert_cmd::cargo::CommandCargoExt;
 use take6::record::{GameRecord, read_games_jsonl};
 use tempfile::TempDir;
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
-}
-
-/// Copies a folder, keeping permissions (the executable bits matter).
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let dst = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &dst);
-        } else {
-            fs::copy(entry.path(), &dst).unwrap();
-        }
-    }
-}
 
 /// A scratch folder with `bots/` holding copies of the named fixtures.
 fn arena(bots: &[&str]) -> TempDir {

@@ -15,25 +15,7 @@ use take6::games::kingdomino::game::Game;
 use take6::record::{GameRecord, check_record, read_games_jsonl};
 use tempfile::TempDir;
 
-use common::{assert_ok, forge, text};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
-}
-
-/// Copies a folder, keeping permissions (the executable bits matter).
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let dst = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &dst);
-        } else {
-            fs::copy(entry.path(), &dst).unwrap();
-        }
-    }
-}
+use common::{assert_ok, copy_dir, fixtures, forge, text};
 
 /// A scratch folder whose `bots/` holds copies of fixtures: `(name, fixture)`.
 fn arena(bots: &[(&str, &str)]) -> TempDir {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_ok, text};
+use common::{assert_ok, copy_dir, fixtures, text};
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -19,26 +19,8 @@ use tempfile::TempDir;
 #[path = "series/report.rs"]
 mod report;
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
-}
-
 fn samples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots")
-}
-
-/// Copies a folder, keeping permissions (the executable bits matter).
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let dst = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &dst);
-        } else {
-            fs::copy(entry.path(), &dst).unwrap();
-        }
-    }
 }
 
 /// A scratch folder with `bots/` holding the named bots (`(folder name, source folder)`).

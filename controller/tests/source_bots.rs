@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_ok, text};
+use common::{assert_ok, copy_dir, fixtures, text};
 
 use std::fs;
 use std::io::BufReader;
@@ -19,24 +19,6 @@ use take6::series::manifest::Manifest;
 
 /// Games per series: enough to read every kind of message, short on 2 cores.
 const GAMES: usize = 3;
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
-}
-
-/// Copies a folder, keeping permissions.
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let dst = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &dst);
-        } else {
-            fs::copy(entry.path(), &dst).unwrap();
-        }
-    }
-}
 
 /// Every path below `dir` with its bytes (folders as empty), sorted: any write shows.
 fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {

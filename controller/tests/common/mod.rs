@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use take6::record::{Chain, GameRecord, read_games_jsonl};
@@ -62,4 +62,23 @@ pub fn skipped(why: &str) {
     );
     use std::io::Write as _;
     let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
+/// The fixture bots' folder, `controller/tests/bots`.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
+}
+
+/// Copies a folder, keeping permissions (the executable bits matter).
+pub fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let dst = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &dst);
+        } else {
+            fs::copy(entry.path(), &dst).unwrap();
+        }
+    }
 }
