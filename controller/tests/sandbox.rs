@@ -651,8 +651,11 @@ fn a_warm_sandbox_starts_each_game_fresh_and_leaves_nothing_of_the_last() {
             "the bot's daemons started"
         );
         warm.end().unwrap();
-        assert!(
-            processes("sleep 5252").is_empty(),
+        // Killed, they may take a moment to go on a loaded machine (the series waits for
+        // them too: `Sandbox::settle`); what matters is that none survives.
+        assert_eq!(
+            gone("sleep 5252"),
+            Vec::<String>::new(),
             "game {game} left a process"
         );
     }
