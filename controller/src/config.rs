@@ -22,7 +22,8 @@ use bounds::Bounds;
 /// The name of the settings file looked for in the current directory.
 pub const CONFIG_FILE: &str = "take6.toml";
 
-/// take6: a King-of-the-Hill tournament controller for Take 6! (6 nimmt!) bots.
+/// take6: a King-of-the-Hill tournament controller for bot games: Take 6! (6 nimmt!) and, with
+/// --game kingdomino, CodinGame's Kingdomino.
 ///
 /// Drop each bot's folder (with an executable `launch`, optionally a `build`) into `bots/` and
 /// run a series; results go to `results/<series-id>/` (`results/latest` is the newest).

@@ -1,10 +1,13 @@
-//! take6: a King-of-the-Hill tournament controller for Take 6! (6 nimmt!) bots.
+//! take6: a King-of-the-Hill tournament controller for bot games: Take 6! (6 nimmt!) and
+//! Kingdomino.
 //!
 //! The library is a one-way pipeline, one module per stage:
-//! [`config`] → [`bots`] → [`schedule`] → [`table`] (driving the pure rules in [`game`] through
-//! [`player`]s, which speak [`protocol`]) → [`record`]. [`series`] wires the stages together
-//! and owns the single reporter, which hands typed events to sinks (one per output); every
-//! output can be rebuilt by replaying `games.jsonl`. `main.rs` is only the command line.
+//! [`config`] → [`bots`] → [`schedule`] → [`table`] (handed by [`games::play`] to its game's
+//! own table, which drives that game's pure rules through [`player`]s) → [`record`].
+//! Everything that knows a game lives under [`games`] (Take 6's rules are also [`game`], its
+//! wire [`protocol`]). [`series`] wires the stages together and owns the single reporter,
+//! which hands typed events to sinks (one per output); every output can be rebuilt by
+//! replaying `games.jsonl`. `main.rs` is only the command line.
 
 pub mod affinity;
 pub mod bots;
