@@ -1,8 +1,8 @@
 //! The games a series can be played in, and what the tournament machinery asks of each.
 //!
 //! Everything that knows a game's rules lives in its own module: [`take6`] (its rules, wire,
-//! table, built-ins, checker, replay and viewer; its keyboard screen is still
-//! [`crate::player::human`]) and [`kingdomino`] (everything). The machinery (bots, sandbox, clock,
+//! table, built-ins, person at the keyboard, checker, replay and viewer) and [`kingdomino`]
+//! (the same for it). The machinery (bots, sandbox, clock,
 //! schedule, records as a stream, tally, ratings, sinks, resume, verify, merge, shards) asks a
 //! [`GameId`] the few things that differ between games: table sizes, default time limits, the
 //! direction of scores, the built-in players, and where one game is played and checked. Those

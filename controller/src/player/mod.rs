@@ -7,7 +7,9 @@
 
 /// Take 6's built-in players, kept at this path (they live in [`crate::games::take6`]).
 pub use crate::games::take6::builtin;
-pub mod human;
+pub mod console;
+/// Take 6's person at the keyboard, kept at this path (it lives in [`crate::games::take6`]).
+pub use crate::games::take6::human;
 pub mod process;
 pub mod transcript;
 
@@ -19,7 +21,8 @@ use crate::protocol::ReplyError;
 use crate::sandbox::{Breach, Clock};
 
 pub use builtin::{Builtin, RowSight, Sight, Strategy};
-pub use human::{Console, Human};
+pub use console::Console;
+pub use human::Human;
 pub use process::{Finished, Limits, Process, ReplyTime, StderrLog};
 
 /// Why a player lost its seat. Faults are data recorded in the game, never controller errors.

@@ -12,31 +12,9 @@ pub mod screen;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
-use tokio::io::{AsyncBufReadExt, BufReader, Lines, Stdin};
-use tokio::sync::Mutex;
-
-use super::{Fault, Player};
-use crate::game::{Card, Phase, ROWS, View};
+use super::game::{Card, Phase, ROWS, View};
+use crate::player::{Console, Fault, Player};
 use screen::Screen;
-
-/// The terminal, shared by every game of a `take6 play` series so that no typed line is lost
-/// between games.
-pub struct Console {
-    lines: Mutex<Lines<BufReader<Stdin>>>,
-}
-
-impl Console {
-    pub fn new() -> Arc<Console> {
-        Arc::new(Console {
-            lines: Mutex::new(BufReader::new(tokio::io::stdin()).lines()),
-        })
-    }
-
-    /// The next line typed, or `None` at the end of input.
-    pub(crate) async fn read_line(&self) -> Option<String> {
-        self.lines.lock().await.next_line().await.ok().flatten()
-    }
-}
 
 /// The player at the keyboard.
 pub struct Human {
