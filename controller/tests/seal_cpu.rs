@@ -127,12 +127,7 @@ fn forty_spinners_do_not_starve_honest_bots_at_either_table() {
     // {honest-b, kamikaze}, two games each, so honest bots play beside the kamikaze and at the
     // other table while it spins.
     let zoo = Zoo::new("kamikaze", &["hostile-kamikaze"]);
-    let second = zoo.bots().join("honest-b");
-    fs::create_dir_all(&second).unwrap();
-    for entry in fs::read_dir(zoo.bots().join(HONEST)).unwrap() {
-        let entry = entry.unwrap();
-        fs::copy(entry.path(), second.join(entry.file_name())).unwrap();
-    }
+    common::copy_dir(&zoo.bots().join(HONEST), &zoo.bots().join("honest-b"));
     for bot in [HONEST, "honest-b"] {
         fs::write(zoo.bots().join(bot).join("cpu-ms"), "600 3").unwrap();
     }
