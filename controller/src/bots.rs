@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
 use crate::folder::{self, Kind, Listing};
-use crate::names::{escaped, name_problem};
+use crate::names::name_problem;
 use crate::sandbox::Sandbox;
 
 pub mod generate;
@@ -158,6 +158,18 @@ pub async fn prepare(
     // many at once as there are processors (a series at `--jobs 1` starts sooner).
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let copies = Arc::new(Semaphore::new(jobs.max(cores)));
+    // Names that look alike (case folding, Unicode confusables) are all refused: a bot could
+    // otherwise pass for another on every screen, CSV and page.
+    let names: Vec<String> = folders.iter().map(|f| file_name(f)).collect();
+    let alike: std::collections::BTreeMap<String, String> = crate::names::lookalikes(
+        names
+            .iter()
+            .filter(|n| name_problem(n).is_none())
+            .map(String::as_str),
+    )
+    .into_iter()
+    .map(|(name, others)| (name.to_string(), crate::names::lookalike_problem(&others)))
+    .collect();
     let warm = prewarm.per_bot(folders.len());
     let tools = Arc::new(tools.clone());
     let mut tasks = tokio::task::JoinSet::new();
@@ -166,8 +178,12 @@ pub async fn prepare(
         let copies = Arc::clone(&copies);
         let sandbox = Arc::clone(sandbox);
         let tools = Arc::clone(&tools);
+        let looks_alike = alike.get(&file_name(&folder)).cloned();
         tasks.spawn(async move {
             let name = file_name(&folder);
+            if let Some(reason) = looks_alike {
+                return (i, Err(Skipped { name, reason }));
+            }
             let outcome = prepare_one(
                 &folder,
                 &work,
@@ -184,9 +200,9 @@ pub async fn prepare(
                 &sandbox,
             );
             let outcome = outcome.await.map_err(|reason| Skipped {
-                // A name that cannot be shown as it is (control characters…) is shown escaped.
+                // A name that cannot be shown as it is (control characters…) is kept escaped.
                 name: if name_problem(&name).is_some() {
-                    escaped(&name)
+                    crate::untrusted::terminal(&name)
                 } else {
                     name
                 },
@@ -794,7 +810,7 @@ mod tests {
             "{why}"
         );
         // Names are shown escaped, so they cannot drive a terminal.
-        assert!(reason("bad\\u{1b}[31m").contains("U+001B"));
+        assert!(reason("bad\\x1b[31m").contains("U+001B"));
         assert!(reason("zero\\u{200b}").contains("U+200B"));
         assert_eq!(skipped.len(), 7);
         assert_eq!(ok.len(), 1);

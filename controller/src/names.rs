@@ -1,17 +1,34 @@
-//! What may name a bot or a player. Names appear in records, logs, file names and on
-//! terminals, so they must be visible single words; a name that is not is shown escaped.
+//! What may name a bot or a player. Names appear in records, logs, CSV files, file names, the
+//! report and on terminals, so a name is visible, printable text that reads as itself: see
+//! [`name_problem`] for one name and [`lookalikes`] for the names of one series.
 
-/// Why `name` cannot name a bot or a player, if it cannot. Names appear in records, logs, file
-/// names and on terminals, so they must be visible single words: no control, invisible or
-/// whitespace characters, no `#` (built-ins are `name#n`), no `/`.
+use std::collections::BTreeMap;
+
+use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
+
+use crate::untrusted;
+
+/// Why `name` cannot name a bot or a player, if it cannot, with the fix. A name is visible,
+/// printable text: no control, format (bidirectional, zero-width), default ignorable,
+/// blank (U+2800, U+3164, …) or whitespace character, no combining mark with nothing to
+/// combine with at its start, not starting with a character a spreadsheet would read as a
+/// formula (`=`, `+`, `-`, `@`), in Unicode NFC, no `#` (built-ins are `name#n`) and no `/`.
 pub fn name_problem(name: &str) -> Option<String> {
     if name.is_empty() {
         return Some("the name is empty".into());
     }
-    if let Some(c) = name.chars().find(|&c| unprintable(c)) {
+    if let Some(c) = name.chars().find(|&c| untrusted::invisible(c) && c != ' ') {
+        let what = if c.is_whitespace() {
+            "whitespace"
+        } else {
+            "an invisible or control"
+        };
         return Some(format!(
-            "the name has the unprintable character U+{:04X}; use visible characters only",
-            c as u32
+            "the name has {what} character U+{:04X} (it shows as '{}'); use visible characters \
+             only",
+            c as u32,
+            untrusted::terminal(name)
         ));
     }
     if name.chars().any(char::is_whitespace) {
@@ -20,48 +37,72 @@ pub fn name_problem(name: &str) -> Option<String> {
     if let Some(c) = name.chars().find(|c| matches!(c, '#' | '/')) {
         return Some(format!("the name has '{c}'; use a name without '#' or '/'"));
     }
+    if let Some(c) = name
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '=' | '+' | '-' | '@'))
+    {
+        return Some(format!(
+            "the name starts with '{c}', which a spreadsheet reads as a formula; start it with \
+             a letter or a digit"
+        ));
+    }
+    if name
+        .chars()
+        .next()
+        .is_some_and(|c| c.general_category_group() == GeneralCategoryGroup::Mark)
+    {
+        return Some(
+            "the name starts with a combining mark, which has nothing to combine with; start \
+             it with a letter or a digit"
+                .into(),
+        );
+    }
+    if is_nfc_quick(name.chars()) != IsNormalized::Yes && name.nfc().ne(name.chars()) {
+        return Some(format!(
+            "the name is not in Unicode normal form NFC; rename it to its NFC form '{}'",
+            untrusted::terminal(&name.nfc().collect::<String>())
+        ));
+    }
     None
 }
 
-/// Control characters, and characters that print as nothing or reorder text (format
-/// characters such as bidirectional overrides and zero-width spaces, variation selectors,
-/// tags, noncharacters, and U+FFFD, which stands for bytes that are not UTF-8).
-fn unprintable(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{00AD}'
-                | '\u{034F}'
-                | '\u{061C}'
-                | '\u{115F}'
-                | '\u{1160}'
-                | '\u{17B4}'
-                | '\u{17B5}'
-                | '\u{180B}'..='\u{180F}'
-                | '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2060}'..='\u{206F}'
-                | '\u{3164}'
-                | '\u{FE00}'..='\u{FE0F}'
-                | '\u{FEFF}'
-                | '\u{FFA0}'
-                | '\u{FFF0}'..='\u{FFFF}'
-                | '\u{E0000}'..='\u{E0FFF}'
-        )
+/// What a name looks like, for telling names apart: its UTS #39 confusable skeleton after
+/// case folding, so `vIctim`, `Victim` and Cyrillic `vісtim` all look like `victim`.
+pub fn look(name: &str) -> String {
+    unicode_security::skeleton(&name.to_lowercase())
+        .collect::<String>()
+        .to_lowercase()
 }
 
-/// `name` with every unprintable or whitespace character but the space written as `\u{..}`,
-/// safe to print.
-pub fn escaped(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if unprintable(c) || c.is_whitespace() && c != ' ' {
-                format!("\\u{{{:x}}}", c as u32)
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+/// The names among `names` that look like another of them ([`look`]), each with the names it
+/// looks like. All of a group are refused: none can claim to be the original.
+pub fn lookalikes<'a>(names: impl IntoIterator<Item = &'a str>) -> BTreeMap<&'a str, Vec<&'a str>> {
+    let mut by_look: BTreeMap<String, Vec<&'a str>> = BTreeMap::new();
+    for name in names {
+        by_look.entry(look(name)).or_default().push(name);
+    }
+    let mut out = BTreeMap::new();
+    for group in by_look.into_values().filter(|g| g.len() > 1) {
+        for &name in &group {
+            let others = group.iter().copied().filter(|&o| o != name).collect();
+            out.insert(name, others);
+        }
+    }
+    out
+}
+
+/// Why the bot `name` is refused for looking like `others` ([`lookalikes`]), with the fix.
+pub fn lookalike_problem(others: &[&str]) -> String {
+    let others: Vec<String> = others
+        .iter()
+        .map(|o| format!("'{}'", untrusted::terminal(o)))
+        .collect();
+    format!(
+        "the name looks like {} (the same after case folding and Unicode confusables, UTS \
+         #39); rename the folders so that no two names look alike",
+        others.join(" and ")
+    )
 }
 
 #[cfg(test)]
@@ -70,7 +111,7 @@ mod tests {
 
     #[test]
     fn names_must_be_visible_single_words() {
-        for good in ["pyheur", "c++", "bot-2", "élan", "日本"] {
+        for good in ["pyheur", "c++", "bot-2", "élan", "日本", "vісtim", "x=1"] {
             assert_eq!(name_problem(good), None, "{good}");
         }
         for (bad, why) in [
@@ -79,20 +120,49 @@ mod tests {
             ("a\u{a0}b", "whitespace"),
             ("a\tb", "U+0009"),
             ("a\u{7f}", "U+007F"),
+            ("a\u{9b}", "U+009B"),
+            ("a\x1b[2J", "U+001B"),
             ("a\u{202e}b", "U+202E"),
             ("a\u{feff}", "U+FEFF"),
             ("a\u{fffd}", "U+FFFD"),
+            ("victim\u{2800}", "U+2800"),
+            ("victim\u{3164}", "U+3164"),
+            ("victim\u{115f}", "U+115F"),
+            ("victim\u{1d173}", "U+1D173"),
+            ("victim\u{200b}", "U+200B"),
+            ("victim\u{fe0f}", "U+FE0F"),
+            ("victim\u{e0041}", "U+E0041"),
             ("a#1", "'#'"),
             ("a/b", "'/'"),
+            ("=cmd", "formula"),
+            ("+1", "formula"),
+            ("-x", "formula"),
+            ("@SUM", "formula"),
+            ("\u{301}x", "combining mark"),
+            ("e\u{301}", "NFC form 'é'"),
         ] {
             let problem = name_problem(bad).unwrap_or_else(|| panic!("{bad:?} accepted"));
             assert!(problem.contains(why), "{bad:?}: {problem}");
+            assert_eq!(untrusted::terminal(&problem), problem, "{bad:?}: shown raw");
         }
     }
 
     #[test]
-    fn escaped_names_hold_no_control_or_invisible_character() {
-        assert_eq!(escaped("a\x1b[2Jb c\u{202e}"), "a\\u{1b}[2Jb c\\u{202e}");
+    fn names_that_look_alike_are_found_in_groups() {
+        let found = lookalikes([
+            "victim",
+            "vIctim",
+            "Victim",
+            "v\u{456}\u{441}tim",
+            "other",
+            "rn",
+            "m",
+        ]);
+        assert_eq!(found.len(), 6, "{found:?}");
+        assert_eq!(found["victim"].len(), 3);
+        assert!(found["m"] == ["rn"]);
+        assert!(!found.contains_key("other"));
+        assert!(lookalike_problem(&found["m"]).contains("'rn'"));
     }
 }
 

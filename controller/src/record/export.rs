@@ -3,6 +3,7 @@
 
 use super::Standing;
 use super::tally::HeadToHead;
+use crate::untrusted;
 
 /// Formats wins with at most two decimals and no trailing zeros: `3`, `2.5`, `0.33`.
 pub(crate) fn format_wins(wins: f64) -> String {
@@ -34,7 +35,7 @@ pub fn leaderboard_csv(standings: &[Standing]) -> Vec<u8> {
     for s in standings {
         w.write_record([
             s.rank.to_string(),
-            s.bot.clone(),
+            untrusted::csv_cell(&s.bot).into_owned(),
             s.builtin.to_string(),
             s.games.to_string(),
             s.total_score.to_string(),
@@ -69,8 +70,8 @@ pub fn headtohead_csv(pairs: &[HeadToHead]) -> Vec<u8> {
     .expect("writing CSV to memory");
     for p in pairs {
         w.write_record([
-            p.bot_a.clone(),
-            p.bot_b.clone(),
+            untrusted::csv_cell(&p.bot_a).into_owned(),
+            untrusted::csv_cell(&p.bot_b).into_owned(),
             p.games.to_string(),
             format!("{:.3}", p.mean_diff),
             p.ci95.map(|c| format!("{c:.3}")).unwrap_or_default(),
@@ -116,9 +117,9 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         .zip(means.iter().zip(&cis))
         .map(|(s, (mean, ci))| {
             let bot = if s.builtin {
-                format!("{} (built-in)", s.bot)
+                format!("{} (built-in)", untrusted::terminal(&s.bot))
             } else {
-                s.bot.clone()
+                untrusted::terminal(&s.bot)
             };
             let mean = match ci {
                 Some(ci) => format!("{mean:>mean_w$} ± {ci:>ci_w$}"),
@@ -130,7 +131,7 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
                 let kinds: Vec<String> = s
                     .fault_kinds
                     .iter()
-                    .map(|(kind, n)| format!("{kind} {n}"))
+                    .map(|(kind, n)| format!("{} {n}", untrusted::terminal(kind)))
                     .collect();
                 format!("{} ({})", s.faults, kinds.join(", "))
             };
@@ -191,7 +192,11 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
     if !skipped.is_empty() {
         out.push_str("\nSkipped:\n");
         for (name, reason) in skipped {
-            out.push_str(&format!("  {name}: {reason}\n"));
+            out.push_str(&format!(
+                "  {}: {}\n",
+                untrusted::terminal(name),
+                untrusted::terminal_text(reason).replace('\n', "\n    ")
+            ));
         }
     }
     out

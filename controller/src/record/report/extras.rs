@@ -1,11 +1,11 @@
-//! What the report shows beside the games: the reply times of `reply_times.csv` and the first
-//! lines a faulting bot wrote on stderr, from its `logs/<bot>.games.log`. Both are files the
-//! series' other sinks write; the report sink reads them and hands the text here to parse, so
-//! the page stays a pure function of what it is given.
+//! What the report shows beside the games: the reply times (the figures of `reply_times.csv`,
+//! computed from the same records, never read back from the CSV) and the first lines a
+//! faulting bot wrote on stderr, from its `logs/<bot>.games.log`. The report sink hands them
+//! here, so the page stays a pure function of what it is given.
 
 use std::io::BufRead;
 
-/// One bot's line of `reply_times.csv`, in milliseconds: `[p50, p99, max]` of CPU time (absent
+/// One bot's reply times (a line of `reply_times.csv`), in milliseconds: `[p50, p99, max]` of CPU time (absent
 /// where it was not measured) and of wall time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReplyRow {
@@ -14,36 +14,6 @@ pub struct ReplyRow {
     pub replies: u64,
     pub cpu: Option<[f64; 3]>,
     pub wall: Option<[f64; 3]>,
-}
-
-/// The rows of a `reply_times.csv` (its header skipped); a line that does not read is left out
-/// rather than failing the report.
-pub fn parse_reply_times(csv: &str) -> Vec<ReplyRow> {
-    csv.lines()
-        .skip(1)
-        .filter_map(|line| {
-            let f: Vec<&str> = line.split(',').collect();
-            let [bot, replies, rest @ ..] = &f[..] else {
-                return None;
-            };
-            let three = |fields: &[&str]| -> Option<[f64; 3]> {
-                let v: Vec<f64> = fields
-                    .iter()
-                    .map(|x| x.parse().ok())
-                    .collect::<Option<_>>()?;
-                v.try_into().ok()
-            };
-            if rest.len() != 6 {
-                return None;
-            }
-            Some(ReplyRow {
-                bot: (*bot).to_string(),
-                replies: replies.parse().ok()?,
-                cpu: three(&rest[..3]),
-                wall: three(&rest[3..]),
-            })
-        })
-        .collect()
 }
 
 /// How many lines of a bot's stderr the report quotes.
@@ -89,18 +59,6 @@ pub fn stderr_of_game(reader: impl BufRead, path: String, game: u64) -> Option<S
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reply_times_are_read_with_or_without_cpu() {
-        let rows = parse_reply_times(
-            "bot,replies,cpu_p50_ms,cpu_p99_ms,cpu_max_ms,wall_p50_ms,wall_p99_ms,wall_max_ms\n\
-             a,3,3.000,5.000,5.000,4.000,6.000,6.000\nb,1,,,,1.500,1.500,1.500\nbroken\n",
-        );
-        assert_eq!(rows.len(), 2);
-        assert_eq!(rows[0].cpu, Some([3.0, 5.0, 5.0]));
-        assert_eq!(rows[1].cpu, None);
-        assert_eq!(rows[1].wall, Some([1.5, 1.5, 1.5]));
-    }
 
     #[test]
     fn the_stderr_of_one_game_is_cut_out_of_the_log() {

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 pub use crate::games::kingdomino::viewer::{ViewerKingdomino, ViewerMove};
-pub use extras::{ReplyRow, STDERR_LINES, StderrExcerpt, parse_reply_times, stderr_of_game};
+pub use extras::{ReplyRow, STDERR_LINES, StderrExcerpt, stderr_of_game};
 pub use facts::{FactBalance, FactBot, FactSkipped, SeriesFacts};
 pub use stats::{
     Distribution, FAULT_NOTES, FaultNote, ReportStats, VIEWER_SAMPLE, ViewerGame, ViewerPlay,
@@ -38,21 +38,8 @@ const TAKE6_SCRIPT: &str = include_str!("../../games/take6/viewer.js");
 /// Kingdomino's board: the kingdoms, the tiles offered and who took them, the running scores.
 const KINGDOMINO_SCRIPT: &str = include_str!("../../games/kingdomino/viewer.js");
 
-/// Escapes text for HTML content and attribute values.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Text for HTML content and attribute values: the one door for untrusted text into HTML.
+pub(crate) use crate::untrusted::html as escape;
 
 /// Everything the page is made from.
 pub struct Report<'a> {

@@ -299,10 +299,12 @@ fn the_games_line_fits_the_schedule() {
 fn faults_reply_times_and_stderr_are_shown() {
     let games = numbered(series());
     let facts = SeriesFacts::from_manifest("");
-    let rows = parse_reply_times(
-        "bot,replies,cpu_p50_ms,cpu_p99_ms,cpu_max_ms,wall_p50_ms,wall_p99_ms,wall_max_ms\n\
-         dave,10,1.000,2.000,3.000,4.000,5.000,6.000\n",
-    );
+    let rows = [ReplyRow {
+        bot: "dave".into(),
+        replies: 10,
+        cpu: Some([1.0, 2.0, 3.0]),
+        wall: Some([4.0, 5.0, 6.0]),
+    }];
     let stderr: BTreeMap<String, StderrExcerpt> = [(
         "dave".to_string(),
         StderrExcerpt {

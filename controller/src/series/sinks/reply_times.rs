@@ -31,8 +31,7 @@ impl Sink for ReplyTimesFile {
             }
             Event::Finished(_) => {
                 let path = self.dir.join(REPLY_TIMES);
-                dir::replace_file(&path, self.stats.csv().as_bytes(), false)
-                    .map_err(super::sink_err)
+                dir::replace_file(&path, &self.stats.csv(), false).map_err(super::sink_err)
             }
             _ => Ok(()),
         }

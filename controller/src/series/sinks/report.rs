@@ -1,6 +1,6 @@
 //! `report.html`: gathers what the page needs as games arrive (played or replayed) and writes
-//! the page at the end, with the facts of the folder's `series.toml`, the reply times of its
-//! `reply_times.csv` and the first stderr lines of each faulting bot's `logs/<bot>.games.log`
+//! the page at the end, with the facts of the folder's `series.toml`, the reply times of the
+//! records (the figures of `reply_times.csv`) and the first stderr lines of each faulting bot's `logs/<bot>.games.log`
 //! (the sinks listed before this one have written them by then).
 
 use std::collections::BTreeMap;
@@ -12,12 +12,15 @@ use super::super::{SeriesError, Status};
 use super::sink_err;
 use crate::record::Standing;
 use crate::record::report::{self, REPORT, ReportStats, SeriesFacts, StderrExcerpt};
-use crate::reply_times::REPLY_TIMES;
+use crate::reply_times::ReplyStats;
 
 /// The report sink. Listed after the manifest's, so the facts it reads are final.
 pub struct Report {
     dir: PathBuf,
     stats: ReportStats,
+    /// The reply times, gathered from the records as `reply_times.csv`'s are (the page shows
+    /// the data, it does not read the CSV back).
+    replies: ReplyStats,
 }
 
 impl Report {
@@ -25,6 +28,7 @@ impl Report {
         Report {
             dir,
             stats: ReportStats::default(),
+            replies: ReplyStats::default(),
         }
     }
 }
@@ -32,9 +36,13 @@ impl Report {
 impl Sink for Report {
     fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
         match event {
-            Event::GameFinished(record, _) => self.stats.add(record),
+            Event::GameFinished(record, _) => {
+                self.stats.add(record);
+                self.replies.add(record);
+            }
             Event::Finished(status) if *status != Status::Failed => {
-                write_report(&self.dir, &state.standings(), &self.stats).map_err(sink_err)?;
+                write_report(&self.dir, &state.standings(), &self.stats, &self.replies)
+                    .map_err(sink_err)?;
             }
             _ => {}
         }
@@ -47,14 +55,13 @@ pub fn write_report(
     dir: &Path,
     standings: &[Standing],
     stats: &ReportStats,
+    replies: &ReplyStats,
 ) -> Result<(), SeriesError> {
     let manifest = std::fs::read_to_string(dir.join(MANIFEST)).unwrap_or_default();
     let facts = SeriesFacts::from_manifest(&manifest);
     // Missing files (a series of built-ins only has no timed reply and no bot log) leave
     // their parts of the page saying so.
-    let reply_times = std::fs::read_to_string(dir.join(REPLY_TIMES))
-        .ok()
-        .map(|csv| report::parse_reply_times(&csv));
+    let reply_times = replies.rows();
     let stderr = stderr_excerpts(dir, standings, stats);
     let ratings: BTreeMap<String, f64> = standings
         .iter()
@@ -65,7 +72,7 @@ pub fn write_report(
         stats,
         facts: &facts,
         ratings: (!ratings.is_empty()).then_some(&ratings),
-        reply_times: reply_times.as_deref(),
+        reply_times: (!reply_times.is_empty()).then_some(&reply_times[..]),
         stderr: &stderr,
     });
     dir::replace_file(&dir.join(REPORT), html.as_bytes(), false)
