@@ -68,6 +68,16 @@ pub struct Skipped {
 pub const FOR_ANOTHER_GAME: &str = "for another game: ";
 
 impl Skipped {
+    /// The line that says so on a terminal: `<folder>: skipped: <reason>`, the folder (under
+    /// `bots`) and the reason through [`crate::untrusted`] (a reason's lines indented).
+    pub fn line(&self, bots: &Path) -> String {
+        format!(
+            "{}: skipped: {}",
+            crate::untrusted::terminal(&folder_of(bots, &self.name).display().to_string()),
+            crate::untrusted::terminal_text(&self.reason).replace('\n', "\n    ")
+        )
+    }
+
     /// Whether the bot was left out because its `bot.toml` names other games.
     pub fn is_for_another_game(&self) -> bool {
         self.reason.starts_with(FOR_ANOTHER_GAME)
@@ -610,6 +620,35 @@ fn template_choice(
     }
 }
 
+/// The most of a build log kept, rewritten as inert text.
+const BUILD_LOG_CAP: u64 = 8 << 20;
+
+/// Rewrites the build log at `log` through [`crate::untrusted::log_bytes`] (hosts `cat` it),
+/// keeping its first [`BUILD_LOG_CAP`] bytes. A log that cannot be rewritten is removed: it
+/// is never left raw.
+fn inert_log(log: &Path) {
+    use std::io::Read;
+    let mut raw = Vec::new();
+    let read = fs::File::open(log).and_then(|f| f.take(BUILD_LOG_CAP).read_to_end(&mut raw));
+    let total = fs::metadata(log).map_or(0, |m| m.len());
+    let mut text = crate::untrusted::log_bytes(&raw);
+    if total > BUILD_LOG_CAP {
+        text.push_str(&format!(
+            "[{} more bytes of build output dropped]\n",
+            total - BUILD_LOG_CAP
+        ));
+    }
+    // A new file renamed over the old: a straggler of the build writes to the old one.
+    let fresh = log.with_extension("log.partial");
+    let written = read.is_ok()
+        && fs::write(&fresh, text.as_bytes()).is_ok()
+        && fs::rename(&fresh, log).is_ok();
+    if !written {
+        let _ = fs::remove_file(&fresh);
+        let _ = fs::remove_file(log);
+    }
+}
+
 /// Runs `./build` in `workdir` through the launcher (the same sandbox and limits as a game),
 /// stdout and stderr to `log`, killing its whole tree if it outlives `limit`.
 async fn run_build(
@@ -633,7 +672,7 @@ async fn run_build(
         Some(breach) => format!(" ({breach})"),
         None => String::new(),
     };
-    match status {
+    let outcome = match status {
         Err(_) => Err(format!("build timed out after {} s", limit.as_secs())),
         Ok(Err(e)) => Err(format!("build could not be waited for: {e}")),
         Ok(Ok(status)) if status.success() => Ok(()),
@@ -641,7 +680,12 @@ async fn run_build(
             Some(code) => format!("build exited with status {code}{}", breach()),
             None => format!("build ended by {status}{}", breach()),
         }),
-    }
+    };
+    // The build's tree is gone before its log is rewritten (a straggler writes to the old file).
+    drop(child);
+    drop(tree);
+    inert_log(log);
+    outcome
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! each fault with what a correct reply would have been, its reply times against the limits
 //! and its mean score against the built-ins.
 
+use crate::untrusted;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -109,6 +110,7 @@ fn said_lines(s: &Said) -> String {
             (0, Some(ms)) => format!("   (replied in {ms:.1} ms)"),
             _ => String::new(),
         };
+        let line = untrusted::terminal(line);
         let _ = writeln!(out, "  {time}  {arrow} {line}{took}");
     }
     out
@@ -132,10 +134,17 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     mine.sort_by_key(|(g, _)| g.game);
     out.push_str(&generated(dir, bot));
     if let Some(skip) = facts.skipped.iter().find(|s| s.name == bot) {
-        let _ = writeln!(out, "\n{bot} did not play: {}", skip.reason);
+        let _ = writeln!(
+            out,
+            "\n{bot} did not play: {}",
+            untrusted::terminal_text(&skip.reason)
+        );
         let log = dir.join("logs").join(format!("{bot}.build.log"));
-        if let Ok(text) = std::fs::read_to_string(&log) {
-            let _ = writeln!(out, "\nBuild output ({}):\n{text}", log.display());
+        if let Ok(text) = std::fs::read(&log) {
+            let _ = writeln!(out, "\nBuild output ({}):", log.display());
+            for line in untrusted::terminal_lines(&text) {
+                let _ = writeln!(out, "{line}");
+            }
         }
         out.push_str("\nFAILED: the bot could not play.\n");
         return (out, false);
@@ -166,7 +175,10 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
             let _ = writeln!(
                 out,
                 "\nFAULT in game {}, turn {} ({phase}): {} [{}]",
-                g.game, f.turn, f.reason, f.kind
+                g.game,
+                f.turn,
+                untrusted::terminal(&f.reason),
+                untrusted::terminal(&f.kind)
             );
             let lines: Vec<&Said> = said
                 .iter()
@@ -312,7 +324,7 @@ fn stderr_of(dir: &Path, bot: &str, game: u64) -> String {
         log.display()
     );
     for line in shown {
-        let _ = writeln!(out, "    | {line}");
+        let _ = writeln!(out, "    | {}", untrusted::terminal(line));
     }
     out
 }
@@ -332,7 +344,11 @@ fn generated(dir: &Path, bot: &str) -> String {
                 "\n{bot} has no launch: take6 wrote these scripts for its {} source ({}) into \
                  its working copy (write your own launch to override them):",
                 g.language.name(),
-                g.from.join(", ")
+                g.from
+                    .iter()
+                    .map(|f| untrusted::terminal(f))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
             let work = dir.join("work").join(bot);
             for (name, text) in [
@@ -344,7 +360,7 @@ fn generated(dir: &Path, bot: &str) -> String {
                 let text = std::fs::read_to_string(work.join(name)).unwrap_or(text);
                 let _ = writeln!(out, "  {name}:");
                 for line in text.lines() {
-                    let _ = writeln!(out, "    {line}");
+                    let _ = writeln!(out, "    {}", untrusted::terminal(line));
                 }
             }
         }

@@ -8,6 +8,7 @@ use clap::Parser;
 use take6::config::{Cli, Command, Settings};
 use take6::series::{self, BarSlot, SeriesDir, SeriesError, Status, StderrAboveBar};
 use take6::signals::{self, Stop};
+use take6::untrusted;
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::layer::{Layer, SubscriberExt};
 use tracing_subscriber::util::SubscriberInitExt;
@@ -37,9 +38,18 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Errors may name bots and quote what they wrote: never printed raw.
+            eprintln!("error: {}", untrusted::terminal_text(&format!("{e:#}")));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Prints `text` (lines that quote what bots wrote) on stdout, each line through
+/// [`untrusted::terminal`]: text built with the untrusted parts already escaped is unchanged.
+fn print_untrusted(text: &str) {
+    for line in untrusted::terminal_lines(text.as_bytes()) {
+        println!("{line}");
     }
 }
 
@@ -64,7 +74,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let check = series::rebuild_leaderboard(&dir, Box::new(std::io::stdout()))?;
             if let Some(problem) = check.first() {
                 eprintln!(
-                    "warning: this series does not verify: {problem} (see take6 verify {})",
+                    "warning: this series does not verify: {} (see take6 verify {})",
+                    untrusted::terminal_text(&problem.to_string()),
                     dir.display()
                 );
             }
@@ -79,7 +90,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
                 take6::games::GameId::Take6 => take6::record::replay::replay_text(&record),
             };
-            print!("{text}");
+            // The replay quotes what bots wrote (PICK messages, fault reasons).
+            print_untrusted(&text);
             return Ok(ExitCode::SUCCESS);
         }
         Command::Merge(args) => return merge(&args),
@@ -118,7 +130,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         match &result {
             Ok(_) | Err(SeriesError::NoUsableBots { .. }) => {
                 let (text, ok) = take6::check::report(&dir.path, &staged.name, settings, &said);
-                print!("{text}");
+                // The check quotes the bot's replies, stderr, file names and build output.
+                print_untrusted(&text);
                 println!("Results of the check: {}", dir.path.display());
                 if !ok {
                     return Ok(ExitCode::FAILURE);
@@ -232,11 +245,15 @@ fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
         dir.display(),
         take6::names::count(check.games, "game")
     );
+    // Problems quote the records, which hold what bots wrote.
     if let Some(first) = check.first() {
-        println!("first problem: {first}");
+        println!(
+            "first problem: {}",
+            untrusted::terminal_text(&first.to_string())
+        );
     }
     for problem in &check.problems {
-        println!("  {problem}");
+        println!("  {}", untrusted::terminal_text(&problem.to_string()));
     }
     if check.more > 0 {
         println!("  … and {} more", check.more);

@@ -232,11 +232,7 @@ pub async fn run(
 
     if names.is_empty() {
         for s in &skipped {
-            eprintln!(
-                "{}: skipped: {}",
-                bots::folder_of(&settings.bots, &s.name).display(),
-                s.reason
-            );
+            eprintln!("{}", s.line(&settings.bots));
         }
         let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, None);
         manifest.sandbox = Some(sandbox.report().into());
@@ -252,7 +248,13 @@ pub async fn run(
         } else {
             skipped
                 .iter()
-                .map(|s| format!("  {}: {}", s.name, s.reason))
+                .map(|s| {
+                    format!(
+                        "  {}: {}",
+                        crate::untrusted::terminal(&s.name),
+                        crate::untrusted::terminal_text(&s.reason).replace('\n', "\n    ")
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join("\n")
         };

@@ -129,7 +129,7 @@ pub fn move_line(names: &[String], m: &MoveRecord, faults: &[(usize, String)]) -
         let _ = write!(line, ", picks {}", tile_text(tile(pick)));
     }
     if let Some(message) = &m.message {
-        let _ = write!(line, " \"{message}\"");
+        let _ = write!(line, " \"{}\"", crate::untrusted::terminal(message));
     }
     line
 }
@@ -152,7 +152,10 @@ pub fn replay_text(record: &GameRecord) -> String {
     let faults: Vec<(usize, String)> = record
         .invalid
         .iter()
-        .map(|f| (f.seat, format!("{} [{}]", f.reason, f.kind)))
+        .map(|f| {
+            let shown = |text: &str| crate::untrusted::terminal(text);
+            (f.seat, format!("{} [{}]", shown(&f.reason), shown(&f.kind)))
+        })
         .collect();
     let mut game = Game::new(record.seed, n);
     let mut turn = 0;

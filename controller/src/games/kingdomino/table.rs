@@ -197,7 +197,13 @@ impl Table {
 
     /// Records `fault` in the record and ends the seat's game in the rules.
     fn note_fault(&mut self, game: &mut Game, seat: usize, fault: &Fault) {
-        tracing::info!(seat, bot = %self.names[seat], turn = game.turn(), "fault: {fault}");
+        tracing::info!(
+            seat,
+            bot = %crate::untrusted::log(&self.names[seat]),
+            turn = game.turn(),
+            "fault: {}",
+            crate::untrusted::log(&fault.to_string())
+        );
         self.invalid.push(InvalidRecord {
             seat,
             turn: game.turn(),

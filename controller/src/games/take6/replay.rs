@@ -150,7 +150,12 @@ pub fn replay_text(record: &GameRecord) -> String {
                 .filter(|f| f.turn as usize == frame.turn)
             {
                 let who = names.get(f.seat).map_or("?", String::as_str);
-                out.push_str(&format!("  FAULT {who}: {} ({})\n", f.reason, f.kind));
+                out.push_str(&format!(
+                    "  FAULT {}: {} ({})\n",
+                    crate::untrusted::terminal(who),
+                    crate::untrusted::terminal(&f.reason),
+                    crate::untrusted::terminal(&f.kind)
+                ));
             }
         }
         for (i, row) in frame.rows.iter().enumerate() {

@@ -348,9 +348,10 @@ impl Table {
         self.gone[seat].get_or_insert(self.round);
         tracing::info!(
             seat,
-            bot = %self.names[seat],
+            bot = %crate::untrusted::log(&self.names[seat]),
             turn = game.turn(),
-            "fault: {fault}"
+            "fault: {}",
+            crate::untrusted::log(&fault.to_string())
         );
         self.invalid.push(InvalidRecord {
             seat,

@@ -1,4 +1,5 @@
-//! `logs/<bot>.games.log`: per game where it happened, a bot's faults and its stderr (capped).
+//! `logs/<bot>.games.log`: per game where it happened, a bot's faults and its stderr (capped),
+//! both through [`crate::untrusted::log`]: hosts `cat` these files.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -8,6 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::record::GameRecord;
 use crate::series::reporter::{Event, Origin, Sink, SinkError, State};
 use crate::table::SeatLog;
+use crate::untrusted;
 
 /// The per-bot log sink. Files are opened for appending, so a resumed series adds to them.
 pub struct BotLogs {
@@ -64,15 +66,16 @@ impl BotLogs {
                 };
                 text.push_str(&format!(
                     "fault in {round}turn {} ({:?}): {}\n",
-                    f.turn, f.phase, f.reason
+                    f.turn,
+                    f.phase,
+                    untrusted::log(&f.reason)
                 ));
             }
             log.write_all(text.as_bytes()).map_err(err)?;
             if let Some(l) = stderr {
-                log.write_all(&l.stderr.kept).map_err(err)?;
-                if !l.stderr.kept.ends_with(b"\n") && !l.stderr.kept.is_empty() {
-                    log.write_all(b"\n").map_err(err)?;
-                }
+                // Hosts `cat` these logs: the bot's stderr is written as inert text.
+                log.write_all(untrusted::log_bytes(&l.stderr.kept).as_bytes())
+                    .map_err(err)?;
                 if l.stderr.dropped > 0 {
                     writeln!(log, "[{} more bytes of stderr dropped]", l.stderr.dropped)
                         .map_err(err)?;

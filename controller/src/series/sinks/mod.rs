@@ -18,6 +18,7 @@ use super::manifest::Manifest;
 use super::reporter::{Event, Sink, SinkError, State};
 use super::{SeriesError, Status};
 use crate::record::{self, Standing};
+use crate::untrusted;
 use progress::BarSlot;
 
 fn sink_err(e: SeriesError) -> SinkError {
@@ -167,16 +168,21 @@ impl Console {
                     _ => format!(", round {}", round + 1),
                 };
                 lines.push(format!(
-                    "take6: {name} faulted in game {}{round}, turn {} ({}: {}); see {} (its \
+                    "take6: {} faulted in game {}{round}, turn {} ({}: {}); see {} (its \
                      faults and stderr; later faults are only counted)",
+                    untrusted::terminal(name),
                     record.game,
                     f.turn,
-                    f.kind,
-                    f.reason,
-                    self.dir
-                        .join("logs")
-                        .join(format!("{name}.games.log"))
-                        .display()
+                    untrusted::terminal(&f.kind),
+                    untrusted::terminal(&f.reason),
+                    untrusted::terminal(
+                        &self
+                            .dir
+                            .join("logs")
+                            .join(format!("{name}.games.log"))
+                            .display()
+                            .to_string()
+                    )
                 ));
             }
         }
@@ -199,11 +205,7 @@ impl Sink for Console {
                 }
                 return Ok(());
             }
-            Event::BotSkipped(s) => format!(
-                "{}: skipped: {}",
-                crate::bots::folder_of(&self.bots, &s.name).display(),
-                s.reason
-            ),
+            Event::BotSkipped(s) => s.line(&self.bots),
             Event::Started(start) => format!("take6: {}", start.line),
             Event::Interrupted => format!(
                 "take6: interrupted; to play the remaining games: take6 run --resume {}",
@@ -230,11 +232,14 @@ fn fault_logs(standings: &[Standing], dir: &Path) -> String {
     for s in faulted {
         text.push_str(&format!(
             "\n  {}: {} in {}",
-            s.bot,
+            untrusted::terminal(&s.bot),
             crate::names::count(s.faults, "fault"),
-            dir.join("logs")
-                .join(format!("{}.games.log", s.bot))
-                .display()
+            untrusted::terminal(
+                &dir.join("logs")
+                    .join(format!("{}.games.log", s.bot))
+                    .display()
+                    .to_string()
+            )
         ));
     }
     text.push('\n');
