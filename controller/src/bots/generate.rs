@@ -215,6 +215,12 @@ impl Toolchains {
                 " inside the sandbox ({} is outside the system folders it sees)",
                 host.display()
             ));
+            // Both ways out, the second with what it costs.
+            return format!(
+                "{why}: install it system-wide (apt-get install {package}), or run with \
+                 --sandbox none, where builds and bots run as your own user with no sandbox (they \
+                 can read, change and delete whatever you can), or write a launch"
+            );
         }
         format!("{why}: install it system-wide (apt-get install {package}), or write a launch")
     }

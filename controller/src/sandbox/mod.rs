@@ -125,8 +125,24 @@ impl Report {
                 self.why.join("; ")
             ));
         }
+        if self.mode == Mode::None {
+            line.push_str(&format!("; {}", unsandboxed_user()));
+        }
         line
     }
+}
+
+/// What `--sandbox none` means, in words for the start line: whose rights builds and bots get.
+pub fn unsandboxed_user() -> String {
+    let uid = nix::unistd::getuid();
+    let name = nix::unistd::User::from_uid(uid)
+        .ok()
+        .flatten()
+        .map_or_else(|| format!("uid {uid}"), |u| format!("{} (uid {uid})", u.name));
+    format!(
+        "builds and bots run as the controller's own user, {name}, with no sandbox: they can \
+         read, change and delete whatever that user can"
+    )
 }
 
 fn list(items: &[&str]) -> String {
