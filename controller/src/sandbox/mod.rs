@@ -135,10 +135,10 @@ impl Report {
 /// What `--sandbox none` means, in words for the start line: whose rights builds and bots get.
 pub fn unsandboxed_user() -> String {
     let uid = nix::unistd::getuid();
-    let name = nix::unistd::User::from_uid(uid)
-        .ok()
-        .flatten()
-        .map_or_else(|| format!("uid {uid}"), |u| format!("{} (uid {uid})", u.name));
+    let name = nix::unistd::User::from_uid(uid).ok().flatten().map_or_else(
+        || format!("uid {uid}"),
+        |u| format!("{} (uid {uid})", u.name),
+    );
     format!(
         "builds and bots run as the controller's own user, {name}, with no sandbox: they can \
          read, change and delete whatever that user can"
