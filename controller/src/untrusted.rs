@@ -101,7 +101,7 @@ fn cap(mut line: String) -> String {
         return line;
     }
     // The marker's length depends on the count it names; "99999999999" digits is the most.
-    let keep = LINE_CHARS - " […cut 99999999999 characters]".len();
+    let keep = LINE_CHARS - " […cut 99999999999 characters]".chars().count();
     let cut = line.char_indices().nth(keep).map_or(line.len(), |(i, _)| i);
     line.truncate(cut);
     let _ = write!(line, " […cut {} characters]", chars - keep);
@@ -249,7 +249,8 @@ mod tests {
     fn long_lines_are_capped_with_a_marker() {
         let long = "\x1b".repeat(2000);
         let shown = terminal(&long);
-        assert_eq!(shown.chars().count(), LINE_CHARS);
+        assert!(shown.chars().count() <= LINE_CHARS);
+        assert!(shown.chars().count() > LINE_CHARS - 20);
         assert!(shown.ends_with(" characters]"), "{shown}");
         assert!(shown.contains("[…cut "), "{shown}");
         assert_eq!(terminal(&shown), shown);

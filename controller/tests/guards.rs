@@ -157,7 +157,7 @@ fn special_files_big_folders_and_unprintable_names_skip_their_bots_and_sparse_fi
         line.contains("3.0 MiB") && line.contains("--max-bot-mib 2"),
         "{line}"
     );
-    let line = skip_line(&stderr, "esc\\u{1b}[2Jape");
+    let line = skip_line(&stderr, "esc\\x1b[2Jape");
     assert!(line.contains("U+001B"), "{line}");
     assert!(
         !out.stderr.contains(&0x1b) && !out.stdout.contains(&0x1b),

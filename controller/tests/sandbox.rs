@@ -511,6 +511,18 @@ fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
         err.contains("take6: sandbox: none: enforced process-group"),
         "{err}"
     );
+    // Issue 27: what `none` means, in words, on the start line.
+    let user = nix::unistd::User::from_uid(nix::unistd::getuid())
+        .unwrap()
+        .unwrap()
+        .name;
+    assert!(
+        err.contains(&format!(
+            "builds and bots run as the controller's own user, {user} (uid {}), with no sandbox",
+            nix::unistd::getuid()
+        )),
+        "{err}"
+    );
     let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
     assert!(
         manifest.contains("[sandbox]\nmode = \"none\""),

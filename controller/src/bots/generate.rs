@@ -617,6 +617,21 @@ fn cargo_binary(folder: &Path) -> Result<String, String> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_toolchain_the_sandbox_hides_names_both_ways_out() {
+        // sh is on the controller's PATH, not on this one: as rustup's cargo in ~/.cargo/bin.
+        let hidden = Toolchains::detect("/nonexistent-take6-path", true).missing("sh");
+        for part in [
+            "inside the sandbox",
+            "install it system-wide (apt-get install sh)",
+            "--sandbox none, where builds and bots run as your own user with no sandbox",
+        ] {
+            assert!(hidden.contains(part), "{part} missing in {hidden}");
+        }
+        let plain = Toolchains::detect("/nonexistent-take6-path", false).missing("sh");
+        assert!(!plain.contains("--sandbox none"), "{plain}");
+    }
+
     /// Every tool present, as if on the sandbox's PATH.
     fn all_tools() -> Toolchains {
         Toolchains {
