@@ -11,11 +11,13 @@
 //!   ignorable code points, Unicode blanks such as U+2800), separators other than the space,
 //!   private-use and unassigned code points are shown as visible escapes (`\x1b`, `\u{202e}`),
 //!   so no escape sequence, title, clipboard write, hyperlink or reordering reaches the host's
-//!   terminal; a line is capped at [`LINE_CHARS`] characters with a visible marker.
+//!   terminal; a line is capped at [`LINE_CHARS`] characters with a visible marker. Text of
+//!   several lines keeps its tabs (Java's stack traces indent with them).
 //! - [`log`] and [`log_bytes`]: the same, for `logs/*.log`, which hosts `cat`.
 //! - [`csv_cell`]: a cell a spreadsheet would evaluate (`=`, `+`, `-`, `@`, tab, CR first) is
 //!   neutralised by a leading `'`; write it with the `csv` crate, which quotes.
-//! - [`html`]: escaped for HTML content and attribute values, invisible characters shown.
+//! - [`html`]: escaped for HTML content and attribute values, invisible characters shown;
+//!   [`page_text`] for text the report's scripts show (Kingdomino PICK messages).
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -72,8 +74,14 @@ fn push_escape(out: &mut String, c: char) {
 
 /// `text` with every [`invisible`] character shown as its escape, uncapped.
 fn visible(text: &str, out: &mut String) {
+    visible_but(text, out, false);
+}
+
+/// [`visible`], keeping tabs as they are when `tabs` (in text of several lines: a tab only
+/// moves to the next tab stop, and Java's stack traces indent with it).
+fn visible_but(text: &str, out: &mut String, tabs: bool) {
     for c in text.chars() {
-        if invisible(c) {
+        if invisible(c) && !(tabs && c == '\t') {
             push_escape(out, c);
         } else {
             out.push(c);
@@ -81,11 +89,11 @@ fn visible(text: &str, out: &mut String) {
     }
 }
 
-/// `bytes` as text with every [`invisible`] character escaped and each byte that is not
-/// UTF-8 shown as `\xNN`.
-fn visible_bytes(bytes: &[u8], out: &mut String) {
+/// `bytes` as text with every [`invisible`] character escaped (tabs kept when `tabs`) and
+/// each byte that is not UTF-8 shown as `\xNN`.
+fn visible_bytes(bytes: &[u8], out: &mut String, tabs: bool) {
     for chunk in bytes.utf8_chunks() {
-        visible(chunk.valid(), out);
+        visible_but(chunk.valid(), out, tabs);
         for b in chunk.invalid() {
             let _ = write!(out, "\\x{b:02x}");
         }
@@ -119,12 +127,13 @@ pub fn terminal(text: &str) -> String {
 /// [`terminal`] for bytes that may not be UTF-8 (each such byte shown as `\xNN`).
 pub fn terminal_bytes(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len());
-    visible_bytes(bytes, &mut out);
+    visible_bytes(bytes, &mut out, false);
     cap(out)
 }
 
 /// A text of lines (a stderr tail) for a terminal: split at `\n` (a `\r\n` ending counts as
-/// one), each line through [`terminal_bytes`]. No line break is in any of the lines.
+/// one), each line as by [`terminal_bytes`] but for tabs, which are kept. No line break is in
+/// any of the lines.
 pub fn terminal_lines(bytes: &[u8]) -> Vec<String> {
     let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
     if lines.last().is_some_and(|l| l.is_empty()) {
@@ -132,7 +141,11 @@ pub fn terminal_lines(bytes: &[u8]) -> Vec<String> {
     }
     lines
         .into_iter()
-        .map(|l| terminal_bytes(l.strip_suffix(b"\r").unwrap_or(l)))
+        .map(|l| {
+            let mut out = String::with_capacity(l.len());
+            visible_bytes(l.strip_suffix(b"\r").unwrap_or(l), &mut out, true);
+            cap(out)
+        })
         .collect()
 }
 
@@ -173,6 +186,15 @@ pub fn csv_cell(text: &str) -> Cow<'_, str> {
     }
     visible(text, &mut out);
     Cow::Owned(out)
+}
+
+/// Untrusted text for a page's script to show with `textContent` (the JSON data of
+/// report.html's viewer, which JSON-escapes it): every invisible character shown as its
+/// escape, so that no bidirectional override reorders the page; uncapped.
+pub fn page_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    visible(text, &mut out);
+    out
 }
 
 /// Untrusted text for HTML content and attribute values: `& < > " '` as entities and every
@@ -239,8 +261,8 @@ mod tests {
     fn bytes_that_are_not_utf8_are_shown_as_hex() {
         assert_eq!(terminal_bytes(b"a\xff\x1bb\xc3"), "a\\xff\\x1bb\\xc3");
         assert_eq!(
-            terminal_lines(b"one\r\ntwo\x1b[1A\x1b[2K\n\nthree"),
-            ["one", "two\\x1b[1A\\x1b[2K", "", "three"]
+            terminal_lines(b"one\r\ntwo\x1b[1A\x1b[2K\n\n\tthree\r"),
+            ["one", "two\\x1b[1A\\x1b[2K", "", "\tthree"]
         );
         assert_eq!(log_bytes(b"x\ry\n"), "x\\ry\n");
     }
@@ -294,10 +316,10 @@ mod tests {
             let all = terminal_bytes(&bytes);
             prop_assert!(!all.chars().any(dangerous));
             for line in terminal_lines(&bytes) {
-                prop_assert!(!line.chars().any(dangerous));
+                prop_assert!(!line.chars().any(|c| dangerous(c) && c != '\t'));
             }
             let logged = log_bytes(&bytes);
-            prop_assert!(!logged.chars().any(|c| dangerous(c) && c != '\n'));
+            prop_assert!(!logged.chars().any(|c| dangerous(c) && !matches!(c, '\n' | '\t')));
         }
 
         #[test]
@@ -306,6 +328,7 @@ mod tests {
             prop_assert!(!cell.chars().any(dangerous));
             prop_assert!(!cell.starts_with(['=', '+', '-', '@']));
             prop_assert_eq!(csv_cell(&cell), cell.clone(), "idempotent");
+            prop_assert!(!page_text(&text).chars().any(dangerous));
             let page = html(&text);
             prop_assert!(!page.chars().any(|c| dangerous(c) && c != '\n'));
             prop_assert!(!page.contains(['<', '>', '"', '\'']));

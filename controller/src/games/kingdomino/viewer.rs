@@ -65,7 +65,7 @@ impl ViewerMove {
             rotation,
             outcome,
             m.pick.unwrap_or(0),
-            m.message.clone(),
+            m.message.as_deref().map(crate::untrusted::page_text),
             why,
         )
     }
