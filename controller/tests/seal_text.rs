@@ -393,6 +393,7 @@ fn names_that_hide_or_pass_for_another_are_refused_and_csvs_keep_their_rows() {
         report.contains(&format!("<tr data-bot=\"{escaped}\"><td>{escaped}</td>")),
         "the reply times of {COMMA} are in report.html"
     );
+    in_a_browser(&series.join("report.html"), escaped);
     let out = take6(tmp.path(), &["leaderboard", &series.display().to_string()]);
     assert_output_inert("take6 leaderboard", &out);
     let board = text(&out.stdout);
@@ -401,4 +402,59 @@ fn names_that_hide_or_pass_for_another_are_refused_and_csvs_keep_their_rows() {
         "{board}"
     );
     assert!(board.contains("victim\\u{2800}: the name has"), "{board}");
+}
+
+/// report.html loaded by headless Chromium (when installed; `TAKE6_REQUIRE_BROWSER=1` makes
+/// it required, as in CI): no script error, and the bot whose name is `escaped` (as HTML) is
+/// in the leaderboard and in the reply times.
+fn in_a_browser(page: &Path, escaped: &str) {
+    let Some(browser) = ["chromium", "chromium-browser"].into_iter().find(|c| {
+        Command::new(c)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }) else {
+        assert!(
+            std::env::var_os("TAKE6_REQUIRE_BROWSER").is_none(),
+            "chromium is required (apt-get install chromium)"
+        );
+        common::skipped("no chromium on this machine (apt-get install chromium)");
+        return;
+    };
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+        ])
+        .args([
+            "--disable-background-networking",
+            "--disable-component-update",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "chromium: {}", text(&out.stderr));
+    let dom = text(&out.stdout);
+    assert!(
+        dom.contains("<pre id=\"errors\"></pre>"),
+        "script errors shown in the page"
+    );
+    let replies = &dom[dom
+        .find("<table class=\"replies\">")
+        .expect("the reply times")..];
+    assert!(
+        replies.contains(&format!("<tr data-bot=\"{escaped}\">")),
+        "{escaped} is not in the reply times"
+    );
+    // Text is serialized with `"` as it is, attributes with `&quot;`.
+    let shown = escaped.replace("&quot;", "\"");
+    assert!(
+        dom.matches(&format!(">{shown}<")).count() >= 2,
+        "{shown} is not in the leaderboard and the reply times"
+    );
 }

@@ -69,7 +69,9 @@ pub enum SeriesError {
     Schedule(#[from] ScheduleError),
     #[error(transparent)]
     Sandbox(#[from] SandboxError),
-    #[error("a bot is named {0} too; choose another name with --name")]
+    #[error(
+        "a bot is named {0} or alike (the same after case folding and Unicode confusables); choose another name with --name"
+    )]
     NameTaken(String),
     #[error(
         "--against {name}: no bot of that name in {folder} and no such built-in; there are: {known}"
@@ -207,7 +209,12 @@ pub async fn run(
         None => None,
     };
     if let Some(human) = &settings.human {
-        if bots.iter().any(|(b, _)| &b.name == human) {
+        // A bot whose name looks like the person's (case folding, confusables) is as taken.
+        let look = crate::names::look(human);
+        if bots
+            .iter()
+            .any(|(b, _)| crate::names::look(&b.name) == look)
+        {
             return Err(SeriesError::NameTaken(human.clone()));
         }
         // The person always plays: the other seats are the most bots that sit with them.
