@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfc_quick};
+use unicode_normalization::{UnicodeNormalization, is_nfc};
 use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
 
 use crate::untrusted;
@@ -58,7 +58,7 @@ pub fn name_problem(name: &str) -> Option<String> {
                 .into(),
         );
     }
-    if is_nfc_quick(name.chars()) != IsNormalized::Yes && name.nfc().ne(name.chars()) {
+    if !is_nfc(name) {
         return Some(format!(
             "the name is not in Unicode normal form NFC; rename it to its NFC form '{}'",
             untrusted::terminal(&name.nfc().collect::<String>())
