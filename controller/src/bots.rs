@@ -125,20 +125,7 @@ pub async fn prepare(
         path: bots_dir.to_path_buf(),
         error,
     };
-    // `--bots mybots/mybot`: the bot folder itself, which then plays the built-ins.
-    let mut folders: Vec<PathBuf> = if is_bot_folder(bots_dir) {
-        vec![own_folder(bots_dir)]
-    } else {
-        fs::read_dir(bots_dir)
-            .map_err(read_err)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(read_err)?
-            .into_iter()
-            .map(|e| e.path())
-            .filter(|p| p.is_dir() && !file_name(p).starts_with('.'))
-            .collect()
-    };
-    folders.sort();
+    let folders = folders(bots_dir).map_err(read_err)?;
 
     let logs = series_dir.join("logs");
     // Bots run with their working copy as current directory, so it must not be relative.
@@ -209,6 +196,44 @@ pub async fn prepare(
         }
     }
     Ok((bots, skipped))
+}
+
+/// The bot folders of `bots_dir`, sorted: `bots_dir` itself when it is one bot's folder
+/// (`--bots mybots/mybot`, which then plays the built-ins), else its subfolders whose names do
+/// not begin with a dot.
+fn folders(bots_dir: &Path) -> io::Result<Vec<PathBuf>> {
+    if is_bot_folder(bots_dir) {
+        return Ok(vec![own_folder(bots_dir)]);
+    }
+    let mut folders: Vec<PathBuf> = fs::read_dir(bots_dir)?
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && !file_name(p).starts_with('.'))
+        .collect();
+    folders.sort();
+    Ok(folders)
+}
+
+/// How many bots of `bots_dir` may play `game` at most, read before anything is copied or
+/// built: its bot folders less those whose `bot.toml` names other games. A series whose
+/// settings cannot seat that many is refused at once (issue 30), not after the builds.
+pub fn entrants_at_most(bots_dir: &Path, game: crate::games::GameId) -> usize {
+    let Ok(folders) = folders(bots_dir) else {
+        return 0;
+    };
+    folders
+        .iter()
+        .filter(|folder| {
+            let Ok(text) = folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP) else {
+                return true;
+            };
+            toml::from_str::<BotToml>(&text)
+                .ok()
+                .and_then(|t| t.games)
+                .is_none_or(|games| games.contains(&game))
+        })
+        .count()
 }
 
 /// Whether `dir` is one bot's own folder rather than a folder of bots: it holds a `launch` or

@@ -486,15 +486,48 @@ fn counts_are_singular_for_one_and_skips_exit_non_zero() {
 #[test]
 fn the_sample_bots_play_without_a_skip() {
     let tmp = tempfile::tempdir().unwrap();
-    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots");
-    let out = run(
-        tmp.path(),
-        &["--bots", samples.to_str().unwrap(), "--games", "1"],
-    );
+    common::copy_samples(&tmp.path().join("bots"));
+    // A bot of the user's own beside the samples in the repository's bots/ changes nothing.
+    let out = run(tmp.path(), &["--games", "1"]);
     assert_ok(&out);
     assert!(
         !text(&out.stderr).contains("skipped"),
         "{}",
         text(&out.stderr)
     );
+}
+
+/// Issue 30: a run its settings refuse (five bots, one game at tables of four) is refused
+/// before any bot is copied or built: no sandbox line, no build, no series folder left.
+#[test]
+fn settings_that_cannot_seat_the_bots_are_refused_before_any_build() {
+    let tmp = arena(&["first", "lowest"]);
+    for name in ["a", "b", "c"] {
+        // A build that would leave its mark in the working copy (and take a while).
+        write_launch(tmp.path(), name, "#!/bin/sh\nexec cat >/dev/null\n");
+        let build = tmp.path().join("bots").join(name).join("build");
+        fs::write(&build, "#!/bin/sh\nsleep 5\ntouch built\n").unwrap();
+        fs::set_permissions(&build, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let started = std::time::Instant::now();
+    let out = run(tmp.path(), &["--games", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("--games 1 is too few for 5 bots at tables of 4"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("sandbox"),
+        "nothing prepared first: {stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "one line, the refusal: {stderr}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(4),
+        "no build ran"
+    );
+    let left: Vec<_> = fs::read_dir(tmp.path().join("results"))
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "no series folder kept: {left:?}");
 }

@@ -19,8 +19,16 @@ use tempfile::TempDir;
 #[path = "series/report.rs"]
 mod report;
 
+/// A copy of the committed sample bots (never the user's `bots/`, which may hold their own).
 fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots")
+    static COPY: std::sync::OnceLock<TempDir> = std::sync::OnceLock::new();
+    COPY.get_or_init(|| {
+        let tmp = tempfile::tempdir().unwrap();
+        common::copy_samples(tmp.path());
+        tmp
+    })
+    .path()
+    .to_path_buf()
 }
 
 /// A scratch folder with `bots/` holding the named bots (`(folder name, source folder)`).

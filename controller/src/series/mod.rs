@@ -162,6 +162,13 @@ pub async fn run(
     }
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
+    // Settings that cannot seat the bots found are refused before any is copied or built.
+    if settings.human.is_none() && settings.against.is_none() {
+        let at_most = bots::entrants_at_most(&settings.bots, settings.game);
+        if at_most > 0 {
+            Schedule::new(settings.schedule_request(at_most))?;
+        }
+    }
     let sandbox = launcher(settings)?;
     // Whatever the end, the working copies are copied back out of their disk images.
     let _release = Release(Arc::clone(&sandbox));
