@@ -218,11 +218,16 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
                     }
                 }
                 FaultPhase::Row => "a row number from 0 to 3".to_string(),
-                FaultPhase::Move => "`PUT x y rotation` (a legal placement of the tile in play) \
-                                     then `PICK tileId` (a free tile of the offer)"
-                    .to_string(),
+                FaultPhase::Move => crate::games::kingdomino::wire::correct_reply(
+                    f.turn,
+                    g.players.len(),
+                ),
             };
-            let _ = writeln!(out, "  a correct reply: {expected}, alone on a line{limit}");
+            let alone = match f.phase {
+                FaultPhase::Move => "",
+                _ => ", alone on a line",
+            };
+            let _ = writeln!(out, "  a correct reply: {expected}{alone}{limit}");
             out.push_str(&stderr_of(dir, bot, g.game));
         }
     }
