@@ -218,10 +218,9 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
                     }
                 }
                 FaultPhase::Row => "a row number from 0 to 3".to_string(),
-                FaultPhase::Move => crate::games::kingdomino::wire::correct_reply(
-                    f.turn,
-                    g.players.len(),
-                ),
+                FaultPhase::Move => {
+                    crate::games::kingdomino::wire::correct_reply(f.turn, g.players.len())
+                }
             };
             let alone = match f.phase {
                 FaultPhase::Move => "",

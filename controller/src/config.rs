@@ -16,6 +16,7 @@ use crate::schedule::{Request, ScheduleKind};
 use crate::shard::Shard;
 
 mod bounds;
+pub mod game_limits;
 
 use bounds::Bounds;
 
@@ -337,6 +338,8 @@ struct FileConfig {
     builtins_only: Option<bool>,
     record: Option<crate::record::Level>,
     allow_skips: Option<bool>,
+    /// `[limits.<game>]`: reply limits of one game (see [`game_limits`]).
+    limits: Option<game_limits::LimitsTables>,
 }
 
 /// The settings of one series, after defaults, the file and the flags.
@@ -420,6 +423,9 @@ pub struct Settings {
     /// This folder's share of the series' games (`--shard`), if it is not the whole series.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Where the reply limits came from (flag, `[limits.<game>]`, top-level key, default).
+    #[serde(skip)]
+    pub limits_from: [game_limits::Source; 2],
 }
 
 /// Settings that cannot be used. Each message names the setting and the fix.
@@ -553,6 +559,26 @@ impl Settings {
         let wall_given = args.table.wall_factor.or(file.wall_factor).is_some();
         let game = args.game.or(file.game).unwrap_or_default();
         let (first_reply_default, reply_default) = game.default_reply_ms();
+        let table = game_limits::for_game(file.limits.as_ref(), game).map_err(|message| {
+            ConfigError::Parse {
+                path: config_path.clone().unwrap_or_default(),
+                message,
+            }
+        })?;
+        let limits_from = [
+            game_limits::source(
+                args.table.first_reply_ms,
+                table.first_reply_ms,
+                file.first_reply_ms,
+                ("--first-reply-ms", "first_reply_ms"),
+            ),
+            game_limits::source(
+                args.table.reply_ms,
+                table.reply_ms,
+                file.reply_ms,
+                ("--reply-ms", "reply_ms"),
+            ),
+        ];
         let mut settings = Settings {
             game,
             bots: args
@@ -599,13 +625,13 @@ impl Settings {
             first_reply_ms: number(
                 &bounds::FIRST_REPLY_MS,
                 args.table.first_reply_ms,
-                file.first_reply_ms,
+                table.first_reply_ms.or(file.first_reply_ms),
                 first_reply_default,
             )?,
             reply_ms: number(
                 &bounds::REPLY_MS,
                 args.table.reply_ms,
-                file.reply_ms,
+                table.reply_ms.or(file.reply_ms),
                 reply_default,
             )?,
             build_timeout_s: number(
@@ -668,6 +694,7 @@ impl Settings {
             transcript: None,
             config: config_path.clone(),
             shard: args.shard.filter(|s| *s != Shard::WHOLE),
+            limits_from,
         };
         if settings.record == crate::record::Level::Summary && !settings.builtins_only {
             return Err(ConfigError::Invalid {
@@ -892,6 +919,17 @@ impl Settings {
             disk_mib: self.disk_mib,
             max_files: self.max_files,
         }
+    }
+
+    /// The line `run` and `check` print: the reply limits in force and where they came from.
+    pub fn limits_line(&self) -> String {
+        game_limits::line(
+            self.game,
+            (self.first_reply_ms, self.reply_ms),
+            self.clock,
+            self.limits_from,
+            self.config.as_deref(),
+        )
     }
 
     /// The limits every bot process plays under.

@@ -602,9 +602,19 @@ fn a_one_line_reply_is_said_at_once_as_one_of_two_lines() {
         .unwrap();
     assert!(!out.status.success());
     let said = text(&out.stdout);
-    assert!(said.contains("got 1 of 2 lines, then it waited for input"), "{said}");
+    assert!(
+        said.contains("got 1 of 2 lines, then it waited for input"),
+        "{said}"
+    );
     assert!(!said.contains("flushing"), "{said}");
-    assert!(said.contains("`PUT 0 0 0` (turn 1 has nothing to place"), "{said}");
+    assert!(
+        said.contains("`PUT 0 0 0` (turn 1 has nothing to place"),
+        "{said}"
+    );
     // The wall-clock net of a 10 s first reply is a minute; the idle bot is seen in about 1 s.
-    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
 }

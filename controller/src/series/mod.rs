@@ -157,11 +157,6 @@ pub async fn run(
     if settings.builtins_only {
         return run_builtins(settings, dir, stop, bar).await;
     }
-    for warning in settings.warnings() {
-        eprintln!("take6: warning: {warning}");
-    }
-    let library = TemplateLibrary::load(settings.templates.as_deref())
-        .map_err(|e| SeriesError::Templates(e.to_string()))?;
     // Settings that cannot seat the bots found are refused before any is copied or built.
     if settings.human.is_none() && settings.against.is_none() {
         let at_most = bots::entrants_at_most(&settings.bots, settings.game);
@@ -169,6 +164,12 @@ pub async fn run(
             Schedule::new(settings.schedule_request(at_most))?;
         }
     }
+    for warning in settings.warnings() {
+        eprintln!("take6: warning: {warning}");
+    }
+    eprintln!("take6: {}", settings.limits_line());
+    let library = TemplateLibrary::load(settings.templates.as_deref())
+        .map_err(|e| SeriesError::Templates(e.to_string()))?;
     let sandbox = launcher(settings)?;
     // Whatever the end, the working copies are copied back out of their disk images.
     let _release = Release(Arc::clone(&sandbox));
