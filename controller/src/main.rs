@@ -92,7 +92,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         s.fetch_bots()?;
     }
     let (dir, resume) = match (settings.as_ref(), resume) {
-        (Some(settings), _) => (SeriesDir::create(&settings.results)?, None),
+        // A check's or a play's series never replaces the host's latest series: it goes
+        // under results/checks/ or results/plays/, whose own `latest` it moves.
+        (Some(settings), _) => (
+            SeriesDir::create(&SeriesDir::side_folder(
+                &settings.results,
+                checked.is_some(),
+                settings.human.is_some(),
+            ))?,
+            None,
+        ),
         (None, Some((dir, args))) => (dir, Some(args)),
         (None, None) => unreachable!("a command has settings or resumes"),
     };

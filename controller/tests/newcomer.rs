@@ -116,3 +116,115 @@ fn limits_belong_to_a_game_and_the_line_says_where_they_came_from() {
         said(&out)
     );
 }
+
+/// The series `results/latest` names in `dir`.
+fn latest(dir: &Path) -> PathBuf {
+    fs::canonicalize(dir.join("results/latest")).unwrap()
+}
+
+/// Item 4: a check's series goes under `results/checks/` and leaves the host's
+/// `results/latest` alone; `--resume` of a complete series says there is nothing to resume
+/// and exits non-zero.
+#[test]
+fn check_leaves_latest_alone_and_a_complete_series_has_nothing_to_resume() {
+    let tmp = arena(&["first", "lowest"]);
+    let run = [
+        "run",
+        "--games",
+        "2",
+        "--players",
+        "3",
+        "--jobs",
+        "2",
+        "--reply-ms",
+        "5000",
+    ];
+    let out = take6(tmp.path(), &run);
+    assert!(out.status.success(), "{}", said(&out));
+    let series = latest(tmp.path());
+    let out = take6(
+        tmp.path(),
+        &["check", "--games", "1", "--reply-ms", "5000", "bots/first"],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    assert_eq!(latest(tmp.path()), series, "the check did not move latest");
+    let checks = fs::canonicalize(tmp.path().join("results/checks/latest")).unwrap();
+    assert!(checks.join("games.jsonl").is_file());
+    assert!(
+        text(&out.stdout).contains(&format!("Results of the check: results/checks/")),
+        "{}",
+        said(&out)
+    );
+
+    let out = take6(tmp.path(), &["run", "--resume"]);
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+    let said = said(&out);
+    assert!(
+        said.contains("nothing to resume: the series in")
+            && said.contains("is complete (2 games played)"),
+        "{said}"
+    );
+}
+
+/// Item 4: `--resume` from another working directory is not refused over the templates
+/// folder the series began beside (recorded relative to where it began).
+#[test]
+fn resume_from_another_directory_is_not_refused_over_templates() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["patient", "steady"] {
+        let bot = tmp.path().join("bots").join(name);
+        fs::create_dir_all(&bot).unwrap();
+        fs::write(bot.join("launch"), common::patient_launch()).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(bot.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../templates"),
+        &tmp.path().join("templates"),
+    );
+    let args = [
+        "run",
+        "--seed",
+        "3",
+        "--games",
+        "30",
+        "--jobs",
+        "1",
+        "--players",
+        "3",
+        "--reply-ms",
+        "5000",
+        "--grace-ms",
+        "300",
+    ];
+    let child = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(tmp.path())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let jsonl = tmp.path().join("results/latest/games.jsonl");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while fs::read(&jsonl).map_or(0, |t| t.iter().filter(|&&b| b == b'\n').count()) < 2 {
+        assert!(std::time::Instant::now() < deadline, "no games played");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    child.wait_with_output().unwrap();
+    let series = latest(tmp.path());
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = take6(
+        elsewhere.path(),
+        &["run", "--resume", series.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    let lines = fs::read_to_string(series.join("games.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 30);
+}

@@ -103,6 +103,13 @@ pub enum SeriesError {
     Busy(PathBuf),
     #[error("cannot resume: {0}")]
     Refused(String),
+    #[error(
+        "nothing to resume: the series in {shown} is complete ({played} played); see its \
+         results with take6 leaderboard {shown}, or start a new series with take6 run",
+        shown = dir.display(),
+        played = crate::names::count(*games, "game"),
+    )]
+    NothingToResume { dir: PathBuf, games: u64 },
     #[error("cannot merge: {0}")]
     MergeRefused(String),
 }
@@ -366,7 +373,14 @@ pub async fn resume(
             "a game at the keyboard (take6 play) cannot be resumed".into(),
         ));
     }
-    let settings = resume::settings(args, &manifest)?;
+    if manifest.status == Status::Complete {
+        return Err(SeriesError::NothingToResume {
+            dir: dir.path.clone(),
+            games: manifest.games_played,
+        });
+    }
+    let origin = resume::origin(&manifest, &dir.path);
+    let settings = resume::settings(args, &manifest, origin.as_deref())?;
     for warning in &manifest.warnings {
         eprintln!("take6: warning: {warning}");
     }
