@@ -192,7 +192,7 @@ pub struct TableArgs {
     /// Master seed of all randomness (deals, seats, built-ins), up to 128 bits; one below 2^48
     /// can be found by a bot and is warned about [default: random 128 bits, recorded in
     /// series.toml]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub seed: Option<crate::seed::Seed>,
     /// Time limit for a bot's first reply of a game, start-up included [default: 3000 for
     /// take6, 1000 for kingdomino]
@@ -289,7 +289,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub games: u64,
     /// Master seed [default: random]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub seed: Option<crate::seed::Seed>,
     /// Folder the check's series folder is made in [default: results]
     #[arg(long, value_name = "DIR")]

@@ -72,7 +72,17 @@ fn series(dir: &Path) -> PathBuf {
 }
 
 fn games(dir: &Path) -> Vec<GameRecord> {
-    let file = fs::File::open(series(dir).join("games.jsonl")).unwrap();
+    games_of(&series(dir))
+}
+
+/// The series of the last `take6 play` in `dir`: under results/plays/, so that it never
+/// replaces the host's latest series (issue 30).
+fn played(dir: &Path) -> PathBuf {
+    fs::canonicalize(dir.join("results/plays/latest")).unwrap()
+}
+
+fn games_of(series: &Path) -> Vec<GameRecord> {
+    let file = fs::File::open(series.join("games.jsonl")).unwrap();
     let mut games = read_games_jsonl(BufReader::new(file)).unwrap();
     games.sort_by_key(|g| g.game);
     games
@@ -384,7 +394,7 @@ fn a_person_is_told_why_and_leaving_is_recorded_as_such() {
     let out = child.wait_with_output().unwrap();
     assert_ok(&out);
     let stdout = text(&out.stdout);
-    let g = &games(tmp.path())[0];
+    let g = &games_of(&played(tmp.path()))[0];
     let me = g.players.iter().position(|p| p == "you").unwrap();
     let mut hand = g.hands[me].clone();
     hand.sort_unstable();
@@ -418,7 +428,7 @@ fn a_person_is_told_why_and_leaving_is_recorded_as_such() {
         (me, "left")
     );
     assert!(g.invalid[0].reason.contains("Ctrl-D"), "{:?}", g.invalid[0]);
-    let manifest = fs::read_to_string(series(tmp.path()).join("series.toml")).unwrap();
+    let manifest = fs::read_to_string(played(tmp.path()).join("series.toml")).unwrap();
     assert!(manifest.contains("\nplayers = 4\n"), "{manifest}");
     // A name of one's own is said once.
     let out = Command::cargo_bin("take6")

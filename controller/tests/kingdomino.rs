@@ -485,7 +485,7 @@ fn a_person_plays_kingdomino_at_the_keyboard() {
     let out = child.wait_with_output().unwrap();
     assert_ok(&out);
     let stdout = text(&out.stdout);
-    let g = &records(&series_dir(tmp.path()))[0];
+    let g = &records(&fs::canonicalize(tmp.path().join("results/plays/latest")).unwrap())[0];
     let mut players = g.players.clone();
     players.sort();
     assert_eq!(players, ["ann", "greedy#1", "random#1", "strict"]);

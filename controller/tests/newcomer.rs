@@ -228,3 +228,32 @@ fn resume_from_another_directory_is_not_refused_over_templates() {
     let lines = fs::read_to_string(series.join("games.jsonl")).unwrap();
     assert_eq!(lines.lines().count(), 30);
 }
+
+/// Item 9: exit statuses as the README writes them: 2 for a command line that cannot be parsed
+/// (clap's usage errors: an unknown flag, `--seed -5`, which says seeds are non-negative), 1 for
+/// a setting the controller refuses.
+#[test]
+fn exit_statuses_are_the_readmes() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        readme.contains("2 when the command line cannot be parsed"),
+        "README"
+    );
+    assert!(readme.contains("1 when the controller itself failed (a setting out of its range"));
+    let tmp = arena(&["first"]);
+    let out = take6(tmp.path(), &["run", "--seed", "-5"]);
+    assert_eq!(out.status.code(), Some(2), "{}", said(&out));
+    assert!(
+        said(&out).contains("seeds are non-negative integers"),
+        "{}",
+        said(&out)
+    );
+    let out = take6(tmp.path(), &["run", "--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2), "{}", said(&out));
+    let out = take6(tmp.path(), &["run", "--games", "0"]);
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+}
