@@ -16,6 +16,7 @@ use crate::schedule::{Request, ScheduleKind};
 use crate::shard::Shard;
 
 mod bounds;
+mod file_errors;
 pub mod game_limits;
 
 use bounds::Bounds;
@@ -962,7 +963,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     })?;
     toml::from_str(&text).map_err(|e| ConfigError::Parse {
         path: path.to_path_buf(),
-        message: e.to_string(),
+        message: file_errors::explain(&text, &e),
     })
 }
 

@@ -257,3 +257,40 @@ fn exit_statuses_are_the_readmes() {
     let out = take6(tmp.path(), &["run", "--games", "0"]);
     assert_eq!(out.status.code(), Some(1), "{}", said(&out));
 }
+
+/// Item 10: `take6.toml`'s mistakes in words: the nearest key for an unknown one (not a list
+/// of every key), a wrong type said as what the key takes and what it got.
+#[test]
+fn settings_file_mistakes_are_said_in_words() {
+    let tmp = arena(&["first"]);
+    fs::write(tmp.path().join("take6.toml"), "games = 3\nreply_msx = 5\n").unwrap();
+    let out = take6(tmp.path(), &["run"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "take6.toml is not valid: line 2: unknown key reply_msx; did you mean reply_ms?"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("first_reply_ms"),
+        "no list of every key: {stderr}"
+    );
+    fs::write(tmp.path().join("take6.toml"), "games = \"20\"\n").unwrap();
+    let stderr = text(&take6(tmp.path(), &["run"]).stderr);
+    assert!(
+        stderr.contains("line 1: games must be a whole number; got the string \"20\""),
+        "{stderr}"
+    );
+    fs::write(
+        tmp.path().join("take6.toml"),
+        "[limits.kingdomino]\nreplyms = 20\n",
+    )
+    .unwrap();
+    let stderr = text(&take6(tmp.path(), &["run"]).stderr);
+    assert!(
+        stderr.contains("unknown key replyms; did you mean reply_ms?"),
+        "{stderr}"
+    );
+}
