@@ -81,6 +81,10 @@ pub enum Command {
     /// series folder equal to a one-machine run with the same seed and settings. Each shard is
     /// verified first; shards of different series, overlapping or missing games are refused.
     Merge(MergeArgs),
+    /// Remove old checks and plays (and with --series old series of `take6 run`), keeping the
+    /// newest of each kind and whatever `latest` names or a running take6 holds. --dry-run
+    /// lists them first.
+    Clean(crate::clean::CleanArgs),
 }
 
 /// Flags of `take6 merge`.

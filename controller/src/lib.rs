@@ -12,6 +12,7 @@
 pub mod affinity;
 pub mod bots;
 pub mod check;
+pub mod clean;
 pub mod config;
 pub mod decimal;
 pub mod folder;

@@ -83,6 +83,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         Command::Merge(args) => return merge(&args),
+        Command::Clean(args) => return clean(&args),
     };
     // Before any thread starts: Ctrl-C, SIGTERM and SIGHUP stop the series cleanly, and the
     // process within a few seconds whatever it is doing (see take6::signals).
@@ -215,6 +216,49 @@ fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
         "take6: merged {} into {}",
         take6::names::count(merged.games, "game"),
         merged.dir.path.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `take6 clean`: each folder removed (or, with --dry-run, that would be) and the space freed.
+fn clean(args: &take6::clean::CleanArgs) -> anyhow::Result<ExitCode> {
+    use take6::clean;
+    let doomed =
+        clean::plan(args).with_context(|| format!("cannot read {}", args.results.display()))?;
+    let total: u64 = doomed.iter().map(|d| d.bytes).sum();
+    let verb = if args.dry_run {
+        "would remove"
+    } else {
+        "removing"
+    };
+    for d in &doomed {
+        println!("{verb} {} ({})", d.path.display(), clean::bytes(d.bytes));
+    }
+    if doomed.is_empty() {
+        println!(
+            "nothing to remove (keeping the newest {} of each kind{})",
+            args.keep,
+            if args.series {
+                ""
+            } else {
+                "; --series cleans run series too"
+            }
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.dry_run {
+        println!(
+            "{} would free {}; run without --dry-run to remove them",
+            take6::names::count(doomed.len() as u64, "folder"),
+            clean::bytes(total)
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let freed = clean::apply(&doomed).context("cannot remove a series folder")?;
+    println!(
+        "removed {}, freed {}",
+        take6::names::count(doomed.len() as u64, "folder"),
+        clean::bytes(freed)
     );
     Ok(ExitCode::SUCCESS)
 }

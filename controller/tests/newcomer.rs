@@ -294,3 +294,110 @@ fn settings_file_mistakes_are_said_in_words() {
         "{stderr}"
     );
 }
+
+/// The series folders directly in `folder` (each holds a series.toml).
+fn series_in(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(folder)
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .filter(|e| e.path().join("series.toml").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Item 14: `take6 clean` lists with --dry-run (removing nothing), then removes old checks
+/// but the newest --keep; run series only with --series, and never the one `latest` names.
+#[test]
+fn clean_removes_old_checks_and_series_but_never_latest() {
+    let tmp = arena(&["first"]);
+    let run = [
+        "run",
+        "--games",
+        "1",
+        "--players",
+        "3",
+        "--reply-ms",
+        "5000",
+    ];
+    for _ in 0..2 {
+        let out = take6(tmp.path(), &run);
+        assert!(out.status.success(), "{}", said(&out));
+    }
+    for _ in 0..3 {
+        let out = take6(
+            tmp.path(),
+            &["check", "--games", "1", "--reply-ms", "5000", "bots/first"],
+        );
+        assert!(out.status.success(), "{}", said(&out));
+    }
+    let checks = tmp.path().join("results/checks");
+    let results = tmp.path().join("results");
+    assert_eq!(series_in(&checks).len(), 3);
+    let runs = series_in(&results);
+    assert_eq!(runs.len(), 2);
+
+    let out = take6(tmp.path(), &["clean", "--keep", "1", "--dry-run"]);
+    assert!(out.status.success(), "{}", said(&out));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.matches("would remove ").count(), 2, "{stdout}");
+    assert!(stdout.contains("2 folders would free"), "{stdout}");
+    assert_eq!(series_in(&checks).len(), 3, "a dry run removes nothing");
+
+    let out = take6(tmp.path(), &["clean", "--keep", "1"]);
+    assert!(out.status.success(), "{}", said(&out));
+    assert!(
+        text(&out.stdout).contains("removed 2 folders, freed "),
+        "{}",
+        said(&out)
+    );
+    let kept = series_in(&checks);
+    assert_eq!(kept.len(), 1);
+    assert_eq!(
+        fs::canonicalize(checks.join("latest")).unwrap(),
+        fs::canonicalize(checks.join(&kept[0])).unwrap(),
+        "the newest check is kept"
+    );
+    assert_eq!(series_in(&results), runs, "run series only with --series");
+
+    let out = take6(
+        tmp.path(),
+        &["clean", "--keep", "0", "--series", "--older-than", "1h"],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    assert!(
+        text(&out.stdout).contains("nothing to remove"),
+        "{}",
+        said(&out)
+    );
+    let out = take6(tmp.path(), &["clean", "--keep", "0", "--series"]);
+    assert!(out.status.success(), "{}", said(&out));
+    assert_eq!(
+        series_in(&results),
+        [runs[1].clone()],
+        "latest is never removed"
+    );
+    assert_eq!(
+        latest(tmp.path()),
+        fs::canonicalize(results.join(&runs[1])).unwrap()
+    );
+}
+
+/// Item 14: the README installs with the tested lockfile.
+#[test]
+fn the_readme_installs_with_the_lockfile() {
+    let readme =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
+    let installs: Vec<&str> = readme
+        .lines()
+        .filter(|l| l.contains("cargo install"))
+        .collect();
+    assert!(!installs.is_empty());
+    for line in installs {
+        assert!(line.contains("--locked"), "{line}");
+    }
+}
