@@ -401,3 +401,41 @@ fn the_readme_installs_with_the_lockfile() {
         assert!(line.contains("--locked"), "{line}");
     }
 }
+
+/// Item 6: `check` of a bot that does not flush stops once it has had the same fault twice in
+/// a row and says so, instead of five identical fault blocks at a wall limit each; its reply
+/// times name their clock beside limits that count CPU time.
+#[test]
+fn check_stops_after_the_same_fault_twice_in_a_row() {
+    let tmp = arena(&["unflushed"]);
+    let out = take6(
+        tmp.path(),
+        &[
+            "check",
+            "bots/unflushed",
+            "--games",
+            "8",
+            "--reply-ms",
+            "100",
+            "--first-reply-ms",
+            "200",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains(
+            "of 8: the same fault (timeout) twice in a row; the other games would repeat it"
+        ),
+        "{shown}"
+    );
+    let blocks = shown.matches("\nFAULT in game").count();
+    assert!((2..8).contains(&blocks), "{blocks} fault blocks: {shown}");
+    assert!(
+        shown.contains(
+            "Reply times (wall-clock time from the message to the reply; the limits count CPU \
+             time of the bot's whole process tree):"
+        ),
+        "{shown}"
+    );
+}

@@ -5,6 +5,7 @@
 pub mod bot_logs;
 pub mod games;
 pub mod progress;
+pub mod repeated;
 pub mod reply_times;
 pub mod report;
 
