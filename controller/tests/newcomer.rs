@@ -439,3 +439,57 @@ fn check_stops_after_the_same_fault_twice_in_a_row() {
         "{shown}"
     );
 }
+
+/// `take6 play` in `dir` with `input` as the keyboard.
+fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(dir)
+        .arg("play")
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// Item 7: the person sees what a bot sees, in the same order: the turn's cards (`used`)
+/// before being asked for a row.
+#[test]
+fn a_person_sees_the_turns_cards_before_choosing_a_row() {
+    let tmp = arena(&["first"]);
+    // Counting up from 0 again and again: the lowest card each turn, so rows get taken.
+    let input: String = (0..30)
+        .flat_map(|_| (0..=104).map(|n| format!("{n}\n")))
+        .collect();
+    let out = play(
+        tmp.path(),
+        &input,
+        &["--seed", "3", "--against", "first", "gap", "gap"],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    let stdout = text(&out.stdout);
+    let turns: Vec<&str> = stdout.split("\nTurn ").skip(1).collect();
+    assert_eq!(turns.len(), 10, "{stdout}");
+    let asked: Vec<&&str> = turns
+        .iter()
+        .filter(|t| t.contains("is lower than every row"))
+        .collect();
+    assert!(!asked.is_empty(), "a row was asked for: {stdout}");
+    for turn in asked {
+        let shown = turn.find("cards this turn, lowest first: ").expect(turn);
+        assert!(
+            shown < turn.find("is lower than every row").unwrap(),
+            "{turn}"
+        );
+        let line = turn[shown..].lines().next().unwrap();
+        assert!(line.contains(" you") && line.contains(" first"), "{line}");
+    }
+}

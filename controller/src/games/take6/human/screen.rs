@@ -86,6 +86,32 @@ impl Screen {
         )
     }
 
+    /// The cards of the turn, as soon as they are revealed (what a bot gets in `used`, and
+    /// before any row is asked for): each with whose it is, lowest first, the order they are
+    /// placed in.
+    pub fn revealed(&self, view: &View) -> String {
+        let mut order: Vec<usize> = (0..view.used.len()).collect();
+        order.sort_by_key(|&s| view.used[s]);
+        let cards: Vec<String> = order
+            .iter()
+            .map(|&s| {
+                // UNTRUSTED: a bot's name (its folder's), as everywhere on this screen.
+                let who = if s == view.seat {
+                    "you".to_string()
+                } else {
+                    view.names[s].clone()
+                };
+                let text = format!("{} {who}", view.used[s]);
+                if s == view.seat {
+                    self.paint("1", &text)
+                } else {
+                    text
+                }
+            })
+            .collect();
+        format!("  cards this turn, lowest first: {}\n", cards.join(", "))
+    }
+
     /// The question when the person's card is lower than every row: what each row costs.
     pub fn row_question(&self, view: &View) -> String {
         let card = view.used.get(view.seat).copied().unwrap_or_default();
