@@ -34,6 +34,9 @@ pub const CONFIG_FILE: &str = "take6.toml";
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Say more: the sandbox line lists every protection enforced
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -34,6 +34,7 @@ fn main() -> ExitCode {
     // Nothing the controller inherited may reach a bot (a sandbox's socket is handed on purpose).
     take6::sandbox::close_inherited_on_exec();
     let cli = Cli::parse();
+    take6::sandbox::list_protections(cli.verbose);
     match run(cli) {
         Ok(code) => code,
         Err(e) => {

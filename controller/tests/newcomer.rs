@@ -493,3 +493,60 @@ fn a_person_sees_the_turns_cards_before_choosing_a_row() {
         assert!(line.contains(" you") && line.contains(" first"), "{line}");
     }
 }
+
+/// Item 8: the sandbox line is one short line (the list with -v); `play --against` says
+/// nothing of the bots not chosen.
+#[test]
+fn the_sandbox_line_is_short_and_play_against_lists_no_other_bot() {
+    let tmp = arena(&["first", "lowest", "kd-filler"]);
+    fs::write(
+        tmp.path().join("bots/kd-filler/bot.toml"),
+        "games = [\"kingdomino\"]\n",
+    )
+    .unwrap();
+    let run = [
+        "run",
+        "--games",
+        "1",
+        "--players",
+        "3",
+        "--reply-ms",
+        "5000",
+    ];
+    let out = take6(tmp.path(), &run);
+    assert!(out.status.success(), "{}", said(&out));
+    let line = text(&out.stderr)
+        .lines()
+        .find(|l| l.starts_with("take6: sandbox"))
+        .unwrap()
+        .to_string();
+    assert!(line.len() <= 160, "{} characters: {line}", line.len());
+    assert!(line.contains("protections enforced"), "{line}");
+    let out = take6(tmp.path(), &[&run[..], &["-v"]].concat());
+    let long = text(&out.stderr);
+    assert!(long.contains("take6: sandbox: auto: enforced "), "{long}");
+    let manifest = fs::read_to_string(latest(tmp.path()).join("series.toml")).unwrap();
+    assert!(
+        manifest.contains("[sandbox]") && manifest.contains("enforced = ["),
+        "{manifest}"
+    );
+
+    let input: String = (0..30)
+        .flat_map(|_| (0..=104).map(|n| format!("{n}\n")))
+        .collect();
+    let out = play(
+        tmp.path(),
+        &input,
+        &["--seed", "3", "--against", "first", "gap"],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    for other in [
+        "lowest:",
+        "bots/lowest",
+        "kd-filler",
+        "skipped",
+        "not chosen",
+    ] {
+        assert!(!said(&out).contains(other), "{other}: {}", said(&out));
+    }
+}

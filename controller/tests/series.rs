@@ -1174,6 +1174,11 @@ fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
     );
 }
 
+/// Everything a command printed, stdout then stderr.
+fn said_of(out: &Output) -> String {
+    format!("{}{}", text(&out.stdout), text(&out.stderr))
+}
+
 /// `take6 play` in `dir` with `input` as the keyboard.
 fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
     use std::io::Write as _;
@@ -1219,7 +1224,9 @@ fn a_person_chooses_opponents_and_sees_where_every_card_went() {
     players.sort();
     assert_eq!(players, ["ann", "first", "gap#1", "gap#2"]);
     assert!(g.invalid.is_empty(), "{:?}", g.invalid);
-    assert!(text(&out.stderr).contains("lowest: skipped: not chosen with --against"));
+    // The bots not chosen were not asked to play: nothing is said of them (issue 30).
+    assert!(!said_of(&out).contains("lowest"), "{}", said_of(&out));
+    assert!(!said_of(&out).contains("skipped"), "{}", said_of(&out));
     // Piped: no colours. Every turn says where every card went, as recorded.
     assert!(!stdout.contains('\x1b'), "{stdout}");
     assert_eq!(stdout.matches("where the cards went:").count(), 10);

@@ -344,7 +344,7 @@ fn launcher(settings: &Settings) -> Result<Arc<Sandbox>, SeriesError> {
             sandbox.keep_warm(exe);
         }
     }
-    eprintln!("take6: {}", sandbox.report().line());
+    eprintln!("take6: {}", sandbox.report().stderr_line());
     Ok(Arc::new(sandbox))
 }
 
@@ -641,8 +641,8 @@ async fn play(
     })
 }
 
-/// `take6 play --against NAME…`: keeps only the named bots (the others are skipped, saying
-/// why) and returns the named built-ins, which then sit at the table instead of padding.
+/// `take6 play --against NAME…`: keeps only the named bots (the others are left out without
+/// a word) and returns the named built-ins, which then sit at the table instead of padding.
 /// A name that is neither is an error listing what there is.
 fn choose(
     against: &[String],
@@ -677,10 +677,10 @@ fn choose(
         .into_iter()
         .partition(|(b, _)| against.contains(&b.name));
     *bots = kept;
-    skipped.extend(left.into_iter().map(|(b, _)| Skipped {
-        name: b.name,
-        reason: "not chosen with --against".into(),
-    }));
+    // The bots not chosen were not asked to play: nothing to say about them (issue 30), nor
+    // about the bots of another game.
+    drop(left);
+    skipped.retain(|s| !s.is_for_another_game());
     Ok(Some(strategies))
 }
 
