@@ -550,3 +550,70 @@ fn the_sandbox_line_is_short_and_play_against_lists_no_other_bot() {
         assert!(!said(&out).contains(other), "{other}: {}", said(&out));
     }
 }
+
+/// Item 12: the report's nits: the page says the mean score decides the rank, the head-to-head
+/// caption speaks of percentages as its cells do, a row's total of one cow is "1 cow", and
+/// Kingdomino bots are not listed with Take 6's template "default".
+#[test]
+fn the_report_says_what_decides_the_rank_and_lists_no_template_for_kingdomino() {
+    let tmp = arena(&["first", "lowest", "kd-filler"]);
+    let run = [
+        "run",
+        "--games",
+        "6",
+        "--players",
+        "3",
+        "--reply-ms",
+        "5000",
+        "--seed",
+        "9",
+        "--bots",
+        "bots",
+    ];
+    // Three bots at tables of three with built-ins: the line-ups vary, so the head-to-head shows.
+    copy_dir(&fixtures().join("first"), &tmp.path().join("bots/third"));
+    fs::remove_dir_all(tmp.path().join("bots/kd-filler")).unwrap();
+    let out = take6(
+        tmp.path(),
+        &[&run[..], &["--schedule", "balanced", "--players", "2"]].concat(),
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    let page = fs::read_to_string(latest(tmp.path()).join("report.html")).unwrap();
+    assert!(
+        page.contains("<b>The mean score decides the rank</b>"),
+        "rank"
+    );
+    assert!(
+        page.contains("Percentage of the points the row's player won against the column's"),
+        "head-to-head caption"
+    );
+    assert!(!page.contains("1 for a lower score"));
+    assert!(page.contains("total === 1 ? \" cow\" : \" cows\""), "1 cow");
+    assert!(
+        page.contains("<td>default</td>"),
+        "Take 6 bots speak a template set"
+    );
+
+    let kd = arena(&["kd-filler"]);
+    let out = take6(
+        kd.path(),
+        &[
+            "run",
+            "--game",
+            "kingdomino",
+            "--games",
+            "1",
+            "--players",
+            "2",
+            "--reply-ms",
+            "5000",
+        ],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    let page = fs::read_to_string(latest(kd.path()).join("report.html")).unwrap();
+    assert!(
+        !page.contains("<td>default</td>"),
+        "no template for Kingdomino"
+    );
+    assert!(page.contains("CodinGame&#39;s wire") || page.contains("CodinGame's wire"));
+}
