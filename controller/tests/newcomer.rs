@@ -617,3 +617,50 @@ fn the_report_says_what_decides_the_rank_and_lists_no_template_for_kingdomino() 
     );
     assert!(page.contains("CodinGame&#39;s wire") || page.contains("CodinGame's wire"));
 }
+
+/// Item 13: `--until-separated` that runs out of its budget says which ranks stayed
+/// unseparated and how many more games its estimate needs.
+#[test]
+fn until_separated_out_of_budget_names_the_ranks_and_the_games_needed() {
+    let tmp = arena(&["first", "lowest"]);
+    let out = take6(
+        tmp.path(),
+        &[
+            "run",
+            "--games",
+            "6",
+            "--players",
+            "4",
+            "--until-separated",
+            "--top",
+            "2",
+            "--seed",
+            "12345678901234567",
+            "--reply-ms",
+            "5000",
+        ],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("The budget ran out before the top 2 were separated at 95 %:\n  rank 1 ("),
+        "{stdout}"
+    );
+    assert!(stdout.contains(") and rank 2 ("), "{stdout}");
+    assert!(stdout.contains("apart over 6 games together"), "{stdout}");
+    let estimate = stdout
+        .lines()
+        .find(|l| l.starts_with("By the spread so far, about "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let more: u64 = estimate["By the spread so far, about ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(more > 0, "{estimate}");
+    assert!(
+        estimate.ends_with(&format!("(--games {}).", 6 + more)),
+        "{estimate}"
+    );
+}
