@@ -165,6 +165,9 @@ pub struct RunArgs {
     /// status 3 once its games are played, so that a script notices)
     #[arg(long)]
     pub allow_skips: bool,
+    /// Print the standings on stderr every N games while the series plays
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub standings_every: Option<u64>,
 }
 
 /// The flags of `run` that also make sense at the keyboard (`take6 play`): where the bots are,
@@ -434,6 +437,9 @@ pub struct Settings {
     /// Where the reply limits came from (flag, `[limits.<game>]`, top-level key, default).
     #[serde(skip)]
     pub limits_from: [game_limits::Source; 2],
+    /// `--standings-every N`: the standings on stderr every N games; changes no game.
+    #[serde(skip)]
+    pub standings_every: Option<u64>,
 }
 
 /// Settings that cannot be used. Each message names the setting and the fix.
@@ -703,6 +709,7 @@ impl Settings {
             config: config_path.clone(),
             shard: args.shard.filter(|s| *s != Shard::WHOLE),
             limits_from,
+            standings_every: args.standings_every,
         };
         if settings.record == crate::record::Level::Summary && !settings.builtins_only {
             return Err(ConfigError::Invalid {

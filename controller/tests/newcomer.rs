@@ -664,3 +664,77 @@ fn until_separated_out_of_budget_names_the_ranks_and_the_games_needed() {
         "{estimate}"
     );
 }
+
+/// Item 11: with stderr not a terminal, a progress line every few seconds (games done, rate,
+/// ETA, leader); `--standings-every N` prints the standings every N games; on a terminal (a
+/// pseudo-terminal from `script`) the bar shows the elapsed time and the leader.
+#[test]
+fn progress_is_said_without_a_terminal_and_the_bar_shows_elapsed_and_leader() {
+    let tmp = arena(&["first", "lowest"]);
+    let args = [
+        "run",
+        "--games",
+        "30",
+        "--players",
+        "4",
+        "--jobs",
+        "1",
+        "--reply-ms",
+        "5000",
+        "--standings-every",
+        "10",
+    ];
+    let out = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(tmp.path())
+        .args(args)
+        .env("TAKE6_PROGRESS_SECONDS", "0.05")
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", said(&out));
+    let stderr = text(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("take6: ") && l.contains(" games/s, elapsed "))
+        .unwrap_or_else(|| panic!("no progress line: {stderr}"));
+    assert!(
+        line.contains("/30 games, ") && line.contains(", ETA "),
+        "{line}"
+    );
+    assert!(line.contains(", leader "), "{line}");
+    for n in [10, 20, 30] {
+        assert!(
+            stderr.contains(&format!("take6: standings after {n} games:\nrank  bot")),
+            "{stderr}"
+        );
+    }
+
+    if Command::new("script").arg("--version").output().is_err() {
+        common::skipped("no `script` (util-linux) for a pseudo-terminal");
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("take6");
+    let command = format!(
+        "{} run --games 30 --players 4 --jobs 1 --reply-ms 5000",
+        bin.display()
+    );
+    let out = Command::new("script")
+        .current_dir(tmp.path())
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", said(&out));
+    let screen = text(&out.stdout);
+    let bar = screen
+        .split(['\r', '\n'])
+        .filter(|l| l.contains(" games/s") && l.contains(" elapsed"))
+        .find(|l| l.contains("leader "))
+        .unwrap_or_else(|| panic!("no bar with the leader: {screen}"));
+    assert!(
+        bar.contains(" games  ") && bar.contains("s elapsed"),
+        "{bar}"
+    );
+}

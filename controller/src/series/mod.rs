@@ -490,10 +490,10 @@ fn sinks(
         Box::new(GamesFile::new(dir.file(GAMES))),
         Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
         // A progress bar would only get in the way of a person reading the board.
-        Box::new(sinks::progress::Progress::new(
-            bar.clone(),
-            settings.human.is_none(),
-        )),
+        Box::new(
+            sinks::progress::Progress::new(bar.clone(), settings.human.is_none())
+                .standings_every(settings.standings_every),
+        ),
         Box::new(
             sinks::Console::new(bar, settings.bots.clone(), dir.path.clone())
                 .person(settings.human.clone()),
