@@ -637,13 +637,16 @@ async fn run_build(
         .spawn("build", workdir, [Stdio::null(), out.into(), err.into()])
         .map_err(|e| format!("build could not start: {e}"))?;
     let status = tokio::time::timeout(limit, child.wait()).await;
-    // A limit the build ran into explains its failure.
+    // A limit the build ran into explains its failure, with the flag that raises it.
     let breach = || match tree.breach() {
-        Some(breach) => format!(" ({breach})"),
-        None => String::new(),
+        Some(breach) => format!(" ({breach}; {} raises it)", raised_by(&breach)),
+        None => out_of_memory(sandbox, log),
     };
     match status {
-        Err(_) => Err(format!("build timed out after {} s", limit.as_secs())),
+        Err(_) => Err(format!(
+            "build timed out after {} s (--build-timeout-s raises it)",
+            limit.as_secs()
+        )),
         Ok(Err(e)) => Err(format!("build could not be waited for: {e}")),
         Ok(Ok(status)) if status.success() => Ok(()),
         Ok(Ok(status)) => Err(match status.code() {
@@ -651,6 +654,49 @@ async fn run_build(
             None => format!("build ended by {status}{}", breach()),
         }),
     }
+}
+
+/// The flag that raises the limit `breach` names.
+fn raised_by(breach: &crate::sandbox::Breach) -> &'static str {
+    match breach {
+        crate::sandbox::Breach::Memory { .. } => "--memory-mib",
+        crate::sandbox::Breach::Processes { .. } => "--max-procs",
+        crate::sandbox::Breach::Disk { .. } => "--disk-mib",
+    }
+}
+
+/// What the last lines of a failed build's `log` say when it ran out of memory without a
+/// cgroup to tell (an address-space limit makes allocations fail, and the build then exits
+/// with a status of its own): the limit and the flag that raises it; empty otherwise.
+fn out_of_memory(sandbox: &Sandbox, log: &Path) -> String {
+    const SIGNS: [&str; 6] = [
+        "insufficient memory",
+        "could not allocate",
+        "cannot allocate memory",
+        "out of memory",
+        "std::bad_alloc",
+        "memoryerror",
+    ];
+    let text = folder::read_text(log, 1 << 20).unwrap_or_default();
+    let tail: String = text
+        .lines()
+        .rev()
+        .take(40)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .to_lowercase();
+    if !SIGNS.iter().any(|s| tail.contains(s)) {
+        return String::new();
+    }
+    let per_process = if sandbox.report().enforced.contains(&"address-space") {
+        " of address space per process"
+    } else {
+        ""
+    };
+    format!(
+        " (it ran out of memory: a build may use {} MiB{per_process}; --memory-mib raises it)",
+        sandbox.limits().memory_mib
+    )
 }
 
 #[cfg(test)]

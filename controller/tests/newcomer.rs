@@ -738,3 +738,73 @@ fn progress_is_said_without_a_terminal_and_the_bar_shows_elapsed_and_leader() {
         "{bar}"
     );
 }
+
+/// Item 5: Java under `--sandbox none` (memory as an address-space limit per process): the
+/// JVM options take6 writes size the heap from the limit, so a source-only Java bot builds
+/// and plays at 900 MiB, where a fixed 512 MiB heap needs 940 (it failed before).
+#[test]
+fn java_builds_and_plays_under_an_address_space_limit() {
+    if Command::new("javac").arg("-version").output().is_err() {
+        common::skipped("no javac (apt-get install default-jdk-headless)");
+        return;
+    }
+    let tmp = arena(&["src-java"]);
+    let out = take6(
+        tmp.path(),
+        &[
+            "run",
+            "--sandbox",
+            "none",
+            "--memory-mib",
+            "900",
+            "--games",
+            "2",
+            "--players",
+            "3",
+            "--first-reply-ms",
+            "20000",
+            "--reply-ms",
+            "5000",
+        ],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    assert!(!said(&out).contains("skipped"), "{}", said(&out));
+    let launch = fs::read_to_string(latest(tmp.path()).join("work/src-java/launch")).unwrap();
+    assert!(launch.contains("export MALLOC_ARENA_MAX=2"), "{launch}");
+}
+
+/// Item 5: a build that runs out of memory under an address-space limit names the limit and
+/// the flag that raises it (it said only `build exited with status 1`).
+#[test]
+fn a_build_out_of_memory_names_the_limit_and_its_flag() {
+    let tmp = arena(&["first"]);
+    let build = tmp.path().join("bots/first/build");
+    fs::write(
+        &build,
+        "#!/bin/sh\nexec python3 -c 'x = bytearray(1 << 31)'\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&build, fs::Permissions::from_mode(0o755)).unwrap();
+    let out = take6(
+        tmp.path(),
+        &[
+            "run",
+            "--sandbox",
+            "none",
+            "--memory-mib",
+            "256",
+            "--games",
+            "1",
+            "--allow-skips",
+        ],
+    );
+    let said = said(&out);
+    assert!(
+        said.contains(
+            "build exited with status 1 (it ran out of memory: a build may use 256 MiB of \
+             address space per process; --memory-mib raises it)"
+        ),
+        "{said}"
+    );
+}
