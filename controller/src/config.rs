@@ -88,6 +88,9 @@ pub enum Command {
     /// newest of each kind and whatever `latest` names or a running take6 holds. --dry-run
     /// lists them first.
     Clean(crate::clean::CleanArgs),
+    /// Write a bot folder to start from: source in --lang that reads the protocol, plays a
+    /// legal move and flushes; take6 writes its build and launch. Check it with take6 check.
+    New(crate::starter::NewArgs),
 }
 
 /// Flags of `take6 merge`.

@@ -28,6 +28,7 @@ pub mod seed;
 pub mod series;
 pub mod shard;
 pub mod signals;
+pub mod starter;
 pub mod table;
 
 /// Take 6's rules, kept at the paths the rest of the crate and the tests use.

@@ -85,6 +85,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Merge(args) => return merge(&args),
         Command::Clean(args) => return clean(&args),
+        Command::New(args) => {
+            let (folder, files) = take6::starter::write(&args)?;
+            let game = args.game.unwrap_or_default();
+            for f in &files {
+                println!("wrote {}", f.display());
+            }
+            let flag = if game.is_take6() {
+                String::new()
+            } else {
+                format!(" --game {}", game.name())
+            };
+            println!(
+                "a {} bot for {}: it reads the protocol, plays a legal move and flushes; take6 \
+                 writes its build and launch. Try it with: take6 check{flag} {}",
+                args.lang.title(),
+                game.title(),
+                folder.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
     };
     // Before any thread starts: Ctrl-C, SIGTERM and SIGHUP stop the series cleanly, and the
     // process within a few seconds whatever it is doing (see take6::signals).

@@ -808,3 +808,119 @@ fn a_build_out_of_memory_names_the_limit_and_its_flag() {
         "{said}"
     );
 }
+
+/// Item 15: `take6 new NAME --lang LANG [--game kingdomino]` writes a bot folder that reads
+/// the protocol, plays a legal move (Kingdomino: no PUT refused by the rules), flushes and
+/// passes `take6 check`, for every language whose toolchain the bots can run here (the
+/// others are SKIPPED, naming the tool).
+#[test]
+fn every_starter_passes_take6_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let langs = [
+        ("python", "python3"),
+        ("c", "gcc"),
+        ("cpp", "g++"),
+        ("java", "javac"),
+        ("js", "node"),
+        ("rust", "rustc"),
+        ("go", "go"),
+    ];
+    for game in ["take6", "kingdomino"] {
+        for (lang, tool) in langs {
+            let name = format!("{lang}-{game}");
+            let out = take6(tmp.path(), &["new", &name, "--lang", lang, "--game", game]);
+            assert!(out.status.success(), "{}", said(&out));
+            assert!(
+                text(&out.stdout).contains(&format!("take6 check --game {game} bots/{name}"))
+                    || text(&out.stdout).contains(&format!("take6 check bots/{name}")),
+                "{}",
+                said(&out)
+            );
+            let folder = format!("bots/{name}");
+            let out = take6(
+                tmp.path(),
+                &[
+                    "check",
+                    "--game",
+                    game,
+                    "--games",
+                    "2",
+                    "--first-reply-ms",
+                    "20000",
+                    "--reply-ms",
+                    "5000",
+                    &folder,
+                ],
+            );
+            let shown = said(&out);
+            if shown.contains(&format!("but {tool} is not on the bots' PATH"))
+                || shown.contains(&format!("{tool:<8} missing"))
+            {
+                common::skipped(&format!("{tool} cannot run in the sandbox here ({name})"));
+                if lang == "rust" {
+                    rust_starter_compiled_outside(tmp.path(), &name, game);
+                }
+                continue;
+            }
+            assert!(out.status.success(), "{name}: {shown}");
+            assert!(
+                shown.contains("OK: no fault in 2 games."),
+                "{name}: {shown}"
+            );
+            if game == "kingdomino" {
+                let checks = fs::canonicalize(tmp.path().join("results/checks/latest")).unwrap();
+                let jsonl = fs::read_to_string(checks.join("games.jsonl")).unwrap();
+                assert!(
+                    !jsonl.contains("\"Illegal\""),
+                    "{name}: a PUT refused: {jsonl}"
+                );
+                assert!(jsonl.contains("\"Placed\""), "{name}");
+            }
+        }
+    }
+    // Refusals: an existing folder, a name that cannot be one.
+    let out = take6(tmp.path(), &["new", "python-take6", "--lang", "python"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(said(&out).contains("already exists"), "{}", said(&out));
+    let out = take6(tmp.path(), &["new", "../up", "--lang", "c"]);
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+}
+
+/// The Rust starter when rustc is not where the bots see it (e.g. under ~/.cargo): compiled
+/// with the host's rustc as take6's build would (`rustc -O -o bot main.rs`), then checked with
+/// a `launch` that runs it; skipped without a rustc at all.
+fn rust_starter_compiled_outside(dir: &Path, name: &str, game: &str) {
+    let folder = dir.join("bots").join(name);
+    let built = Command::new("rustc")
+        .current_dir(&folder)
+        .args(["-O", "-o", "bot", "main.rs"])
+        .output();
+    match built {
+        Err(_) => {
+            common::skipped("no rustc on this machine");
+            return;
+        }
+        Ok(out) => assert!(out.status.success(), "{name}: {}", said(&out)),
+    }
+    fs::write(folder.join("launch"), "#!/bin/sh\nexec ./bot\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(folder.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("bots/{name}");
+    let out = take6(
+        dir,
+        &[
+            "check",
+            "--game",
+            game,
+            "--games",
+            "2",
+            "--first-reply-ms",
+            "20000",
+            "--reply-ms",
+            "5000",
+            &path,
+        ],
+    );
+    assert!(out.status.success(), "{name}: {}", said(&out));
+    assert!(said(&out).contains("OK: no fault in 2 games."), "{name}");
+}
