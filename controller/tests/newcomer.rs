@@ -151,7 +151,7 @@ fn check_leaves_latest_alone_and_a_complete_series_has_nothing_to_resume() {
     let checks = fs::canonicalize(tmp.path().join("results/checks/latest")).unwrap();
     assert!(checks.join("games.jsonl").is_file());
     assert!(
-        text(&out.stdout).contains(&format!("Results of the check: results/checks/")),
+        text(&out.stdout).contains("Results of the check: results/checks/"),
         "{}",
         said(&out)
     );

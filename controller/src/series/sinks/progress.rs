@@ -205,7 +205,7 @@ impl Sink for Progress {
                     }
                 }
                 if let Some(n) = self.standings_every
-                    && state.lines % n == 0
+                    && state.lines.is_multiple_of(n)
                 {
                     let table = crate::record::summary_table(&state.standings(), &[]);
                     self.slot.above(|| {
