@@ -1225,8 +1225,9 @@ fn a_person_chooses_opponents_and_sees_where_every_card_went() {
     assert_eq!(players, ["ann", "first", "gap#1", "gap#2"]);
     assert!(g.invalid.is_empty(), "{:?}", g.invalid);
     // The bots not chosen were not asked to play: nothing is said of them (issue 30).
-    assert!(!said_of(&out).contains("lowest"), "{}", said_of(&out));
-    assert!(!said_of(&out).contains("skipped"), "{}", said_of(&out));
+    for other in ["lowest:", "bots/lowest", "skipped", "not chosen"] {
+        assert!(!said_of(&out).contains(other), "{other}: {}", said_of(&out));
+    }
     // Piped: no colours. Every turn says where every card went, as recorded.
     assert!(!stdout.contains('\x1b'), "{stdout}");
     assert_eq!(stdout.matches("where the cards went:").count(), 10);

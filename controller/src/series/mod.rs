@@ -373,12 +373,6 @@ pub async fn resume(
             "a game at the keyboard (take6 play) cannot be resumed".into(),
         ));
     }
-    if manifest.status == Status::Complete {
-        return Err(SeriesError::NothingToResume {
-            dir: dir.path.clone(),
-            games: manifest.games_played,
-        });
-    }
     let origin = resume::origin(&manifest, &dir.path);
     let settings = resume::settings(args, &manifest, origin.as_deref())?;
     for warning in &manifest.warnings {
@@ -399,6 +393,13 @@ pub async fn resume(
         )));
     }
     resume::same_templates(&manifest, &bots)?;
+    // After the checks of what was asked (a flag that would change the games is said first).
+    if manifest.status == Status::Complete {
+        return Err(SeriesError::NothingToResume {
+            dir: dir.path.clone(),
+            games: manifest.games_played,
+        });
+    }
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
     let schedule = if settings.builtins_only {
         Schedule::builtins_only(settings.schedule_request(0))?
