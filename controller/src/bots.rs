@@ -216,14 +216,16 @@ fn folders(bots_dir: &Path) -> io::Result<Vec<PathBuf>> {
 }
 
 /// How many bots of `bots_dir` may play `game` at most, read before anything is copied or
-/// built: its bot folders less those whose `bot.toml` names other games. A series whose
-/// settings cannot seat that many is refused at once (issue 30), not after the builds.
+/// built: its folders that look like bots (a `launch`, a `build` or source take6 knows) less
+/// those whose `bot.toml` names other games. A series whose settings cannot seat that many is
+/// refused at once (issue 30), not after the builds.
 pub fn entrants_at_most(bots_dir: &Path, game: crate::games::GameId) -> usize {
     let Ok(folders) = folders(bots_dir) else {
         return 0;
     };
     folders
         .iter()
+        .filter(|folder| is_bot_folder(folder))
         .filter(|folder| {
             let Ok(text) = folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP) else {
                 return true;
