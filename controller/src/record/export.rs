@@ -233,6 +233,7 @@ pub fn top_disagreement(standings: &[Standing]) -> Option<String> {
     if others.is_empty() {
         return None;
     }
+    // UNTRUSTED: bots' names (their folders'), for stdout and (escaped) the report.
     Some(format!(
         "The rank is by mean score, which puts {} first; {}.\n",
         first

@@ -49,6 +49,7 @@ fn describe(
     pair: Option<&HeadToHead>,
     played: u64,
 ) -> (String, Option<u64>) {
+    // UNTRUSTED: bots' names (their folders'), said on stdout in the summary.
     let names = format!(
         "rank {} ({}) and rank {} ({})",
         upper.rank, upper.bot, lower.rank, lower.bot
