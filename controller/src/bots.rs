@@ -135,20 +135,7 @@ pub async fn prepare(
         path: bots_dir.to_path_buf(),
         error,
     };
-    // `--bots mybots/mybot`: the bot folder itself, which then plays the built-ins.
-    let mut folders: Vec<PathBuf> = if is_bot_folder(bots_dir) {
-        vec![own_folder(bots_dir)]
-    } else {
-        fs::read_dir(bots_dir)
-            .map_err(read_err)?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(read_err)?
-            .into_iter()
-            .map(|e| e.path())
-            .filter(|p| p.is_dir() && !file_name(p).starts_with('.'))
-            .collect()
-    };
-    folders.sort();
+    let folders = folders(bots_dir).map_err(read_err)?;
 
     let logs = series_dir.join("logs");
     // Bots run with their working copy as current directory, so it must not be relative.
@@ -235,6 +222,46 @@ pub async fn prepare(
         }
     }
     Ok((bots, skipped))
+}
+
+/// The bot folders of `bots_dir`, sorted: `bots_dir` itself when it is one bot's folder
+/// (`--bots mybots/mybot`, which then plays the built-ins), else its subfolders whose names do
+/// not begin with a dot.
+fn folders(bots_dir: &Path) -> io::Result<Vec<PathBuf>> {
+    if is_bot_folder(bots_dir) {
+        return Ok(vec![own_folder(bots_dir)]);
+    }
+    let mut folders: Vec<PathBuf> = fs::read_dir(bots_dir)?
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && !file_name(p).starts_with('.'))
+        .collect();
+    folders.sort();
+    Ok(folders)
+}
+
+/// How many bots of `bots_dir` may play `game` at most, read before anything is copied or
+/// built: its folders that look like bots (a `launch`, a `build` or source take6 knows) less
+/// those whose `bot.toml` names other games. A series whose settings cannot seat that many is
+/// refused at once (issue 30), not after the builds.
+pub fn entrants_at_most(bots_dir: &Path, game: crate::games::GameId) -> usize {
+    let Ok(folders) = folders(bots_dir) else {
+        return 0;
+    };
+    folders
+        .iter()
+        .filter(|folder| is_bot_folder(folder))
+        .filter(|folder| {
+            let Ok(text) = folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP) else {
+                return true;
+            };
+            toml::from_str::<BotToml>(&text)
+                .ok()
+                .and_then(|t| t.games)
+                .is_none_or(|games| games.contains(&game))
+        })
+        .count()
 }
 
 /// Whether `dir` is one bot's own folder rather than a folder of bots: it holds a `launch` or
@@ -667,13 +694,16 @@ async fn run_build(
         .spawn("build", workdir, [Stdio::null(), out.into(), err.into()])
         .map_err(|e| format!("build could not start: {e}"))?;
     let status = tokio::time::timeout(limit, child.wait()).await;
-    // A limit the build ran into explains its failure.
+    // A limit the build ran into explains its failure, with the flag that raises it.
     let breach = || match tree.breach() {
-        Some(breach) => format!(" ({breach})"),
-        None => String::new(),
+        Some(breach) => format!(" ({breach}; {} raises it)", raised_by(&breach)),
+        None => out_of_memory(sandbox, log),
     };
     let outcome = match status {
-        Err(_) => Err(format!("build timed out after {} s", limit.as_secs())),
+        Err(_) => Err(format!(
+            "build timed out after {} s (--build-timeout-s raises it)",
+            limit.as_secs()
+        )),
         Ok(Err(e)) => Err(format!("build could not be waited for: {e}")),
         Ok(Ok(status)) if status.success() => Ok(()),
         Ok(Ok(status)) => Err(match status.code() {
@@ -686,6 +716,49 @@ async fn run_build(
     drop(tree);
     inert_log(log);
     outcome
+}
+
+/// The flag that raises the limit `breach` names.
+fn raised_by(breach: &crate::sandbox::Breach) -> &'static str {
+    match breach {
+        crate::sandbox::Breach::Memory { .. } => "--memory-mib",
+        crate::sandbox::Breach::Processes { .. } => "--max-procs",
+        crate::sandbox::Breach::Disk { .. } => "--disk-mib",
+    }
+}
+
+/// What the last lines of a failed build's `log` say when it ran out of memory without a
+/// cgroup to tell (an address-space limit makes allocations fail, and the build then exits
+/// with a status of its own): the limit and the flag that raises it; empty otherwise.
+fn out_of_memory(sandbox: &Sandbox, log: &Path) -> String {
+    const SIGNS: [&str; 6] = [
+        "insufficient memory",
+        "could not allocate",
+        "cannot allocate memory",
+        "out of memory",
+        "std::bad_alloc",
+        "memoryerror",
+    ];
+    let text = folder::read_text(log, 1 << 20).unwrap_or_default();
+    let tail: String = text
+        .lines()
+        .rev()
+        .take(40)
+        .collect::<Vec<_>>()
+        .join("\n")
+        .to_lowercase();
+    if !SIGNS.iter().any(|s| tail.contains(s)) {
+        return String::new();
+    }
+    let per_process = if sandbox.report().enforced.contains(&"address-space") {
+        " of address space per process"
+    } else {
+        ""
+    };
+    format!(
+        " (it ran out of memory: a build may use {} MiB{per_process}; --memory-mib raises it)",
+        sandbox.limits().memory_mib
+    )
 }
 
 #[cfg(test)]

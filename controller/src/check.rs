@@ -230,11 +230,15 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
                     }
                 }
                 FaultPhase::Row => "a row number from 0 to 3".to_string(),
-                FaultPhase::Move => "`PUT x y rotation` (a legal placement of the tile in play) \
-                                     then `PICK tileId` (a free tile of the offer)"
-                    .to_string(),
+                FaultPhase::Move => {
+                    crate::games::kingdomino::wire::correct_reply(f.turn, g.players.len())
+                }
             };
-            let _ = writeln!(out, "  a correct reply: {expected}, alone on a line{limit}");
+            let alone = match f.phase {
+                FaultPhase::Move => "",
+                _ => ", alone on a line",
+            };
+            let _ = writeln!(out, "  a correct reply: {expected}{alone}{limit}");
             out.push_str(&stderr_of(dir, bot, g.game));
         }
     }
@@ -246,7 +250,14 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
             if s.first { &mut firsts } else { &mut later }.push(ms);
         }
     }
-    out.push_str("\nReply times:\n");
+    let _ = writeln!(
+        out,
+        "\nReply times (wall-clock time from the message to the reply; the limits count {}):",
+        match settings.clock {
+            crate::sandbox::Clock::Cpu => "CPU time of the bot's whole process tree",
+            crate::sandbox::Clock::Wall => "wall-clock time too",
+        }
+    );
     for (what, values, limit) in [
         (
             "first reply of a game",
@@ -273,6 +284,9 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         );
     }
     out.push_str(&scores(&games, bot));
+    if let Some(stop) = stopped_early(&mine, settings.games) {
+        out.push_str(&stop);
+    }
     if faults == 0 {
         let _ = writeln!(
             out,
@@ -288,6 +302,27 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         );
     }
     (out, faults == 0)
+}
+
+/// When the check stopped before its `planned` games because the bot had the same fault in
+/// two games in a row (see `series::sinks::repeated`): what to say.
+fn stopped_early(mine: &[(&GameRecord, usize)], planned: u64) -> Option<String> {
+    if mine.len() as u64 >= planned {
+        return None;
+    }
+    let signatures: Vec<_> = mine
+        .iter()
+        .map(|(g, seat)| crate::series::sinks::repeated::signature(g, *seat))
+        .collect();
+    let repeated = signatures
+        .windows(2)
+        .find_map(|w| w[0].clone().filter(|s| w[1].as_ref() == Some(s)))?;
+    Some(format!(
+        "\nStopped after {} of {planned}: the same fault ({}) twice in a row; the other games \
+         would repeat it. Fix it and check again.\n",
+        crate::names::count(mine.len() as u64, "game"),
+        repeated.0
+    ))
 }
 
 /// How many of the last lines of a bot's stderr in a game `check` shows under a fault.

@@ -16,6 +16,8 @@ use crate::schedule::{Request, ScheduleKind};
 use crate::shard::Shard;
 
 mod bounds;
+mod file_errors;
+pub mod game_limits;
 
 use bounds::Bounds;
 
@@ -32,6 +34,9 @@ pub const CONFIG_FILE: &str = "take6.toml";
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Say more: the sandbox line lists every protection enforced
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -79,6 +84,13 @@ pub enum Command {
     /// series folder equal to a one-machine run with the same seed and settings. Each shard is
     /// verified first; shards of different series, overlapping or missing games are refused.
     Merge(MergeArgs),
+    /// Remove old checks and plays (and with --series old series of `take6 run`), keeping the
+    /// newest of each kind and whatever `latest` names or a running take6 holds. --dry-run
+    /// lists them first.
+    Clean(crate::clean::CleanArgs),
+    /// Write a bot folder to start from: source in --lang that reads the protocol, plays a
+    /// legal move and flushes; take6 writes its build and launch. Check it with take6 check.
+    New(crate::starter::NewArgs),
 }
 
 /// Flags of `take6 merge`.
@@ -156,6 +168,9 @@ pub struct RunArgs {
     /// status 3 once its games are played, so that a script notices)
     #[arg(long)]
     pub allow_skips: bool,
+    /// Print the standings on stderr every N games while the series plays
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub standings_every: Option<u64>,
 }
 
 /// The flags of `run` that also make sense at the keyboard (`take6 play`): where the bots are,
@@ -191,7 +206,7 @@ pub struct TableArgs {
     /// Master seed of all randomness (deals, seats, built-ins), up to 128 bits; one below 2^48
     /// can be found by a bot and is warned about [default: random 128 bits, recorded in
     /// series.toml]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub seed: Option<crate::seed::Seed>,
     /// Time limit for a bot's first reply of a game, start-up included [default: 3000 for
     /// take6, 1000 for kingdomino]
@@ -288,7 +303,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub games: u64,
     /// Master seed [default: random]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub seed: Option<crate::seed::Seed>,
     /// Folder the check's series folder is made in [default: results]
     #[arg(long, value_name = "DIR")]
@@ -337,6 +352,8 @@ struct FileConfig {
     builtins_only: Option<bool>,
     record: Option<crate::record::Level>,
     allow_skips: Option<bool>,
+    /// `[limits.<game>]`: reply limits of one game (see [`game_limits`]).
+    limits: Option<game_limits::LimitsTables>,
 }
 
 /// The settings of one series, after defaults, the file and the flags.
@@ -420,6 +437,12 @@ pub struct Settings {
     /// This folder's share of the series' games (`--shard`), if it is not the whole series.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Where the reply limits came from (flag, `[limits.<game>]`, top-level key, default).
+    #[serde(skip)]
+    pub limits_from: [game_limits::Source; 2],
+    /// `--standings-every N`: the standings on stderr every N games; changes no game.
+    #[serde(skip)]
+    pub standings_every: Option<u64>,
 }
 
 /// Settings that cannot be used. Each message names the setting and the fix.
@@ -553,6 +576,26 @@ impl Settings {
         let wall_given = args.table.wall_factor.or(file.wall_factor).is_some();
         let game = args.game.or(file.game).unwrap_or_default();
         let (first_reply_default, reply_default) = game.default_reply_ms();
+        let table = game_limits::for_game(file.limits.as_ref(), game).map_err(|message| {
+            ConfigError::Parse {
+                path: config_path.clone().unwrap_or_default(),
+                message,
+            }
+        })?;
+        let limits_from = [
+            game_limits::source(
+                args.table.first_reply_ms,
+                table.first_reply_ms,
+                file.first_reply_ms,
+                ("--first-reply-ms", "first_reply_ms"),
+            ),
+            game_limits::source(
+                args.table.reply_ms,
+                table.reply_ms,
+                file.reply_ms,
+                ("--reply-ms", "reply_ms"),
+            ),
+        ];
         let mut settings = Settings {
             game,
             bots: args
@@ -599,13 +642,13 @@ impl Settings {
             first_reply_ms: number(
                 &bounds::FIRST_REPLY_MS,
                 args.table.first_reply_ms,
-                file.first_reply_ms,
+                table.first_reply_ms.or(file.first_reply_ms),
                 first_reply_default,
             )?,
             reply_ms: number(
                 &bounds::REPLY_MS,
                 args.table.reply_ms,
-                file.reply_ms,
+                table.reply_ms.or(file.reply_ms),
                 reply_default,
             )?,
             build_timeout_s: number(
@@ -668,6 +711,8 @@ impl Settings {
             transcript: None,
             config: config_path.clone(),
             shard: args.shard.filter(|s| *s != Shard::WHOLE),
+            limits_from,
+            standings_every: args.standings_every,
         };
         if settings.record == crate::record::Level::Summary && !settings.builtins_only {
             return Err(ConfigError::Invalid {
@@ -894,6 +939,17 @@ impl Settings {
         }
     }
 
+    /// The line `run` and `check` print: the reply limits in force and where they came from.
+    pub fn limits_line(&self) -> String {
+        game_limits::line(
+            self.game,
+            (self.first_reply_ms, self.reply_ms),
+            self.clock,
+            self.limits_from,
+            self.config.as_deref(),
+        )
+    }
+
     /// The limits every bot process plays under.
     pub fn limits(&self) -> Limits {
         Limits {
@@ -924,7 +980,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     })?;
     toml::from_str(&text).map_err(|e| ConfigError::Parse {
         path: path.to_path_buf(),
-        message: e.to_string(),
+        message: file_errors::explain(&text, &e),
     })
 }
 

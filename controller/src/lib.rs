@@ -12,6 +12,7 @@
 pub mod affinity;
 pub mod bots;
 pub mod check;
+pub mod clean;
 pub mod config;
 pub mod decimal;
 pub mod folder;
@@ -27,6 +28,7 @@ pub mod seed;
 pub mod series;
 pub mod shard;
 pub mod signals;
+pub mod starter;
 pub mod table;
 pub mod untrusted;
 

@@ -35,6 +35,7 @@ fn main() -> ExitCode {
     // Nothing the controller inherited may reach a bot (a sandbox's socket is handed on purpose).
     take6::sandbox::close_inherited_on_exec();
     let cli = Cli::parse();
+    take6::sandbox::list_protections(cli.verbose);
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -95,6 +96,27 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         Command::Merge(args) => return merge(&args),
+        Command::Clean(args) => return clean(&args),
+        Command::New(args) => {
+            let (folder, files) = take6::starter::write(&args)?;
+            let game = args.game.unwrap_or_default();
+            for f in &files {
+                println!("wrote {}", f.display());
+            }
+            let flag = if game.is_take6() {
+                String::new()
+            } else {
+                format!(" --game {}", game.name())
+            };
+            println!(
+                "a {} bot for {}: it reads the protocol, plays a legal move and flushes; take6 \
+                 writes its build and launch. Try it with: take6 check{flag} {}",
+                args.lang.title(),
+                game.title(),
+                folder.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
     };
     // Before any thread starts: Ctrl-C, SIGTERM and SIGHUP stop the series cleanly, and the
     // process within a few seconds whatever it is doing (see take6::signals).
@@ -104,7 +126,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         s.fetch_bots()?;
     }
     let (dir, resume) = match (settings.as_ref(), resume) {
-        (Some(settings), _) => (SeriesDir::create(&settings.results)?, None),
+        // A check's or a play's series never replaces the host's latest series: it goes
+        // under results/checks/ or results/plays/, whose own `latest` it moves.
+        (Some(settings), _) => (
+            SeriesDir::create(&SeriesDir::side_folder(
+                &settings.results,
+                checked.is_some(),
+                settings.human.is_some(),
+            ))?,
+            None,
+        ),
         (None, Some((dir, args))) => (dir, Some(args)),
         (None, None) => unreachable!("a command has settings or resumes"),
     };
@@ -219,6 +250,49 @@ fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
         "take6: merged {} into {}",
         take6::names::count(merged.games, "game"),
         merged.dir.path.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `take6 clean`: each folder removed (or, with --dry-run, that would be) and the space freed.
+fn clean(args: &take6::clean::CleanArgs) -> anyhow::Result<ExitCode> {
+    use take6::clean;
+    let doomed =
+        clean::plan(args).with_context(|| format!("cannot read {}", args.results.display()))?;
+    let total: u64 = doomed.iter().map(|d| d.bytes).sum();
+    let verb = if args.dry_run {
+        "would remove"
+    } else {
+        "removing"
+    };
+    for d in &doomed {
+        println!("{verb} {} ({})", d.path.display(), clean::bytes(d.bytes));
+    }
+    if doomed.is_empty() {
+        println!(
+            "nothing to remove (keeping the newest {} of each kind{})",
+            args.keep,
+            if args.series {
+                ""
+            } else {
+                "; --series cleans run series too"
+            }
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.dry_run {
+        println!(
+            "{} would free {}; run without --dry-run to remove them",
+            take6::names::count(doomed.len() as u64, "folder"),
+            clean::bytes(total)
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let freed = clean::apply(&doomed).context("cannot remove a series folder")?;
+    println!(
+        "removed {}, freed {}",
+        take6::names::count(doomed.len() as u64, "folder"),
+        clean::bytes(freed)
     );
     Ok(ExitCode::SUCCESS)
 }

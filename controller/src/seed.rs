@@ -72,7 +72,10 @@ impl fmt::Display for Seed {
 
 /// A seed that is not a decimal integer below 2^128.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a seed: give a decimal integer from 0 to 2^128 - 1")]
+#[error(
+    "{0:?} is not a seed: seeds are non-negative integers; give a decimal integer from 0 to \
+     2^128 - 1"
+)]
 pub struct BadSeed(String);
 
 impl FromStr for Seed {

@@ -72,7 +72,17 @@ fn series(dir: &Path) -> PathBuf {
 }
 
 fn games(dir: &Path) -> Vec<GameRecord> {
-    let file = fs::File::open(series(dir).join("games.jsonl")).unwrap();
+    games_of(&series(dir))
+}
+
+/// The series of the last `take6 play` in `dir`: under results/plays/, so that it never
+/// replaces the host's latest series (issue 30).
+fn played(dir: &Path) -> PathBuf {
+    fs::canonicalize(dir.join("results/plays/latest")).unwrap()
+}
+
+fn games_of(series: &Path) -> Vec<GameRecord> {
+    let file = fs::File::open(series.join("games.jsonl")).unwrap();
     let mut games = read_games_jsonl(BufReader::new(file)).unwrap();
     games.sort_by_key(|g| g.game);
     games
@@ -384,7 +394,7 @@ fn a_person_is_told_why_and_leaving_is_recorded_as_such() {
     let out = child.wait_with_output().unwrap();
     assert_ok(&out);
     let stdout = text(&out.stdout);
-    let g = &games(tmp.path())[0];
+    let g = &games_of(&played(tmp.path()))[0];
     let me = g.players.iter().position(|p| p == "you").unwrap();
     let mut hand = g.hands[me].clone();
     hand.sort_unstable();
@@ -418,7 +428,7 @@ fn a_person_is_told_why_and_leaving_is_recorded_as_such() {
         (me, "left")
     );
     assert!(g.invalid[0].reason.contains("Ctrl-D"), "{:?}", g.invalid[0]);
-    let manifest = fs::read_to_string(series(tmp.path()).join("series.toml")).unwrap();
+    let manifest = fs::read_to_string(played(tmp.path()).join("series.toml")).unwrap();
     assert!(manifest.contains("\nplayers = 4\n"), "{manifest}");
     // A name of one's own is said once.
     let out = Command::cargo_bin("take6")
@@ -486,15 +496,48 @@ fn counts_are_singular_for_one_and_skips_exit_non_zero() {
 #[test]
 fn the_sample_bots_play_without_a_skip() {
     let tmp = tempfile::tempdir().unwrap();
-    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots");
-    let out = run(
-        tmp.path(),
-        &["--bots", samples.to_str().unwrap(), "--games", "1"],
-    );
+    common::copy_samples(&tmp.path().join("bots"));
+    // A bot of the user's own beside the samples in the repository's bots/ changes nothing.
+    let out = run(tmp.path(), &["--games", "1"]);
     assert_ok(&out);
     assert!(
         !text(&out.stderr).contains("skipped"),
         "{}",
         text(&out.stderr)
     );
+}
+
+/// Issue 30: a run its settings refuse (five bots, one game at tables of four) is refused
+/// before any bot is copied or built: no sandbox line, no build, no series folder left.
+#[test]
+fn settings_that_cannot_seat_the_bots_are_refused_before_any_build() {
+    let tmp = arena(&["first", "lowest"]);
+    for name in ["a", "b", "c"] {
+        // A build that would leave its mark in the working copy (and take a while).
+        write_launch(tmp.path(), name, "#!/bin/sh\nexec cat >/dev/null\n");
+        let build = tmp.path().join("bots").join(name).join("build");
+        fs::write(&build, "#!/bin/sh\nsleep 5\ntouch built\n").unwrap();
+        fs::set_permissions(&build, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let started = std::time::Instant::now();
+    let out = run(tmp.path(), &["--games", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("--games 1 is too few for 5 bots at tables of 4"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("sandbox"),
+        "nothing prepared first: {stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "one line, the refusal: {stderr}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(4),
+        "no build ran"
+    );
+    let left: Vec<_> = fs::read_dir(tmp.path().join("results"))
+        .map(|d| d.flatten().map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "no series folder kept: {left:?}");
 }

@@ -485,7 +485,7 @@ fn a_person_plays_kingdomino_at_the_keyboard() {
     let out = child.wait_with_output().unwrap();
     assert_ok(&out);
     let stdout = text(&out.stdout);
-    let g = &records(&series_dir(tmp.path()))[0];
+    let g = &records(&fs::canonicalize(tmp.path().join("results/plays/latest")).unwrap())[0];
     let mut players = g.players.clone();
     players.sort();
     assert_eq!(players, ["ann", "greedy#1", "random#1", "strict"]);
@@ -562,4 +562,59 @@ fn check_explains_a_kingdomino_fault() {
         .output()
         .unwrap();
     assert_ok(&good);
+}
+
+/// Issue 30: both lines are due on every turn, with the statement's fillers where a value is
+/// ignored. `PICK -1` on the last turn (any well-formed PICK) is accepted, and the last PUT
+/// it comes with still counts: no fault, the last sequence is a move, not an elimination.
+#[test]
+fn the_last_turns_pick_minus_one_is_accepted_and_its_put_still_counts() {
+    let tmp = arena(&[("filler", "kd-filler"), ("strict", "strict-kingdomino")]);
+    let out = run(tmp.path(), "3", "2", "41", &[]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let lasts = verdicts(&series, "filler");
+    assert!(!lasts.iter().any(|v| v.starts_with("FAIL")), "{lasts:?}");
+    assert_eq!(lasts, ["last -1", "last -1"], "one PICK -1 a game");
+    for g in records(&series) {
+        assert!(g.invalid.is_empty(), "game {}: {:?}", g.game, g.invalid);
+        let seat = seat_of(&g, "filler");
+        let moves = &g.kingdomino.as_ref().unwrap().moves;
+        let last = moves.iter().rfind(|m| m.seat == seat).unwrap();
+        assert_eq!(last.turn, 13);
+        assert!(!last.eliminated && last.outcome.is_some(), "{last:?}");
+        assert_eq!(last.message.as_deref(), Some("nothing left to pick"));
+    }
+}
+
+/// Issue 30: a bot that sends one line of the two (only the PICK on turn 1) and then waits for
+/// input is told at once that it sent 1 of 2 lines, not that it may not be flushing, and
+/// `check`'s correct reply for turn 1 names the filler PUT.
+#[test]
+fn a_one_line_reply_is_said_at_once_as_one_of_two_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let out = take6_cmd(tmp.path())
+        .args(["check", "--game", "kingdomino", "--games", "1"])
+        .args(["--first-reply-ms", "10000", "--reply-ms", "5000"])
+        .arg(fixtures().join("kd-one-line"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("got 1 of 2 lines, then it waited for input"),
+        "{said}"
+    );
+    assert!(!said.contains("flushing"), "{said}");
+    assert!(
+        said.contains("`PUT 0 0 0` (turn 1 has nothing to place"),
+        "{said}"
+    );
+    // The wall-clock net of a 10 s first reply is a minute; the idle bot is seen in about 1 s.
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
 }

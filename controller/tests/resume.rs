@@ -377,10 +377,15 @@ fn resume_is_refused_for_a_changed_bot_or_settings_that_change_the_games() {
             "{stderr}"
         );
     }
-    // Harmless flags are fine; a complete series has nothing left to play.
+    // Harmless flags are fine; a complete series has nothing to resume, which is said, with
+    // a non-zero exit (issue 30: it printed its leaderboard and exited 0).
     let out = resume(tmp.path(), "1");
-    assert_ok(&out);
-    assert!(text(&out.stdout).contains(&format!("{GAMES} of {GAMES} games played")));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains(&format!("is complete ({GAMES} games played)")),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// A bot's template set is part of what it was playing: a set in the templates folder edited
@@ -401,9 +406,12 @@ fn resume_is_refused_when_a_bots_template_set_changed() {
     let out = start(tmp.path(), "2").wait_with_output().unwrap();
     assert_ok(&out);
 
+    // The same words: accepted, and the series being complete there is nothing to resume.
     fs::write(&set, "# the same words\ninvalid = \"invalid\"\n").unwrap();
     let out = resume(tmp.path(), "1");
-    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("nothing to resume"), "{stderr}");
+    assert!(!stderr.contains("changed since"), "{stderr}");
 
     fs::write(&set, "invalid = \"INVALID\"\n").unwrap();
     let out = resume(tmp.path(), "1");

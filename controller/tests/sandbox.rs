@@ -505,7 +505,7 @@ fn special_files_a_bot_made_are_left_out_when_its_working_copy_is_copied_back() 
 #[test]
 fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
     let tmp = arena();
-    let none = run(tmp.path(), &["--games", "1", "--sandbox", "none"]);
+    let none = run(tmp.path(), &["--games", "1", "--sandbox", "none", "-v"]);
     let err = String::from_utf8_lossy(&none.stderr);
     assert!(
         err.contains("take6: sandbox: none: enforced process-group"),

@@ -19,8 +19,16 @@ use tempfile::TempDir;
 #[path = "series/report.rs"]
 mod report;
 
+/// A copy of the committed sample bots (never the user's `bots/`, which may hold their own).
 fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots")
+    static COPY: std::sync::OnceLock<TempDir> = std::sync::OnceLock::new();
+    COPY.get_or_init(|| {
+        let tmp = tempfile::tempdir().unwrap();
+        common::copy_samples(tmp.path());
+        tmp
+    })
+    .path()
+    .to_path_buf()
 }
 
 /// A scratch folder with `bots/` holding the named bots (`(folder name, source folder)`).
@@ -66,7 +74,23 @@ fn series_dir(dir: &Path) -> PathBuf {
 }
 
 fn games(dir: &Path) -> Vec<GameRecord> {
-    let file = fs::File::open(series_dir(dir).join("games.jsonl")).unwrap();
+    games_in(dir, "results/latest")
+}
+
+/// The games of the last `take6 check` in `dir` (under results/checks/: a check never moves
+/// the host's results/latest).
+fn checked_games(dir: &Path) -> Vec<GameRecord> {
+    games_in(dir, "results/checks/latest")
+}
+
+/// The games of the last `take6 play` in `dir` (under results/plays/).
+fn played_games(dir: &Path) -> Vec<GameRecord> {
+    games_in(dir, "results/plays/latest")
+}
+
+fn games_in(dir: &Path, latest: &str) -> Vec<GameRecord> {
+    let series = fs::canonicalize(dir.join(latest)).unwrap();
+    let file = fs::File::open(series.join("games.jsonl")).unwrap();
     let mut games = read_games_jsonl(BufReader::new(file)).unwrap();
     games.sort_by_key(|g| g.game);
     games
@@ -995,14 +1019,14 @@ fn check_shows_a_bot_author_the_transcript_faults_times_and_scores() {
         before,
         "the folder is not written"
     );
-    assert_eq!(games(tmp.path()).len(), 3);
+    assert_eq!(checked_games(tmp.path()).len(), 3);
 
     // A bot that plays a card it no longer holds: the fault, the message, the reply, and the
     // hand it should have chosen from; exit 1.
     let out = check(tmp.path(), "not-held", &["--games", "2", "--seed", "2"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let shown = text(&out.stdout);
-    let g = &games(tmp.path())[0];
+    let g = &checked_games(tmp.path())[0];
     let seat = g.players.iter().position(|p| p == "not-held").unwrap();
     let hand: Vec<String> = {
         let mut h: Vec<u8> = g.hands[seat][1..].to_vec();
@@ -1150,6 +1174,11 @@ fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
     );
 }
 
+/// Everything a command printed, stdout then stderr.
+fn said_of(out: &Output) -> String {
+    format!("{}{}", text(&out.stdout), text(&out.stderr))
+}
+
 /// `take6 play` in `dir` with `input` as the keyboard.
 fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
     use std::io::Write as _;
@@ -1190,12 +1219,15 @@ fn a_person_chooses_opponents_and_sees_where_every_card_went() {
     let out = play(tmp.path(), &input, &args);
     assert_ok(&out);
     let stdout = text(&out.stdout);
-    let g = &games(tmp.path())[0];
+    let g = &played_games(tmp.path())[0];
     let mut players = g.players.clone();
     players.sort();
     assert_eq!(players, ["ann", "first", "gap#1", "gap#2"]);
     assert!(g.invalid.is_empty(), "{:?}", g.invalid);
-    assert!(text(&out.stderr).contains("lowest: skipped: not chosen with --against"));
+    // The bots not chosen were not asked to play: nothing is said of them (issue 30).
+    for other in ["lowest:", "bots/lowest", "skipped", "not chosen"] {
+        assert!(!said_of(&out).contains(other), "{other}: {}", said_of(&out));
+    }
     // Piped: no colours. Every turn says where every card went, as recorded.
     assert!(!stdout.contains('\x1b'), "{stdout}");
     assert_eq!(stdout.matches("where the cards went:").count(), 10);
@@ -1215,7 +1247,7 @@ fn a_person_chooses_opponents_and_sees_where_every_card_went() {
     // The same seed deals the same cards.
     let again = play(tmp.path(), &input, &args);
     assert_ok(&again);
-    assert_eq!(games(tmp.path())[0].hands, g.hands);
+    assert_eq!(played_games(tmp.path())[0].hands, g.hands);
     // A name that is neither a bot nor a built-in is refused, naming what there is.
     let out = play(tmp.path(), "", &["--against", "nobody"]);
     assert!(!out.status.success());
@@ -1245,7 +1277,7 @@ fn a_person_can_play_at_the_keyboard_and_typos_are_asked_again() {
     assert!(stdout.contains("Turn 10 of 10"), "{stdout}");
     assert!(stdout.contains("'typo' is not a card number; type one of "));
     assert!(stdout.contains("Game over: your score is"));
-    let played = games(tmp.path());
+    let played = played_games(tmp.path());
     assert_eq!(played.len(), 1);
     let g = &played[0];
     check_record(g).unwrap();
@@ -1264,7 +1296,7 @@ fn a_person_can_play_at_the_keyboard_and_typos_are_asked_again() {
     // The end of input gives the seat up, recorded as the person leaving.
     let out = play(tmp.path(), "", &["--seed", "5"]);
     assert_ok(&out);
-    let g = &games(tmp.path())[0];
+    let g = &played_games(tmp.path())[0];
     let you = g.players.iter().position(|p| p == "you").unwrap();
     assert_eq!(g.invalid.len(), 1);
     assert_eq!(

@@ -125,7 +125,9 @@ fn plays_clean(name: &str, language: Language, optional: bool) {
     assert_eq!(verdicts, "ok\n".repeat(GAMES), "{name} read every game");
     let launch = fs::read_to_string(work.join("launch")).unwrap();
     assert!(
-        launch.starts_with("#!/bin/sh\n") && launch.contains("set -e\nexec "),
+        launch.starts_with("#!/bin/sh\n")
+            && launch.contains("set -e\n")
+            && launch.contains("\nexec "),
         "{launch}"
     );
     assert_eq!(snapshot(&folder), before, "bots/{name} was not written");

@@ -269,8 +269,13 @@ impl Generated {
     /// The `launch` script: it `exec`s the program, so that the bot's time and limits are the
     /// program's own and no shell stays in between.
     pub fn launch_script(&self) -> String {
+        let sizing = if self.language == Language::Java {
+            JVM_SIZING
+        } else {
+            ""
+        };
         format!(
-            "#!/bin/sh\n# Written by take6: the bot's folder holds {} source and no launch.\nset -e\nexec {}\n",
+            "#!/bin/sh\n# Written by take6: the bot's folder holds {} source and no launch.\nset -e\n{sizing}exec {}\n",
             self.language.name(),
             self.launch
         )
@@ -300,13 +305,29 @@ impl Generated {
 /// cgroup, e.g. `take6 check` as a user): "Could not allocate compressed class space"; and
 /// with the cgroup it would size its heap from the host's memory (it sees no cgroup, the
 /// sandbox having no `/sys`) and could outgrow the bot's limit before it first collects.
+///
+/// The maximum heap is `$heap` MiB, which [`JVM_SIZING`] sets before the command: 512, or
+/// under an address-space limit (`--sandbox none`, or no memory cgroup) that limit less
+/// 576 MiB, between 64 and 512. The JVM reserves about 400 MiB of address space besides its
+/// heap, and glibc 64 MiB per malloc arena, one per thread up to 8 per processor: with a
+/// 512 MiB heap a 1 GiB limit failed 2 builds of 5 on a many-core machine (issue 30), so the
+/// arenas are held to 2 (`MALLOC_ARENA_MAX`); then a 512 MiB heap needs 940 MiB (measured).
 pub const JVM_OPTIONS: [&str; 5] = [
     "-XX:+UseSerialGC",
     "-Xms32m",
-    "-Xmx512m",
+    "-Xmx${heap}m",
     "-XX:CompressedClassSpaceSize=64m",
     "-XX:ReservedCodeCacheSize=64m",
 ];
+
+/// The shell lines before a JVM's command in take6's scripts: the heap that fits the limits
+/// (see [`JVM_OPTIONS`]) and at most 2 malloc arenas.
+pub const JVM_SIZING: &str = "heap=512\n\
+    limit=$(ulimit -v)\n\
+    if [ \"$limit\" != unlimited ]; then heap=$((limit / 1024 - 576)); fi\n\
+    if [ \"$heap\" -gt 512 ]; then heap=512; fi\n\
+    if [ \"$heap\" -lt 64 ]; then heap=64; fi\n\
+    export MALLOC_ARENA_MAX=2\n";
 
 /// What a folder without `launch` is, or why it is skipped: recognised by its top-level files
 /// (`listing` of `folder`), its language's tools looked up in `tools`.
@@ -505,7 +526,7 @@ fn plan(lang: Language, files: &[String], folder: &Path) -> Result<Generated, St
             made(
                 files.to_vec(),
                 Some(format!(
-                    "javac {javac_jvm} -encoding UTF-8 -d . {}",
+                    "{JVM_SIZING}javac {javac_jvm} -encoding UTF-8 -d . {}",
                     words(files)
                 )),
                 format!("java {jvm} -cp . {class}"),

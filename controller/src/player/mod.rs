@@ -38,6 +38,15 @@ pub enum Fault {
     /// The commonest cause is a reply left in the bot's output buffer (Python's `print`
     /// into a pipe), so the reason says so. Recorded as a `timeout`.
     Blocked { wall_ms: u64, cpu_ms: u64 },
+    /// The bot sent `got` of the `want` lines a reply is, then no more: it went idle (its
+    /// tree used no CPU time for `idle_ms` of wall time, waiting for input), or the reply's
+    /// time ran out. Said at once, not as a flushing problem (issue 30). Recorded as a
+    /// `bad_reply`.
+    Partial {
+        got: usize,
+        want: usize,
+        idle_ms: Option<u64>,
+    },
     /// The bot's tree went past a limit of its sandbox (memory, processes, disk).
     Limit(Breach),
     /// A reply came, but the bot's whole tree (background processes included), with the
@@ -80,6 +89,7 @@ impl Fault {
             Fault::Exited { .. } => "exited",
             Fault::Left => "left",
             Fault::LineTooLong { .. } => "line_too_long",
+            Fault::Partial { .. } => "bad_reply",
             Fault::BadReply(_, kind) => kind,
             Fault::NotInHand(_) => "not_in_hand",
             Fault::NoSuchRow(_) => "no_such_row",
@@ -108,6 +118,21 @@ impl fmt::Display for Fault {
                  printed reply stays in the output buffer until flushed: print(..., \
                  flush=True), fflush(stdout), System.out.flush())"
             ),
+            Fault::Partial { got, want, idle_ms } => {
+                write!(f, "got {got} of {want} lines")?;
+                match idle_ms {
+                    Some(ms) => write!(
+                        f,
+                        ", then it waited for input ({ms} ms without using CPU time)"
+                    )?,
+                    None => write!(f, " within the reply's time")?,
+                }
+                write!(
+                    f,
+                    ": a reply is {want} lines, every one of them on every turn, even where \
+                     its values are ignored"
+                )
+            }
             Fault::Limit(breach) => write!(f, "{breach}"),
             Fault::CpuOverrun {
                 used_ms,

@@ -92,6 +92,12 @@ pub struct Finished {
 /// How often, at most, the CPU clock of a waiting bot is read.
 const CPU_POLL: Duration = Duration::from_millis(5);
 
+/// After part of a reply, a tree that uses less than [`IDLE_CPU_US`] of CPU time in this much
+/// wall time is waiting for input (a process runnable on a loaded machine still gets far
+/// more), so the partial reply is a fault at once.
+const IDLE: Duration = Duration::from_millis(1000);
+const IDLE_CPU_US: u64 = 2_000;
+
 /// A running bot.
 pub struct Process {
     /// The bot's process tree: its clock, its limits, its end.
@@ -328,6 +334,8 @@ impl Process {
             };
         for read in 0..lines {
             let line = match cpu_start {
+                // Part of the reply came: the rest comes soon, or the bot is waiting for input.
+                _ if read > 0 => self.read_rest(read, lines, deadline).await,
                 Some(start) => self.read_line_cpu(limit, start, charged, deadline).await,
                 None => tokio::time::timeout_at(deadline, self.stdout.next())
                     .await
@@ -385,6 +393,36 @@ impl Process {
             return Err(self.mark_broken(fault));
         }
         Ok(())
+    }
+
+    /// Reads a later line of a reply of `want` lines, `got` of them read: a bot whose tree
+    /// then uses no CPU time for [`IDLE`] is waiting for input, which is said at once as a
+    /// partial reply; so is a reply still short at `deadline`. The reply's CPU time is checked
+    /// once it is complete.
+    async fn read_rest(
+        &mut self,
+        got: usize,
+        want: usize,
+        deadline: tokio::time::Instant,
+    ) -> Result<Option<Result<String, LinesCodecError>>, Fault> {
+        loop {
+            let before = self.tree.cpu_us();
+            let wake = deadline.min(tokio::time::Instant::now() + IDLE);
+            tokio::select! {
+                line = self.stdout.next() => return Ok(line),
+                () = tokio::time::sleep_until(wake) => {}
+            }
+            let idle = before
+                .zip(self.tree.cpu_us())
+                .is_some_and(|(before, now)| now.saturating_sub(before) < IDLE_CPU_US);
+            if idle || tokio::time::Instant::now() >= deadline {
+                return Err(Fault::Partial {
+                    got,
+                    want,
+                    idle_ms: idle.then(|| IDLE.as_millis() as u64),
+                });
+            }
+        }
     }
 
     /// Reads one line under the CPU clock: the tree may use `limit` of CPU time since the

@@ -189,6 +189,9 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
             "{NOT_SEPARATED}: not separated at 95 % from the rank above (see headtohead.csv)\n"
         ));
     }
+    if let Some(note) = top_disagreement(standings) {
+        out.push_str(&note);
+    }
     if !skipped.is_empty() {
         out.push_str("\nSkipped:\n");
         for (name, reason) in skipped {
@@ -200,6 +203,58 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         }
     }
     out
+}
+
+/// When the wins or the rating put another player first than the mean score does (which
+/// decides the rank), a line that says so; `None` when they agree.
+pub fn top_disagreement(standings: &[Standing]) -> Option<String> {
+    let first: Vec<&Standing> = standings.iter().filter(|s| s.rank == 1).collect();
+    if first.is_empty() {
+        return None;
+    }
+    let mut others = Vec::new();
+    let most_wins = standings
+        .iter()
+        .map(|s| s.wins)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if let Some(w) = standings
+        .iter()
+        .find(|s| s.wins == most_wins && first.iter().all(|f| f.wins < s.wins))
+    {
+        others.push(format!(
+            "by wins {} leads ({})",
+            untrusted::terminal(&w.bot),
+            format_wins(w.wins)
+        ));
+    }
+    let best_rating = standings
+        .iter()
+        .filter_map(|s| s.rating)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if let Some(r) = standings.iter().find(|s| {
+        s.rating == Some(best_rating)
+            && first
+                .iter()
+                .all(|f| f.rating.is_some_and(|fr| fr < best_rating))
+    }) {
+        others.push(format!(
+            "by rating {} leads ({best_rating:.2})",
+            untrusted::terminal(&r.bot)
+        ));
+    }
+    if others.is_empty() {
+        return None;
+    }
+    // Names through the terminal's door: the report escapes this line again for HTML.
+    Some(format!(
+        "The rank is by mean score, which puts {} first; {}.\n",
+        first
+            .iter()
+            .map(|s| untrusted::terminal(&s.bot))
+            .collect::<Vec<_>>()
+            .join(" and "),
+        others.join("; ")
+    ))
 }
 
 #[cfg(test)]
@@ -250,6 +305,32 @@ mod tests {
             1 + 5 + 1,
             "header, rows, the ~ legend"
         );
+    }
+
+    /// Issue 30: the summary says when the wins or the rating put another player first.
+    #[test]
+    fn the_summary_says_when_wins_or_rating_disagree_about_the_top() {
+        let mut standings = rated();
+        assert_eq!(top_disagreement(&standings), None, "they agree here");
+        let last = standings.len() - 1;
+        standings[last].wins = 99.0;
+        standings[last].rating = Some(1000.0);
+        let name = standings[last].bot.clone();
+        let first: Vec<&str> = standings
+            .iter()
+            .filter(|s| s.rank == 1)
+            .map(|s| s.bot.as_str())
+            .collect();
+        let first = first.join(" and ");
+        let note = top_disagreement(&standings).unwrap();
+        assert_eq!(
+            note,
+            format!(
+                "The rank is by mean score, which puts {first} first; by wins {name} leads \
+                 (99); by rating {name} leads (1000.00).\n"
+            )
+        );
+        assert!(summary_table(&standings, &[]).ends_with(&note));
     }
 
     #[test]

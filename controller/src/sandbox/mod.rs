@@ -109,7 +109,42 @@ pub struct Report {
     pub why: Vec<String>,
 }
 
+/// Whether the sandbox line lists every protection (`take6 -v`); by default it is short.
+static LIST_PROTECTIONS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `take6 -v`: the sandbox line lists every protection enforced.
+pub fn list_protections(on: bool) {
+    LIST_PROTECTIONS.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
 impl Report {
+    /// The line said on stderr: short (issue 30: it was over 300 characters on every command),
+    /// what is enforced in a word and what is not in full; the whole list with `take6 -v`.
+    pub fn stderr_line(&self) -> String {
+        if LIST_PROTECTIONS.load(std::sync::atomic::Ordering::Relaxed) {
+            return self.line();
+        }
+        let mode = match self.mode {
+            Mode::Auto => "auto",
+            Mode::Strict => "strict",
+            Mode::None => "none",
+        };
+        let total = self.enforced.len() + self.missing.len();
+        if self.missing.is_empty() {
+            return format!(
+                "sandbox {mode}: all {total} protections enforced (take6 -v lists them, as does \
+                 series.toml)"
+            );
+        }
+        format!(
+            "sandbox {mode}: {} of {total} protections enforced; NOT enforced: {} ({}) (take6 -v \
+             lists what is)",
+            self.enforced.len(),
+            self.missing.join(", "),
+            self.why.join("; ")
+        )
+    }
+
     /// The stderr line, e.g. `sandbox: auto: enforced ...; missing ... (why)`.
     pub fn line(&self) -> String {
         let mode = match self.mode {

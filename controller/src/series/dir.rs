@@ -14,6 +14,10 @@ pub const GAMES: &str = "games.jsonl";
 pub const LEADERBOARD: &str = "leaderboard.csv";
 /// The file name of the manifest in a series folder.
 pub const MANIFEST: &str = "series.toml";
+/// The folder under the results folder that holds `take6 check`'s series.
+pub const CHECKS: &str = "checks";
+/// The folder under the results folder that holds `take6 play`'s series.
+pub const PLAYS: &str = "plays";
 /// Held (flock) by the one process playing a series, so a second `--resume` cannot play the
 /// same games at the same time.
 const LOCK: &str = "series.lock";
@@ -65,6 +69,17 @@ impl SeriesDir {
                 }
                 Err(e) => return Err(write_err(&path)(e)),
             }
+        }
+    }
+
+    /// Where a new series' folder is made: `results` for `take6 run`, `results/checks` for
+    /// `take6 check` and `results/plays` for `take6 play`, so that neither moves the host's
+    /// `results/latest` (which `--resume`, `verify` and `leaderboard` default to).
+    pub fn side_folder(results: &Path, check: bool, play: bool) -> PathBuf {
+        match (check, play) {
+            (true, _) => results.join(CHECKS),
+            (_, true) => results.join(PLAYS),
+            _ => results.to_path_buf(),
         }
     }
 

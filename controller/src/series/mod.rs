@@ -105,6 +105,13 @@ pub enum SeriesError {
     Busy(PathBuf),
     #[error("cannot resume: {0}")]
     Refused(String),
+    #[error(
+        "nothing to resume: the series in {shown} is complete ({played} played); see its \
+         results with take6 leaderboard {shown}, or start a new series with take6 run",
+        shown = dir.display(),
+        played = crate::names::count(*games, "game"),
+    )]
+    NothingToResume { dir: PathBuf, games: u64 },
     #[error("cannot merge: {0}")]
     MergeRefused(String),
 }
@@ -159,9 +166,17 @@ pub async fn run(
     if settings.builtins_only {
         return run_builtins(settings, dir, stop, bar).await;
     }
+    // Settings that cannot seat the bots found are refused before any is copied or built.
+    if settings.human.is_none() && settings.against.is_none() {
+        let at_most = bots::entrants_at_most(&settings.bots, settings.game);
+        if at_most > 0 {
+            Schedule::new(settings.schedule_request(at_most))?;
+        }
+    }
     for warning in settings.warnings() {
         eprintln!("take6: warning: {warning}");
     }
+    eprintln!("take6: {}", settings.limits_line());
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
     let sandbox = launcher(settings)?;
@@ -338,7 +353,7 @@ fn launcher(settings: &Settings) -> Result<Arc<Sandbox>, SeriesError> {
             sandbox.keep_warm(exe);
         }
     }
-    eprintln!("take6: {}", sandbox.report().line());
+    eprintln!("take6: {}", sandbox.report().stderr_line());
     Ok(Arc::new(sandbox))
 }
 
@@ -367,7 +382,8 @@ pub async fn resume(
             "a game at the keyboard (take6 play) cannot be resumed".into(),
         ));
     }
-    let settings = resume::settings(args, &manifest)?;
+    let origin = resume::origin(&manifest, &dir.path);
+    let settings = resume::settings(args, &manifest, origin.as_deref())?;
     for warning in &manifest.warnings {
         eprintln!("take6: warning: {warning}");
     }
@@ -386,6 +402,13 @@ pub async fn resume(
         )));
     }
     resume::same_templates(&manifest, &bots)?;
+    // After the checks of what was asked (a flag that would change the games is said first).
+    if manifest.status == Status::Complete {
+        return Err(SeriesError::NothingToResume {
+            dir: dir.path.clone(),
+            games: manifest.games_played,
+        });
+    }
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
     let schedule = if settings.builtins_only {
         Schedule::builtins_only(settings.schedule_request(0))?
@@ -477,10 +500,10 @@ fn sinks(
         Box::new(GamesFile::new(dir.file(GAMES))),
         Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
         // A progress bar would only get in the way of a person reading the board.
-        Box::new(sinks::progress::Progress::new(
-            bar.clone(),
-            settings.human.is_none(),
-        )),
+        Box::new(
+            sinks::progress::Progress::new(bar.clone(), settings.human.is_none())
+                .standings_every(settings.standings_every),
+        ),
         Box::new(
             sinks::Console::new(bar, settings.bots.clone(), dir.path.clone())
                 .person(settings.human.clone()),
@@ -501,6 +524,12 @@ fn sinks(
             .until_separated(settings.until_separated.then_some(settings.top)),
         ),
     ];
+    if settings.transcript.is_some() {
+        // `take6 check`: the same fault twice in a row is enough to explain.
+        sinks.push(Box::new(sinks::repeated::RepeatedFault::new(Arc::clone(
+            &lineup.enough,
+        ))));
+    }
     if settings.until_separated {
         sinks.push(Box::new(sinks::Separation::new(
             settings.top,
@@ -622,8 +651,8 @@ async fn play(
     })
 }
 
-/// `take6 play --against NAME…`: keeps only the named bots (the others are skipped, saying
-/// why) and returns the named built-ins, which then sit at the table instead of padding.
+/// `take6 play --against NAME…`: keeps only the named bots (the others are left out without
+/// a word) and returns the named built-ins, which then sit at the table instead of padding.
 /// A name that is neither is an error listing what there is.
 fn choose(
     against: &[String],
@@ -658,10 +687,10 @@ fn choose(
         .into_iter()
         .partition(|(b, _)| against.contains(&b.name));
     *bots = kept;
-    skipped.extend(left.into_iter().map(|(b, _)| Skipped {
-        name: b.name,
-        reason: "not chosen with --against".into(),
-    }));
+    // The bots not chosen were not asked to play: nothing to say about them (issue 30), nor
+    // about the bots of another game.
+    drop(left);
+    skipped.retain(|s| !s.is_for_another_game());
     Ok(Some(strategies))
 }
 

@@ -9,7 +9,9 @@ use crate::bots::Bot;
 use crate::config::{RunArgs, Settings};
 
 /// Settings a resume may change: they do not change any game.
-const MAY_CHANGE: [&str; 8] = [
+const MAY_CHANGE: [&str; 9] = [
+    // Its sets' content is what matters, and `same_templates` checks it bot by bot.
+    "templates",
     "allow_skips",
     "jobs",
     "pin_tables",
@@ -22,8 +24,31 @@ const MAY_CHANGE: [&str; 8] = [
 
 /// The settings of the resumed series: the recorded ones, with the flags given now; refused
 /// when a flag would change the games.
-pub fn settings(args: &RunArgs, manifest: &Manifest) -> Result<Settings, SeriesError> {
-    let settings = Settings::resolve_recorded(args, &manifest.settings)
+pub fn settings(
+    args: &RunArgs,
+    manifest: &Manifest,
+    origin: Option<&Path>,
+) -> Result<Settings, SeriesError> {
+    // A templates folder recorded relative to where the series began is not this working
+    // directory's: left out when it is not here, the sets are found as a new series would
+    // find them, and their content is checked against the recorded fingerprints.
+    let mut recorded = manifest.settings.clone();
+    if let Some(t) = recorded
+        .get("templates")
+        .and_then(serde_json::Value::as_str)
+    {
+        let t = Path::new(t);
+        match origin.filter(|_| t.is_relative()).map(|o| o.join(t)) {
+            Some(there) if there.is_dir() => {
+                recorded.insert("templates".into(), there.to_string_lossy().into());
+            }
+            _ if !t.is_dir() => {
+                recorded.remove("templates");
+            }
+            _ => {}
+        }
+    }
+    let settings = Settings::resolve_recorded(args, &recorded)
         .map_err(|e| SeriesError::Refused(e.to_string()))?;
     let now = super::manifest::settings_map(&settings);
     let mut keys: Vec<&String> = manifest.settings.keys().chain(now.keys()).collect();
@@ -53,12 +78,36 @@ pub fn settings(args: &RunArgs, manifest: &Manifest) -> Result<Settings, SeriesE
     Ok(settings)
 }
 
+/// The working directory the series began in, when its paths were recorded relative to it:
+/// the folder whose recorded `results` (e.g. `results`) is the series folder's parent (or, for
+/// a check's or a play's series, its grandparent). `--resume` from another working directory
+/// finds the bots and templates there.
+pub fn origin(manifest: &Manifest, dir: &Path) -> Option<std::path::PathBuf> {
+    let results = Path::new(manifest.settings.get("results")?.as_str()?);
+    if results.is_absolute() {
+        return None;
+    }
+    let depth = results.components().count();
+    let dir = std::fs::canonicalize(dir).ok()?;
+    dir.ancestors().skip(1).take(2).find_map(|holder| {
+        let base = holder.ancestors().nth(depth)?;
+        let same = std::fs::canonicalize(base.join(results)).ok()? == holder;
+        same.then(|| base.to_path_buf())
+    })
+}
+
 /// The series' bots with their kept working copies; refused, naming the bot, when a bot's
 /// folder is gone or its content changed.
 pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<Bot>, SeriesError> {
     let mut out = Vec::new();
+    let origin = origin(manifest, dir);
     for b in &manifest.bots {
-        let hash = crate::folder::scan(&b.source, settings.max_bot_bytes())
+        // A folder recorded relative to where the series began, resumed from elsewhere.
+        let source = match &origin {
+            Some(o) if b.source.is_relative() && !b.source.exists() => o.join(&b.source),
+            _ => b.source.clone(),
+        };
+        let hash = crate::folder::scan(&source, settings.max_bot_bytes())
             .and_then(|listing| listing.hash())
             .map_err(|e| {
             SeriesError::Refused(format!(
@@ -87,7 +136,7 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
         }
         out.push(Bot {
             name: b.name.clone(),
-            source: b.source.clone(),
+            source,
             workdir,
             hash,
             template: Manifest::template_of(b),
@@ -157,13 +206,13 @@ mod tests {
             jobs: Some(5),
             ..RunArgs::default()
         };
-        let s = settings(&args, &m).unwrap();
+        let s = settings(&args, &m, None).unwrap();
         assert_eq!((s.games, s.seed, s.jobs), (30, 7.into(), 5));
         assert_eq!(s.reply_ms, recorded().reply_ms);
 
         args.games = Some(31);
         args.table.first_reply_ms = Some(10);
-        let err = settings(&args, &m).unwrap_err().to_string();
+        let err = settings(&args, &m, None).unwrap_err().to_string();
         assert!(
             err.contains("games is 30 in the series, 31 now")
                 && err.contains("first_reply_ms is 3000 in the series, 10 now"),

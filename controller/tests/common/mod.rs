@@ -69,6 +69,31 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots")
 }
 
+/// The sample bots committed in `bots/`. Tests play copies of these, never whatever the
+/// user's `bots/` holds (their own bots, a build left in a folder): adding the README's first
+/// bot must not break `cargo test` (issue 30).
+pub const SAMPLE_BOTS: [&str; 4] = ["awklow", "cgap", "cgpython", "pyheur"];
+
+/// Copies the committed sample bots into `to` (one subfolder each), their files only as git
+/// holds them: a file their `.gitignore` names (a build's output) is left out.
+pub fn copy_samples(to: &Path) {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bots");
+    for name in SAMPLE_BOTS {
+        let from = samples.join(name);
+        let ignored: Vec<String> = fs::read_to_string(from.join(".gitignore"))
+            .map(|t| {
+                t.lines()
+                    .map(|l| l.trim().trim_start_matches('/').to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        copy_dir(&from, &to.join(name));
+        for file in ignored.iter().filter(|f| !f.is_empty()) {
+            let _ = fs::remove_file(to.join(name).join(file));
+        }
+    }
+}
+
 /// Copies a folder, keeping permissions (the executable bits matter).
 pub fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();

@@ -156,7 +156,7 @@ impl Table {
                 Ok((reply.put, reply.pick, None))
             }
             Player::Process(p) => match p.ask_lines(&wire::turn_block(&view), 2).await {
-                Ok(lines) => parse(&lines[0], &lines[1]),
+                Ok(lines) => parse(&lines[0], &lines[1], turn.expects_pick),
                 Err(fault) => Err(fault),
             },
             Player::Human(h) => h.reply(&view).await.map(|(put, pick)| (put, pick, None)),
@@ -245,10 +245,19 @@ impl Table {
     }
 }
 
-/// The reply's two lines as a placement, a pick and the pick's message.
-fn parse(put: &str, pick: &str) -> Result<(Placement, u8, Option<String>), Fault> {
+/// The reply's two lines as a placement, a pick and the pick's message. On the last turn
+/// (`expects_pick` false) the PICK's value is ignored: any well-formed `PICK` integer is
+/// accepted (`PICK -1` too) and the pick returned is 0, never applied.
+fn parse(
+    put: &str,
+    pick: &str,
+    expects_pick: bool,
+) -> Result<(Placement, u8, Option<String>), Fault> {
     let bad = |e: wire::BadReply| Fault::BadReply(e.to_string(), "bad_reply");
     let put = wire::parse_put(put).map_err(bad)?;
+    if !expects_pick {
+        return Ok((put, 0, wire::parse_ignored_pick(pick).map_err(bad)?));
+    }
     let (pick, message) = wire::parse_pick(pick).map_err(bad)?;
     Ok((put, pick, message))
 }

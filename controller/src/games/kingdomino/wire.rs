@@ -16,6 +16,27 @@ pub const NO_TILE_IN_PLAY: &str = "0 _0 _0 -1 0";
 /// Filler sent in place of an offer line when nothing is offered (last turn).
 pub const NO_TILE_TO_PICK: &str = "0 _0 _0 -1";
 
+/// What a correct reply to turn `turn` (1-based) of a game of `players` is, for `take6
+/// check`: both lines on every turn, with the filler to send where a value is ignored.
+pub fn correct_reply(turn: u8, players: usize) -> String {
+    let last = super::game::turns(players);
+    let (put, pick) = (
+        if turn <= 1 {
+            "`PUT 0 0 0` (turn 1 has nothing to place: any three integers, ignored, but the \
+             line is required)"
+        } else {
+            "`PUT x y rotation` (a legal placement of the tile in play)"
+        },
+        if turn >= last {
+            "`PICK -1` (the last turn has nothing to pick: any integer, ignored, but the line \
+             is required)"
+        } else {
+            "`PICK tileId` (a free tile of the offer)"
+        },
+    );
+    format!("two lines, {put} then {pick}, flushed after the second")
+}
+
 /// Why a reply line is badly formatted (a fault: the player's game ends).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadReply {
@@ -118,6 +139,21 @@ pub fn parse_pick(line: &str) -> Result<(u8, Option<String>), BadReply> {
         .ok_or(BadReply::Number(id.into(), "tile id"))?;
     let message = message.trim();
     Ok((id, (!message.is_empty()).then(|| message.to_string())))
+}
+
+/// Parses the last turn's `PICK value [message]`, whose value is ignored: any well-formed
+/// integer (`PICK -1` included, as fits "nothing to pick") is accepted; returns the message.
+pub fn parse_ignored_pick(line: &str) -> Result<Option<String>, BadReply> {
+    let rest = strip_command(line, "PICK")?.trim_start();
+    let (value, message) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    if value.is_empty() {
+        return Err(BadReply::Arity("PICK", 1, line.trim().into()));
+    }
+    if !is_decimal(value) || value.parse::<i64>().is_err() {
+        return Err(BadReply::Number(value.into(), "integer"));
+    }
+    let message = message.trim();
+    Ok((!message.is_empty()).then(|| message.to_string()))
 }
 
 /// The line after `word`, which must be followed by whitespace (or end the line).

@@ -79,6 +79,8 @@ impl Player for Human {
         match view.phase {
             Phase::Cards => say(&screen::greeting(view)),
             Phase::Used => {
+                // What a bot sees, in its order: the turn's cards before any row is asked for.
+                say(&self.screen.revealed(view));
                 self.pending = Some((self.rows.clone(), view.used.to_vec()));
             }
             Phase::Score => {

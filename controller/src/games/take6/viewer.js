@@ -56,7 +56,7 @@ window.reportBoard = (function () {
       r.appendChild(el("span", "idx", "row " + i));
       var total = 0;
       row.forEach(function (c) { r.appendChild(cardEl(c, fresh[c])); total += cowsOf(c); });
-      r.appendChild(el("span", "rowcows", total + " cows"));
+      r.appendChild(el("span", "rowcows", total + (total === 1 ? " cow" : " cows")));
       board.appendChild(r);
     });
     info.textContent = "";

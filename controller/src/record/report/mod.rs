@@ -186,12 +186,22 @@ fn leaderboard(page: &mut String, report: &Report<'_>) {
     } else {
         ""
     };
+    let rating_word = if report.ratings.is_some() {
+        "the rating "
+    } else {
+        ""
+    };
+    let disagree = crate::record::export::top_disagreement(report.standings)
+        .map(|line| format!(" {}", escape(line.trim())))
+        .unwrap_or_default();
     let _ = write!(
         page,
         "<section id=\"leaderboard\"><h2>Leaderboard</h2>\
          <p class=\"note\">Mean score per game ({} is better) with its 95 % confidence \
          interval, drawn on a scale from {} to {} that holds every interval (it does not start \
-         at 0, so that differences show).{tilde_note} Built-in players are marked.</p>\
+         at 0, so that differences show). <b>The mean score decides the rank</b>; wins and \
+         {rating_word}are shown beside it and may order the players otherwise.{disagree}\
+         {tilde_note} Built-in players are marked.</p>\
          <table class=\"standings\"><thead><tr><th>rank</th><th>player</th><th>games</th>\
          <th>mean score</th><th>± 95 %</th><th class=\"scale\">{}</th>{rating_head}\
          <th>wins</th><th>faults</th><th>games to watch</th></tr></thead><tbody>",
@@ -317,9 +327,9 @@ fn head_to_head(page: &mut String, report: &Report<'_>) {
         return;
     }
     page.push_str(&format!(
-        "<p class=\"note\">Share of points of the row's player against the column's in \
-             the games both played (1 for a {} score, ½ for a tie); hover for the number of \
-             games.</p><div class=\"scroll\"><table class=\"heat\"><thead><tr><th></th>",
+        "<p class=\"note\">Percentage of the points the row's player won against the \
+             column's in the games both played (a point for a {} score, half a point for a tie: \
+             100 won every one, 50 even); hover for the number of games.</p><div class=\"scroll\"><table class=\"heat\"><thead><tr><th></th>",
         report.better()
     ));
     let names: Vec<&str> = report.standings.iter().map(|s| s.bot.as_str()).collect();
@@ -593,6 +603,8 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
         escape(&games_line(report)),
     );
     page.push_str("<h3>Bots</h3><table class=\"bots\"><thead><tr><th>bot</th><th>SHA-256 of its folder</th><th>source</th><th>template</th></tr></thead><tbody>");
+    // Template sets are Take 6's wire; a Kingdomino bot speaks CodinGame's one wire.
+    let templated = report.game().is_take6();
     for b in &f.bots {
         let _ = write!(
             page,
@@ -600,7 +612,11 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
             escape(&b.name),
             escape(&b.hash),
             escape(&b.source),
-            escape(&b.template)
+            if templated {
+                escape(&b.template)
+            } else {
+                "— (CodinGame's wire)".to_string()
+            }
         );
     }
     page.push_str("</tbody></table>");

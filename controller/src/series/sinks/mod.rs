@@ -5,8 +5,10 @@
 pub mod bot_logs;
 pub mod games;
 pub mod progress;
+pub mod repeated;
 pub mod reply_times;
 pub mod report;
+mod unseparated;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -331,6 +333,13 @@ impl Sink for Summary {
                     }
                     _ => String::new(),
                 };
+                if let Some(top) = self.until_top.filter(|_| !self.interrupted)
+                    && state.lines >= state.planned
+                    && let Some(note) =
+                        unseparated::note(&state.tally, &standings, top, state.lines)
+                {
+                    text.push_str(&note);
+                }
                 match &self.footer {
                     Footer::Series { seed, dir } => text.push_str(&format!(
                         "{}{}",

@@ -58,13 +58,27 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for StderrAboveBar {
     }
 }
 
-/// The progress bar sink: games done of planned, rate, ETA and faults so far.
+/// How often a progress line is printed when stderr is not a terminal (CI, nohup, a log
+/// file); `TAKE6_PROGRESS_SECONDS` changes it.
+const LINE_EVERY: Duration = Duration::from_secs(10);
+
+/// The progress sink: on a terminal, a bar with games done of planned, elapsed time, rate, ETA,
+/// the current leader and faults so far; elsewhere, a line with the same every few seconds
+/// (issue 30: nothing was printed until the end). With `--standings-every N`, the standings
+/// every N games.
 pub struct Progress {
     slot: BarSlot,
     /// Whether to draw at all (not for a person playing at the keyboard).
     show: bool,
     bar: Option<ProgressBar>,
     faults: u64,
+    /// Without a terminal: when the series started and when the last line was printed.
+    lines: Option<(std::time::Instant, std::time::Instant, Duration)>,
+    /// Games done when this process started playing (a resume's replayed ones).
+    replayed: u64,
+    standings_every: Option<u64>,
+    /// When the bar's leader was last worked out.
+    leader_at: Option<std::time::Instant>,
 }
 
 impl Progress {
@@ -74,7 +88,17 @@ impl Progress {
             show,
             bar: None,
             faults: 0,
+            lines: None,
+            replayed: 0,
+            standings_every: None,
+            leader_at: None,
         }
+    }
+
+    /// `--standings-every N`.
+    pub fn standings_every(mut self, n: Option<u64>) -> Progress {
+        self.standings_every = n;
+        self
     }
 
     fn clear(&mut self) {
@@ -83,13 +107,69 @@ impl Progress {
             self.slot.set(None);
         }
     }
+
+    /// The leader so far and faults, for the bar's message and the lines.
+    fn message(state: &State) -> String {
+        let mut parts = Vec::new();
+        if let Some(top) = state.tally.standings().first() {
+            parts.push(format!(
+                "leader {} ({:.2})",
+                crate::untrusted::terminal(&top.bot),
+                top.mean_score
+            ));
+        }
+        if state.faults > 0 {
+            parts.push(crate::names::count(state.faults, "fault"));
+        }
+        parts.join(", ")
+    }
+
+    /// Without a terminal: a line when the last one is `every` old.
+    fn line(&mut self, state: &State) {
+        let Some((started, last, every)) = self.lines.as_mut() else {
+            return;
+        };
+        if last.elapsed() < *every {
+            return;
+        }
+        *last = std::time::Instant::now();
+        let elapsed = started.elapsed().as_secs_f64();
+        let done = state.lines.saturating_sub(self.replayed);
+        let rate = done as f64 / elapsed.max(1e-9);
+        let left = state.planned.saturating_sub(state.lines);
+        let eta = if rate > 0.0 {
+            humantime::format_duration(Duration::from_secs((left as f64 / rate).ceil() as u64))
+                .to_string()
+        } else {
+            "unknown".into()
+        };
+        let message = Progress::message(state);
+        eprintln!(
+            "take6: {}/{} games, {rate:.1} games/s, elapsed {}, ETA {eta}{}{message}",
+            state.lines,
+            state.planned,
+            humantime::format_duration(Duration::from_secs(elapsed as u64)),
+            if message.is_empty() { "" } else { ", " },
+        );
+    }
 }
 
 impl Sink for Progress {
     fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
         match event {
             Event::Started(start) => {
-                let target = if self.show && io::stdout().is_terminal() {
+                self.replayed = state.lines;
+                // The bar is drawn on stderr: only where stderr is a terminal.
+                if self.show && !io::stderr().is_terminal() {
+                    let every = std::env::var("TAKE6_PROGRESS_SECONDS")
+                        .ok()
+                        .and_then(|s| s.parse::<f64>().ok())
+                        .filter(|s| *s > 0.0)
+                        .map_or(LINE_EVERY, Duration::from_secs_f64);
+                    let now = std::time::Instant::now();
+                    self.lines = Some((now, now, every));
+                }
+                let target = if self.show && io::stderr().is_terminal() {
                     ProgressDrawTarget::stderr()
                 } else {
                     ProgressDrawTarget::hidden()
@@ -97,7 +177,8 @@ impl Sink for Progress {
                 let bar = ProgressBar::with_draw_target(Some(start.planned), target);
                 bar.set_style(
                     ProgressStyle::with_template(
-                        "{bar:40.cyan/blue} {pos}/{len} games  {rate} games/s  ETA {eta}  {msg}",
+                        "{bar:30.cyan/blue} {pos}/{len} games  {elapsed} elapsed  {rate} games/s  \
+                         ETA {eta}  {msg}",
                     )
                     .expect("the template is valid")
                     .with_key(
@@ -116,11 +197,35 @@ impl Sink for Progress {
             Event::GameFinished(_, Origin::Played { .. }) => {
                 if let Some(bar) = &self.bar {
                     bar.inc(1);
-                    if state.faults != self.faults {
+                    // The leader (a sort of the standings) at most twice a second.
+                    let due = self
+                        .leader_at
+                        .is_none_or(|at| at.elapsed() >= Duration::from_millis(500));
+                    if state.faults != self.faults || due {
                         self.faults = state.faults;
-                        bar.set_message(crate::names::count(state.faults, "fault"));
+                        self.leader_at = Some(std::time::Instant::now());
+                        bar.set_message(Progress::message(state));
                     }
                 }
+                if let Some(n) = self.standings_every
+                    && state.lines.is_multiple_of(n)
+                {
+                    let table = crate::record::summary_table(&state.standings(), &[]);
+                    self.slot.above(|| {
+                        eprint!(
+                            "take6: standings after {}:\n{table}",
+                            crate::names::count(state.lines, "game")
+                        );
+                    });
+                }
+                self.line(state);
+            }
+            Event::Checkpoint => {
+                // Every few seconds: the leader (a sort of the standings) is not worth more.
+                if let Some(bar) = &self.bar {
+                    bar.set_message(Progress::message(state));
+                }
+                self.line(state);
             }
             Event::Finished(_) => self.clear(),
             _ => {}

@@ -86,6 +86,31 @@ impl Screen {
         )
     }
 
+    /// The cards of the turn, as soon as they are revealed (what a bot gets in `used`, and
+    /// before any row is asked for): each with whose it is, lowest first, the order they are
+    /// placed in.
+    pub fn revealed(&self, view: &View) -> String {
+        let mut order: Vec<usize> = (0..view.used.len()).collect();
+        order.sort_by_key(|&s| view.used[s]);
+        let cards: Vec<String> = order
+            .iter()
+            .map(|&s| {
+                let who = if s == view.seat {
+                    "you".to_string()
+                } else {
+                    crate::untrusted::terminal(&view.names[s])
+                };
+                let text = format!("{} {who}", view.used[s]);
+                if s == view.seat {
+                    self.paint("1", &text)
+                } else {
+                    text
+                }
+            })
+            .collect();
+        format!("  cards this turn, lowest first: {}\n", cards.join(", "))
+    }
+
     /// The question when the person's card is lower than every row: what each row costs.
     pub fn row_question(&self, view: &View) -> String {
         let card = view.used.get(view.seat).copied().unwrap_or_default();
@@ -131,7 +156,11 @@ impl Screen {
         let table: Vec<String> = order
             .iter()
             .map(|&s| {
-                let line = format!("  {:>3}  {}", view.scores[s], view.names[s]);
+                let line = format!(
+                    "  {:>3}  {}",
+                    view.scores[s],
+                    crate::untrusted::terminal(&view.names[s])
+                );
                 if s == view.seat {
                     self.paint("1", &line)
                 } else {
@@ -152,7 +181,7 @@ impl Screen {
 /// The first lines of a game: who sits at the table (with a name of one's own, which one is
 /// the person's; "you are you" said nothing) and how to leave.
 pub fn greeting(view: &View) -> String {
-    let me = &view.names[view.seat];
+    let me = crate::untrusted::terminal(&view.names[view.seat]);
     let who = if me == "you" {
         String::new()
     } else {
@@ -162,7 +191,11 @@ pub fn greeting(view: &View) -> String {
         "\nNew game at a table of {}{who}: {}.\nType a card's number at each turn; Ctrl-D leaves \
          the game (a built-in plays your seat, and you score 100 more).\n",
         view.n_players,
-        view.names.join(", ")
+        view.names
+            .iter()
+            .map(|n| crate::untrusted::terminal(n))
+            .collect::<Vec<_>>()
+            .join(", ")
     )
 }
 

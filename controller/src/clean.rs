@@ -1,0 +1,144 @@
+//! `take6 clean`: housekeeping of the results folder (issue 30). Checks (`results/checks/`)
+//! and games at the keyboard (`results/plays/`) pile up with every `take6 check`; series of
+//! `take6 run` too, more slowly. `clean` removes all but the newest `--keep` of each kind
+//! (checks and plays by default, run series with `--series`), optionally only those older than
+//! `--older-than`, never a series `latest` names and never one a running take6 holds.
+//! `--dry-run` lists what would go and how much space it would free, removing nothing.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use crate::series::{MANIFEST, SeriesDir};
+
+/// Flags of `take6 clean`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CleanArgs {
+    /// The results folder to clean
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub results: PathBuf,
+    /// Keep this many of the newest of each kind (checks, plays, run series)
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub keep: usize,
+    /// Remove only what is older than this (e.g. 7d, 12h) [default: any age]
+    #[arg(long, value_name = "AGE", value_parser = humantime::parse_duration)]
+    pub older_than: Option<Duration>,
+    /// Also clean the series of `take6 run` (by default only checks and plays)
+    #[arg(long)]
+    pub series: bool,
+    /// List what would be removed and the space it would free; remove nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// One series folder `clean` would remove.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Doomed {
+    pub path: PathBuf,
+    /// Bytes of its files.
+    pub bytes: u64,
+}
+
+/// The folders of one kind: `results` itself (run series), its `checks/` or its `plays/`.
+fn kinds(args: &CleanArgs) -> Vec<PathBuf> {
+    let mut kinds = vec![
+        SeriesDir::side_folder(&args.results, true, false),
+        SeriesDir::side_folder(&args.results, false, true),
+    ];
+    if args.series {
+        kinds.push(args.results.clone());
+    }
+    kinds
+}
+
+/// What `args` would remove, oldest first within each kind.
+pub fn plan(args: &CleanArgs) -> std::io::Result<Vec<Doomed>> {
+    let now = SystemTime::now();
+    let mut doomed = Vec::new();
+    for folder in kinds(args) {
+        let Ok(entries) = fs::read_dir(&folder) else {
+            continue;
+        };
+        let latest = fs::canonicalize(folder.join("latest")).ok();
+        let mut series: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .filter(|p| p.join(MANIFEST).is_file() || p.join("games.jsonl").is_file())
+            .collect();
+        // Series ids are their UTC start times: the name order is the age order.
+        series.sort();
+        let removable = series.len().saturating_sub(args.keep);
+        for path in series.into_iter().take(removable) {
+            if latest.as_deref() == fs::canonicalize(&path).ok().as_deref() || busy(&path) {
+                continue;
+            }
+            let age = fs::metadata(&path)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| now.duration_since(t).ok())
+                .unwrap_or_default();
+            if args.older_than.is_some_and(|min| age < min) {
+                continue;
+            }
+            doomed.push(Doomed {
+                bytes: size(&path),
+                path,
+            });
+        }
+    }
+    Ok(doomed)
+}
+
+/// Removes what `plan` chose. Returns the bytes freed.
+pub fn apply(doomed: &[Doomed]) -> std::io::Result<u64> {
+    let mut freed = 0;
+    for d in doomed {
+        fs::remove_dir_all(&d.path)?;
+        freed += d.bytes;
+    }
+    Ok(freed)
+}
+
+/// Whether a running take6 holds the series' lock (it is being played or resumed now).
+fn busy(path: &Path) -> bool {
+    let Ok(file) = fs::File::open(path.join("series.lock")) else {
+        return false;
+    };
+    match file.try_lock() {
+        Ok(()) => {
+            let _ = file.unlock();
+            false
+        }
+        Err(_) => true,
+    }
+}
+
+/// Bytes of the files under `path` (links not followed).
+fn size(path: &Path) -> u64 {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return 0;
+    };
+    if !meta.is_dir() {
+        return meta.len();
+    }
+    fs::read_dir(path)
+        .map(|d| d.flatten().map(|e| size(&e.path())).sum())
+        .unwrap_or(0)
+}
+
+/// Bytes for people: `1.5 MiB`.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["bytes", "KiB", "MiB", "GiB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} bytes")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}

@@ -1,0 +1,53 @@
+//! Under `take6 check`: raises `enough` once a bot has the same fault (kind and phase) in two
+//! games in a row, so that no more games are started (issue 30: a bot that never flushes
+//! took 5 games × a 30 s wall limit to check, five identical fault blocks). `check`'s report
+//! then says it stopped and why.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::super::reporter::{Event, Origin, Sink, SinkError, State};
+use crate::record::GameRecord;
+
+/// A seat's first fault in a game: its kind and phase.
+pub fn signature(game: &GameRecord, seat: usize) -> Option<(String, String)> {
+    game.invalid
+        .iter()
+        .find(|f| f.seat == seat)
+        .map(|f| (f.kind.clone(), format!("{:?}", f.phase)))
+}
+
+/// Watches each bot's faults game after game.
+pub struct RepeatedFault {
+    last: HashMap<String, Option<(String, String)>>,
+    enough: Arc<AtomicBool>,
+}
+
+impl RepeatedFault {
+    pub fn new(enough: Arc<AtomicBool>) -> RepeatedFault {
+        RepeatedFault {
+            last: HashMap::new(),
+            enough,
+        }
+    }
+}
+
+impl Sink for RepeatedFault {
+    fn event(&mut self, event: &Event<'_>, _: &State) -> Result<(), SinkError> {
+        let Event::GameFinished(game, Origin::Played { .. }) = event else {
+            return Ok(());
+        };
+        for (seat, bot) in game.players.iter().enumerate() {
+            if game.builtin.get(seat).copied().unwrap_or(true) {
+                continue;
+            }
+            let now = signature(game, seat);
+            let before = self.last.insert(bot.clone(), now.clone());
+            if now.is_some() && before.flatten() == now {
+                self.enough.store(true, Ordering::Relaxed);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,124 @@
+//! `take6 new NAME --lang LANG [--game kingdomino]` (issue 30): a bot folder to start from, in
+//! one of seven languages, for either game. Each starter reads the whole protocol, plays a
+//! legal move (Take 6: its lowest card, the row with the fewest cows; Kingdomino: the first
+//! legal place for its tile, the lowest free tile, the fillers on the first and last turns),
+//! flushes after each reply and passes `take6 check` (tested for every language whose
+//! toolchain the bots can run). The folder holds source only: take6 writes its `build` and
+//! `launch` (docs/bots.md, Source folders without launch), and `take6 check` shows them.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::games::GameId;
+
+/// The languages a starter is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    Python,
+    C,
+    Cpp,
+    Java,
+    Js,
+    Rust,
+    Go,
+}
+
+impl Lang {
+    /// The language's name for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            Lang::Python => "Python",
+            Lang::C => "C",
+            Lang::Cpp => "C++",
+            Lang::Java => "Java",
+            Lang::Js => "JavaScript",
+            Lang::Rust => "Rust",
+            Lang::Go => "Go",
+        }
+    }
+}
+
+/// Flags of `take6 new`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct NewArgs {
+    /// The bot's name: its folder's name under --bots
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The language: python, c, cpp, java, js, rust or go
+    #[arg(long, value_name = "LANG")]
+    pub lang: Lang,
+    /// The game it plays: take6 or kingdomino [default: take6]
+    #[arg(long, value_name = "GAME")]
+    pub game: Option<GameId>,
+    /// The folder of bot folders it is written into
+    #[arg(long, value_name = "DIR", default_value = "bots")]
+    pub bots: PathBuf,
+}
+
+/// The starter cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum StarterError {
+    #[error("NAME {name:?} cannot be a bot's name: {why}")]
+    Name { name: String, why: String },
+    #[error("{0} already exists; choose another name, or remove it first")]
+    Exists(PathBuf),
+    #[error("cannot write {path}: {error}")]
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+/// The source file of `lang`'s starter for `game`: its name and text (`NAME` stands for the
+/// bot's name).
+fn source(lang: Lang, game: GameId) -> (&'static str, &'static str) {
+    match (game, lang) {
+        (GameId::Take6, Lang::Python) => ("bot.py", include_str!("take6/bot.py")),
+        (GameId::Take6, Lang::C) => ("bot.c", include_str!("take6/bot.c")),
+        (GameId::Take6, Lang::Cpp) => ("bot.cpp", include_str!("take6/bot.cpp")),
+        (GameId::Take6, Lang::Java) => ("Bot.java", include_str!("take6/Bot.java")),
+        (GameId::Take6, Lang::Js) => ("bot.js", include_str!("take6/bot.js")),
+        (GameId::Take6, Lang::Rust) => ("main.rs", include_str!("take6/main.rs")),
+        (GameId::Take6, Lang::Go) => ("main.go", include_str!("take6/main.go")),
+        (GameId::Kingdomino, Lang::Python) => ("bot.py", include_str!("kingdomino/bot.py")),
+        (GameId::Kingdomino, Lang::C) => ("bot.c", include_str!("kingdomino/bot.c")),
+        (GameId::Kingdomino, Lang::Cpp) => ("bot.cpp", include_str!("kingdomino/bot.cpp")),
+        (GameId::Kingdomino, Lang::Java) => ("Bot.java", include_str!("kingdomino/Bot.java")),
+        (GameId::Kingdomino, Lang::Js) => ("bot.js", include_str!("kingdomino/bot.js")),
+        (GameId::Kingdomino, Lang::Rust) => ("main.rs", include_str!("kingdomino/main.rs")),
+        (GameId::Kingdomino, Lang::Go) => ("main.go", include_str!("kingdomino/main.go")),
+    }
+}
+
+/// Writes the starter `args` asks for; returns the folder and the files written.
+pub fn write(args: &NewArgs) -> Result<(PathBuf, Vec<PathBuf>), StarterError> {
+    if let Some(why) = crate::names::name_problem(&args.name) {
+        return Err(StarterError::Name {
+            name: args.name.clone(),
+            why,
+        });
+    }
+    let game = args.game.unwrap_or_default();
+    let folder = args.bots.join(&args.name);
+    if fs::symlink_metadata(&folder).is_ok() {
+        return Err(StarterError::Exists(folder));
+    }
+    let write_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |error| StarterError::Write { path, error }
+    };
+    fs::create_dir_all(&folder).map_err(write_err(&folder))?;
+    let (file, text) = source(args.lang, game);
+    let mut files = vec![(folder.join(file), text.replace("NAME", &args.name))];
+    if !game.is_take6() {
+        // Left out of a Take 6 series by design, and `take6 check` says to add --game.
+        files.push((
+            folder.join("bot.toml"),
+            format!("games = [\"{}\"]\n", game.name()),
+        ));
+    }
+    for (path, text) in &files {
+        fs::write(path, text).map_err(write_err(path))?;
+    }
+    Ok((folder, files.into_iter().map(|(p, _)| p).collect()))
+}
