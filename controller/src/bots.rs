@@ -155,18 +155,7 @@ pub async fn prepare(
     // many at once as there are processors (a series at `--jobs 1` starts sooner).
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let copies = Arc::new(Semaphore::new(jobs.max(cores)));
-    // Names that look alike (case folding, Unicode confusables) are all refused: a bot could
-    // otherwise pass for another on every screen, CSV and page.
-    let names: Vec<String> = folders.iter().map(|f| file_name(f)).collect();
-    let alike: std::collections::BTreeMap<String, String> = crate::names::lookalikes(
-        names
-            .iter()
-            .filter(|n| name_problem(n).is_none())
-            .map(String::as_str),
-    )
-    .into_iter()
-    .map(|(name, others)| (name.to_string(), crate::names::lookalike_problem(&others)))
-    .collect();
+    let alike = lookalikes(&folders);
     let warm = prewarm.per_bot(folders.len());
     let tools = Arc::new(tools.clone());
     let mut tasks = tokio::task::JoinSet::new();
@@ -249,9 +238,15 @@ pub fn entrants_at_most(bots_dir: &Path, game: crate::games::GameId) -> usize {
     let Ok(folders) = folders(bots_dir) else {
         return 0;
     };
+    // Names refused for themselves or for looking like another take no seat either.
+    let alike = lookalikes(&folders);
     folders
         .iter()
         .filter(|folder| is_bot_folder(folder))
+        .filter(|folder| {
+            let name = file_name(folder);
+            name_problem(&name).is_none() && !alike.contains_key(&name)
+        })
         .filter(|folder| {
             let Ok(text) = folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP) else {
                 return true;
@@ -262,6 +257,22 @@ pub fn entrants_at_most(bots_dir: &Path, game: crate::games::GameId) -> usize {
                 .is_none_or(|games| games.contains(&game))
         })
         .count()
+}
+
+/// The folders' names that look alike (case folding, Unicode confusables), each with the
+/// reason it is refused: all of them, since any could otherwise pass for another on every
+/// screen, CSV and page. Names refused for themselves ([`name_problem`]) are left out.
+fn lookalikes(folders: &[PathBuf]) -> std::collections::BTreeMap<String, String> {
+    let names: Vec<String> = folders.iter().map(|f| file_name(f)).collect();
+    crate::names::lookalikes(
+        names
+            .iter()
+            .filter(|n| name_problem(n).is_none())
+            .map(String::as_str),
+    )
+    .into_iter()
+    .map(|(name, others)| (name.to_string(), crate::names::lookalike_problem(&others)))
+    .collect()
 }
 
 /// Whether `dir` is one bot's own folder rather than a folder of bots: it holds a `launch` or
