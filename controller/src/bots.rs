@@ -44,7 +44,7 @@ pub enum TemplateChoice {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bot {
     pub name: String,
-    /// The folder it was found in.
+    /// The folder it was found in: where a link in the bots folder leads (inside it), resolved.
     pub source: PathBuf,
     /// Its working copy for this series.
     pub workdir: PathBuf,
@@ -126,19 +126,22 @@ pub async fn prepare(
         error,
     };
     // `--bots mybots/mybot`: the bot folder itself, which then plays the built-ins.
-    let mut folders: Vec<PathBuf> = if is_bot_folder(bots_dir) {
-        vec![own_folder(bots_dir)]
+    let mut folders: Vec<(PathBuf, Result<PathBuf, String>)> = if is_bot_folder(bots_dir) {
+        let own = own_folder(bots_dir);
+        vec![(own.clone(), Ok(own))]
     } else {
+        let root = bots_dir.canonicalize().map_err(read_err)?;
         fs::read_dir(bots_dir)
             .map_err(read_err)?
             .collect::<Result<Vec<_>, _>>()
             .map_err(read_err)?
             .into_iter()
             .map(|e| e.path())
-            .filter(|p| p.is_dir() && !file_name(p).starts_with('.'))
+            .filter(|p| !file_name(p).starts_with('.'))
+            .filter_map(|p| inside(&root, p))
             .collect()
     };
-    folders.sort();
+    folders.sort_by(|a, b| a.0.cmp(&b.0));
 
     let logs = series_dir.join("logs");
     // Bots run with their working copy as current directory, so it must not be relative.
@@ -161,7 +164,7 @@ pub async fn prepare(
     let warm = prewarm.per_bot(folders.len());
     let tools = Arc::new(tools.clone());
     let mut tasks = tokio::task::JoinSet::new();
-    for (i, folder) in folders.into_iter().enumerate() {
+    for (i, (folder, source)) in folders.into_iter().enumerate() {
         let (work, logs, builds) = (work.clone(), logs.clone(), Arc::clone(&builds));
         let copies = Arc::clone(&copies);
         let sandbox = Arc::clone(sandbox);
@@ -170,6 +173,7 @@ pub async fn prepare(
             let name = file_name(&folder);
             let outcome = prepare_one(
                 &folder,
+                source,
                 &work,
                 &logs,
                 build_timeout,
@@ -184,6 +188,7 @@ pub async fn prepare(
                 &sandbox,
             );
             let outcome = outcome.await.map_err(|reason| Skipped {
+                // UNTRUSTED: the reason may quote a link's text (escaped by `{:?}`).
                 // A name that cannot be shown as it is (control characters…) is shown escaped.
                 name: if name_problem(&name).is_some() {
                     escaped(&name)
@@ -209,6 +214,35 @@ pub async fn prepare(
         }
     }
     Ok((bots, skipped))
+}
+
+/// An entry `path` of the bots folder (whose resolved path is `root`) that may be a bot: a
+/// folder, or a symlink (through any number of links, absolute or relative) to a folder
+/// inside the bots folder, with the folder it resolves to; a symlink that leads anywhere else
+/// (`stolen -> /root`, `up -> ../../..`, the bots folder itself) with the reason it is skipped.
+/// Nothing else (files, links to files, dangling links) is a bot. Nothing in the bots folder,
+/// a repository's checkout or a host's own folder alike, is followed out of it: a folder
+/// unpacked from a stranger's archive may hold such a link.
+fn inside(root: &Path, path: PathBuf) -> Option<(PathBuf, Result<PathBuf, String>)> {
+    let meta = fs::symlink_metadata(&path).ok()?;
+    if meta.is_dir() {
+        return Some((path.clone(), Ok(path)));
+    }
+    if !meta.is_symlink() {
+        return None;
+    }
+    let resolved = path.canonicalize().ok().filter(|t| t.is_dir())?;
+    if resolved.starts_with(root) && resolved != root {
+        return Some((path, Ok(resolved)));
+    }
+    let text = fs::read_link(&path).unwrap_or_default();
+    let reason = format!(
+        "it is a symlink ({:?}) to {:?}, outside the bots folder {}; a bot must be a folder          in it, and links out of it are never followed (copy the folder in instead)",
+        text,
+        resolved,
+        root.display()
+    );
+    Some((path, Err(reason)))
 }
 
 /// Whether `dir` is one bot's own folder rather than a folder of bots: it holds a `launch` or
@@ -295,9 +329,12 @@ struct Slots<'a> {
     game: crate::games::GameId,
 }
 
-/// Checks, copies and builds one folder; the error is the reason it is skipped.
+/// Checks, copies and builds one folder (`folder` names it, `source` is where it is, or why it
+/// is not used); the error is the reason it is skipped.
+#[allow(clippy::too_many_arguments)]
 async fn prepare_one(
     folder: &Path,
+    source: Result<PathBuf, String>,
     work: &Path,
     logs: &Path,
     build_timeout: Duration,
@@ -312,16 +349,17 @@ async fn prepare_one(
         return Err(format!("{problem} (rename the folder)"));
     }
     let name = name.to_string();
+    let source = source?;
     let workdir = work.join(&name);
     // Walking, hashing and copying a folder is blocking file work: off the async threads, so
     // that nothing a folder holds can stall the series or its signal handling.
-    let (source, copy) = (folder.to_path_buf(), workdir.clone());
+    let (found, copy) = (source.clone(), workdir.clone());
     let slot = slots.copies.acquire().await.expect("never closed");
     let handover = Arc::clone(sandbox);
     let tools = Arc::clone(slots.tools);
     let game = slots.game;
     let (hash, template, has_build, generated) = tokio::task::spawn_blocking(move || {
-        let staged = stage(&source, &copy, max_data, &tools, game)?;
+        let staged = stage(&found, &copy, max_data, &tools, game)?;
         // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
         handover
             .prepare_workdir(&copy)
@@ -350,7 +388,7 @@ async fn prepare_one(
     sandbox.prewarm(&workdir, slots.warm);
     Ok(Bot {
         name,
-        source: folder.to_path_buf(),
+        source,
         workdir,
         hash,
         template,
