@@ -165,8 +165,18 @@ impl Images {
         let _ = fs::remove_file(&image);
         let _ = fs::remove_file(&part);
         super::deep::remove_tree(&staging)?;
-        fs::File::create(&part)?.set_len(size)?;
-        let owner = format!("root_owner={}:{}", root.uid(), root.gid());
+        let file = fs::File::create(&part)?;
+        file.set_len(size)?;
+        // Allocated now, not as the bot writes: a sparse image would take blocks from the host's
+        // file system while the bot writes, which every other bot sees in `statvfs` of a
+        // read-only system folder on the same file system (a channel between bots). Where the
+        // file system cannot allocate ahead, it stays sparse.
+        if let Err(e) = nix::fcntl::fallocate(&file, nix::fcntl::FallocateFlags::empty(), 0, size as i64) {
+            tracing::info!("{}: not allocated ahead ({e}): a sparse image", part.display());
+        }
+        drop(file);
+        // `nodiscard`: mkfs would otherwise punch the allocated image full of holes again.
+        let owner = format!("root_owner={}:{},nodiscard", root.uid(), root.gid());
         let filled = run(Command::new(&self.mkfs)
             .args(["-q", "-F", "-b", "4096", "-I", "256", "-m", "0"])
             .args(["-N", &inodes.to_string()])

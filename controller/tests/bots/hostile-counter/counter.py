@@ -76,6 +76,7 @@ if ROLE == 'send':
         files = [os.open('/etc/passwd', os.O_RDONLY) for _ in range(200)]
         out.write(os.urandom(WRITE << 10))
         out.flush()
+        os.fsync(out.fileno())
         while time.time() < end - 0.005:
             pid = os.fork()
             if pid == 0:
