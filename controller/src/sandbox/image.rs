@@ -171,8 +171,13 @@ impl Images {
         // file system while the bot writes, which every other bot sees in `statvfs` of a
         // read-only system folder on the same file system (a channel between bots). Where the
         // file system cannot allocate ahead, it stays sparse.
-        if let Err(e) = nix::fcntl::fallocate(&file, nix::fcntl::FallocateFlags::empty(), 0, size as i64) {
-            tracing::info!("{}: not allocated ahead ({e}): a sparse image", part.display());
+        if let Err(e) =
+            nix::fcntl::fallocate(&file, nix::fcntl::FallocateFlags::empty(), 0, size as i64)
+        {
+            tracing::info!(
+                "{}: not allocated ahead ({e}): a sparse image",
+                part.display()
+            );
         }
         drop(file);
         // `nodiscard`: mkfs would otherwise punch the allocated image full of holes again.

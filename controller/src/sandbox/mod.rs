@@ -155,7 +155,7 @@ pub struct Sandbox {
     limits: Limits,
     clock: Clock,
     /// bubblewrap's path, how the bot is made unprivileged, and the system folders to bind.
-    bwrap: Option<(PathBuf, Identity, Vec<SystemDir>)>,
+    bwrap: Option<Bwrap>,
     cgroups: Cgroups,
     report: Report,
     /// Size of each working copy when it was first launched, to measure its growth.
@@ -749,11 +749,12 @@ pub enum SpawnError {
 }
 
 /// Finds bubblewrap and checks that it can make its namespaces here, with a trial run.
+/// bubblewrap's path, how the bot is made unprivileged, and the system folders to bind.
+type Bwrap = (PathBuf, Identity, Vec<SystemDir>);
+
 /// Finds bubblewrap and tries a sandbox with the system folders and the `frozen` counters
 /// bound (without them if that fails): the launcher, and whether the counters are bound.
-fn probe_bwrap(
-    frozen: &[SystemDir],
-) -> Result<((PathBuf, Identity, Vec<SystemDir>), bool), String> {
+fn probe_bwrap(frozen: &[SystemDir]) -> Result<(Bwrap, bool), String> {
     let Some(path) = find_program("bwrap") else {
         return Err("bubblewrap not found (apt-get install bubblewrap)".into());
     };
