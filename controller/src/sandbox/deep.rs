@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use nix::dir::Dir;
 use nix::errno::Errno;
 use nix::fcntl::{AtFlags, OFlag, openat, readlinkat};
-use nix::sys::stat::{FileStat, Mode, SFlag, fchmod, fstatat, mkdirat};
+use nix::sys::stat::{FchmodatFlags, FileStat, Mode, SFlag, fchmod, fchmodat, fstatat, mkdirat};
 use nix::unistd::{Gid, Uid, UnlinkatFlags, fchownat, linkat, symlinkat, unlinkat};
 
 /// How many files with several names the copy remembers, to link their other names instead of
@@ -203,8 +203,15 @@ pub fn remove_tree(path: &Path) -> std::io::Result<()> {
         Ok(meta) if !meta.is_dir() => return std::fs::remove_file(path),
         Ok(_) => {}
     }
+    // Opened up before it is opened (a folder without read or search permission cannot be).
+    let open_up = Mode::from_bits_truncate(0o700);
+    let _ = fchmodat(
+        nix::fcntl::AT_FDCWD,
+        path.as_os_str(),
+        open_up,
+        FchmodatFlags::FollowSymlink,
+    );
     let mut dir = open_dir(nix::fcntl::AT_FDCWD, path.as_os_str())?;
-    let _ = fchmod(&dir, Mode::from_bits_truncate(0o700));
     // Per level: the names left, and the folder's own name in its parent.
     let mut stack: Vec<(std::vec::IntoIter<OsString>, OsString)> =
         vec![(names(&dir)?.into_iter(), OsString::new())];
@@ -221,8 +228,14 @@ pub fn remove_tree(path: &Path) -> std::io::Result<()> {
             continue;
         };
         if kind(&stat(&dir, &name)?) == SFlag::S_IFDIR {
+            // A folder, as it was just seen: nothing else changes the tree meanwhile.
+            let _ = fchmodat(
+                &dir,
+                name.as_os_str(),
+                open_up,
+                FchmodatFlags::FollowSymlink,
+            );
             let child = open_dir(&dir, &name)?;
-            let _ = fchmod(&child, Mode::from_bits_truncate(0o700));
             stack.push((names(&child)?.into_iter(), name));
             dir = child;
         } else {
