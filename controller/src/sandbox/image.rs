@@ -165,21 +165,7 @@ impl Images {
         let _ = fs::remove_file(&image);
         let _ = fs::remove_file(&part);
         super::deep::remove_tree(&staging)?;
-        let file = fs::File::create(&part)?;
-        file.set_len(size)?;
-        // Allocated now, not as the bot writes: a sparse image would take blocks from the host's
-        // file system while the bot writes, which every other bot sees in `statvfs` of a
-        // read-only system folder on the same file system (a channel between bots). Where the
-        // file system cannot allocate ahead, it stays sparse.
-        if let Err(e) =
-            nix::fcntl::fallocate(&file, nix::fcntl::FallocateFlags::empty(), 0, size as i64)
-        {
-            tracing::info!(
-                "{}: not allocated ahead ({e}): a sparse image",
-                part.display()
-            );
-        }
-        drop(file);
+        fs::File::create(&part)?.set_len(size)?;
         // `nodiscard`: mkfs would otherwise punch the allocated image full of holes again.
         let owner = format!("root_owner={}:{},nodiscard", root.uid(), root.gid());
         let filled = run(Command::new(&self.mkfs)
@@ -190,7 +176,10 @@ impl Images {
         .and_then(|()| fs::create_dir(&staging))
         .and_then(|()| self.fill(&part, &staging, workdir, root.uid()));
         let _ = fs::remove_dir(&staging);
-        if let Err(e) = filled.and_then(|()| fs::rename(&part, &image)) {
+        if let Err(e) = filled
+            .map(|()| allocate(&part, size))
+            .and_then(|()| fs::rename(&part, &image))
+        {
             let _ = fs::remove_file(&part);
             return Err(e);
         }
@@ -380,6 +369,26 @@ impl Images {
             start.elapsed().as_millis()
         );
         Ok(())
+    }
+}
+
+/// Allocates the rest of the filled image `part` on the host's disk now, not as the bot writes:
+/// a sparse image takes host blocks while the bot writes, which every other bot sees in
+/// `statvfs` of a read-only system folder on the same file system (a channel between bots).
+/// After the filling, not before: filling an allocated file converts its extents one written
+/// block at a time, which took seconds for a tree thousands of folders deep. Where the file
+/// system cannot allocate ahead, the image stays sparse.
+fn allocate(part: &Path, size: u64) {
+    let allocated = fs::File::options().write(true).open(part).and_then(|file| {
+        let len = i64::try_from(size).unwrap_or(i64::MAX);
+        nix::fcntl::fallocate(&file, nix::fcntl::FallocateFlags::empty(), 0, len)
+            .map_err(io::Error::from)
+    });
+    if let Err(e) = allocated {
+        tracing::info!(
+            "{}: not allocated ahead ({e}): a sparse image",
+            part.display()
+        );
     }
 }
 
