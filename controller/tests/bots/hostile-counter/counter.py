@@ -98,6 +98,11 @@ else:
             time.sleep(0.001)
         for name, read in COUNTERS.items():
             seen[name].append(read())
+    # What runtimes size their pools by, as the sandbox shows it.
+    with open('sizes.txt', 'w') as f:
+        memtotal = [l.split()[1] for l in open('/proc/meminfo') if l.startswith('MemTotal:')]
+        f.write('cpu_count %d\nonline %d\nmemtotal_kib %s\n' % (
+            os.cpu_count(), os.sysconf('SC_NPROCESSORS_ONLN'), memtotal[0]))
     with open('received.txt', 'w') as f:
         for name, values in seen.items():
             f.write(json.dumps({'counter': name, 'values': values}) + '\n')
