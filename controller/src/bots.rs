@@ -44,7 +44,8 @@ pub enum TemplateChoice {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bot {
     pub name: String,
-    /// The folder it was found in: where a link in the bots folder leads (inside it), resolved.
+    /// The folder it was found in, resolved (an absolute path without links; where a link in
+    /// the bots folder leads, inside it).
     pub source: PathBuf,
     /// Its working copy for this series.
     pub workdir: PathBuf,
@@ -216,8 +217,8 @@ pub async fn prepare(
     Ok((bots, skipped))
 }
 
-/// An entry `path` of the bots folder (whose resolved path is `root`) that may be a bot: a
-/// folder, or a symlink (through any number of links, absolute or relative) to a folder
+/// An entry `path` of the bots folder (whose resolved path is `root`) that may be a bot, with
+/// the folder it resolves to (recorded as its source): a folder, or a symlink (through any number of links, absolute or relative) to a folder
 /// inside the bots folder, with the folder it resolves to; a symlink that leads anywhere else
 /// (`stolen -> /root`, `up -> ../../..`, the bots folder itself) with the reason it is skipped.
 /// Nothing else (files, links to files, dangling links) is a bot. Nothing in the bots folder,
@@ -226,7 +227,9 @@ pub async fn prepare(
 fn inside(root: &Path, path: PathBuf) -> Option<(PathBuf, Result<PathBuf, String>)> {
     let meta = fs::symlink_metadata(&path).ok()?;
     if meta.is_dir() {
-        return Some((path.clone(), Ok(path)));
+        // Where it is, whatever links lead to the bots folder.
+        let resolved = path.canonicalize().unwrap_or_else(|_| path.clone());
+        return Some((path, Ok(resolved)));
     }
     if !meta.is_symlink() {
         return None;
