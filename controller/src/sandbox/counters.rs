@@ -57,6 +57,7 @@ pub struct Views {
 impl Views {
     /// Reads each of [`FROZEN`] that this machine has into a new folder under `parent`.
     pub fn make(parent: &Path) -> io::Result<Views> {
+        remove_stale(parent);
         let dir = fresh_dir(parent)?;
         let mut views = Views {
             dir,
@@ -86,6 +87,31 @@ impl Views {
 impl Drop for Views {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Removes the copies a controller killed by SIGKILL left under `parent`: folders of this user
+/// named `take6-counters-<pid>-<n>` whose process is gone.
+fn remove_stale(parent: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let me = nix::unistd::geteuid().as_raw();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("take6-counters-"))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let ours = entry.metadata().is_ok_and(|m| m.is_dir() && m.uid() == me);
+        if ours && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
     }
 }
 
@@ -154,5 +180,12 @@ mod tests {
         let dir = views.dir.clone();
         drop(views);
         assert!(!dir.exists());
+
+        // What a SIGKILLed controller left (its pid gone) is removed by the next one.
+        let stale = tmp.path().join("take6-counters-999999999-1");
+        std::fs::create_dir(&stale).unwrap();
+        std::fs::write(stale.join("00"), "x").unwrap();
+        let _views = Views::make(tmp.path()).unwrap();
+        assert!(!stale.exists());
     }
 }
