@@ -129,7 +129,8 @@ pub async fn prepare(
     // `--bots mybots/mybot`: the bot folder itself, which then plays the built-ins.
     let mut folders: Vec<(PathBuf, Result<PathBuf, String>)> = if is_bot_folder(bots_dir) {
         let own = own_folder(bots_dir);
-        vec![(own.clone(), Ok(own))]
+        let resolved = own.canonicalize().unwrap_or_else(|_| own.clone());
+        vec![(own, Ok(resolved))]
     } else {
         let root = bots_dir.canonicalize().map_err(read_err)?;
         fs::read_dir(bots_dir)
