@@ -44,7 +44,8 @@ pub enum TemplateChoice {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bot {
     pub name: String,
-    /// The folder it was found in.
+    /// The folder it was found in, resolved (an absolute path without links; where a link in
+    /// the bots folder leads, inside it).
     pub source: PathBuf,
     /// Its working copy for this series.
     pub workdir: PathBuf,
@@ -159,7 +160,7 @@ pub async fn prepare(
     let warm = prewarm.per_bot(folders.len());
     let tools = Arc::new(tools.clone());
     let mut tasks = tokio::task::JoinSet::new();
-    for (i, folder) in folders.into_iter().enumerate() {
+    for (i, (folder, source)) in folders.into_iter().enumerate() {
         let (work, logs, builds) = (work.clone(), logs.clone(), Arc::clone(&builds));
         let copies = Arc::clone(&copies);
         let sandbox = Arc::clone(sandbox);
@@ -172,6 +173,7 @@ pub async fn prepare(
             }
             let outcome = prepare_one(
                 &folder,
+                source,
                 &work,
                 &logs,
                 build_timeout,
@@ -216,17 +218,24 @@ pub async fn prepare(
 /// The bot folders of `bots_dir`, sorted: `bots_dir` itself when it is one bot's folder
 /// (`--bots mybots/mybot`, which then plays the built-ins), else its subfolders whose names do
 /// not begin with a dot.
-fn folders(bots_dir: &Path) -> io::Result<Vec<PathBuf>> {
+///
+/// Each comes with the folder it resolves to (its recorded source), or the reason it is
+/// skipped: a link that leads out of the bots folder ([`inside`]).
+fn folders(bots_dir: &Path) -> io::Result<Vec<(PathBuf, Result<PathBuf, String>)>> {
     if is_bot_folder(bots_dir) {
-        return Ok(vec![own_folder(bots_dir)]);
+        let own = own_folder(bots_dir);
+        let resolved = own.canonicalize().unwrap_or_else(|_| own.clone());
+        return Ok(vec![(own, Ok(resolved))]);
     }
-    let mut folders: Vec<PathBuf> = fs::read_dir(bots_dir)?
+    let root = bots_dir.canonicalize()?;
+    let mut folders: Vec<(PathBuf, Result<PathBuf, String>)> = fs::read_dir(bots_dir)?
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .map(|e| e.path())
-        .filter(|p| p.is_dir() && !file_name(p).starts_with('.'))
+        .filter(|p| !file_name(p).starts_with('.'))
+        .filter_map(|p| inside(&root, p))
         .collect();
-    folders.sort();
+    folders.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(folders)
 }
 
@@ -242,6 +251,8 @@ pub fn entrants_at_most(bots_dir: &Path, game: crate::games::GameId) -> usize {
     let alike = lookalikes(&folders);
     folders
         .iter()
+        .filter(|(_, source)| source.is_ok())
+        .map(|(folder, _)| folder)
         .filter(|folder| is_bot_folder(folder))
         .filter(|folder| {
             let name = file_name(folder);
@@ -262,8 +273,8 @@ pub fn entrants_at_most(bots_dir: &Path, game: crate::games::GameId) -> usize {
 /// The folders' names that look alike (case folding, Unicode confusables), each with the
 /// reason it is refused: all of them, since any could otherwise pass for another on every
 /// screen, CSV and page. Names refused for themselves ([`name_problem`]) are left out.
-fn lookalikes(folders: &[PathBuf]) -> std::collections::BTreeMap<String, String> {
-    let names: Vec<String> = folders.iter().map(|f| file_name(f)).collect();
+fn lookalikes<S>(folders: &[(PathBuf, S)]) -> std::collections::BTreeMap<String, String> {
+    let names: Vec<String> = folders.iter().map(|(f, _)| file_name(f)).collect();
     crate::names::lookalikes(
         names
             .iter()
@@ -273,6 +284,38 @@ fn lookalikes(folders: &[PathBuf]) -> std::collections::BTreeMap<String, String>
     .into_iter()
     .map(|(name, others)| (name.to_string(), crate::names::lookalike_problem(&others)))
     .collect()
+}
+
+/// An entry `path` of the bots folder (whose resolved path is `root`) that may be a bot, with
+/// the folder it resolves to (recorded as its source): a folder, or a symlink (through any
+/// number of links, absolute or relative) to a folder inside the bots folder; a symlink that leads anywhere else
+/// (`stolen -> /root`, `up -> ../../..`, the bots folder itself) with the reason it is skipped.
+/// Nothing else (files, links to files, dangling links) is a bot. Nothing in the bots folder,
+/// a repository's checkout or a host's own folder alike, is followed out of it: a folder
+/// unpacked from a stranger's archive may hold such a link.
+fn inside(root: &Path, path: PathBuf) -> Option<(PathBuf, Result<PathBuf, String>)> {
+    let meta = fs::symlink_metadata(&path).ok()?;
+    if meta.is_dir() {
+        // Where it is, whatever links lead to the bots folder.
+        let resolved = path.canonicalize().unwrap_or_else(|_| path.clone());
+        return Some((path, Ok(resolved)));
+    }
+    if !meta.is_symlink() {
+        return None;
+    }
+    let resolved = path.canonicalize().ok().filter(|t| t.is_dir())?;
+    if resolved.starts_with(root) && resolved != root {
+        return Some((path, Ok(resolved)));
+    }
+    let text = fs::read_link(&path).unwrap_or_default();
+    let reason = format!(
+        "it is a symlink ({}) to {}, outside the bots folder {}; a bot must be a folder in it, \
+         and links out of it are never followed (copy the folder in instead)",
+        crate::untrusted::terminal(&text.to_string_lossy()),
+        crate::untrusted::terminal(&resolved.to_string_lossy()),
+        crate::untrusted::terminal(&root.to_string_lossy())
+    );
+    Some((path, Err(reason)))
 }
 
 /// Whether `dir` is one bot's own folder rather than a folder of bots: it holds a `launch` or
@@ -359,9 +402,12 @@ struct Slots<'a> {
     game: crate::games::GameId,
 }
 
-/// Checks, copies and builds one folder; the error is the reason it is skipped.
+/// Checks, copies and builds one folder (`folder` names it, `source` is where it is, or why it
+/// is not used); the error is the reason it is skipped.
+#[allow(clippy::too_many_arguments)]
 async fn prepare_one(
     folder: &Path,
+    source: Result<PathBuf, String>,
     work: &Path,
     logs: &Path,
     build_timeout: Duration,
@@ -376,16 +422,17 @@ async fn prepare_one(
         return Err(format!("{problem} (rename the folder)"));
     }
     let name = name.to_string();
+    let source = source?;
     let workdir = work.join(&name);
     // Walking, hashing and copying a folder is blocking file work: off the async threads, so
     // that nothing a folder holds can stall the series or its signal handling.
-    let (source, copy) = (folder.to_path_buf(), workdir.clone());
+    let (found, copy) = (source.clone(), workdir.clone());
     let slot = slots.copies.acquire().await.expect("never closed");
     let handover = Arc::clone(sandbox);
     let tools = Arc::clone(slots.tools);
     let game = slots.game;
     let (hash, template, has_build, generated) = tokio::task::spawn_blocking(move || {
-        let staged = stage(&source, &copy, max_data, &tools, game)?;
+        let staged = stage(&found, &copy, max_data, &tools, game)?;
         // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
         handover
             .prepare_workdir(&copy)
@@ -414,7 +461,7 @@ async fn prepare_one(
     sandbox.prewarm(&workdir, slots.warm);
     Ok(Bot {
         name,
-        source: folder.to_path_buf(),
+        source,
         workdir,
         hash,
         template,

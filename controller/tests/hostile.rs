@@ -405,3 +405,124 @@ fn an_interrupted_series_takes_every_bot_process_with_it() {
         }
     }
 }
+
+/// Runs git in `dir` with a throwaway identity, failing the test if it fails.
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+}
+
+/// The skipped bots of the series, by name, with their reasons.
+fn skipped(zoo: &Zoo) -> Vec<(String, String)> {
+    zoo.manifest()
+        .get("skipped")
+        .and_then(|s| s.as_array())
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            let s = s.as_table().unwrap();
+            let get = |k: &str| s[k].as_str().unwrap().to_string();
+            (get("name"), get("reason"))
+        })
+        .collect()
+}
+
+/// The recorded source of the bot `name`.
+fn source_of(zoo: &Zoo, name: &str) -> String {
+    let manifest = zoo.manifest();
+    let bot = manifest["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"].as_str() == Some(name))
+        .unwrap_or_else(|| panic!("{name} not in series.toml"));
+    bot["source"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn links_out_of_a_repository_or_the_bots_folder_are_never_followed() {
+    if !sandbox_available("links") {
+        return;
+    }
+    let zoo = Zoo::new("links", &["hostile-linker"]);
+    // A folder of the host's, which no bot may read or be played as.
+    let secret = zoo.dir().join("secret");
+    fs::create_dir_all(&secret).unwrap();
+    fs::write(secret.join("data"), "host secret\n").unwrap();
+    fs::write(secret.join("launch"), "#!/bin/sh\nexec ./play\n").unwrap();
+    fs::set_permissions(secret.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+    // The repository: the bots, a link inside a bot folder, and links at its top leading out
+    // (absolute, relative, through a link nested in a bot folder), and one leading in.
+    let repo = zoo.dir().join("repo");
+    fs::rename(zoo.bots(), &repo).unwrap();
+    let link = |target: &std::path::Path, at: &str| {
+        std::os::unix::fs::symlink(target, repo.join(at)).unwrap()
+    };
+    link(&secret, "hostile-linker/secret");
+    link(&secret, "stolen");
+    link("../../../../../../../../tmp".as_ref(), "up");
+    link("hostile-linker/secret".as_ref(), "nested");
+    link(HONEST.as_ref(), "alias");
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "--quiet", "-m", "bots and links"]);
+    git(&repo, &["tag", "v1"]);
+
+    let at_tag = format!("{}@v1", repo.display());
+    let out = zoo.run("strict", &["--bots", &at_tag]);
+    let skips = skipped(&zoo);
+    for name in ["stolen", "up", "nested"] {
+        let reason = skips
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, r)| r.as_str())
+            .unwrap_or_else(|| panic!("{name} not skipped: {skips:?}\n{}", text(&out.stderr)));
+        assert!(
+            reason.contains("outside the bots folder") && reason.contains("never followed"),
+            "{name}: {reason}"
+        );
+        assert!(!zoo.work(name).exists(), "{name} was copied");
+    }
+    let players: Vec<String> = zoo.games().iter().flat_map(|g| g.players.clone()).collect();
+    assert!(
+        !players
+            .iter()
+            .any(|p| ["stolen", "up", "nested"].contains(&p.as_str())),
+        "{players:?}"
+    );
+    // The link inside the bot folder stays a link, and dangles in the sandbox.
+    let copied = zoo.work("hostile-linker").join("secret");
+    assert!(fs::symlink_metadata(&copied).unwrap().is_symlink());
+    let peeked = zoo.work_file("hostile-linker", "peeked.txt");
+    assert!(
+        peeked.contains("unreadable") && !peeked.contains("host secret"),
+        "{peeked}"
+    );
+    // A link inside the checkout is followed, and its resolved source recorded.
+    let alias = source_of(&zoo, "alias");
+    assert!(
+        alias.contains("/.repos/") && alias.ends_with(&format!("/{HONEST}")),
+        "{alias}"
+    );
+    assert!(!source_of(&zoo, "hostile-linker").contains("secret"));
+
+    // A plain bots folder: the same rule.
+    let bots = zoo.dir().join("plain");
+    fs::create_dir_all(&bots).unwrap();
+    common::copy_dir(&zoo::fixtures().join(HONEST), &bots.join(HONEST));
+    std::os::unix::fs::symlink(&secret, bots.join("stolen")).unwrap();
+    let out = zoo.run("strict", &["--bots", "plain"]);
+    let skips = skipped(&zoo);
+    assert!(
+        skips
+            .iter()
+            .any(|(n, r)| n == "stolen" && r.contains("outside the bots folder")),
+        "{skips:?}\n{}",
+        text(&out.stderr)
+    );
+}

@@ -1,6 +1,7 @@
 //! Issue 21, what a newcomer's probe found on the way: a working copy thousands of folders deep
 //! is copied back out of its disk image at the end of the series, and by `--resume` after a
-//! `kill -9`, by descriptors (its paths pass the kernel's 4,096 bytes).
+//! `kill -9`, by descriptors (its paths pass the kernel's 4,096 bytes). Issue 27: after a
+//! Ctrl-C (the copy back done, the working copy a plain folder 2,500 deep), `--resume` works.
 
 #[path = "hostile/checks.rs"]
 mod checks;
@@ -57,15 +58,11 @@ fn a_working_copy_2500_folders_deep_is_copied_back_out_of_its_image() {
     assert!(left.is_empty(), "images left: {left:?}");
 }
 
-#[test]
-fn a_working_copy_2500_folders_deep_left_in_its_image_by_kill_9_comes_back_at_resume() {
-    if !zoo::sandbox_available("deep-resume") {
-        return;
-    }
-    let zoo = zoo::Zoo::new("deep-resume", &["hostile-deep"]);
-    // Slow games (the honest bot thinks 300 ms a reply), so that the kill comes mid-series.
+/// Starts a slow series of 6 games (the honest bot thinks 300 ms a reply) beside
+/// `hostile-deep` and returns once its first game is recorded.
+fn start_slow_series(zoo: &zoo::Zoo) -> std::process::Child {
     zoo.honest_thinks(300, 10);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("take6"))
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("take6"))
         .current_dir(zoo.dir())
         .args([
             "run",
@@ -89,6 +86,26 @@ fn a_working_copy_2500_folders_deep_left_in_its_image_by_kill_9_comes_back_at_re
         assert!(std::time::Instant::now() < deadline, "no game finished");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    child
+}
+
+fn resume(zoo: &zoo::Zoo) -> std::process::Output {
+    assert_cmd::Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(zoo.dir())
+        .args(["run", "--resume"])
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_working_copy_2500_folders_deep_left_in_its_image_by_kill_9_comes_back_at_resume() {
+    if !zoo::sandbox_available("deep-resume") {
+        return;
+    }
+    let zoo = zoo::Zoo::new("deep-resume", &["hostile-deep"]);
+    let mut child = start_slow_series(&zoo);
     child.kill().unwrap();
     child.wait().unwrap();
     let series = zoo.series();
@@ -97,15 +114,60 @@ fn a_working_copy_2500_folders_deep_left_in_its_image_by_kill_9_comes_back_at_re
         common::skipped("deep-resume: no disk cap here (the working copy is a plain folder)");
         return;
     }
-    let out = assert_cmd::Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(zoo.dir())
-        .args(["run", "--resume"])
-        .timeout(std::time::Duration::from_secs(120))
-        .output()
-        .unwrap();
+    let out = resume(&zoo);
     zoo::assert_ok(&out);
     assert_eq!(bottom(&zoo.work("hostile-deep")), "2500 deep\n");
     assert!(!image.exists(), "the image stayed");
+    zoo.assert_no_process_left();
+}
+
+#[test]
+fn a_working_copy_2500_folders_deep_after_ctrl_c_is_resumed_and_verifies() {
+    if !zoo::sandbox_available("deep-sigint") {
+        return;
+    }
+    let zoo = zoo::Zoo::new("deep-sigint", &["hostile-deep"]);
+    let child = start_slow_series(&zoo);
+    // Ctrl-C: the series stops, copying the working copy back into a plain folder 2,500 deep.
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let stopped = child.wait_with_output().unwrap();
+    assert!(!stopped.status.success(), "the stopped series says so");
+    let series = zoo.series();
+    assert_eq!(bottom(&zoo.work("hostile-deep")), "2500 deep\n");
+    let played = |s: &Path| {
+        std::fs::read_to_string(s.join("games.jsonl"))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    assert!(played(&series) < 6, "the Ctrl-C came mid-series");
+
+    let out = resume(&zoo);
+    zoo::assert_ok(&out);
+    assert_eq!(played(&series), 6, "{}", zoo::text(&out.stderr));
+    assert_eq!(bottom(&zoo.work("hostile-deep")), "2500 deep\n");
+    assert!(
+        !series.join("work/.images/hostile-deep.ext4").exists(),
+        "the image stayed"
+    );
+    // The other commands that read a series with such a working copy.
+    for args in [&["verify"][..], &["leaderboard"]] {
+        let out = assert_cmd::Command::cargo_bin("take6")
+            .unwrap()
+            .current_dir(zoo.dir())
+            .args(args)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert!(
+            !zoo::text(&out.stderr).contains("File name too long"),
+            "{args:?}: {}",
+            zoo::text(&out.stderr)
+        );
+    }
     zoo.assert_no_process_left();
 }

@@ -48,6 +48,9 @@ pub enum SystemDir {
     Dir(String),
     /// A symlink (e.g. `/bin -> usr/bin` on merged-/usr systems): recreated as such.
     Link(String, String),
+    /// A frozen copy of a machine-wide counter (see [`super::counters`]), bound read-only over
+    /// the file of the sandbox's own `/proc` it covers.
+    Frozen(std::path::PathBuf, &'static str),
 }
 
 /// The system folders of this machine, as they should appear in the sandbox.
@@ -100,10 +103,19 @@ pub fn args(
         match dir {
             SystemDir::Dir(d) => push(&["--ro-bind", d, d]),
             SystemDir::Link(target, d) => push(&["--symlink", target, d]),
+            SystemDir::Frozen(..) => {}
         }
     }
     let size = tmp_bytes.to_string();
     push(&["--proc", "/proc", "--dev", "/dev"]);
+    for dir in system {
+        if let SystemDir::Frozen(copy, covered) = dir {
+            a.push("--ro-bind".into());
+            a.push(copy.as_os_str().to_owned());
+            a.push(covered.into());
+        }
+    }
+    let mut push = |items: &[&str]| a.extend(items.iter().map(OsString::from));
     push(&["--perms", "1777", "--size", &size, "--tmpfs", "/tmp"]);
     a.push("--bind".into());
     a.push(workdir.as_os_str().to_owned());
@@ -148,6 +160,7 @@ mod tests {
         let system = [
             SystemDir::Dir("/usr".into()),
             SystemDir::Link("usr/bin".into(), "/bin".into()),
+            SystemDir::Frozen("/run/c/00".into(), "/proc/stat"),
         ];
         let a = joined(&args(
             &Identity::Setpriv("/usr/bin/setpriv".into()),
@@ -164,7 +177,7 @@ mod tests {
             "--new-session",
             "--ro-bind /usr /usr",
             "--symlink usr/bin /bin",
-            "--proc /proc",
+            "--proc /proc --dev /dev --ro-bind /run/c/00 /proc/stat",
             "--size 1048576 --tmpfs /tmp",
             "--bind /r/s/work/pyheur /bot",
             "--chdir /bot --clearenv",
@@ -201,6 +214,7 @@ mod tests {
         for d in &dirs {
             let path = match d {
                 SystemDir::Dir(p) | SystemDir::Link(_, p) => p,
+                SystemDir::Frozen(..) => unreachable!("not a system folder"),
             };
             assert!(SYSTEM_DIRS.contains(&path.as_str()));
         }

@@ -1,5 +1,5 @@
 //! Walking a working copy by descriptors, whatever its depth: copying it out of its disk image,
-//! handing it to its bot's user, removing it.
+//! handing it to its bot's user, measuring it, removing it.
 //!
 //! A bot may make folders thousands deep; their paths pass the kernel's 4,096 bytes, so every
 //! call that takes a whole path (and `cp -a`) fails with "File name too long". Here every call is
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use nix::dir::Dir;
 use nix::errno::Errno;
 use nix::fcntl::{AtFlags, OFlag, openat, readlinkat};
-use nix::sys::stat::{FileStat, Mode, SFlag, fchmod, fstatat, mkdirat};
+use nix::sys::stat::{FchmodatFlags, FileStat, Mode, SFlag, fchmod, fchmodat, fstatat, mkdirat};
 use nix::unistd::{Gid, Uid, UnlinkatFlags, fchownat, linkat, symlinkat, unlinkat};
 
 /// How many files with several names the copy remembers, to link their other names instead of
@@ -76,9 +76,15 @@ struct Level {
 /// `to`, every entry owned by `owner`, files with several names linked once copied. Special
 /// files are left out and returned.
 pub fn copy_tree(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<LeftOut>> {
+    std::fs::create_dir(to)?;
+    copy_into(from, to, owner)
+}
+
+/// [`copy_tree`] into the existing folder `to` (the root of a new file system, say), which
+/// takes `from`'s mode and `owner`; `to` must not hold any of `from`'s names.
+pub fn copy_into(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<LeftOut>> {
     let (uid, gid) = (Some(Uid::from_raw(owner)), Some(Gid::from_raw(owner)));
     let root_mode = std::fs::symlink_metadata(from)?.permissions();
-    std::fs::create_dir(to)?;
     let mut src = open_dir(nix::fcntl::AT_FDCWD, from.as_os_str())?;
     let mut dst = open_dir(nix::fcntl::AT_FDCWD, to.as_os_str())?;
     nix::unistd::fchown(&dst, uid, gid).map_err(io)?;
@@ -197,8 +203,15 @@ pub fn remove_tree(path: &Path) -> std::io::Result<()> {
         Ok(meta) if !meta.is_dir() => return std::fs::remove_file(path),
         Ok(_) => {}
     }
+    // Opened up before it is opened (a folder without read or search permission cannot be).
+    let open_up = Mode::from_bits_truncate(0o700);
+    let _ = fchmodat(
+        nix::fcntl::AT_FDCWD,
+        path.as_os_str(),
+        open_up,
+        FchmodatFlags::FollowSymlink,
+    );
     let mut dir = open_dir(nix::fcntl::AT_FDCWD, path.as_os_str())?;
-    let _ = fchmod(&dir, Mode::from_bits_truncate(0o700));
     // Per level: the names left, and the folder's own name in its parent.
     let mut stack: Vec<(std::vec::IntoIter<OsString>, OsString)> =
         vec![(names(&dir)?.into_iter(), OsString::new())];
@@ -215,8 +228,14 @@ pub fn remove_tree(path: &Path) -> std::io::Result<()> {
             continue;
         };
         if kind(&stat(&dir, &name)?) == SFlag::S_IFDIR {
+            // A folder, as it was just seen: nothing else changes the tree meanwhile.
+            let _ = fchmodat(
+                &dir,
+                name.as_os_str(),
+                open_up,
+                FchmodatFlags::FollowSymlink,
+            );
             let child = open_dir(&dir, &name)?;
-            let _ = fchmod(&child, Mode::from_bits_truncate(0o700));
             stack.push((names(&child)?.into_iter(), name));
             dir = child;
         } else {
@@ -225,11 +244,13 @@ pub fn remove_tree(path: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Gives the folder `path` and everything in it, whatever its depth, to `uid` (and the same
-/// gid); symlinks themselves, never their targets.
-pub fn chown_tree(path: &Path, uid: u32) -> std::io::Result<()> {
-    let (u, g) = (Some(Uid::from_raw(uid)), Some(Gid::from_raw(uid)));
-    std::os::unix::fs::lchown(path, Some(uid), Some(uid))?;
+/// Calls `each` with every entry below the folder `path`, whatever its depth: the open folder
+/// it is in, its name and its status (a symlink's own, never followed). Folders are entered
+/// after `each` has seen them; an entry gone by the time it is looked at is passed over.
+pub fn walk(
+    path: &Path,
+    mut each: impl FnMut(&OwnedFd, &std::ffi::OsStr, &FileStat) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let mut dir = open_dir(nix::fcntl::AT_FDCWD, path.as_os_str())?;
     let mut stack = vec![names(&dir)?.into_iter()];
     loop {
@@ -241,13 +262,42 @@ pub fn chown_tree(path: &Path, uid: u32) -> std::io::Result<()> {
             dir = open_dir(&dir, std::ffi::OsStr::new(".."))?;
             continue;
         };
-        fchownat(&dir, name.as_os_str(), u, g, AtFlags::AT_SYMLINK_NOFOLLOW).map_err(io)?;
-        if kind(&stat(&dir, &name)?) == SFlag::S_IFDIR {
-            let child = open_dir(&dir, &name)?;
+        let st = match stat(&dir, &name) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            st => st?,
+        };
+        each(&dir, &name, &st)?;
+        if kind(&st) == SFlag::S_IFDIR {
+            let child = match open_dir(&dir, &name) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                child => child?,
+            };
             stack.push(names(&child)?.into_iter());
             dir = child;
         }
     }
+}
+
+/// Gives the folder `path` and everything in it, whatever its depth, to `uid` (and the same
+/// gid); symlinks themselves, never their targets.
+pub fn chown_tree(path: &Path, uid: u32) -> std::io::Result<()> {
+    let (u, g) = (Some(Uid::from_raw(uid)), Some(Gid::from_raw(uid)));
+    std::os::unix::fs::lchown(path, Some(uid), Some(uid))?;
+    walk(path, |dir, name, _| {
+        fchownat(dir, name, u, g, AtFlags::AT_SYMLINK_NOFOLLOW).map_err(io)
+    })
+}
+
+/// Bytes allocated below the folder `path` and the number of its entries, whatever its depth,
+/// without following links.
+pub fn measure(path: &Path) -> std::io::Result<(u64, u64)> {
+    let (mut bytes, mut entries) = (0u64, 0u64);
+    walk(path, |_, _, st| {
+        bytes += st.st_blocks as u64 * 512;
+        entries += 1;
+        Ok(())
+    })?;
+    Ok((bytes, entries))
 }
 
 #[cfg(test)]
@@ -310,6 +360,10 @@ mod tests {
         assert_eq!(std::fs::metadata(to.join("d")).unwrap().uid(), 4242);
         chown_tree(&to, 4343).unwrap();
         assert_eq!(std::fs::metadata(to.join("d/d")).unwrap().uid(), 4343);
+        // 3,000 folders, the file and the link; at least a block per folder.
+        let (bytes, entries) = measure(&to).unwrap();
+        assert_eq!(entries, 3002);
+        assert!(bytes >= 3000 * 512, "{bytes}");
         remove_tree(&from).unwrap();
         remove_tree(&to).unwrap();
         assert!(!from.exists() && !to.exists());

@@ -144,8 +144,12 @@ impl Images {
             .contains(workdir)
     }
 
-    /// Makes the image of the prepared working copy `workdir` (its files, owners and modes),
+    /// Makes the image of the prepared working copy `workdir` (its files, modes and owner),
     /// with room for the disk limit, and mounts it there in place of the folder's content.
+    /// The image is made empty (`mkfs.ext4`), mounted beside the folder and filled by
+    /// descriptors, whatever the depth of the folder (`mkfs.ext4 -d` aborts on a tree a few
+    /// thousand folders deep, which a bot may have left before a `--resume`); only a filled
+    /// image gets its name, so a controller killed meanwhile leaves the folder the truth.
     pub(super) fn make(&self, workdir: &Path) -> io::Result<()> {
         let closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
         if *closed {
@@ -153,31 +157,40 @@ impl Images {
         }
         let start = std::time::Instant::now();
         let root = fs::symlink_metadata(workdir)?;
-        let (bytes, entries) = measure(workdir)?;
+        let (bytes, entries) = super::deep::measure(workdir)?;
         let (size, inodes) = geometry(bytes, entries, self.disk_bytes);
         let image = image_of(workdir);
+        let (part, staging) = (in_images(workdir, "part"), in_images(workdir, "in"));
         fs::create_dir_all(image.parent().expect("in a folder"))?;
         let _ = fs::remove_file(&image);
-        fs::File::create(&image)?.set_len(size)?;
-        let owner = format!("root_owner={}:{}", root.uid(), root.gid());
-        let made = run(Command::new(&self.mkfs)
+        let _ = fs::remove_file(&part);
+        super::deep::remove_tree(&staging)?;
+        fs::File::create(&part)?.set_len(size)?;
+        // `nodiscard`: mkfs would otherwise punch the allocated image full of holes again.
+        let owner = format!("root_owner={}:{},nodiscard", root.uid(), root.gid());
+        let filled = run(Command::new(&self.mkfs)
             .args(["-q", "-F", "-b", "4096", "-I", "256", "-m", "0"])
             .args(["-N", &inodes.to_string()])
-            .args(["-O", "^has_journal,^resize_inode", "-E", &owner, "-d"])
-            .arg(workdir)
-            .arg(&image));
-        if let Err(e) = made {
-            let _ = fs::remove_file(&image);
+            .args(["-O", "^has_journal,^resize_inode", "-E", &owner])
+            .arg(&part))
+        .and_then(|()| fs::create_dir(&staging))
+        .and_then(|()| self.fill(&part, &staging, workdir, root.uid()));
+        let _ = fs::remove_dir(&staging);
+        if let Err(e) = filled
+            .map(|()| allocate(&part, size))
+            .and_then(|()| fs::rename(&part, &image))
+        {
+            let _ = fs::remove_file(&part);
             return Err(e);
         }
         // The image holds the copy now: the folder becomes its empty mount point.
-        fs::remove_dir_all(workdir)?;
+        super::deep::remove_tree(workdir)?;
         fs::create_dir(workdir)?;
         if let Err(e) = self.mount(&image, workdir) {
             let _ = fs::remove_file(&image);
             return Err(e);
         }
-        // The mounted root as the folder was (mkfs may not carry the root's mode over).
+        // The mounted root as the folder was.
         std::os::unix::fs::lchown(workdir, Some(root.uid()), Some(root.gid()))?;
         fs::set_permissions(workdir, fs::Permissions::from_mode(root.mode() & 0o7777))?;
         tracing::info!(
@@ -186,6 +199,22 @@ impl Images {
             size / MIB,
             start.elapsed().as_millis()
         );
+        Ok(())
+    }
+
+    /// Mounts the new, empty image `part` on `staging`, copies the folder `workdir` into it
+    /// (every entry owned by `owner`) and unmounts it.
+    fn fill(&self, part: &Path, staging: &Path, workdir: &Path, owner: u32) -> io::Result<()> {
+        self.attach(part, staging)?;
+        let copied = super::deep::copy_into(workdir, staging, owner);
+        super::loopdev::unmount(staging)?;
+        for (path, kind) in copied? {
+            tracing::warn!(
+                "{}: '{}' is a {kind}; left out of the working copy",
+                workdir.display(),
+                path.display()
+            );
+        }
         Ok(())
     }
 
@@ -236,6 +265,16 @@ impl Images {
     /// `mount -t ext4 -o loop,nosuid,nodev,noatime IMAGE DIR`, by system calls or else by the
     /// tool (whose error then says why); remembered for the end.
     fn mount(&self, image: &Path, dir: &Path) -> io::Result<()> {
+        self.attach(image, dir)?;
+        self.mounted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(dir.to_path_buf());
+        Ok(())
+    }
+
+    /// [`Images::mount`] without remembering it.
+    fn attach(&self, image: &Path, dir: &Path) -> io::Result<()> {
         if let Err(e) = super::loopdev::mount(image, dir) {
             run(Command::new(&self.mount)
                 .args(["-t", "ext4", "-o", "loop,nosuid,nodev,noatime"])
@@ -246,10 +285,6 @@ impl Images {
                 dir.display()
             );
         }
-        self.mounted
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(dir.to_path_buf());
         Ok(())
     }
 
@@ -323,7 +358,7 @@ impl Images {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(workdir);
-        fs::remove_dir_all(workdir)?;
+        super::deep::remove_tree(workdir)?;
         fs::rename(&staging, workdir)?;
         fs::remove_file(image_of(workdir))?;
         // The images' folder, once it is empty.
@@ -337,6 +372,26 @@ impl Images {
     }
 }
 
+/// Allocates the rest of the filled image `part` on the host's disk now, not as the bot writes:
+/// a sparse image takes host blocks while the bot writes, which every other bot sees in
+/// `statvfs` of a read-only system folder on the same file system (a channel between bots).
+/// After the filling, not before: filling an allocated file converts its extents one written
+/// block at a time, which took seconds for a tree thousands of folders deep. Where the file
+/// system cannot allocate ahead, the image stays sparse.
+fn allocate(part: &Path, size: u64) {
+    let allocated = fs::File::options().write(true).open(part).and_then(|file| {
+        let len = i64::try_from(size).unwrap_or(i64::MAX);
+        nix::fcntl::fallocate(&file, nix::fcntl::FallocateFlags::empty(), 0, len)
+            .map_err(io::Error::from)
+    });
+    if let Err(e) = allocated {
+        tracing::info!(
+            "{}: not allocated ahead ({e}): a sparse image",
+            part.display()
+        );
+    }
+}
+
 /// The image's size in bytes and its number of inodes, for a working copy of `bytes` (allocated)
 /// in `entries` files and folders, and the disk limit `disk_bytes`.
 fn geometry(bytes: u64, entries: u64, disk_bytes: u64) -> (u64, u64) {
@@ -346,24 +401,6 @@ fn geometry(bytes: u64, entries: u64, disk_bytes: u64) -> (u64, u64) {
     let payload = bytes + bytes / 16 + disk_bytes + 8 * MIB;
     let size = (payload + payload / 16 + inodes * 256 + 8 * MIB).div_ceil(MIB) * MIB;
     (size, inodes)
-}
-
-/// Bytes allocated under `dir` and the number of its entries, without following links.
-fn measure(dir: &Path) -> io::Result<(u64, u64)> {
-    let (mut bytes, mut entries) = (0, 0);
-    let mut folders = vec![dir.to_path_buf()];
-    while let Some(folder) = folders.pop() {
-        for entry in fs::read_dir(&folder)? {
-            let entry = entry?;
-            let meta = entry.metadata()?;
-            bytes += meta.blocks() * 512;
-            entries += 1;
-            if meta.is_dir() {
-                folders.push(entry.path());
-            }
-        }
-    }
-    Ok((bytes, entries))
 }
 
 /// Runs a tool to its end; its error output is the error.

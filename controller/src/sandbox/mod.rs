@@ -7,6 +7,7 @@
 
 pub mod bwrap;
 pub mod cgroup;
+pub mod counters;
 pub mod deep;
 pub mod image;
 mod loopdev;
@@ -205,7 +206,7 @@ pub struct Sandbox {
     limits: Limits,
     clock: Clock,
     /// bubblewrap's path, how the bot is made unprivileged, and the system folders to bind.
-    bwrap: Option<(PathBuf, Identity, Vec<SystemDir>)>,
+    bwrap: Option<Bwrap>,
     cgroups: Cgroups,
     report: Report,
     /// Size of each working copy when it was first launched, to measure its growth.
@@ -218,11 +219,16 @@ pub struct Sandbox {
     warm: Option<(PathBuf, tree::Pool)>,
     /// With the disk cap: the working copies' disk images.
     images: Option<image::Images>,
+    /// The frozen machine-wide counters bound over the bots' `/proc` files.
+    _counters: Option<counters::Views>,
     /// The processor of each table played at once, when tables are pinned (see
     /// [`crate::affinity`]): the `k`-th warm sandbox a bot gets before the games is table
     /// `k`'s.
     table_cpus: Vec<usize>,
 }
+
+/// The report's name of the frozen machine-wide counters (see [`counters`]).
+pub const COUNTERS: &str = "frozen-counters";
 
 /// The report's name of the disk cap (a loop-mounted image per working copy).
 pub const DISK_CAP: &str = "disk-cap";
@@ -248,6 +254,7 @@ impl Sandbox {
             seccomp: Vec::new(),
             warm: None,
             images: None,
+            _counters: None,
             table_cpus: Vec::new(),
         };
         if mode == Mode::None {
@@ -255,24 +262,47 @@ impl Sandbox {
             return Ok(sandbox);
         }
         let report = &mut sandbox.report;
+        // Machine-wide counters a bot would otherwise read, frozen (see `counters`).
+        let views = counters::Views::make(&std::env::temp_dir());
+        let frozen: Vec<SystemDir> = views
+            .iter()
+            .flat_map(|v| v.binds())
+            .map(|(copy, covered)| SystemDir::Frozen(copy.into(), covered))
+            .collect();
         // The two trials (a sandbox, a disk image) each take tens of milliseconds: at once.
         // The disk cap needs a root controller, so only then is its trial worth making.
         let (bwrap, images) = std::thread::scope(|s| {
             let disk = nix::unistd::geteuid()
                 .is_root()
                 .then(|| s.spawn(|| image::Images::probe(limits.disk_mib << 20)));
-            let bwrap = probe_bwrap();
+            let bwrap = probe_bwrap(&frozen);
             let images = disk.map(|trial| trial.join().expect("the disk trial does not panic"));
             (bwrap, images)
         });
         match bwrap {
-            Ok(found) => {
+            Ok((found, frozen)) => {
                 report.enforced.extend([
                     "pid-namespace",
                     "network-namespace",
                     "filesystem",
                     "private-tmp",
                 ]);
+                match (frozen, views) {
+                    (true, Ok(views)) => {
+                        report.enforced.push(COUNTERS);
+                        sandbox._counters = Some(views);
+                    }
+                    (_, views) => {
+                        report.missing.push(COUNTERS);
+                        report.why.push(match views {
+                            Err(e) => format!(
+                                "cannot freeze the machine-wide counters in {} ({e})",
+                                std::env::temp_dir().display()
+                            ),
+                            Ok(_) => "bubblewrap cannot bind files over /proc here".into(),
+                        });
+                    }
+                }
                 if matches!(found.1, Identity::Setpriv(_)) || !nix::unistd::geteuid().is_root() {
                     report.enforced.push("unprivileged-user");
                 } else {
@@ -299,6 +329,7 @@ impl Sandbox {
                     "network-namespace",
                     "filesystem",
                     "private-tmp",
+                    COUNTERS,
                     "unprivileged-user",
                     "seccomp",
                 ]);
@@ -370,8 +401,14 @@ impl Sandbox {
     /// when this machine gives full isolation and the controller is root. Returns whether it
     /// does.
     pub fn keep_warm(&mut self, init: PathBuf) -> bool {
-        // Everything but the disk cap, which is the working copy's and not the sandbox's.
-        let full = self.report.missing.iter().all(|m| *m == DISK_CAP) && self.mode != Mode::None;
+        // Everything but the disk cap (the working copy's, not the sandbox's) and the frozen
+        // counters (a channel, not an isolation warm sandboxes rely on).
+        let full = self
+            .report
+            .missing
+            .iter()
+            .all(|m| [DISK_CAP, COUNTERS].contains(m))
+            && self.mode != Mode::None;
         let root = matches!(&self.bwrap, Some((_, Identity::Setpriv(_), _)));
         if (full && root) || self.mode == Mode::None {
             self.warm = Some((init, tree::Pool::default()));
@@ -763,7 +800,12 @@ pub enum SpawnError {
 }
 
 /// Finds bubblewrap and checks that it can make its namespaces here, with a trial run.
-fn probe_bwrap() -> Result<(PathBuf, Identity, Vec<SystemDir>), String> {
+/// bubblewrap's path, how the bot is made unprivileged, and the system folders to bind.
+type Bwrap = (PathBuf, Identity, Vec<SystemDir>);
+
+/// Finds bubblewrap and tries a sandbox with the system folders and the `frozen` counters
+/// bound (without them if that fails): the launcher, and whether the counters are bound.
+fn probe_bwrap(frozen: &[SystemDir]) -> Result<(Bwrap, bool), String> {
     let Some(path) = find_program("bwrap") else {
         return Err("bubblewrap not found (apt-get install bubblewrap)".into());
     };
@@ -775,14 +817,23 @@ fn probe_bwrap() -> Result<(PathBuf, Identity, Vec<SystemDir>), String> {
     let system = bwrap::system_dirs();
     let probe = std::env::temp_dir().join(format!("take6-probe-{}", std::process::id()));
     std::fs::create_dir_all(&probe).map_err(|e| format!("cannot make {}: {e}", probe.display()))?;
-    let args = bwrap::args(&identity, bwrap::NOBODY, &system, &probe, 1 << 20, "true");
-    let out = std::process::Command::new(&path)
-        .args(&args)
-        .stdin(Stdio::null())
-        .output();
+    let trial = |system: &[SystemDir]| {
+        let args = bwrap::args(&identity, bwrap::NOBODY, system, &probe, 1 << 20, "true");
+        std::process::Command::new(&path)
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+    };
+    let with_frozen: Vec<SystemDir> = system.iter().chain(frozen).cloned().collect();
+    let mut out = trial(&with_frozen);
+    let frozen_bound = out.as_ref().is_ok_and(|o| o.status.success()) && !frozen.is_empty();
+    if !frozen_bound && !frozen.is_empty() {
+        out = trial(&system);
+    }
     let _ = std::fs::remove_dir(&probe);
+    let system = if frozen_bound { with_frozen } else { system };
     match out {
-        Ok(o) if o.status.success() => Ok((path, identity, system)),
+        Ok(o) if o.status.success() => Ok(((path, identity, system), frozen_bound)),
         Ok(o) => Err(format!(
             "bubblewrap cannot make a sandbox here ({}): allow user namespaces or run as root",
             String::from_utf8_lossy(&o.stderr).trim()

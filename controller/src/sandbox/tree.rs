@@ -314,19 +314,13 @@ pub(super) fn used_bytes(workdir: &Path, image: bool) -> u64 {
     }
 }
 
-/// Bytes a folder takes on disk (allocated blocks, so sparse files count as what they use).
+/// Bytes a folder takes on disk (allocated blocks, so sparse files count as what they use),
+/// walked by descriptors whatever its depth; what cannot be read counts as nothing.
 pub fn disk_usage(dir: &Path) -> u64 {
-    use std::os::unix::fs::MetadataExt;
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    let mut total = 0;
-    for entry in entries.flatten() {
-        let Ok(meta) = entry.metadata() else { continue };
-        total += meta.blocks() * 512;
-        if meta.is_dir() {
-            total += disk_usage(&entry.path());
-        }
-    }
+    let mut total = 0u64;
+    let _ = super::deep::walk(dir, |_, _, st| {
+        total += st.st_blocks as u64 * 512;
+        Ok(())
+    });
     total
 }

@@ -648,26 +648,10 @@ fn end_game(kind: Kind, leader: Option<Leader>) {
     }
 }
 
-/// Removes `path` from `/tmp`. A bot may have taken the permissions off its folders; they are
-/// its own, so `nobody` (the init) can give them back first.
+/// Removes `path` from `/tmp`, by descriptors whatever its depth. A bot may have taken the
+/// permissions off its folders; they are its own, so the init (its user) gives them back first.
 fn remove(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    fn open_up(path: &Path) {
-        let is_dir = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
-        if is_dir && std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700)).is_ok()
-        {
-            for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
-                open_up(&entry.path());
-            }
-        }
-    }
-    if std::fs::remove_dir_all(path)
-        .or_else(|_| std::fs::remove_file(path))
-        .is_err()
-    {
-        open_up(path);
-        let _ = std::fs::remove_dir_all(path);
-    }
+    let _ = super::deep::remove_tree(path);
 }
 
 /// Whether the init has no child at all, running or dead (`ECHILD`); reaps nothing.

@@ -1,0 +1,191 @@
+//! Counters every process of the machine can read, frozen for bots: two bots could otherwise
+//! pass bits through them (a sender forks or opens files, a receiver watches `/proc/stat`'s
+//! `processes`, `/proc/loadavg`'s task count or `/proc/sys/fs/file-nr` move), at one table or at
+//! two. A bot's `/proc` is a fresh one of its PID namespace, but these files are the whole
+//! machine's. As LXCFS does for containers, each is covered inside the sandbox by a read-only
+//! file bound over it; here its content is the host's, read once when the series starts, so
+//! it never moves: what a bot reads there is the same whatever any other bot does. Programs
+//! that size their pools by them keep working: `/proc/stat` keeps the host's `cpuN` lines (the
+//! processors a bot may use; glibc counts them for `sysconf(_SC_NPROCESSORS_ONLN)` where
+//! `/sys` is absent, as in the sandbox), `/proc/meminfo` the host's `MemTotal`.
+//!
+//! What cannot be closed this way is measured in docs/sandbox.md: `sysinfo(2)` (a system call,
+//! not a file: its process count and free memory are the machine's) and the free blocks of a
+//! shared file system (`statvfs`).
+
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+/// The files covered: each the machine's, moving with every process's activity (process and
+/// task counts, context switches, interrupts, open files, memory, disk and pressure figures,
+/// idle time, the lock table).
+pub const FROZEN: [&str; 22] = [
+    "/proc/stat",
+    "/proc/loadavg",
+    "/proc/uptime",
+    "/proc/meminfo",
+    "/proc/vmstat",
+    "/proc/diskstats",
+    "/proc/interrupts",
+    "/proc/softirqs",
+    "/proc/schedstat",
+    "/proc/locks",
+    "/proc/buddyinfo",
+    "/proc/zoneinfo",
+    "/proc/pagetypeinfo",
+    "/proc/pressure/cpu",
+    "/proc/pressure/memory",
+    "/proc/pressure/io",
+    "/proc/sys/fs/file-nr",
+    "/proc/sys/fs/inode-nr",
+    "/proc/sys/fs/inode-state",
+    "/proc/sys/fs/dentry-state",
+    "/proc/sys/fs/aio-nr",
+    "/proc/sys/kernel/random/entropy_avail",
+];
+
+/// The frozen copies, in a folder of the controller's own (readable by the bots' users, whose
+/// sandboxes bind them), removed when the series' sandbox is dropped.
+#[derive(Debug)]
+pub struct Views {
+    dir: PathBuf,
+    /// Each copy and the file it covers.
+    files: Vec<(PathBuf, &'static str)>,
+}
+
+impl Views {
+    /// Reads each of [`FROZEN`] that this machine has into a new folder under `parent`.
+    pub fn make(parent: &Path) -> io::Result<Views> {
+        remove_stale(parent);
+        let dir = fresh_dir(parent)?;
+        let mut views = Views {
+            dir,
+            files: Vec::new(),
+        };
+        for (i, covered) in FROZEN.into_iter().enumerate() {
+            // Absent on this kernel, or root's only (e.g. pagetypeinfo): a bot cannot read it
+            // there either, or it does not exist in its `/proc`.
+            let Ok(text) = std::fs::read(covered) else {
+                continue;
+            };
+            let copy = views.dir.join(format!("{i:02}"));
+            write_new(&copy, &text)?;
+            views.files.push((copy, covered));
+        }
+        Ok(views)
+    }
+
+    /// `(copy, covered file)` pairs, for bubblewrap's `--ro-bind` after its `--proc`.
+    pub fn binds(&self) -> impl Iterator<Item = (&Path, &'static str)> {
+        self.files
+            .iter()
+            .map(|(copy, covered)| (copy.as_path(), *covered))
+    }
+}
+
+impl Drop for Views {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Removes the copies a controller killed by SIGKILL left under `parent`: folders of this user
+/// named `take6-counters-<pid>-<n>` whose process is gone.
+fn remove_stale(parent: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let me = nix::unistd::geteuid().as_raw();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("take6-counters-"))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let ours = entry.metadata().is_ok_and(|m| m.is_dir() && m.uid() == me);
+        if ours && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// A new folder `take6-counters-<pid>-<n>` under `parent`, made by this call (never one that
+/// was there: the name may be guessed by others where `parent` is `/tmp`), mode 0755.
+fn fresh_dir(parent: &Path) -> io::Result<PathBuf> {
+    let mut last = io::Error::other("no free name");
+    for n in 0..100u32 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir = parent.join(format!(
+            "take6-counters-{}-{}",
+            std::process::id(),
+            nanos.wrapping_add(n)
+        ));
+        match std::fs::DirBuilder::new().mode(0o755).create(&dir) {
+            Ok(()) => {
+                // The umask may have taken bits off.
+                std::fs::set_permissions(
+                    &dir,
+                    std::os::unix::fs::PermissionsExt::from_mode(0o755),
+                )?;
+                return Ok(dir);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = e,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last)
+}
+
+/// Writes a new file, readable by everyone, never through a link.
+fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write as _;
+    let mut file = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .mode(0o444)
+        .custom_flags(nix::libc::O_NOFOLLOW)
+        .open(path)?;
+    file.write_all(bytes)?;
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o444))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_counters_are_copied_once_and_removed_with_the_views() {
+        let tmp = tempfile::tempdir().unwrap();
+        let views = Views::make(tmp.path()).unwrap();
+        let binds: Vec<_> = views.binds().map(|(c, f)| (c.to_path_buf(), f)).collect();
+        for wanted in ["/proc/stat", "/proc/loadavg", "/proc/sys/fs/file-nr"] {
+            assert!(
+                binds.iter().any(|(_, f)| *f == wanted),
+                "{wanted}: {binds:?}"
+            );
+        }
+        let stat = std::fs::read_to_string(&binds[0].0).unwrap();
+        assert!(
+            stat.contains("\nprocesses ") && stat.contains("\ncpu0 "),
+            "{stat}"
+        );
+        let dir = views.dir.clone();
+        drop(views);
+        assert!(!dir.exists());
+
+        // What a SIGKILLed controller left (its pid gone) is removed by the next one.
+        let stale = tmp.path().join("take6-counters-999999999-1");
+        std::fs::create_dir(&stale).unwrap();
+        std::fs::write(stale.join("00"), "x").unwrap();
+        let _views = Views::make(tmp.path()).unwrap();
+        assert!(!stale.exists());
+    }
+}
