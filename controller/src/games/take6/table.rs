@@ -108,6 +108,8 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let record = GameRecord {
         rules: table.rules.clone(),
         kingdomino: None,
+        body: None,
+        void: None,
         game: table.game,
         seed: table.seed,
         subset: table.subset,

@@ -84,6 +84,8 @@ pub fn blank_record() -> GameRecord {
     GameRecord {
         rules: crate::game::GameRef::default_game(),
         kingdomino: None,
+        body: None,
+        void: None,
         game: 0,
         seed: 0,
         subset: 0,

@@ -68,6 +68,10 @@ fn plain(r: &GameRecord) -> bool {
         && r.rounds.is_empty()
         && r.totals.is_none()
         && r.replies.is_empty()
+        && r.kingdomino.is_none()
+        && r.body.is_none()
+        && r.void.is_none()
+        && r.rules.is_default()
         && r.players.iter().all(|name| {
             name.bytes()
                 .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f)
