@@ -11,7 +11,7 @@ mod round;
 use std::time::Instant;
 
 use super::TableGame;
-use crate::player::{Builtin, Strategy};
+use crate::games::take6::builtin::{Builtin, Strategy};
 use crate::record::{GameRecord, RoundRecord};
 use crate::table::Occupant;
 pub use json::write_record;

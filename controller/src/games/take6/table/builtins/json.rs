@@ -86,8 +86,8 @@ fn number(out: &mut Vec<u8>, n: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::take6::builtin::Strategy;
     use crate::games::take6::table::builtins::{BuiltinTable, Scratch, blank_record, play_into};
-    use crate::player::Strategy;
 
     fn serde_bytes(r: &GameRecord) -> Vec<u8> {
         serde_json::to_vec(r).unwrap()
