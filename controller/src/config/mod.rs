@@ -754,6 +754,25 @@ mod tests {
     }
 
     #[test]
+    fn a_game_is_found_by_name_through_the_registry_and_an_unknown_one_names_the_known() {
+        let (_dir, mut args) = args_with_config("game = \"kingdomino\"\n");
+        let settings = Settings::resolve(&args).unwrap();
+        assert_eq!(settings.game.name(), "kingdomino");
+        // Its seats, limits and what it supports come from the game.
+        assert_eq!((settings.players, settings.reply_ms), (4, 50));
+        args.table.rounds = Some(2);
+        let err = Settings::resolve(&args).unwrap_err().to_string();
+        assert!(err.contains("in a Kingdomino series"), "{err}");
+        args.table.rounds = None;
+        args.game = Some("chess".into());
+        let err = Settings::resolve(&args).unwrap_err().to_string();
+        assert!(
+            err.contains("'chess'") && err.contains("take6, kingdomino") && err.contains("--game"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn a_missing_config_file_or_template_folder_is_an_error() {
         let args = RunArgs {
             table: TableArgs {

@@ -12,7 +12,9 @@ pub mod take6;
 use std::path::Path;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use crate::game::GameRef;
+use serde::{Deserialize, Deserializer};
+
+use crate::game::{BuiltinKind, GameRef};
 
 /// The game of every record and setting that names none (all older series).
 pub const DEFAULT: &str = "take6";
@@ -95,4 +97,34 @@ pub fn known() -> Vec<String> {
 /// The game of records and settings that name none.
 pub fn default_game() -> GameRef {
     built_in()[0].clone()
+}
+
+impl GameRef {
+    /// The game every record and setting that names none plays (`take6`: older records).
+    pub fn default_game() -> GameRef {
+        default_game()
+    }
+
+    /// Whether this is the default game (records and settings leave the game out then).
+    pub fn is_default(&self) -> bool {
+        self.name() == DEFAULT
+    }
+
+    /// The built-in of this game called `name`, if there is one.
+    pub fn builtin(&self, name: &str) -> Option<BuiltinKind> {
+        self.builtins().iter().copied().find(|b| b.name == name)
+    }
+}
+
+impl Default for GameRef {
+    fn default() -> Self {
+        GameRef::default_game()
+    }
+}
+
+impl<'de> Deserialize<'de> for GameRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        by_name(&name).map_err(serde::de::Error::custom)
+    }
 }
