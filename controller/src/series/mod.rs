@@ -69,6 +69,8 @@ pub enum SeriesError {
     Sandbox(#[from] SandboxError),
     #[error("a bot is named {0} too; choose another name with --name")]
     NameTaken(String),
+    #[error("the game cannot be prepared: {0}")]
+    Game(String),
     #[error(
         "--against {name}: no bot of that name in {folder} and no such built-in; there are: {known}"
     )]

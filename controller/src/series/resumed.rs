@@ -15,7 +15,7 @@ use super::dir::{GAMES, SeriesDir};
 use super::lineup::{Lineup, with_templates};
 use super::play::{play, sinks};
 use super::replay::verify;
-use super::run::launcher;
+use super::run::{game_context, launcher};
 use super::sinks::progress::BarSlot;
 use super::{SeriesError, SeriesOutcome, Status};
 use super::{reporter, resume as accept};
@@ -96,6 +96,15 @@ pub async fn resume(
                 ))
             })?;
         }
+    }
+    if let Some(sandbox) = &sandbox {
+        let tools = crate::bots::Toolchains::for_sandbox(sandbox);
+        let ctx = game_context(&settings, dir, sandbox, &tools);
+        settings
+            .game
+            .prepare(&ctx)
+            .await
+            .map_err(SeriesError::Game)?;
     }
     manifest.sandbox = sandbox.as_ref().map(|s| s.report().into());
     manifest.attempts += 1;

@@ -61,6 +61,12 @@ pub async fn run(
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
+    // The game's own programs (a loaded game's judge and padding bots), built as the bots are.
+    let ctx = game_context(settings, dir, &sandbox, &tools);
+    tokio::select! {
+        ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
+        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
+    };
     // Compiling and trial-rendering the bots' own template sets is CPU work, bounded per render
     // but not in total: off the async threads, and given up at a stop.
     let compiled = tokio::task::spawn_blocking(move || {
@@ -191,6 +197,24 @@ pub(super) async fn run_builtins(
     dir.make_latest();
     let reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
     play(settings, dir, &lineup, &schedule, None, reporter, stop).await
+}
+
+/// What the game's [`crate::game::Game::prepare`] builds with: the series' folder, sandbox,
+/// toolchains and build limits.
+pub(super) fn game_context(
+    settings: &Settings,
+    dir: &SeriesDir,
+    sandbox: &Arc<Sandbox>,
+    tools: &bots::Toolchains,
+) -> crate::game::Prepare {
+    crate::game::Prepare {
+        series_dir: dir.path.clone(),
+        sandbox: Arc::clone(sandbox),
+        tools: tools.clone(),
+        build_timeout: settings.build_timeout(),
+        jobs: settings.jobs,
+        max_data: settings.max_bot_bytes(),
+    }
 }
 
 /// The launcher of a series' bots: what this machine allows for `--sandbox`, said on stderr;
