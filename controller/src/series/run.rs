@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use super::manifest::Manifest;
 use super::reporter::{Event, Reporter};
-use crate::bots::{self, Skipped};
+use crate::bots::{self, Bot, Skipped};
 use crate::config::Settings;
-use crate::games::take6::protocol::TemplateLibrary;
+use crate::games::take6::protocol::{TemplateLibrary, TemplateSet};
 use crate::sandbox::{Release, Sandbox};
 use crate::schedule::Schedule;
 
@@ -87,22 +87,7 @@ pub async fn run(
         )?,
         None => None,
     };
-    if let Some(human) = &settings.human {
-        if bots.iter().any(|(b, _)| &b.name == human) {
-            return Err(SeriesError::NameTaken(human.clone()));
-        }
-        // The person always plays: the other seats are the most bots that sit with them.
-        while bots.len() >= settings.players {
-            let (bot, _) = bots.pop().expect("more than nine");
-            skipped.push(Skipped {
-                name: bot.name,
-                reason: format!(
-                    "the table is full: {human} plays with at most {} (choose them with --bots DIR)",
-                    crate::names::count(settings.players as u64 - 1, "bot")
-                ),
-            });
-        }
-    }
+    seat_the_person(settings, &mut bots, &mut skipped)?;
     skipped.sort_by(|a, b| a.name.cmp(&b.name));
     // Everyone who is not a built-in, in schedule order: the bots, then the person if any.
     let names: Vec<String> = bots
@@ -112,46 +97,12 @@ pub async fn run(
         .collect();
 
     if names.is_empty() {
-        for s in &skipped {
-            eprintln!(
-                "{}: skipped: {}",
-                bots::folder_of(&settings.bots, &s.name).display(),
-                s.reason
-            );
-        }
-        let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, None);
-        manifest.sandbox = Some(sandbox.report().into());
-        manifest.toolchains = tools.record();
-        manifest.status = Status::NoUsableBot;
-        manifest.finished = Some(dir::now());
-        manifest.write(&dir.path)?;
-        let reasons = if skipped.is_empty() {
-            "  (it holds no bot folder: --bots takes a folder of bot folders, or one bot's \
-             folder; a bot folder holds an executable 'launch', or source take6 writes one \
-             for)"
-                .to_string()
-        } else {
-            skipped
-                .iter()
-                .map(|s| format!("  {}: {}", s.name, s.reason))
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        return Err(SeriesError::NoUsableBots {
-            folder: settings.bots.clone(),
-            reasons,
-        });
+        return Err(no_usable_bot(
+            settings, dir, &sandbox, &tools, &bots, &names, &skipped,
+        )?);
     }
 
-    let mut request = settings.schedule_request(names.len());
-    if let Some(strategies) = &chosen {
-        // take6 play --against: exactly these players, at one table.
-        request.players = names.len() + strategies.len();
-    }
-    let mut schedule = Schedule::new(request)?;
-    if let Some(strategies) = &chosen {
-        schedule = schedule.with_builtins(strategies);
-    }
+    let schedule = schedule_of(settings, names.len(), chosen.as_deref())?;
     let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, Some(&schedule));
     manifest.sandbox = Some(sandbox.report().into());
     manifest.toolchains = tools.record();
@@ -176,6 +127,93 @@ pub async fn run(
         stop,
     )
     .await
+}
+
+/// `take6 play`: the person at the keyboard always plays, so a bot of their name is refused
+/// and the other seats are the most bots that sit with them (the rest are skipped, saying why).
+fn seat_the_person(
+    settings: &Settings,
+    bots: &mut Vec<(Bot, Arc<TemplateSet>)>,
+    skipped: &mut Vec<Skipped>,
+) -> Result<(), SeriesError> {
+    if let Some(human) = &settings.human {
+        if bots.iter().any(|(b, _)| &b.name == human) {
+            return Err(SeriesError::NameTaken(human.clone()));
+        }
+        // The person always plays: the other seats are the most bots that sit with them.
+        while bots.len() >= settings.players {
+            let (bot, _) = bots.pop().expect("more than nine");
+            skipped.push(Skipped {
+                name: bot.name,
+                reason: format!(
+                    "the table is full: {human} plays with at most {} (choose them with --bots DIR)",
+                    crate::names::count(settings.players as u64 - 1, "bot")
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A series without a usable bot: each skipped folder said on stderr, `series.toml` written
+/// with the status `no-usable-bot`, and the error that names the reasons.
+fn no_usable_bot(
+    settings: &Settings,
+    dir: &SeriesDir,
+    sandbox: &Sandbox,
+    tools: &bots::Toolchains,
+    bots: &[(Bot, Arc<TemplateSet>)],
+    names: &[String],
+    skipped: &[Skipped],
+) -> Result<SeriesError, SeriesError> {
+    for s in skipped {
+        eprintln!(
+            "{}: skipped: {}",
+            bots::folder_of(&settings.bots, &s.name).display(),
+            s.reason
+        );
+    }
+    let mut manifest = Manifest::new(dir, settings, bots, names, skipped, None);
+    manifest.sandbox = Some(sandbox.report().into());
+    manifest.toolchains = tools.record();
+    manifest.status = Status::NoUsableBot;
+    manifest.finished = Some(dir::now());
+    manifest.write(&dir.path)?;
+    let reasons = if skipped.is_empty() {
+        "  (it holds no bot folder: --bots takes a folder of bot folders, or one bot's \
+         folder; a bot folder holds an executable 'launch', or source take6 writes one \
+         for)"
+            .to_string()
+    } else {
+        skipped
+            .iter()
+            .map(|s| format!("  {}: {}", s.name, s.reason))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    Ok(SeriesError::NoUsableBots {
+        folder: settings.bots.clone(),
+        reasons,
+    })
+}
+
+/// The series' schedule: the settings' request for `entrants`, or, with `take6 play
+/// --against`, exactly the entrants and the `chosen` built-ins at one table.
+fn schedule_of(
+    settings: &Settings,
+    entrants: usize,
+    chosen: Option<&[crate::game::BuiltinKind]>,
+) -> Result<Schedule, SeriesError> {
+    let mut request = settings.schedule_request(entrants);
+    if let Some(strategies) = chosen {
+        // take6 play --against: exactly these players, at one table.
+        request.players = entrants + strategies.len();
+    }
+    let mut schedule = Schedule::new(request)?;
+    if let Some(strategies) = chosen {
+        schedule = schedule.with_builtins(strategies);
+    }
+    Ok(schedule)
 }
 
 /// `take6 run --builtins-only`: a calibration series of the built-in strategies, no bot
