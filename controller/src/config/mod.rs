@@ -4,8 +4,8 @@
 //! to the file's folder, paths in flags to the current directory. Nothing here knows a game
 //! but through [`crate::game::Game`] (its seats, default limits, what it supports).
 //!
-//! One job per file: [`flags`] the command line, [`file`] `take6.toml`'s keys, this file the
-//! settings and their resolution, [`bounds`] each number's range, [`machine`] what this
+//! One job per file: `flags` the command line, `file` `take6.toml`'s keys, this file the
+//! settings and their resolution, `bounds` each number's range, `machine` what this
 //! machine cannot give.
 
 use std::path::{Path, PathBuf};

@@ -1,10 +1,10 @@
 //! The games, one folder each, and the one registry that maps a name (or a game folder's
-//! path) to a [`Game`]: the only `match` on a game in the crate.
+//! path) to a [`Game`](crate::game::Game): the only `match` on a game in the crate.
 //!
 //! Everything that knows a game's rules lives in its own folder: [`take6`] (its rules, wire,
 //! table, built-ins, person at the keyboard, checker, replay and viewer) and [`kingdomino`]
-//! (the same for it). Each implements [`Game`] in its `mod.rs`. A new game is a new folder
-//! plus one line in [`built_in`] (see docs/development.md, "Adding a game").
+//! (the same for it). Each implements [`Game`](crate::game::Game) in its `mod.rs`. A new game is a new folder
+//! plus one line in `built_in` (see docs/development.md, "Adding a game").
 
 pub mod kingdomino;
 pub mod take6;
