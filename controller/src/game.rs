@@ -152,6 +152,13 @@ pub type GameFuture = Pin<Box<dyn Future<Output = GameOutcome> + Send + 'static>
 #[derive(Clone)]
 pub struct GameRef(pub Arc<dyn Game>);
 
+impl GameRef {
+    /// The built-in of this game called `name`, if there is one.
+    pub fn builtin(&self, name: &str) -> Option<BuiltinKind> {
+        self.builtins().iter().copied().find(|b| b.name == name)
+    }
+}
+
 impl std::ops::Deref for GameRef {
     type Target = dyn Game;
 

@@ -14,7 +14,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use serde::{Deserialize, Deserializer};
 
-use crate::game::{BuiltinKind, GameRef};
+use crate::game::GameRef;
 
 /// The game of every record and setting that names none (all older series).
 pub const DEFAULT: &str = "take6";
@@ -109,11 +109,6 @@ impl GameRef {
     pub fn is_default(&self) -> bool {
         self.name() == DEFAULT
     }
-
-    /// The built-in of this game called `name`, if there is one.
-    pub fn builtin(&self, name: &str) -> Option<BuiltinKind> {
-        self.builtins().iter().copied().find(|b| b.name == name)
-    }
 }
 
 impl Default for GameRef {
@@ -126,5 +121,47 @@ impl<'de> Deserialize<'de> for GameRef {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
         by_name(&name).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_finds_each_game_by_name_and_says_what_there_is() {
+        for name in known() {
+            let game = find(&name).unwrap();
+            assert_eq!(game.name(), name);
+            assert_eq!(by_name(&name).unwrap(), game);
+            // Written and read back by name, as records and settings hold it.
+            let json = serde_json::to_string(&game).unwrap();
+            assert_eq!(serde_json::from_str::<GameRef>(&json).unwrap(), game);
+            let seats = game.seats();
+            assert!(seats.fewest <= seats.default && seats.default <= seats.most);
+            // Built-ins are numbered by their place in the list.
+            for (i, b) in game.builtins().iter().enumerate() {
+                assert_eq!(usize::from(b.index), i);
+                assert_eq!(game.builtin(b.name), Some(*b));
+            }
+        }
+        assert_eq!(known()[0], DEFAULT);
+        assert!(GameRef::default().is_default());
+        let err = find("chess").unwrap_err().to_string();
+        assert!(err.contains("take6, kingdomino"), "{err}");
+        assert!(serde_json::from_str::<GameRef>("\"chess\"").is_err());
+    }
+
+    #[test]
+    fn take6s_builtins_are_its_strategies_in_padding_order() {
+        let names: Vec<&str> = take6::builtin::Strategy::ALL
+            .iter()
+            .map(|s| s.name())
+            .collect();
+        let kinds: Vec<&str> = take6::builtin::BUILTINS.iter().map(|b| b.name).collect();
+        assert_eq!(names, kinds);
+        for kind in take6::builtin::BUILTINS {
+            assert_eq!(take6::builtin::Strategy::of(kind).name(), kind.name);
+        }
     }
 }
