@@ -105,7 +105,7 @@ struct BotToml {
     /// The template set the bot speaks, e.g. `codingame`.
     template: Option<String>,
     /// The games the bot plays, e.g. `["kingdomino"]`; absent: whatever the series plays.
-    games: Option<Vec<crate::games::GameId>>,
+    games: Option<Vec<String>>,
 }
 
 /// Largest `bot.toml` read: it holds one short key.
@@ -127,7 +127,7 @@ pub async fn prepare(
     sandbox: &Arc<Sandbox>,
     prewarm: Prewarm,
     tools: &Toolchains,
-    game: crate::games::GameId,
+    game: &crate::game::GameRef,
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
@@ -166,6 +166,7 @@ pub async fn prepare(
         let sandbox = Arc::clone(sandbox);
         let tools = Arc::clone(&tools);
         let looks_alike = alike.get(&file_name(&folder)).cloned();
+        let game = game.clone();
         tasks.spawn(async move {
             let name = file_name(&folder);
             if let Some(reason) = looks_alike {
@@ -182,7 +183,7 @@ pub async fn prepare(
                     builds: &builds,
                     warm,
                     tools: &tools,
-                    game,
+                    game: &game,
                 },
                 max_data,
                 &sandbox,
@@ -243,7 +244,7 @@ fn folders(bots_dir: &Path) -> io::Result<Vec<(PathBuf, Result<PathBuf, String>)
 /// built: its folders that look like bots (a `launch`, a `build` or source take6 knows) less
 /// those whose `bot.toml` names other games. A series whose settings cannot seat that many is
 /// refused at once (issue 30), not after the builds.
-pub fn entrants_at_most(bots_dir: &Path, game: crate::games::GameId) -> usize {
+pub fn entrants_at_most(bots_dir: &Path, game: &crate::game::GameRef) -> usize {
     let Ok(folders) = folders(bots_dir) else {
         return 0;
     };
@@ -265,7 +266,7 @@ pub fn entrants_at_most(bots_dir: &Path, game: crate::games::GameId) -> usize {
             toml::from_str::<BotToml>(&text)
                 .ok()
                 .and_then(|t| t.games)
-                .is_none_or(|games| games.contains(&game))
+                .is_none_or(|games| games.iter().any(|n| n == game.name()))
         })
         .count()
 }
@@ -399,7 +400,7 @@ struct Slots<'a> {
     /// The toolchains the series' bots can run, for folders without `launch`.
     tools: &'a Arc<Toolchains>,
     /// The game the series plays: a bot whose `bot.toml` names other games is skipped.
-    game: crate::games::GameId,
+    game: &'a crate::game::GameRef,
 }
 
 /// Checks, copies and builds one folder (`folder` names it, `source` is where it is, or why it
@@ -430,9 +431,9 @@ async fn prepare_one(
     let slot = slots.copies.acquire().await.expect("never closed");
     let handover = Arc::clone(sandbox);
     let tools = Arc::clone(slots.tools);
-    let game = slots.game;
+    let game = slots.game.clone();
     let (hash, template, has_build, generated) = tokio::task::spawn_blocking(move || {
-        let staged = stage(&found, &copy, max_data, &tools, game)?;
+        let staged = stage(&found, &copy, max_data, &tools, &game)?;
         // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
         handover
             .prepare_workdir(&copy)
@@ -479,19 +480,27 @@ fn stage(
     workdir: &Path,
     max_data: u64,
     tools: &Toolchains,
-    game: crate::games::GameId,
+    game: &crate::game::GameRef,
 ) -> Result<Staged, String> {
     let listing = folder::scan(folder, max_data).map_err(|e| e.to_string())?;
     // A bot for another game is skipped before anything is copied or built for it.
     let settings = bot_toml(folder, &listing)?;
-    if let Some(games) = settings.games.as_ref().filter(|g| !g.contains(&game)) {
-        let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
+    if let Some(games) = settings
+        .games
+        .as_ref()
+        .filter(|g| !g.iter().any(|n| n == game.name()))
+    {
+        // The names come from the bot's bot.toml: shown through the terminal's door.
+        let names: Vec<String> = games
+            .iter()
+            .map(|n| crate::untrusted::terminal(n))
+            .collect();
         return Err(format!(
             "{FOR_ANOTHER_GAME}it plays {} (bot.toml: games = {names:?}), and this series plays \
              {game}; run it \
              with --game {}, or add \"{game}\" to its games",
             names.join(" and "),
-            names.first().copied().unwrap_or("GAME"),
+            names.first().map_or("GAME", String::as_str),
         ));
     }
     let generated = match (listing.kind_of("launch"), listing.kind_of("build")) {
@@ -891,7 +900,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
-            crate::games::GameId::Take6,
+            &crate::game::GameRef::default_game(),
         )
         .await
         .unwrap();
@@ -964,7 +973,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
-            crate::games::GameId::Take6,
+            &crate::game::GameRef::default_game(),
         )
         .await
         .unwrap();
@@ -1017,7 +1026,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
-            crate::games::GameId::Take6,
+            &crate::game::GameRef::default_game(),
         )
         .await
         .unwrap();

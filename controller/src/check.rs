@@ -9,10 +9,9 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use crate::config::Settings;
-use crate::game::Card;
 use crate::player::transcript::{Said, Speaker};
 use crate::record::report::SeriesFacts;
-use crate::record::{FaultPhase, GameRecord, Standing};
+use crate::record::{GameRecord, Standing};
 
 /// The bot cannot be checked.
 #[derive(Debug, thiserror::Error)]
@@ -68,29 +67,6 @@ impl Staged {
 fn quantile(values: &[f64], q: f64) -> f64 {
     let i = ((values.len() - 1) as f64 * q).round() as usize;
     values[i]
-}
-
-fn hand_at(record: &GameRecord, seat: usize, turn: u8) -> Vec<Card> {
-    let played: Vec<Card> = record
-        .turns
-        .iter()
-        .take(usize::from(turn.saturating_sub(1)))
-        .map(|t| t.played[seat])
-        .collect();
-    let mut hand: Vec<Card> = record.hands[seat]
-        .iter()
-        .copied()
-        .filter(|c| !played.contains(c))
-        .collect();
-    hand.sort_unstable();
-    hand
-}
-
-fn cards(list: &[Card]) -> String {
-    list.iter()
-        .map(Card::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A message or reply as a transcript line: time since start, direction, text.
@@ -167,82 +143,97 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     for (g, seat) in &mine {
         for f in g.invalid.iter().filter(|f| f.seat == *seat) {
             faults += 1;
-            let phase = match f.phase {
-                FaultPhase::Card => "choosing a card",
-                FaultPhase::Row => "choosing a row",
-                FaultPhase::Move => "putting and picking a tile",
-            };
-            let _ = writeln!(
-                out,
-                "\nFAULT in game {}, turn {} ({phase}): {} [{}]",
-                g.game,
-                f.turn,
-                untrusted::terminal(&f.reason),
-                untrusted::terminal(&f.kind)
-            );
-            let lines: Vec<&Said> = said
-                .iter()
-                .filter(|s| s.game == g.game && !s.text.starts_with("invalid"))
-                .collect();
-            // Its reply: the lines it wrote since the last message (a Kingdomino reply is two).
-            let replied = lines
-                .iter()
-                .rev()
-                .take_while(|s| s.speaker == Speaker::Bot)
-                .count();
-            let reply = &lines[lines.len() - replied..];
-            let question = lines
-                .iter()
-                .rev()
-                .skip(replied)
-                .find(|s| s.speaker == Speaker::Controller);
-            if let Some(q) = question {
-                out.push_str("  it was answering:\n");
-                out.push_str(&said_lines(q));
-            }
-            if reply.is_empty() {
-                out.push_str("  it did not reply.\n");
-            } else {
-                out.push_str("  it replied:\n");
-                for r in reply {
-                    out.push_str(&said_lines(r));
-                }
-            }
-            let reply = reply.last();
-            let limit = if f.kind == "timeout" {
-                format!(
-                    ", within {} ms ({} ms for the first reply of a game)",
-                    settings.reply_ms, settings.first_reply_ms
-                )
-            } else {
-                String::new()
-            };
-            let expected = match f.phase {
-                FaultPhase::Card => {
-                    let hand = hand_at(g, *seat, f.turn);
-                    let replied = reply.and_then(|r| r.text.trim().parse::<i64>().ok());
-                    match replied {
-                        Some(n) if f.kind == "not_in_hand" => format!(
-                            "one of the cards in its hand {} ({n} is not in its hand)",
-                            cards(&hand)
-                        ),
-                        _ => format!("one of the cards in its hand: {}", cards(&hand)),
-                    }
-                }
-                FaultPhase::Row => "a row number from 0 to 3".to_string(),
-                FaultPhase::Move => {
-                    crate::games::kingdomino::wire::correct_reply(f.turn, g.players.len())
-                }
-            };
-            let alone = match f.phase {
-                FaultPhase::Move => "",
-                _ => ", alone on a line",
-            };
-            let _ = writeln!(out, "  a correct reply: {expected}{alone}{limit}");
-            out.push_str(&stderr_of(dir, bot, g.game));
+            out.push_str(&fault_text(dir, bot, settings, said, g, f));
         }
     }
 
+    out.push_str(&reply_times(said, settings));
+    out.push_str(&scores(&games, bot));
+    if let Some(stop) = stopped_early(&mine, settings.games) {
+        out.push_str(&stop);
+    }
+    if faults == 0 {
+        let _ = writeln!(
+            out,
+            "\nOK: no fault in {}.",
+            crate::names::count(mine.len() as u64, "game")
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "\nFAILED: {} in {}.",
+            crate::names::count(faults, "fault"),
+            crate::names::count(mine.len() as u64, "game")
+        );
+    }
+    (out, faults == 0)
+}
+
+/// One fault of the bot in game `g`, for its author: what it was answering, what it replied,
+/// what a correct reply would have been ([`crate::game::Game::advice`]), and its stderr.
+fn fault_text(
+    dir: &Path,
+    bot: &str,
+    settings: &Settings,
+    said: &[Said],
+    g: &GameRecord,
+    f: &crate::record::InvalidRecord,
+) -> String {
+    let mut out = String::new();
+    let lines: Vec<&Said> = said
+        .iter()
+        .filter(|s| s.game == g.game && !s.text.starts_with("invalid"))
+        .collect();
+    // Its reply: the lines it wrote since the last message (a Kingdomino reply is two).
+    let replied = lines
+        .iter()
+        .rev()
+        .take_while(|s| s.speaker == Speaker::Bot)
+        .count();
+    let reply = &lines[lines.len() - replied..];
+    let advice = g.rules.advice(g, f, reply.last().map(|r| r.text.as_str()));
+    let _ = writeln!(
+        out,
+        "\nFAULT in game {}, turn {} ({}): {} [{}]",
+        g.game,
+        f.turn,
+        advice.asked,
+        untrusted::terminal(&f.reason),
+        untrusted::terminal(&f.kind)
+    );
+    let question = lines
+        .iter()
+        .rev()
+        .skip(replied)
+        .find(|s| s.speaker == Speaker::Controller);
+    if let Some(q) = question {
+        out.push_str("  it was answering:\n");
+        out.push_str(&said_lines(q));
+    }
+    if reply.is_empty() {
+        out.push_str("  it did not reply.\n");
+    } else {
+        out.push_str("  it replied:\n");
+        for r in reply {
+            out.push_str(&said_lines(r));
+        }
+    }
+    let limit = if f.kind == "timeout" {
+        format!(
+            ", within {} ms ({} ms for the first reply of a game)",
+            settings.reply_ms, settings.first_reply_ms
+        )
+    } else {
+        String::new()
+    };
+    let _ = writeln!(out, "  a correct reply: {}{limit}", advice.correct);
+    out.push_str(&stderr_of(dir, bot, g.game));
+    out
+}
+
+/// The bot's reply times against their limits: first replies of a game, and the others.
+fn reply_times(said: &[Said], settings: &Settings) -> String {
+    let mut out = String::new();
     let mut later: Vec<f64> = Vec::new();
     let mut firsts: Vec<f64> = Vec::new();
     for s in said.iter().filter(|s| s.speaker == Speaker::Bot) {
@@ -283,25 +274,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
             }
         );
     }
-    out.push_str(&scores(&games, bot));
-    if let Some(stop) = stopped_early(&mine, settings.games) {
-        out.push_str(&stop);
-    }
-    if faults == 0 {
-        let _ = writeln!(
-            out,
-            "\nOK: no fault in {}.",
-            crate::names::count(mine.len() as u64, "game")
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "\nFAILED: {} in {}.",
-            crate::names::count(faults, "fault"),
-            crate::names::count(mine.len() as u64, "game")
-        );
-    }
-    (out, faults == 0)
+    out
 }
 
 /// When the check stopped before its `planned` games because the bot had the same fault in
@@ -431,7 +404,7 @@ fn scores(games: &[GameRecord], bot: &str) -> String {
     };
     let builtins: Vec<&Standing> = standings.iter().filter(|s| s.builtin).collect();
     let better = match games.first().map(|g| g.rules.direction()) {
-        Some(crate::games::Direction::Higher) => "higher",
+        Some(crate::game::Direction::Higher) => "higher",
         _ => "lower",
     };
     let mut text = format!(

@@ -85,25 +85,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify { dir } => return verify(&dir),
         Command::Replay { dir, game } => {
             let record = series::find_game(&dir, game)?;
-            let text = match record.rules {
-                take6::games::GameId::Kingdomino => {
-                    take6::games::kingdomino::screen::replay_text(&record)
-                }
-                take6::games::GameId::Take6 => take6::record::replay::replay_text(&record),
-            };
-            // The replay quotes what bots wrote (PICK messages, fault reasons).
-            print_untrusted(&text);
+            // The replay quotes what bots wrote (PICK messages, responses, fault reasons).
+            print_untrusted(&record.rules.replay_text(&record));
             return Ok(ExitCode::SUCCESS);
         }
         Command::Merge(args) => return merge(&args),
         Command::Clean(args) => return clean(&args),
         Command::New(args) => {
-            let (folder, files) = take6::starter::write(&args)?;
-            let game = args.game.unwrap_or_default();
+            let (folder, files, game) = take6::starter::write(&args)?;
             for f in &files {
                 println!("wrote {}", f.display());
             }
-            let flag = if game.is_take6() {
+            let flag = if game.is_default() {
                 String::new()
             } else {
                 format!(" --game {}", game.name())

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::games::GameId;
+use crate::game::GameRef;
 
 /// One game's table of limits in `take6.toml`.
 #[derive(Debug, Default, Clone, Deserialize)]
@@ -21,26 +21,20 @@ pub struct GameLimits {
 /// The `[limits.<game>]` tables of a settings file, by game name.
 pub type LimitsTables = BTreeMap<String, GameLimits>;
 
-/// The games' names `[limits.<game>]` may use, for the error of an unknown one.
-fn game_names() -> String {
-    [GameId::Take6, GameId::Kingdomino]
-        .map(GameId::name)
-        .join(", ")
-}
-
-/// `game`'s table of `tables`, after checking that every table names a game.
-pub fn for_game(tables: Option<&LimitsTables>, game: GameId) -> Result<GameLimits, String> {
+/// `game`'s table of `tables`, after checking that every table names a game: one built in,
+/// or `game` itself (a game loaded from its folder is known by its `game.toml` name).
+pub fn for_game(tables: Option<&LimitsTables>, game: &GameRef) -> Result<GameLimits, String> {
     let Some(tables) = tables else {
         return Ok(GameLimits::default());
     };
-    if let Some(unknown) = tables.keys().find(|k| {
-        ![GameId::Take6, GameId::Kingdomino]
-            .iter()
-            .any(|g| g.name() == *k)
-    }) {
+    let mut names = crate::games::known();
+    if !names.iter().any(|n| n == game.name()) {
+        names.push(game.name().to_string());
+    }
+    if let Some(unknown) = tables.keys().find(|k| !names.contains(k)) {
         return Err(format!(
             "[limits.{unknown}] names no game; the games are {}",
-            game_names()
+            names.join(", ")
         ));
     }
     Ok(tables.get(game.name()).cloned().unwrap_or_default())
@@ -75,7 +69,7 @@ pub fn source(
 /// came from, e.g. `limits: first reply 1000 ms, later replies 50 ms of CPU time (Kingdomino's
 /// defaults)`.
 pub fn line(
-    game: GameId,
+    game: &GameRef,
     (first_ms, later_ms): (u64, u64),
     clock: crate::sandbox::Clock,
     sources: [Source; 2],

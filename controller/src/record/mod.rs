@@ -1,17 +1,17 @@
 //! What a series produces, one job per file: the record of each game (here, the schema), its
 //! line in `games.jsonl` with the running SHA-256 chain ([`jsonl`]), the running tally behind
 //! the leaderboard ([`tally`]), exporters that are pure functions of the standings
-//! ([`export`]), and an independent rules checker that replays a record ([`check`]); a game
-//! turn by turn for people ([`replay`]) and the HTML report ([`report`]).
+//! ([`export`]), ratings ([`rating`]) and the HTML report's frame ([`report`]). Checking a
+//! record against its rules, replaying it for people and drawing its board are its game's
+//! ([`crate::game::Game`]).
 //!
 //! Everything here depends only on game records, never on how the games were played.
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::Card;
-use crate::games::GameId;
+use crate::game::GameRef;
+use crate::games::take6::game::Card;
 
-pub use crate::games::take6::check;
 pub mod export;
 #[cfg(test)]
 pub(crate) mod fixtures;
@@ -19,12 +19,10 @@ pub mod interner;
 pub mod jsonl;
 pub mod level;
 pub mod rating;
-pub use crate::games::take6::replay;
 pub mod report;
 pub mod stats;
 pub mod tally;
 
-pub use crate::games::check_record;
 pub use export::{headtohead_csv, leaderboard_csv, summary_table};
 pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_jsonl};
 pub use level::Level;
@@ -42,8 +40,8 @@ pub struct GameRecord {
     pub game: u64,
     /// The game played: absent for Take 6 (and so in every line older versions wrote), else
     /// its name, e.g. `"kingdomino"`.
-    #[serde(default, skip_serializing_if = "GameId::is_take6")]
-    pub rules: GameId,
+    #[serde(default, skip_serializing_if = "GameRef::is_default")]
+    pub rules: GameRef,
     /// The seed every random choice of this game derives from.
     pub seed: u64,
     /// The number of the table's set of bots among all subsets of table size, in
@@ -93,6 +91,15 @@ pub struct GameRecord {
     /// the kingdoms and scores. Absent for Take 6, whose cards are the fields above.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kingdomino: Option<crate::games::kingdomino::GameLog>,
+    /// The game's own record when it is neither of the typed ones above (a game loaded from a
+    /// folder: e.g. a judge program's log), opaque to the machinery. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<serde_json::Value>,
+    /// Why the game is void, when it is: its rules failed (a judge program that crashed or
+    /// answered nonsense), so it is recorded but not scored (the tally, ratings and report
+    /// leave it out; the series says how many at the end). Absent for a game that counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub void: Option<String>,
 }
 
 /// One bot's reply times in one game, in microseconds, in reply order.
@@ -140,6 +147,51 @@ pub struct RoundRecord {
 pub const ABSENT: &str = "absent";
 
 impl GameRecord {
+    /// The record of game `game` of `rules` at `table`, with nothing played yet: the envelope
+    /// from the table (number, seed, subset, rotation, players, which seats are built-ins),
+    /// every other field empty. A game's table fills in what its game records, so it names
+    /// no other game's fields.
+    pub fn of_table(table: &crate::table::TableGame) -> GameRecord {
+        GameRecord {
+            game: table.game,
+            rules: table.rules.clone(),
+            seed: table.seed,
+            subset: table.subset,
+            rotation: table.rotation,
+            players: table.seats.iter().map(|s| s.name.clone()).collect(),
+            builtin: table
+                .seats
+                .iter()
+                .map(|s| matches!(s.occupant, crate::table::Occupant::Builtin(_)))
+                .collect(),
+            hands: Vec::new(),
+            rows: [0; 4],
+            turns: Vec::new(),
+            invalid: Vec::new(),
+            cows: Vec::new(),
+            penalty: Vec::new(),
+            scores: Vec::new(),
+            rounds: Vec::new(),
+            totals: None,
+            ms: 0,
+            replies: Vec::new(),
+            kingdomino: None,
+            body: None,
+            void: None,
+        }
+    }
+
+    /// Whether the game counts: not void ([`GameRecord::void`]).
+    pub fn scored(&self) -> bool {
+        self.void.is_none()
+    }
+
+    /// Checks this record with its game's independent checker
+    /// ([`crate::game::Game::check`]): the first inconsistency with the rules, if any.
+    pub fn check(&self) -> Result<(), String> {
+        self.rules.check(self)
+    }
+
     /// Rounds played: 1 plus the later rounds.
     pub fn round_count(&self) -> usize {
         1 + self.rounds.len()
@@ -160,9 +212,9 @@ impl GameRecord {
 
     /// Whether this is a summary record (`--record summary`): the game's seats, faults and
     /// scores without its cards and turns, which only a series of built-ins may write because
-    /// replaying the built-ins from the seed re-derives them ([`crate::table::builtins`]).
+    /// replaying the built-ins from the seed re-derives them ([`crate::game::Game::check_summary`]).
     pub fn is_summary(&self) -> bool {
-        self.turns.is_empty() && self.kingdomino.is_none()
+        self.turns.is_empty() && self.kingdomino.is_none() && self.body.is_none()
     }
 
     /// The summary of this record: the same record without cards and turns, in every round.

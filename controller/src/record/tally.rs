@@ -8,7 +8,7 @@ use super::interner::{Interner, PairMap, pair_key};
 use serde::Serialize;
 
 use super::GameRecord;
-use crate::games::Direction;
+use crate::game::Direction;
 
 /// Wins are kept as integer multiples of `1 / WIN_UNITS`, so that a win shared by up to ten
 /// tied seats is exact and the sum does not depend on the order games are added in.
@@ -44,6 +44,8 @@ struct PlayerTally {
 #[derive(Debug, Clone)]
 pub struct Tally {
     games: u64,
+    /// Void games seen ([`GameRecord::void`]): recorded, not scored.
+    void: u64,
     names: Interner,
     /// By player number.
     players: Vec<PlayerTally>,
@@ -60,6 +62,7 @@ impl Default for Tally {
     fn default() -> Tally {
         Tally {
             games: 0,
+            void: 0,
             names: Interner::default(),
             players: Vec::new(),
             pairs: PairMap::default(),
@@ -72,6 +75,7 @@ impl Default for Tally {
 impl PartialEq for Tally {
     fn eq(&self, other: &Tally) -> bool {
         self.games == other.games
+            && self.void == other.void
             && self.by_name() == other.by_name()
             && self.head_to_head() == other.head_to_head()
     }
@@ -150,6 +154,10 @@ impl Tally {
     /// The record is trusted (see [`check_record`] for tests); its per-seat vectors must be as
     /// long as `players`.
     pub fn add(&mut self, record: &GameRecord) {
+        if !record.scored() {
+            self.void += 1;
+            return;
+        }
         self.games += 1;
         // A game of several rounds is ranked by each seat's sum over its rounds.
         let scores = record.total_scores();
@@ -262,6 +270,11 @@ impl Tally {
         self.games
     }
 
+    /// Void games seen: recorded, not scored.
+    pub fn void_games(&self) -> u64 {
+        self.void
+    }
+
     /// The leaderboard: one row per player that played, best mean score first (ascending for
     /// Take 6, descending for Kingdomino), then name; equal means share a rank (standard competition ranking, "1224").
     pub fn standings(&self) -> Vec<Standing> {
@@ -370,6 +383,29 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
+    fn a_void_game_is_recorded_but_not_scored() {
+        let mut games = series();
+        let mut void = result(&["a", "b"], &[0, 99], &[]);
+        void.void = Some("the judge exited (status 1)".into());
+        void.body = Some(serde_json::json!({"log": [{"output": {"command": "request"}}]}));
+        let line = crate::record::games_jsonl_line(&void);
+        assert!(
+            line.contains(r#""void":"the judge exited (status 1)""#),
+            "{line}"
+        );
+        let read: GameRecord = serde_json::from_str(&line).unwrap();
+        assert_eq!(read, void);
+        games.push(read);
+        let t = tally(&games);
+        assert_eq!((t.games(), t.void_games()), (3, 1));
+        assert_eq!(
+            t.standings(),
+            tally(&series()).standings(),
+            "a void game changes no standing"
+        );
+    }
+
+    #[test]
     fn standings_of_the_series_by_hand() {
         let t = tally(&series());
         assert_eq!(t.games(), 3);
@@ -405,7 +441,7 @@ mod tests {
     #[test]
     fn higher_is_better_in_a_game_that_says_so() {
         let kd = |players: &[&str], scores: &[u32], faults: &[(usize, &str)]| GameRecord {
-            rules: crate::games::GameId::Kingdomino,
+            rules: crate::games::by_name("kingdomino").unwrap(),
             ..result(players, scores, faults)
         };
         let games: Vec<GameRecord> = (0..12u32)

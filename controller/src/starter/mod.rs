@@ -9,8 +9,6 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::games::GameId;
-
 /// The languages a starter is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Lang {
@@ -24,6 +22,19 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// The language's name on the command line, as games know their starters by.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Python => "python",
+            Lang::C => "c",
+            Lang::Cpp => "cpp",
+            Lang::Java => "java",
+            Lang::Js => "js",
+            Lang::Rust => "rust",
+            Lang::Go => "go",
+        }
+    }
+
     /// The language's name for people.
     pub fn title(self) -> &'static str {
         match self {
@@ -47,9 +58,9 @@ pub struct NewArgs {
     /// The language: python, c, cpp, java, js, rust or go
     #[arg(long, value_name = "LANG")]
     pub lang: Lang,
-    /// The game it plays: take6 or kingdomino [default: take6]
+    /// The game it plays: take6 or kingdomino (a game with starters) [default: take6]
     #[arg(long, value_name = "GAME")]
-    pub game: Option<GameId>,
+    pub game: Option<String>,
     /// The folder of bot folders it is written into
     #[arg(long, value_name = "DIR", default_value = "bots")]
     pub bots: PathBuf,
@@ -58,6 +69,10 @@ pub struct NewArgs {
 /// The starter cannot be written.
 #[derive(Debug, thiserror::Error)]
 pub enum StarterError {
+    #[error("{0}")]
+    Game(String),
+    #[error("{game} has no {lang} starter; take6 new --help lists the languages")]
+    NoStarter { game: String, lang: &'static str },
     #[error("NAME {name:?} cannot be a bot's name: {why}")]
     Name { name: String, why: String },
     #[error("{0} already exists; choose another name, or remove it first")]
@@ -69,36 +84,27 @@ pub enum StarterError {
     },
 }
 
-/// The source file of `lang`'s starter for `game`: its name and text (`NAME` stands for the
-/// bot's name).
-fn source(lang: Lang, game: GameId) -> (&'static str, &'static str) {
-    match (game, lang) {
-        (GameId::Take6, Lang::Python) => ("bot.py", include_str!("take6/bot.py")),
-        (GameId::Take6, Lang::C) => ("bot.c", include_str!("take6/bot.c")),
-        (GameId::Take6, Lang::Cpp) => ("bot.cpp", include_str!("take6/bot.cpp")),
-        (GameId::Take6, Lang::Java) => ("Bot.java", include_str!("take6/Bot.java")),
-        (GameId::Take6, Lang::Js) => ("bot.js", include_str!("take6/bot.js")),
-        (GameId::Take6, Lang::Rust) => ("main.rs", include_str!("take6/main.rs")),
-        (GameId::Take6, Lang::Go) => ("main.go", include_str!("take6/main.go")),
-        (GameId::Kingdomino, Lang::Python) => ("bot.py", include_str!("kingdomino/bot.py")),
-        (GameId::Kingdomino, Lang::C) => ("bot.c", include_str!("kingdomino/bot.c")),
-        (GameId::Kingdomino, Lang::Cpp) => ("bot.cpp", include_str!("kingdomino/bot.cpp")),
-        (GameId::Kingdomino, Lang::Java) => ("Bot.java", include_str!("kingdomino/Bot.java")),
-        (GameId::Kingdomino, Lang::Js) => ("bot.js", include_str!("kingdomino/bot.js")),
-        (GameId::Kingdomino, Lang::Rust) => ("main.rs", include_str!("kingdomino/main.rs")),
-        (GameId::Kingdomino, Lang::Go) => ("main.go", include_str!("kingdomino/main.go")),
-    }
-}
+/// What `take6 new` wrote: the folder, its files and the game the bot plays.
+pub type Written = (PathBuf, Vec<PathBuf>, crate::game::GameRef);
 
-/// Writes the starter `args` asks for; returns the folder and the files written.
-pub fn write(args: &NewArgs) -> Result<(PathBuf, Vec<PathBuf>), StarterError> {
+/// Writes the starter `args` asks for; returns the folder, the files written and the game.
+pub fn write(args: &NewArgs) -> Result<Written, StarterError> {
     if let Some(why) = crate::names::name_problem(&args.name) {
         return Err(StarterError::Name {
             name: args.name.clone(),
             why,
         });
     }
-    let game = args.game.unwrap_or_default();
+    let game = match &args.game {
+        Some(name) => crate::games::find(name).map_err(|e| StarterError::Game(e.to_string()))?,
+        None => crate::games::default_game(),
+    };
+    let Some((file, text)) = game.starter(args.lang.name()) else {
+        return Err(StarterError::NoStarter {
+            game: game.title().to_string(),
+            lang: args.lang.title(),
+        });
+    };
     let folder = args.bots.join(&args.name);
     if fs::symlink_metadata(&folder).is_ok() {
         return Err(StarterError::Exists(folder));
@@ -108,9 +114,8 @@ pub fn write(args: &NewArgs) -> Result<(PathBuf, Vec<PathBuf>), StarterError> {
         move |error| StarterError::Write { path, error }
     };
     fs::create_dir_all(&folder).map_err(write_err(&folder))?;
-    let (file, text) = source(args.lang, game);
     let mut files = vec![(folder.join(file), text.replace("NAME", &args.name))];
-    if !game.is_take6() {
+    if !game.is_default() {
         // Left out of a Take 6 series by design, and `take6 check` says to add --game.
         files.push((
             folder.join("bot.toml"),
@@ -120,5 +125,5 @@ pub fn write(args: &NewArgs) -> Result<(PathBuf, Vec<PathBuf>), StarterError> {
     for (path, text) in &files {
         fs::write(path, text).map_err(write_err(path))?;
     }
-    Ok((folder, files.into_iter().map(|(p, _)| p).collect()))
+    Ok((folder, files.into_iter().map(|(p, _)| p).collect(), game))
 }
