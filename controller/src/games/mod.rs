@@ -8,6 +8,7 @@
 //! direction of scores, the built-in players, and where one game is played and checked. Those
 //! questions are answered here, in one place, so that a third game is one more variant.
 
+pub mod botzone;
 pub mod kingdomino;
 pub mod take6;
 
