@@ -473,3 +473,187 @@ impl Judge {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::protocol::default_set;
+
+    fn fixtures() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+    }
+
+    /// A working copy of `from`'s files in a new folder, with `launch` running `command`.
+    fn copy(from: &Path, command: &str, keep: bool) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for entry in std::fs::read_dir(from).into_iter().flatten().flatten() {
+            if entry.path().is_file() {
+                std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+            }
+        }
+        let launch = dir.path().join("launch");
+        std::fs::write(&launch, format!("#!/bin/sh\n{command}\n")).unwrap();
+        std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
+        if keep {
+            std::fs::write(dir.path().join("keep"), "").unwrap();
+        }
+        dir
+    }
+
+    fn c_bot(keep: bool) -> tempfile::TempDir {
+        let dir = copy(&fixtures().join("bots/bz-c"), "exec ./bot", keep);
+        let built = std::process::Command::new("gcc")
+            .args(["-O2", "-o", "bot", "bot.c"])
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(built.success());
+        dir
+    }
+
+    fn py_bot(keep: bool) -> tempfile::TempDir {
+        copy(
+            &fixtures().join("bots/bz-py"),
+            "exec python3 -u bot.py",
+            keep,
+        )
+    }
+
+    fn limits() -> BotLimits {
+        BotLimits {
+            first_turn_ms: 10_000,
+            turn_ms: 10_000,
+            kept_running_ms: 10_000,
+            memory_mb: 256,
+        }
+    }
+
+    fn seat(dir: &tempfile::TempDir) -> SeatKind {
+        SeatKind::Bot {
+            workdir: dir.path().to_path_buf(),
+            sandbox: Arc::new(Sandbox::none()),
+            limits: limits(),
+            transcript: None,
+        }
+    }
+
+    fn base() -> Limits {
+        Limits {
+            clock: crate::sandbox::Clock::Wall,
+            grace: Duration::from_millis(500),
+            ..Limits::default()
+        }
+    }
+
+    async fn duel(a: &tempfile::TempDir, b: &tempfile::TempDir, keep_judge: bool) -> Played {
+        let judge = copy(
+            &fixtures().join("games/duel"),
+            "exec python3 -u judge.py",
+            false,
+        );
+        let spec = JudgeSpec {
+            workdir: judge.path().to_path_buf(),
+            sandbox: Arc::new(Sandbox::none()),
+            limits: JudgeLimits {
+                time_ms: 10_000,
+                memory_mb: 1024,
+                keep_running: keep_judge,
+            },
+        };
+        let initdata = json!({"rounds": 5, "keep": keep_judge});
+        play(
+            &spec,
+            &initdata,
+            vec![seat(a), seat(b)],
+            base(),
+            default_set(),
+        )
+        .await
+    }
+
+    fn stderr(p: &Played) -> String {
+        let mut all = String::from_utf8_lossy(&p.judge_stderr.kept).into_owned();
+        for (_, _, e) in &p.seats {
+            all.push_str(&String::from_utf8_lossy(&e.kept));
+        }
+        all
+    }
+
+    #[tokio::test]
+    async fn strict_bots_in_both_modes_play_the_strict_judge() {
+        for (keep_a, keep_b, keep_judge) in [
+            (false, false, false),
+            (true, false, true),
+            (false, true, false),
+            (true, true, true),
+        ] {
+            let (a, b) = (c_bot(keep_a), py_bot(keep_b));
+            for game in 0..2 {
+                let p = duel(&a, &b, keep_judge).await;
+                assert!(p.faults.is_empty(), "{:?}\n{}", p.faults, stderr(&p));
+                // Both play the same numbers: every round is a tie.
+                assert_eq!(p.scores, Ok(vec![1.0, 1.0]), "{}", stderr(&p));
+                assert_eq!(p.log.len(), 11);
+                let replies: Vec<usize> = p.seats.iter().map(|s| s.1.len()).collect();
+                assert_eq!(replies, [5, 5]);
+                for dir in [&a, &b] {
+                    let kept = std::fs::read_to_string(dir.path().join(GLOBALDATA)).unwrap();
+                    assert_eq!(kept, format!("\"games {}\"", game + 1));
+                }
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn faults_reach_the_judge_as_verdicts() {
+        let good = py_bot(false);
+        for (command, verdict, kind) in [
+            ("exit 3", "RE", "exited"),
+            ("echo hello", "NJ", "bad_reply"),
+            ("sleep 30", "TLE", "timeout"),
+            ("echo", "NJ", "bad_reply"),
+        ] {
+            let bad = copy(Path::new("/nonexistent"), command, false);
+            let mut spec_limits = limits();
+            spec_limits.first_turn_ms = 300;
+            let seats = vec![
+                SeatKind::Bot {
+                    workdir: bad.path().to_path_buf(),
+                    sandbox: Arc::new(Sandbox::none()),
+                    limits: spec_limits,
+                    transcript: None,
+                },
+                seat(&good),
+            ];
+            let judge = copy(
+                &fixtures().join("games/duel"),
+                "exec python3 -u judge.py",
+                false,
+            );
+            let spec = JudgeSpec {
+                workdir: judge.path().to_path_buf(),
+                sandbox: Arc::new(Sandbox::none()),
+                limits: JudgeLimits {
+                    time_ms: 10_000,
+                    memory_mb: 1024,
+                    keep_running: false,
+                },
+            };
+            let p = play(&spec, &json!({"rounds": 5}), seats, base(), default_set()).await;
+            assert_eq!(p.scores, Ok(vec![0.0, 2.0]), "{command}: {}", stderr(&p));
+            assert_eq!(p.faults.len(), 1, "{command}");
+            assert_eq!(
+                p.faults[0].fault.kind(),
+                kind,
+                "{command}: {}",
+                p.faults[0].fault
+            );
+            assert_eq!(p.log[1]["0"], json!({"verdict": verdict}), "{command}");
+        }
+    }
+}
