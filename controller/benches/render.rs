@@ -7,8 +7,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use take6::game::View;
-use take6::protocol::{TemplateLibrary, random_game_views};
+use take6::games::take6::game::View;
+use take6::games::take6::protocol::{TemplateLibrary, random_game_views};
 
 fn main() {
     let views: Vec<View> = (0..20)

@@ -5,13 +5,14 @@
 
 use std::time::Instant;
 
-use take6::player::{Limits, Strategy};
-use take6::record::check_record;
-use take6::table::{self, Occupant, TableGame, TableSeat};
+use take6::games::take6::builtin::BUILTINS;
+use take6::games::take6::table::builtins;
+use take6::player::Limits;
+use take6::table::{Occupant, TableGame, TableSeat};
 
 fn table_of_builtins(game: u64) -> TableGame {
     TableGame {
-        rules: take6::games::GameId::Take6,
+        rules: take6::game::GameRef::default_game(),
         game,
         seed: game,
         subset: 0,
@@ -19,10 +20,10 @@ fn table_of_builtins(game: u64) -> TableGame {
         rounds: 1,
         seats: (0..10)
             .map(|i| {
-                let strategy = Strategy::ALL[i % Strategy::ALL.len()];
+                let kind = BUILTINS[i % BUILTINS.len()];
                 TableSeat {
-                    name: format!("{}#{i}", strategy.name()),
-                    occupant: Occupant::Builtin(strategy),
+                    name: format!("{}#{i}", kind.name),
+                    occupant: Occupant::Builtin(kind),
                 }
             })
             .collect(),
@@ -38,9 +39,10 @@ fn main() {
     let cows: u64 = runtime.block_on(async {
         let mut cows = 0u64;
         for game in 0..games {
-            let outcome = take6::games::play(table_of_builtins(game), Limits::default()).await;
+            let table = table_of_builtins(game);
+            let outcome = table.rules.clone().play(table, Limits::default()).await;
             if game < 100 {
-                check_record(&outcome.record).expect("valid record");
+                outcome.record.check().expect("valid record");
             }
             cows += outcome
                 .record
@@ -62,12 +64,12 @@ fn main() {
         let games = 100_000u64;
         let started = Instant::now();
         let mut sync_cows = 0u64;
-        let mut scratch = table::builtins::Scratch::default();
+        let mut scratch = builtins::Scratch::default();
         for game in 0..games {
             let mut t = table_of_builtins(game);
             let names = t.seats.iter_mut().map(|s| std::mem::take(&mut s.name));
             let names = names.collect();
-            let record = table::builtins::play_with(&t, names, turns, &mut scratch);
+            let record = builtins::play_with(&t, names, turns, &mut scratch);
             sync_cows += record.cows.iter().map(|&c| u64::from(c)).sum::<u64>();
         }
         let secs = started.elapsed().as_secs_f64();

@@ -94,7 +94,7 @@ struct BotToml {
     /// The template set the bot speaks, e.g. `codingame`.
     template: Option<String>,
     /// The games the bot plays, e.g. `["kingdomino"]`; absent: whatever the series plays.
-    games: Option<Vec<crate::games::GameId>>,
+    games: Option<Vec<String>>,
 }
 
 /// Largest `bot.toml` read: it holds one short key.
@@ -116,7 +116,7 @@ pub async fn prepare(
     sandbox: &Arc<Sandbox>,
     prewarm: Prewarm,
     tools: &Toolchains,
-    game: crate::games::GameId,
+    game: &crate::game::GameRef,
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
@@ -166,6 +166,7 @@ pub async fn prepare(
         let copies = Arc::clone(&copies);
         let sandbox = Arc::clone(sandbox);
         let tools = Arc::clone(&tools);
+        let game = game.clone();
         tasks.spawn(async move {
             let name = file_name(&folder);
             let outcome = prepare_one(
@@ -178,7 +179,7 @@ pub async fn prepare(
                     builds: &builds,
                     warm,
                     tools: &tools,
-                    game,
+                    game: &game,
                 },
                 max_data,
                 &sandbox,
@@ -292,7 +293,7 @@ struct Slots<'a> {
     /// The toolchains the series' bots can run, for folders without `launch`.
     tools: &'a Arc<Toolchains>,
     /// The game the series plays: a bot whose `bot.toml` names other games is skipped.
-    game: crate::games::GameId,
+    game: &'a crate::game::GameRef,
 }
 
 /// Checks, copies and builds one folder; the error is the reason it is skipped.
@@ -319,9 +320,9 @@ async fn prepare_one(
     let slot = slots.copies.acquire().await.expect("never closed");
     let handover = Arc::clone(sandbox);
     let tools = Arc::clone(slots.tools);
-    let game = slots.game;
+    let game = slots.game.clone();
     let (hash, template, has_build, generated) = tokio::task::spawn_blocking(move || {
-        let staged = stage(&source, &copy, max_data, &tools, game)?;
+        let staged = stage(&source, &copy, max_data, &tools, &game)?;
         // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
         handover
             .prepare_workdir(&copy)
@@ -368,13 +369,18 @@ fn stage(
     workdir: &Path,
     max_data: u64,
     tools: &Toolchains,
-    game: crate::games::GameId,
+    game: &crate::game::GameRef,
 ) -> Result<Staged, String> {
     let listing = folder::scan(folder, max_data).map_err(|e| e.to_string())?;
     // A bot for another game is skipped before anything is copied or built for it.
     let settings = bot_toml(folder, &listing)?;
-    if let Some(games) = settings.games.as_ref().filter(|g| !g.contains(&game)) {
-        let names: Vec<&str> = games.iter().map(|g| g.name()).collect();
+    if let Some(games) = settings
+        .games
+        .as_ref()
+        .filter(|g| !g.iter().any(|n| n == game.name()))
+    {
+        // UNTRUSTED: the names come from the bot's bot.toml.
+        let names: Vec<&str> = games.iter().map(String::as_str).collect();
         return Err(format!(
             "{FOR_ANOTHER_GAME}it plays {} (bot.toml: games = {names:?}), and this series plays \
              {game}; run it \
@@ -700,7 +706,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
-            crate::games::GameId::Take6,
+            &crate::game::GameRef::default_game(),
         )
         .await
         .unwrap();
@@ -773,7 +779,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
-            crate::games::GameId::Take6,
+            &crate::game::GameRef::default_game(),
         )
         .await
         .unwrap();
@@ -826,7 +832,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
-            crate::games::GameId::Take6,
+            &crate::game::GameRef::default_game(),
         )
         .await
         .unwrap();

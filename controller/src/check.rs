@@ -8,10 +8,9 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use crate::config::Settings;
-use crate::game::Card;
 use crate::player::transcript::{Said, Speaker};
 use crate::record::report::SeriesFacts;
-use crate::record::{FaultPhase, GameRecord, Standing};
+use crate::record::{GameRecord, Standing};
 
 /// The bot cannot be checked.
 #[derive(Debug, thiserror::Error)]
@@ -67,29 +66,6 @@ impl Staged {
 fn quantile(values: &[f64], q: f64) -> f64 {
     let i = ((values.len() - 1) as f64 * q).round() as usize;
     values[i]
-}
-
-fn hand_at(record: &GameRecord, seat: usize, turn: u8) -> Vec<Card> {
-    let played: Vec<Card> = record
-        .turns
-        .iter()
-        .take(usize::from(turn.saturating_sub(1)))
-        .map(|t| t.played[seat])
-        .collect();
-    let mut hand: Vec<Card> = record.hands[seat]
-        .iter()
-        .copied()
-        .filter(|c| !played.contains(c))
-        .collect();
-    hand.sort_unstable();
-    hand
-}
-
-fn cards(list: &[Card]) -> String {
-    list.iter()
-        .map(Card::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// A message or reply as a transcript line: time since start, direction, text.
@@ -158,16 +134,6 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     for (g, seat) in &mine {
         for f in g.invalid.iter().filter(|f| f.seat == *seat) {
             faults += 1;
-            let phase = match f.phase {
-                FaultPhase::Card => "choosing a card",
-                FaultPhase::Row => "choosing a row",
-                FaultPhase::Move => "putting and picking a tile",
-            };
-            let _ = writeln!(
-                out,
-                "\nFAULT in game {}, turn {} ({phase}): {} [{}]",
-                g.game, f.turn, f.reason, f.kind
-            );
             let lines: Vec<&Said> = said
                 .iter()
                 .filter(|s| s.game == g.game && !s.text.starts_with("invalid"))
@@ -179,6 +145,12 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
                 .take_while(|s| s.speaker == Speaker::Bot)
                 .count();
             let reply = &lines[lines.len() - replied..];
+            let advice = g.rules.advice(g, f, reply.last().map(|r| r.text.as_str()));
+            let _ = writeln!(
+                out,
+                "\nFAULT in game {}, turn {} ({}): {} [{}]",
+                g.game, f.turn, advice.asked, f.reason, f.kind
+            );
             let question = lines
                 .iter()
                 .rev()
@@ -196,7 +168,6 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
                     out.push_str(&said_lines(r));
                 }
             }
-            let reply = reply.last();
             let limit = if f.kind == "timeout" {
                 format!(
                     ", within {} ms ({} ms for the first reply of a game)",
@@ -205,24 +176,11 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
             } else {
                 String::new()
             };
-            let expected = match f.phase {
-                FaultPhase::Card => {
-                    let hand = hand_at(g, *seat, f.turn);
-                    let replied = reply.and_then(|r| r.text.trim().parse::<i64>().ok());
-                    match replied {
-                        Some(n) if f.kind == "not_in_hand" => format!(
-                            "one of the cards in its hand {} ({n} is not in its hand)",
-                            cards(&hand)
-                        ),
-                        _ => format!("one of the cards in its hand: {}", cards(&hand)),
-                    }
-                }
-                FaultPhase::Row => "a row number from 0 to 3".to_string(),
-                FaultPhase::Move => "`PUT x y rotation` (a legal placement of the tile in play) \
-                                     then `PICK tileId` (a free tile of the offer)"
-                    .to_string(),
-            };
-            let _ = writeln!(out, "  a correct reply: {expected}, alone on a line{limit}");
+            let _ = writeln!(
+                out,
+                "  a correct reply: {}, alone on a line{limit}",
+                advice.correct
+            );
             out.push_str(&stderr_of(dir, bot, g.game));
         }
     }
@@ -380,7 +338,7 @@ fn scores(games: &[GameRecord], bot: &str) -> String {
     };
     let builtins: Vec<&Standing> = standings.iter().filter(|s| s.builtin).collect();
     let better = match games.first().map(|g| g.rules.direction()) {
-        Some(crate::games::Direction::Higher) => "higher",
+        Some(crate::game::Direction::Higher) => "higher",
         _ => "lower",
     };
     let mut text = format!(

@@ -10,6 +10,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use serde::{Deserialize, Serialize};
 
+use crate::game::GameRef;
 use crate::player::Limits;
 use crate::sandbox::{self, Clock, Mode};
 use crate::schedule::{Request, ScheduleKind};
@@ -104,7 +105,7 @@ pub struct RunArgs {
     /// The game: take6 (Take 6!, 2 to 10 players, lower scores win) or kingdomino
     /// (CodinGame's Kingdomino, 2 to 4 players, higher scores win) [default: take6]
     #[arg(long, value_name = "GAME")]
-    pub game: Option<crate::games::GameId>,
+    pub game: Option<String>,
     /// Games to play (the budget); see --schedule for more bots than seats [default: 100]
     #[arg(long, value_name = "N")]
     pub games: Option<u64>,
@@ -262,7 +263,7 @@ pub struct PlayArgs {
     pub name: String,
     /// The game: take6 or kingdomino [default: take6]
     #[arg(long, value_name = "GAME")]
-    pub game: Option<crate::games::GameId>,
+    pub game: Option<String>,
     /// Your opponents: bots of the bots folder and built-ins by name (Take 6: random, first,
     /// lowest, highest, gap; Kingdomino: greedy, random), at most one table's seats but yours;
     /// a name may repeat for built-ins [default: every bot, padded with built-ins]
@@ -283,7 +284,7 @@ pub struct CheckArgs {
     pub dir: PathBuf,
     /// The game the bot plays: take6 or kingdomino [default: take6]
     #[arg(long, value_name = "GAME")]
-    pub game: Option<crate::games::GameId>,
+    pub game: Option<String>,
     /// Games to play against the built-ins
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub games: u64,
@@ -305,7 +306,7 @@ pub struct CheckArgs {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileConfig {
-    game: Option<crate::games::GameId>,
+    game: Option<String>,
     bots: Option<PathBuf>,
     results: Option<PathBuf>,
     games: Option<u64>,
@@ -344,8 +345,11 @@ struct FileConfig {
 pub struct Settings {
     /// The game every table plays; left out of `series.toml` for Take 6, so older series
     /// read as what they are.
-    #[serde(skip_serializing_if = "crate::games::GameId::is_take6")]
-    pub game: crate::games::GameId,
+    #[serde(
+        skip_serializing_if = "GameRef::is_default",
+        serialize_with = "crate::game::serialize_spec"
+    )]
+    pub game: GameRef,
     pub bots: PathBuf,
     pub results: PathBuf,
     pub games: u64,
@@ -448,6 +452,8 @@ pub enum ConfigError {
         "template folder {0} does not exist; create it or leave --templates out to use the built-in sets"
     )]
     NoTemplates(PathBuf),
+    #[error(transparent)]
+    Game(#[from] crate::games::GameError),
 }
 
 impl Settings {
@@ -551,10 +557,14 @@ impl Settings {
         let size = |v: Option<usize>| v.map(|v| v as u64);
         let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         let wall_given = args.table.wall_factor.or(file.wall_factor).is_some();
-        let game = args.game.or(file.game).unwrap_or_default();
-        let (first_reply_default, reply_default) = game.default_reply_ms();
+        let game = match args.game.as_deref().or(file.game.as_deref()) {
+            Some(name) => crate::games::find(name)?,
+            None => GameRef::default_game(),
+        };
+        let limits = game.default_limits();
+        let (first_reply_default, reply_default) = (limits.first_reply_ms, limits.reply_ms);
         let mut settings = Settings {
-            game,
+            game: game.clone(),
             bots: args
                 .table
                 .bots
@@ -572,7 +582,7 @@ impl Settings {
                 &bounds::PLAYERS,
                 size(args.table.players),
                 size(file.players),
-                game.default_players() as u64,
+                game.seats().default as u64,
             )? as usize,
             schedule: args.schedule.or(file.schedule).unwrap_or_default(),
             duplicate: match (args.table.duplicate, args.table.no_duplicate) {
@@ -685,10 +695,8 @@ impl Settings {
                 fix: "every shard of a series needs the same seed; give it with --seed N".into(),
             });
         }
-        if game == crate::games::GameId::Kingdomino {
-            settings.refuse_for_kingdomino()?;
-        }
-        let (fewest, most) = game.seats();
+        settings.refuse_unsupported()?;
+        let (fewest, most) = (game.seats().fewest, game.seats().most);
         if !(fewest..=most).contains(&settings.players) {
             return Err(ConfigError::Invalid {
                 setting: "--players (players)",
@@ -706,31 +714,33 @@ impl Settings {
         Ok(settings)
     }
 
-    /// Settings that mean nothing in Kingdomino, refused rather than ignored: rounds (a game
-    /// is one game), duplicate deals (there are no hands to rotate) and summary records.
-    fn refuse_for_kingdomino(&self) -> Result<(), ConfigError> {
+    /// Settings that mean nothing in the series' game ([`crate::game::Game::supports`]),
+    /// refused rather than ignored: rounds, duplicate deals, summary records.
+    fn refuse_unsupported(&self) -> Result<(), ConfigError> {
+        let supports = self.game.supports();
+        let title = self.game.title();
         let refuse = |setting: &'static str, value: String, fix: &str| {
             Err(ConfigError::Invalid {
                 setting,
                 value,
-                fix: format!("{fix} in a Kingdomino series"),
+                fix: format!("{fix} in a {title} series"),
             })
         };
-        if self.rounds != 1 {
+        if self.rounds != 1 && !supports.rounds {
             return refuse(
                 "--rounds (rounds)",
                 self.rounds.to_string(),
                 "a game has one round; leave --rounds out",
             );
         }
-        if self.duplicate == Some(true) {
+        if self.duplicate == Some(true) && !supports.duplicate_deals {
             return refuse(
                 "--duplicate (duplicate)",
                 "true".into(),
                 "there are no hands to rotate; leave --duplicate out",
             );
         }
-        if self.record != crate::record::Level::Full {
+        if self.record != crate::record::Level::Full && !supports.summary_records {
             return refuse("--record", "summary".into(), "games are recorded in full");
         }
         Ok(())
@@ -792,7 +802,7 @@ impl Settings {
                 reply_ms: args.reply_ms,
                 ..TableArgs::default()
             },
-            game: args.game,
+            game: args.game.clone(),
             games: Some(args.games),
             ..RunArgs::default()
         })?;
@@ -813,14 +823,14 @@ impl Settings {
         }
         let mut settings = Settings::resolve(&RunArgs {
             table: args.table.clone(),
-            game: args.game,
+            game: args.game.clone(),
             games: Some(args.games),
             ..RunArgs::default()
         })?;
         settings.jobs = 1;
         settings.human = Some(name.clone());
         if !args.against.is_empty() {
-            let most = settings.game.seats().1;
+            let most = settings.game.seats().most;
             if args.against.len() >= most {
                 return Err(ConfigError::Invalid {
                     setting: "--against",
@@ -835,7 +845,7 @@ impl Settings {
             settings.against = Some(args.against.clone());
             // Exactly these sit with the person: the table's real size is what series.toml
             // records (a bot named twice sits once; a built-in named twice sits twice).
-            let game = settings.game;
+            let game = settings.game.clone();
             let builtin = |n: &String| game.builtin(n).is_some();
             let mut bots: Vec<&String> = args.against.iter().filter(|n| !builtin(n)).collect();
             bots.sort();
@@ -874,7 +884,7 @@ impl Settings {
     /// What the schedule is asked for, for `entrants` bots (and a person).
     pub fn schedule_request(&self, entrants: usize) -> Request {
         Request {
-            game: self.game,
+            game: self.game.clone(),
             entrants,
             players: self.players,
             games: self.games,

@@ -2,10 +2,11 @@
 //! Kingdomino.
 //!
 //! The library is a one-way pipeline, one module per stage:
-//! [`config`] → [`bots`] → [`schedule`] → [`table`] (handed by [`games::play`] to its game's
-//! own table, which drives that game's pure rules through [`player`]s) → [`record`].
-//! Everything that knows a game lives under [`games`] (Take 6's rules are also [`game`], its
-//! wire [`protocol`]). [`series`] wires the stages together and owns the single reporter,
+//! [`config`] → [`bots`] → [`schedule`] → [`table`] (handed to its game's [`game::Game::play`],
+//! which drives that game's pure rules through [`player`]s) → [`record`].
+//! The machinery knows a game only through the [`game::Game`] trait; everything that knows a
+//! game lives in its own folder under [`games`], whose registry ([`games::find`]) is the one
+//! place that maps a name to a game. [`series`] wires the stages together and owns the single reporter,
 //! which hands typed events to sinks (one per output); every output can be rebuilt by
 //! replaying `games.jsonl`. `main.rs` is only the command line.
 
@@ -15,6 +16,7 @@ pub mod check;
 pub mod config;
 pub mod decimal;
 pub mod folder;
+pub mod game;
 pub mod games;
 pub mod names;
 pub mod player;
@@ -28,8 +30,3 @@ pub mod series;
 pub mod shard;
 pub mod signals;
 pub mod table;
-
-/// Take 6's rules, kept at the paths the rest of the crate and the tests use.
-pub use games::take6::game;
-/// Take 6's wire: template sets and reply patterns.
-pub use games::take6::protocol;

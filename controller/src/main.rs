@@ -73,12 +73,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify { dir } => return verify(&dir),
         Command::Replay { dir, game } => {
             let record = series::find_game(&dir, game)?;
-            let text = match record.rules {
-                take6::games::GameId::Kingdomino => {
-                    take6::games::kingdomino::screen::replay_text(&record)
-                }
-                take6::games::GameId::Take6 => take6::record::replay::replay_text(&record),
-            };
+            let text = record.rules.replay_text(&record);
             print!("{text}");
             return Ok(ExitCode::SUCCESS);
         }

@@ -81,7 +81,7 @@ mod tests {
     #[test]
     fn reply_times_are_gathered_per_bot_across_games() {
         let record = |wall: Vec<u64>, cpu: Vec<u64>| GameRecord {
-            rules: crate::games::GameId::Take6,
+            rules: crate::game::GameRef::default_game(),
             kingdomino: None,
             game: 0,
             seed: 0,

@@ -1,28 +1,23 @@
 //! A table: one game about to be played (its seats and who sits in them) and what it leaves
-//! (its record and its bots' stderr), whatever the game. [`crate::games::play`] hands a table
-//! to its game's own ([`crate::games::take6::table`], [`crate::games::kingdomino::table`]),
-//! which starts the players, asks them, applies their answers to the rules, turns bad answers
+//! (its record and its bots' stderr), whatever the game. [`crate::game::Game::play`] plays
+//! it by its game's rules: it starts the players, asks them, applies their answers to the rules, turns bad answers
 //! into faults and returns the game's record. Where the record goes is not its business.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::game::BuiltinKind;
+use crate::games::take6::protocol::TemplateSet;
 use crate::player::transcript::Transcript;
-use crate::player::{Console, StderrLog, Strategy};
-use crate::protocol::TemplateSet;
+use crate::player::{Console, StderrLog};
 use crate::record::GameRecord;
 use crate::sandbox::Sandbox;
-
-/// Take 6's games of built-ins only, played synchronously (kept at this path for the series'
-/// threads and the benchmarks).
-pub use crate::games::take6::table::builtins;
-/// The cards of a Take 6 round from its seed (public so that `take6 verify` deals the same).
-pub use crate::games::take6::table::deal;
 
 /// Who plays a seat.
 #[derive(Clone)]
 pub enum Occupant {
-    Builtin(Strategy),
+    /// One of the game's built-ins ([`crate::game::Game::builtins`]).
+    Builtin(BuiltinKind),
     /// An external bot, started from its working copy by the series' launcher.
     Bot {
         workdir: PathBuf,
@@ -46,7 +41,7 @@ pub struct TableSeat {
 pub struct TableGame {
     pub game: u64,
     /// The game played at this table.
-    pub rules: crate::games::GameId,
+    pub rules: crate::game::GameRef,
     pub seed: u64,
     pub subset: u64,
     /// Duplicate deals: seat `s` plays the hand dealt to seat `(s + rotation) % seats`.

@@ -205,7 +205,10 @@ fn templates_doing_too_much_work_are_refused_at_load_or_a_template_fault_mid_gam
     let line = skip_line(&stderr, "always");
     assert!(
         line.contains("always/template.toml:2")
-            && line.contains(&format!("limit of {} steps", take6::protocol::RENDER_FUEL)),
+            && line.contains(&format!(
+                "limit of {} steps",
+                take6::games::take6::protocol::RENDER_FUEL
+            )),
         "{line}"
     );
     let file = fs::File::open(series_dir(tmp.path()).join("games.jsonl")).unwrap();

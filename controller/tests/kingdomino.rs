@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
 use take6::games::kingdomino::game::Game;
-use take6::record::{GameRecord, check_record, read_games_jsonl};
+use take6::record::{GameRecord, read_games_jsonl};
 use tempfile::TempDir;
 
 use common::{assert_ok, copy_dir, fixtures, forge, text};
@@ -126,7 +126,7 @@ fn strict_readers_play_100_games_at_2_3_and_4_players_without_a_fault() {
         let games = records(&series);
         assert_eq!(games.len(), 100, "{players} players");
         for g in &games {
-            check_record(g).unwrap_or_else(|e| panic!("game {}: {e}", g.game));
+            g.check().unwrap_or_else(|e| panic!("game {}: {e}", g.game));
             assert_eq!(g.invalid, [], "{players} players, game {}", g.game);
             assert_eq!(g.players.len(), players.parse::<usize>().unwrap());
         }
@@ -217,7 +217,7 @@ fn a_bad_pick_and_a_malformed_put_end_the_players_game() {
     let games = records(&series);
     assert_eq!(games.len(), 6);
     for g in &games {
-        check_record(g).unwrap();
+        g.check().unwrap();
         let faults = |bot: &str| -> Vec<(u8, String)> {
             let seat = seat_of(g, bot);
             g.invalid
@@ -490,7 +490,7 @@ fn a_person_plays_kingdomino_at_the_keyboard() {
     players.sort();
     assert_eq!(players, ["ann", "greedy#1", "random#1", "strict"]);
     assert_eq!(g.invalid, [], "{stdout}");
-    check_record(g).unwrap();
+    g.check().unwrap();
     assert!(
         stdout.contains("ann (you)") && stdout.contains("Legal placements"),
         "{stdout}"

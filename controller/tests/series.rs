@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
-use take6::record::{GameRecord, check_record, read_games_jsonl};
+use take6::record::{GameRecord, read_games_jsonl};
 use tempfile::TempDir;
 
 #[path = "series/report.rs"]
@@ -112,7 +112,7 @@ fn sample_bots_play_a_clean_series_and_the_leaderboard_agrees_with_the_games() {
     let games = games(tmp.path());
     assert_eq!(games.len(), 12);
     for g in &games {
-        check_record(g).unwrap_or_else(|e| panic!("game {}: {e}", g.game));
+        g.check().unwrap_or_else(|e| panic!("game {}: {e}", g.game));
         assert!(g.invalid.is_empty(), "game {}: {:?}", g.game, g.invalid);
         assert_eq!(g.players.len(), 10, "padded to ten");
         for n in &names {
@@ -216,7 +216,7 @@ fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
     assert_eq!(games.len(), 4);
     let mut row_faults = 0;
     for g in &games {
-        check_record(g).unwrap_or_else(|e| panic!("game {}: {e}", g.game));
+        g.check().unwrap_or_else(|e| panic!("game {}: {e}", g.game));
         let one = |bot: &str, turn: u8, phase: &str, kind: &str| {
             assert_eq!(
                 faults_of(g, bot),
@@ -302,7 +302,7 @@ fn chatty_slow_and_child_leaving_bots_are_contained_without_faults() {
     let games = games(tmp.path());
     assert_eq!(games.len(), 2);
     for g in &games {
-        check_record(g).unwrap();
+        g.check().unwrap();
         assert!(g.invalid.is_empty(), "game {}: {:?}", g.game, g.invalid);
     }
     // The orphan's child and the orphan itself are gone with its process group.
@@ -413,7 +413,7 @@ fn the_same_seed_gives_the_same_games_whatever_jobs_is() {
     assert_eq!(one.len(), 6);
     assert_eq!(one, three);
     for g in &one {
-        check_record(g).unwrap();
+        g.check().unwrap();
         assert!(
             g.invalid.is_empty(),
             "a CodinGame bot shares the table: {:?}",
@@ -615,7 +615,7 @@ fn bad_settings_are_errors_that_name_the_setting() {
     assert_eq!(games(tmp.path()).len(), 2);
     assert_eq!(games(tmp.path())[0].seed, {
         let s = take6::schedule::Schedule::new(take6::schedule::Request {
-            game: take6::games::GameId::Take6,
+            game: take6::game::GameRef::default_game(),
             entrants: 1,
             players: 10,
             games: 2,
@@ -754,7 +754,7 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
     recording_bot(tmp.path(), "arena", "cg-first", "codingame");
     assert_ok(&take6(tmp.path(), &["--games", "1", "--seed", "4"]));
     let game = games(tmp.path()).remove(0);
-    check_record(&game).unwrap();
+    game.check().unwrap();
     assert!(game.invalid.is_empty(), "{:?}", game.invalid);
     let input = |bot: &str| {
         fs::read_to_string(
@@ -901,7 +901,7 @@ fn a_recorded_game_is_replayed_turn_by_turn() {
     let shown = text(&out.stdout);
     assert_eq!(shown.matches("\nTurn ").count(), 10, "{shown}");
     // After each turn, the row tops are the highest cards placed in them.
-    let frames = take6::record::replay::frames(game);
+    let frames = take6::games::take6::replay::frames(game);
     for (turn, frame) in frames.iter().enumerate().skip(1) {
         let section = shown.split(&format!("\nTurn {turn}\n")).nth(1).unwrap();
         let row0 = section
@@ -1248,7 +1248,7 @@ fn a_person_can_play_at_the_keyboard_and_typos_are_asked_again() {
     let played = games(tmp.path());
     assert_eq!(played.len(), 1);
     let g = &played[0];
-    check_record(g).unwrap();
+    g.check().unwrap();
     assert!(g.invalid.is_empty(), "{:?}", g.invalid);
     let seat = g.players.iter().position(|p| p == "ann").unwrap();
     assert!(!g.builtin[seat]);
@@ -1354,7 +1354,7 @@ fn strict_readers_of_every_built_in_set_play_100_games_without_a_fault() {
     let played = games(tmp.path());
     assert_eq!(played.len(), 100);
     for game in &played {
-        check_record(game).unwrap();
+        game.check().unwrap();
         for bot in strict {
             assert_eq!(faults_of(game, bot), [], "game {}", game.game);
         }

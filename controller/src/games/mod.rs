@@ -1,158 +1,99 @@
-//! The games a series can be played in, and what the tournament machinery asks of each.
+//! The games, one folder each, and the one registry that maps a name (or a game folder's
+//! path) to a [`Game`]: the only `match` on a game in the crate.
 //!
-//! Everything that knows a game's rules lives in its own module: [`take6`] (its rules, wire,
+//! Everything that knows a game's rules lives in its own folder: [`take6`] (its rules, wire,
 //! table, built-ins, person at the keyboard, checker, replay and viewer) and [`kingdomino`]
-//! (the same for it). The machinery (bots, sandbox, clock,
-//! schedule, records as a stream, tally, ratings, sinks, resume, verify, merge, shards) asks a
-//! [`GameId`] the few things that differ between games: table sizes, default time limits, the
-//! direction of scores, the built-in players, and where one game is played and checked. Those
-//! questions are answered here, in one place, so that a third game is one more variant.
+//! (the same for it). Each implements [`Game`] in its `mod.rs`. A new game is a new folder
+//! plus one line in [`built_in`] (see docs/development.md, "Adding a game").
 
 pub mod botzone;
 pub mod kingdomino;
 pub mod take6;
 
-use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::{Arc, LazyLock, Mutex};
 
-use crate::player::Strategy;
+use crate::game::GameRef;
 
-/// Which game a series plays. Recorded in `series.toml` (absent there and in `games.jsonl`
-/// for Take 6, so older series read as Take 6 series).
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum GameId {
-    /// *Take 6!* (6 nimmt!): 2 to 10 players, lower scores win.
-    #[default]
-    Take6,
-    /// *Kingdomino*, as the CodinGame arena plays it: 2 to 4 players, higher scores win.
-    Kingdomino,
+/// The game of every record and setting that names none (all older series).
+pub const DEFAULT: &str = "take6";
+
+/// The games built into take6, by name.
+fn built_in() -> &'static [GameRef] {
+    static GAMES: LazyLock<Vec<GameRef>> = LazyLock::new(|| {
+        vec![
+            GameRef(Arc::new(take6::Take6)),
+            GameRef(Arc::new(kingdomino::Kingdomino)),
+        ]
+    });
+    &GAMES
 }
 
-/// Which way a game's scores point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Lower is better (Take 6's cows).
-    Lower,
-    /// Higher is better (Kingdomino's crowns times squares).
-    Higher,
+/// Games loaded from a folder in this process, found again by name when their records are
+/// read.
+static LOADED: Mutex<Vec<GameRef>> = Mutex::new(Vec::new());
+
+/// A game that cannot be had.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    #[error(
+        "no game called '{name}': the games are {known}; give one of them to --game (or game \
+         = \"…\" in take6.toml), or the path of a game folder holding a game.toml"
+    )]
+    Unknown { name: String, known: String },
+    #[error("cannot load the game in {path}: {why}")]
+    Load { path: String, why: String },
 }
 
-impl Direction {
-    /// Whether score `a` is strictly better than `b`.
-    pub fn better(self, a: u32, b: u32) -> bool {
-        match self {
-            Direction::Lower => a < b,
-            Direction::Higher => a > b,
-        }
+/// The game `--game` names: a built-in game's name, or the path of a game folder (one with a
+/// `game.toml`), which is loaded.
+pub fn find(name_or_path: &str) -> Result<GameRef, GameError> {
+    let path = Path::new(name_or_path);
+    if name_or_path.contains('/') || path.join("game.toml").is_file() {
+        let game = load(path)?;
+        let mut loaded = LOADED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        loaded.retain(|g| g.name() != game.name());
+        loaded.push(game.clone());
+        return Ok(game);
     }
-
-    /// The best of `scores`.
-    pub fn best(self, scores: &[u32]) -> Option<u32> {
-        match self {
-            Direction::Lower => scores.iter().copied().min(),
-            Direction::Higher => scores.iter().copied().max(),
-        }
-    }
+    by_name(name_or_path)
 }
 
-/// Kingdomino's built-in players, in padding order.
-const KINGDOMINO_BUILTINS: [Strategy; 2] = [Strategy::Greedy, Strategy::Random];
-
-impl GameId {
-    /// The name used on the command line, in `take6.toml`, `bot.toml` and records.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameId::Take6 => "take6",
-            GameId::Kingdomino => "kingdomino",
-        }
-    }
-
-    /// The game's name for people.
-    pub fn title(self) -> &'static str {
-        match self {
-            GameId::Take6 => "Take 6!",
-            GameId::Kingdomino => "Kingdomino",
-        }
-    }
-
-    /// Whether this is Take 6 (records and settings leave the game out then).
-    pub fn is_take6(&self) -> bool {
-        *self == GameId::Take6
-    }
-
-    /// Which way scores point.
-    pub fn direction(self) -> Direction {
-        match self {
-            GameId::Take6 => Direction::Lower,
-            GameId::Kingdomino => Direction::Higher,
-        }
-    }
-
-    /// The fewest and most players a table of this game seats.
-    pub fn seats(self) -> (usize, usize) {
-        match self {
-            GameId::Take6 => (crate::schedule::MIN_TABLE, crate::schedule::TABLE_SIZE),
-            GameId::Kingdomino => (2, 4),
-        }
-    }
-
-    /// The table size when `--players` is not given.
-    pub fn default_players(self) -> usize {
-        match self {
-            GameId::Take6 => crate::schedule::TABLE_SIZE,
-            GameId::Kingdomino => 4,
-        }
-    }
-
-    /// Default limits of a bot's first reply and of every later one, in ms (Kingdomino's are
-    /// the CodinGame arena's: 1000 ms for the first turn, 50 ms after).
-    pub fn default_reply_ms(self) -> (u64, u64) {
-        match self {
-            GameId::Take6 => (3000, 1000),
-            GameId::Kingdomino => (1000, 50),
-        }
-    }
-
-    /// The built-in players that pad this game's tables, in padding order.
-    pub fn builtins(self) -> &'static [Strategy] {
-        match self {
-            GameId::Take6 => &Strategy::ALL,
-            GameId::Kingdomino => &KINGDOMINO_BUILTINS,
-        }
-    }
-
-    /// The built-in of this game called `name`, if there is one.
-    pub fn builtin(self, name: &str) -> Option<Strategy> {
-        self.builtins().iter().copied().find(|s| s.name() == name)
-    }
+/// Loads the game in a folder. Until the judge-protocol game lands, there is no loader.
+fn load(path: &Path) -> Result<GameRef, GameError> {
+    Err(GameError::Load {
+        path: path.display().to_string(),
+        why: "this version of take6 cannot load games from a folder yet".into(),
+    })
 }
 
-/// Plays one whole game at `table` under `limits`, by its game's rules. Never fails: whatever a
-/// bot does becomes part of the record.
-pub async fn play(
-    table: crate::table::TableGame,
-    limits: crate::player::Limits,
-) -> crate::table::GameOutcome {
-    match table.rules {
-        GameId::Take6 => take6::table::play(table, limits).await,
-        GameId::Kingdomino => kingdomino::table::play(table, limits).await,
+/// The game called `name`: built in, or loaded from a folder earlier in this process (a
+/// record names its game; its series' settings say where it was loaded from).
+pub fn by_name(name: &str) -> Result<GameRef, GameError> {
+    if let Some(g) = built_in().iter().find(|g| g.name() == name) {
+        return Ok(g.clone());
     }
+    let loaded = LOADED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    loaded
+        .iter()
+        .find(|g| g.name() == name)
+        .cloned()
+        .ok_or_else(|| GameError::Unknown {
+            name: name.to_string(),
+            known: known().join(", "),
+        })
 }
 
-/// The independent rules checker of a record, whichever game it is of (`take6 verify`, the
-/// tests): replays the game with a second, minimal implementation of its rules and names the
-/// first inconsistency.
-pub fn check_record(r: &crate::record::GameRecord) -> Result<(), String> {
-    match r.rules {
-        GameId::Take6 => take6::check::check_record(r),
-        GameId::Kingdomino => kingdomino::check::check_record(r),
-    }
+/// The names of the games built in, the default first.
+pub fn known() -> Vec<String> {
+    built_in().iter().map(|g| g.name().to_string()).collect()
 }
 
-impl std::fmt::Display for GameId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
+/// The game of records and settings that name none.
+pub fn default_game() -> GameRef {
+    built_in()[0].clone()
 }

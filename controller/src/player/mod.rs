@@ -16,8 +16,8 @@ pub mod transcript;
 use std::fmt;
 use std::future::Future;
 
-use crate::game::View;
-use crate::protocol::ReplyError;
+use crate::games::take6::game::View;
+use crate::games::take6::protocol::ReplyError;
 use crate::sandbox::{Breach, Clock};
 
 pub use builtin::{Builtin, RowSight, Sight, Strategy};

@@ -17,8 +17,8 @@ use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 
 use super::transcript::GameTranscript;
 use super::{Fault, Player};
-use crate::game::View;
-use crate::protocol::{ReplyError, TemplateSet};
+use crate::games::take6::game::View;
+use crate::games::take6::protocol::{ReplyError, TemplateSet};
 use crate::sandbox::{Clock, Launched, Sandbox, SpawnError, Tree};
 
 /// The bot's end of a pipe, as the launcher hands it over.
@@ -701,8 +701,8 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::game::{Deal, Game, Phase};
-    use crate::protocol::default_set;
+    use crate::games::take6::game::{Deal, Game, Phase};
+    use crate::games::take6::protocol::default_set;
 
     /// A bot whose `launch` is the shell script `body`, in a fresh folder.
     fn bot(body: &str) -> (tempfile::TempDir, PathBuf) {

@@ -2,7 +2,7 @@
 //! rules implementation, and minimal ones for the tally.
 
 use super::*;
-use crate::game::{Deal, Game, cows_in};
+use crate::games::take6::game::{Deal, Game, cows_in};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
@@ -10,7 +10,7 @@ use rand::rngs::ChaCha8Rng;
 pub(crate) fn result(players: &[&str], scores: &[u32], faults: &[(usize, &str)]) -> GameRecord {
     let n = players.len();
     GameRecord {
-        rules: crate::games::GameId::Take6,
+        rules: crate::game::GameRef::default_game(),
         kingdomino: None,
         game: 0,
         seed: 0,
@@ -91,7 +91,7 @@ pub(crate) fn hand_made() -> GameRecord {
         e
     };
     GameRecord {
-        rules: crate::games::GameId::Take6,
+        rules: crate::game::GameRef::default_game(),
         kingdomino: None,
         game: 7,
         seed: 42,
@@ -136,7 +136,7 @@ pub(crate) enum Fault {
     Row(u8),
 }
 
-/// Plays a deal with the main rules implementation (`crate::game`) and records it the way
+/// Plays a deal with the main rules implementation (`crate::games::take6::game`) and records it the way
 /// a table would. Each seat plays its hand in dealt order. A seat choosing a row picks the
 /// one with the most cows, highest index on ties (never the cheapest row); a faulted seat
 /// is forced onto the cheapest row.
@@ -195,7 +195,7 @@ pub(crate) fn play(deal: &Deal, faults: &[(usize, Fault)]) -> GameRecord {
         turns.push(TurnRecord { played, events });
     }
     GameRecord {
-        rules: crate::games::GameId::Take6,
+        rules: crate::game::GameRef::default_game(),
         kingdomino: None,
         game: 0,
         seed: 0,

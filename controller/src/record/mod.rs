@@ -8,10 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::Card;
-use crate::games::GameId;
+use crate::game::GameRef;
+use crate::games::take6::game::Card;
 
-pub use crate::games::take6::check;
 pub mod export;
 #[cfg(test)]
 pub(crate) mod fixtures;
@@ -19,12 +18,10 @@ pub mod interner;
 pub mod jsonl;
 pub mod level;
 pub mod rating;
-pub use crate::games::take6::replay;
 pub mod report;
 pub mod stats;
 pub mod tally;
 
-pub use crate::games::check_record;
 pub use export::{headtohead_csv, leaderboard_csv, summary_table};
 pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_jsonl};
 pub use level::Level;
@@ -42,8 +39,8 @@ pub struct GameRecord {
     pub game: u64,
     /// The game played: absent for Take 6 (and so in every line older versions wrote), else
     /// its name, e.g. `"kingdomino"`.
-    #[serde(default, skip_serializing_if = "GameId::is_take6")]
-    pub rules: GameId,
+    #[serde(default, skip_serializing_if = "GameRef::is_default")]
+    pub rules: GameRef,
     /// The seed every random choice of this game derives from.
     pub seed: u64,
     /// The number of the table's set of bots among all subsets of table size, in
@@ -140,6 +137,12 @@ pub struct RoundRecord {
 pub const ABSENT: &str = "absent";
 
 impl GameRecord {
+    /// Checks this record with its game's independent checker
+    /// ([`crate::game::Game::check`]): the first inconsistency with the rules, if any.
+    pub fn check(&self) -> Result<(), String> {
+        self.rules.check(self)
+    }
+
     /// Rounds played: 1 plus the later rounds.
     pub fn round_count(&self) -> usize {
         1 + self.rounds.len()

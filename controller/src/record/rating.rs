@@ -34,7 +34,7 @@ impl Ratings {
     pub fn add(&mut self, record: &GameRecord) {
         let mut finish = std::mem::take(&mut self.finish);
         finish.clear();
-        let higher = record.rules.direction() == crate::games::Direction::Higher;
+        let higher = record.rules.direction() == crate::game::Direction::Higher;
         for (seat, (name, &total)) in record.players.iter().zip(record.total_scores()).enumerate() {
             // Ranked by a key where lower is better: Take 6's score itself; a higher-is-better
             // score turned around, and a seat that faulted last whatever its score.
@@ -90,8 +90,8 @@ impl Ratings {
         if self.rated.len() < self.names.len() {
             self.rated.resize(self.names.len(), None);
         }
-        let mut before = [WengLinRating::default(); crate::game::MAX_PLAYERS];
-        let mut ranks = [0usize; crate::game::MAX_PLAYERS];
+        let mut before = [WengLinRating::default(); crate::games::take6::game::MAX_PLAYERS];
+        let mut ranks = [0usize; crate::games::take6::game::MAX_PLAYERS];
         for (i, &(id, score)) in finish.iter().enumerate() {
             before[i] = self.rated[id as usize].unwrap_or_default();
             ranks[i] = 1 + finish.iter().filter(|(_, s)| *s < score).count();
@@ -113,7 +113,7 @@ fn multi_team_of_one(
     players: &[WengLinRating],
     ranks: &[usize],
 ) -> impl Iterator<Item = WengLinRating> {
-    const N: usize = crate::game::MAX_PLAYERS;
+    const N: usize = crate::games::take6::game::MAX_PLAYERS;
     let n = players.len();
     assert!(
         n <= N && ranks.len() == n,

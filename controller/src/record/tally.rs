@@ -8,7 +8,7 @@ use super::interner::{Interner, PairMap, pair_key};
 use serde::Serialize;
 
 use super::GameRecord;
-use crate::games::Direction;
+use crate::game::Direction;
 
 /// Wins are kept as integer multiples of `1 / WIN_UNITS`, so that a win shared by up to ten
 /// tied seats is exact and the sum does not depend on the order games are added in.
@@ -405,7 +405,7 @@ mod tests {
     #[test]
     fn higher_is_better_in_a_game_that_says_so() {
         let kd = |players: &[&str], scores: &[u32], faults: &[(usize, &str)]| GameRecord {
-            rules: crate::games::GameId::Kingdomino,
+            rules: crate::games::by_name("kingdomino").unwrap(),
             ..result(players, scores, faults)
         };
         let games: Vec<GameRecord> = (0..12u32)

@@ -16,16 +16,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use crate::game::MAX_PLAYERS;
-use crate::player::Strategy;
+use crate::game::{BuiltinKind, GameRef};
 use crate::seed::Seed;
 use balanced::Balancer;
-
-/// The most players a table seats, and the default table size.
-pub const TABLE_SIZE: usize = MAX_PLAYERS;
-
-/// The fewest players a table seats.
-pub const MIN_TABLE: usize = 2;
 
 /// A series longer than this is refused rather than started: at a thousand games a second it
 /// would take more than a day, and the subsets of more bots grow by orders of magnitude.
@@ -45,10 +38,10 @@ pub enum ScheduleKind {
 }
 
 /// What the schedule is asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
-    /// The game: its built-ins pad the tables.
-    pub game: crate::games::GameId,
+    /// The game: its built-ins pad the tables, its seats bound the table size.
+    pub game: GameRef,
     /// Entrants that are not built-ins: the bots (and the person at the keyboard, if any).
     pub entrants: usize,
     /// Seats at every table.
@@ -89,9 +82,9 @@ impl Layout {
 pub enum Entrant {
     /// The usable bot with this index (in the series' sorted bot list).
     Bot(usize),
-    /// A padding built-in: its strategy and its 1-based number among players of that strategy,
-    /// which makes its name (`random#2`).
-    Builtin(Strategy, usize),
+    /// A padding built-in: which of its game's built-ins, and its 1-based number among players
+    /// of that kind, which makes its name (`random#2`).
+    Builtin(BuiltinKind, usize),
 }
 
 impl Entrant {
@@ -99,7 +92,7 @@ impl Entrant {
     pub fn name(&self, bots: &[String]) -> String {
         match self {
             Entrant::Bot(i) => bots[*i].clone(),
-            Entrant::Builtin(s, n) => format!("{}#{n}", s.name()),
+            Entrant::Builtin(s, n) => format!("{}#{n}", s.name),
         }
     }
 }
@@ -149,7 +142,7 @@ pub struct Schedule {
     /// The built-ins at every table, when chosen (`take6 play --against`) rather than padding.
     chosen: Option<Vec<Entrant>>,
     /// The game's built-ins, in padding order.
-    builtins: &'static [Strategy],
+    builtins: Vec<BuiltinKind>,
 }
 
 /// The schedule cannot be made. Each message names the setting to change.
@@ -158,9 +151,13 @@ pub enum ScheduleError {
     #[error("no usable bot to schedule")]
     NoBots,
     #[error(
-        "players = {0} is not allowed: a table seats {MIN_TABLE} to {TABLE_SIZE} players (--players)"
+        "players = {players} is not allowed: a table seats {fewest} to {most} players (--players)"
     )]
-    Players(usize),
+    Players {
+        players: usize,
+        fewest: usize,
+        most: usize,
+    },
     #[error(
         "{entrants} bots make {subsets} subsets of {players}, more games than the limit of {MAX_GAMES}; use --schedule balanced (or auto), or remove bots"
     )]
@@ -202,8 +199,13 @@ impl Schedule {
             duplicate,
             seed,
         } = request;
-        if !(MIN_TABLE..=TABLE_SIZE).contains(&players) {
-            return Err(ScheduleError::Players(players));
+        let seats = game.seats();
+        if !(seats.fewest..=seats.most).contains(&players) {
+            return Err(ScheduleError::Players {
+                players,
+                fewest: seats.fewest,
+                most: seats.most,
+            });
         }
         if entrants == 0 {
             return Err(ScheduleError::NoBots);
@@ -275,7 +277,7 @@ impl Schedule {
             tables,
             rotations,
             chosen: None,
-            builtins: game.builtins(),
+            builtins: game.builtins().to_vec(),
         })
     }
 
@@ -289,7 +291,7 @@ impl Schedule {
             entrants: request.players,
             ..request
         })?;
-        let chosen = Self::padding_with(schedule.builtins, 0, schedule.players);
+        let chosen = Self::padding_with(&schedule.builtins, 0, schedule.players);
         Ok(Schedule {
             entrants: 0,
             chosen: Some(chosen),
@@ -340,7 +342,7 @@ impl Schedule {
 
     /// The same schedule with exactly these built-ins at the table instead of the padding: the
     /// table a person chose with `take6 play --against`. Same-strategy ones are numbered.
-    pub fn with_builtins(mut self, strategies: &[Strategy]) -> Schedule {
+    pub fn with_builtins(mut self, strategies: &[BuiltinKind]) -> Schedule {
         let mut count = vec![0usize; self.builtins.len()];
         let chosen = strategies
             .iter()
@@ -362,18 +364,16 @@ impl Schedule {
     pub fn builtins(&self) -> Vec<Entrant> {
         self.chosen
             .clone()
-            .unwrap_or_else(|| Self::padding_with(self.builtins, self.entrants, self.players))
-    }
-
-    /// The Take 6 built-ins that pad a table of `entrants` entrants to `players` seats,
-    /// cycling through the strategies.
-    pub fn padding(entrants: usize, players: usize) -> Vec<Entrant> {
-        Self::padding_with(&Strategy::ALL, entrants, players)
+            .unwrap_or_else(|| Self::padding_with(&self.builtins, self.entrants, self.players))
     }
 
     /// The built-ins of `strategies` that pad a table of `entrants` entrants to `players`
     /// seats, cycling through them in order.
-    pub fn padding_with(strategies: &[Strategy], entrants: usize, players: usize) -> Vec<Entrant> {
+    pub fn padding_with(
+        strategies: &[BuiltinKind],
+        entrants: usize,
+        players: usize,
+    ) -> Vec<Entrant> {
         let mut count = vec![0usize; strategies.len()];
         (0..players.saturating_sub(entrants))
             .map(|i| {
@@ -560,7 +560,7 @@ mod tests {
 
     fn request(entrants: usize, players: usize, games: u64, seed: u64) -> Request {
         Request {
-            game: crate::games::GameId::Take6,
+            game: crate::game::GameRef::default_game(),
             entrants,
             players,
             games,
@@ -571,7 +571,7 @@ mod tests {
     }
 
     fn schedule(entrants: usize, games: u64, seed: u64) -> Schedule {
-        Schedule::new(request(entrants, TABLE_SIZE, games, seed)).unwrap()
+        Schedule::new(request(entrants, 10, games, seed)).unwrap()
     }
 
     /// Entrant indices of a plan's bots, ascending.
@@ -695,7 +695,7 @@ mod tests {
     /// Checks the balance promised by `balanced`, and that `balance()` reports what was played.
     fn assert_balanced(entrants: usize, players: usize, games: u64) {
         let s = Schedule::new(Request {
-            game: crate::games::GameId::Take6,
+            game: crate::game::GameRef::default_game(),
             kind: ScheduleKind::Balanced,
             ..request(entrants, players, games, 77)
         })
@@ -738,7 +738,7 @@ mod tests {
         let s = schedule(200, 1000, 1);
         assert_eq!((s.layout(), s.total_games()), (Layout::Balanced, 1000));
         let all = Schedule::new(Request {
-            game: crate::games::GameId::Take6,
+            game: crate::game::GameRef::default_game(),
             kind: ScheduleKind::All,
             ..request(200, 10, 1000, 0)
         });
@@ -747,7 +747,7 @@ mod tests {
         assert!(err.to_string().contains("--schedule balanced"), "{err}");
         // `all` keeps today's behaviour of playing every subset at least once.
         let s = Schedule::new(Request {
-            game: crate::games::GameId::Take6,
+            game: crate::game::GameRef::default_game(),
             kind: ScheduleKind::All,
             ..request(11, 10, 3, 0)
         })
@@ -763,7 +763,14 @@ mod tests {
         );
         for players in [0, 1, 11] {
             let err = Schedule::new(request(3, players, 10, 0)).unwrap_err();
-            assert_eq!(err, ScheduleError::Players(players));
+            assert_eq!(
+                err,
+                ScheduleError::Players {
+                    players,
+                    fewest: 2,
+                    most: 10
+                }
+            );
             assert!(err.to_string().contains("--players"), "{err}");
         }
         // 25 bots at tables of 10 need 3 tables before everyone has played.
@@ -795,7 +802,7 @@ mod tests {
     #[test]
     fn duplicate_deals_rotate_the_hands_of_one_table() {
         let s = Schedule::new(Request {
-            game: crate::games::GameId::Take6,
+            game: crate::game::GameRef::default_game(),
             duplicate: Some(true),
             ..request(3, 4, 10, 5)
         })
@@ -825,7 +832,7 @@ mod tests {
         {
             for duplicate in [None, Some(false)] {
                 let s = Schedule::new(Request {
-                    game: crate::games::GameId::Take6,
+                    game: crate::game::GameRef::default_game(),
                     duplicate,
                     ..request(entrants, players, games, 9)
                 })
@@ -838,7 +845,7 @@ mod tests {
         }
         // Asked for, they are there: one deal per table size of games.
         let s = Schedule::new(Request {
-            game: crate::games::GameId::Take6,
+            game: crate::game::GameRef::default_game(),
             duplicate: Some(true),
             ..request(4, 10, 100, 9)
         })

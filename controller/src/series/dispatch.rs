@@ -51,7 +51,7 @@ pub async fn dispatch(
                 let Some(plan) = plans.next() else { break };
                 let table = TableGame {
                     game: plan.game,
-                    rules: settings.game,
+                    rules: settings.game.clone(),
                     seed: plan.seed,
                     subset: plan.subset,
                     rotation: plan.rotation,
@@ -70,7 +70,7 @@ pub async fn dispatch(
                 };
                 let tx = tx.clone();
                 let game = async move {
-                    let mut outcome = crate::games::play(table, limits).await;
+                    let mut outcome = table.rules.clone().play(table, limits).await;
                     if level == Level::Summary {
                         outcome.record = outcome.record.summary();
                     }

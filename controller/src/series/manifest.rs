@@ -10,8 +10,8 @@ use super::dir::{self, MANIFEST, SeriesDir};
 use super::{SeriesError, Status};
 use crate::bots::{Bot, Generated, Skipped, TemplateChoice};
 use crate::config::Settings;
-use crate::protocol::TemplateSet;
-use crate::schedule::{Balance, Request, Schedule, ScheduleKind, TABLE_SIZE};
+use crate::games::take6::protocol::TemplateSet;
+use crate::schedule::{Balance, Request, Schedule, ScheduleKind};
 use crate::seed::Seed;
 use crate::shard::Shard;
 
@@ -148,6 +148,7 @@ impl Manifest {
         schedule: Option<&Schedule>,
     ) -> Manifest {
         let warnings = settings.warnings();
+        let game = settings.game.clone();
         let settings = settings_map(settings);
         Manifest {
             warnings,
@@ -197,7 +198,7 @@ impl Manifest {
                 .collect(),
             builtins: schedule
                 .map_or_else(
-                    || Schedule::padding(names.len(), TABLE_SIZE),
+                    || Schedule::padding_with(game.builtins(), names.len(), game.seats().default),
                     Schedule::builtins,
                 )
                 .iter()
@@ -272,31 +273,37 @@ impl Manifest {
     /// entrants (no usable bot) or cannot be made.
     pub fn schedule(&self) -> Option<Schedule> {
         if self.builtins_only() {
-            Schedule::builtins_only(self.schedule_request()).ok()
+            Schedule::builtins_only(self.schedule_request()?).ok()
         } else if self.entrants() > 0 {
-            Schedule::new(self.schedule_request()).ok()
+            Schedule::new(self.schedule_request()?).ok()
         } else {
             None
         }
     }
 
     /// The game the series plays (Take 6 when the settings do not say: older series).
-    pub fn game(&self) -> crate::games::GameId {
-        self.settings
+    pub fn game(&self) -> Result<crate::game::GameRef, crate::games::GameError> {
+        match self
+            .settings
             .get("game")
-            .and_then(|v| serde_json::from_value(v.clone()).ok())
-            .unwrap_or_default()
+            .and_then(serde_json::Value::as_str)
+        {
+            Some(spec) => crate::games::find(spec),
+            None => Ok(crate::game::GameRef::default_game()),
+        }
     }
 
     /// What the series' schedule was asked for, from the recorded settings (a setting missing
-    /// from an older manifest takes its default).
-    pub fn schedule_request(&self) -> Request {
+    /// from an older manifest takes its default); `None` when its game cannot be had.
+    pub fn schedule_request(&self) -> Option<Request> {
         let s = &self.settings;
         let int = |key: &str| s.get(key).and_then(serde_json::Value::as_u64);
-        Request {
-            game: self.game(),
+        let game = self.game().ok()?;
+        let players = int("players").map_or(game.seats().default, |p| p as usize);
+        Some(Request {
+            game,
             entrants: self.entrants(),
-            players: int("players").map_or(TABLE_SIZE, |p| p as usize),
+            players,
             games: int("games").unwrap_or(self.games_planned),
             kind: s
                 .get("schedule")
@@ -309,7 +316,7 @@ impl Manifest {
                 .and_then(serde_json::Value::as_bool)
                 .or(Some(self.duplicate)),
             seed: self.seed,
-        }
+        })
     }
 
     /// The bot's template choice as `bots` makes it.

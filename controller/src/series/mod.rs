@@ -46,9 +46,9 @@ pub use verify::Verification;
 
 use crate::bots::{self, Bot, BotsError, Skipped, TemplateChoice};
 use crate::config::{RunArgs, Settings};
+use crate::game::BuiltinKind;
+use crate::games::take6::protocol::{TemplateLibrary, TemplateSet};
 use crate::player::Console as Keyboard;
-use crate::player::Strategy;
-use crate::protocol::{TemplateLibrary, TemplateSet};
 use crate::record::Standing;
 use crate::sandbox::{Release, Sandbox, SandboxError};
 use crate::schedule::{Schedule, ScheduleError};
@@ -182,7 +182,7 @@ pub async fn run(
                 seats: settings.players,
             },
             &tools,
-            settings.game,
+            &settings.game,
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
@@ -199,7 +199,7 @@ pub async fn run(
     let chosen = match &settings.against {
         Some(against) => choose(
             against,
-            settings.game,
+            &settings.game,
             &mut bots,
             &mut skipped,
             &settings.bots,
@@ -532,8 +532,10 @@ async fn play(
         "series {} starting",
         dir.id
     );
-    // Plain threads play Take 6's built-ins only; other games take the async tables.
-    let threads = settings.builtins_only && !settings.async_tables && settings.game.is_take6();
+    // Plain threads play built-ins only where the game has a synchronous table
+    // ([`crate::game::Game::fast_builtins`]); other games take the async tables.
+    let threads =
+        settings.builtins_only && !settings.async_tables && settings.game.fast_builtins().is_some();
     let (mut reporter, result, interrupted) = match threads {
         false => {
             let seats: Vec<TableSeat> = lineup
@@ -575,6 +577,7 @@ async fn play(
         // Built-ins only: plain threads, no launcher.
         true => {
             let plan = threads::Plan {
+                game: settings.game.clone(),
                 schedule: schedule.clone(),
                 done: reporter.state().done.clone(),
                 shard: settings.shard.unwrap_or(Shard::WHOLE),
@@ -618,11 +621,11 @@ async fn play(
 /// A name that is neither is an error listing what there is.
 fn choose(
     against: &[String],
-    game: crate::games::GameId,
+    game: &crate::game::GameRef,
     bots: &mut Vec<(Bot, Arc<TemplateSet>)>,
     skipped: &mut Vec<Skipped>,
     folder: &std::path::Path,
-) -> Result<Option<Vec<Strategy>>, SeriesError> {
+) -> Result<Option<Vec<BuiltinKind>>, SeriesError> {
     let mut strategies = Vec::new();
     for name in against {
         if bots.iter().any(|(b, _)| &b.name == name) {
@@ -635,7 +638,7 @@ fn choose(
                 known.extend(
                     game.builtins()
                         .iter()
-                        .map(|s| format!("{} (built-in)", s.name())),
+                        .map(|s| format!("{} (built-in)", s.name)),
                 );
                 return Err(SeriesError::UnknownOpponent {
                     name: name.clone(),

@@ -103,7 +103,10 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
 /// another protocol than the first.
 pub fn same_templates(
     manifest: &Manifest,
-    bots: &[(Bot, std::sync::Arc<crate::protocol::TemplateSet>)],
+    bots: &[(
+        Bot,
+        std::sync::Arc<crate::games::take6::protocol::TemplateSet>,
+    )],
 ) -> Result<(), SeriesError> {
     for (bot, set) in bots {
         let kept = manifest

@@ -1,7 +1,7 @@
 //! Playing a series of built-ins only on `jobs` plain threads: no task, future or channel
 //! message per game. A producer thread cuts the schedule's plans into chunks and hands chunk
-//! *k* to worker *k* mod `jobs`; each worker plays its chunks in order with the synchronous
-//! table ([`crate::table::builtins`]), serializes each record to its JSON line (everything but
+//! *k* to worker *k* mod `jobs`; each worker plays its chunks in order with the game's
+//! synchronous table ([`crate::game::Game::fast_builtins`]), serializes each record to its JSON line (everything but
 //! the chain, which runs in line order) and sends the batch back on its own bounded channel;
 //! the reporter takes chunk *k* from worker *k* mod `jobs`. So records reach the sinks in game
 //! order, and at most a few chunks per worker are ever in memory, however long the series.
@@ -16,12 +16,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 
 use super::reporter::{GameSet, Reporter, SinkError};
-use crate::player::Strategy;
+use crate::game::{BuiltinKind, FastGame, GameRef};
 use crate::record::interner::FastMap;
 use crate::record::{GameRecord, Level};
 use crate::schedule::{Entrant, GamePlan, Schedule};
 use crate::shard::Shard;
-use crate::table::builtins::{self, BuiltinTable, Scratch};
 
 /// Games per chunk: big enough that channel traffic and the sinks' flush are per thousands of
 /// games at full speed, small enough that a stop is seen within milliseconds.
@@ -43,6 +42,8 @@ struct Batch {
 
 /// What the threads need of the series, owned so they outlive no borrow.
 pub struct Plan {
+    /// A game with a synchronous table of built-ins ([`crate::game::Game::fast_builtins`]).
+    pub game: GameRef,
     pub schedule: Schedule,
     pub done: GameSet,
     pub shard: Shard,
@@ -84,8 +85,8 @@ fn play(plan: &Plan, reporter: &mut Reporter, stop: &AtomicBool) -> Result<(), S
     let jobs = plan.jobs.max(1);
     let turns = plan.level == Level::Full;
     let rounds = plan.rounds;
-    // Each built-in's strategy and name, made once rather than formatted per seat per game.
-    let seats: FastMap<Entrant, (Strategy, String)> = plan
+    // Each built-in's kind and name, made once rather than formatted per seat per game.
+    let seats: FastMap<Entrant, (BuiltinKind, String)> = plan
         .schedule
         .builtins()
         .into_iter()
@@ -95,6 +96,10 @@ fn play(plan: &Plan, reporter: &mut Reporter, stop: &AtomicBool) -> Result<(), S
         })
         .collect();
     let seats = &seats;
+    let fast = plan
+        .game
+        .fast_builtins()
+        .expect("the series plays threads only for a game with a synchronous table");
     std::thread::scope(|scope| {
         let mut to_workers = Vec::with_capacity(jobs);
         let mut from_workers = Vec::with_capacity(jobs);
@@ -103,7 +108,18 @@ fn play(plan: &Plan, reporter: &mut Reporter, stop: &AtomicBool) -> Result<(), S
             let (tables_tx, tables_rx) = sync_channel::<Vec<GamePlan>>(QUEUE);
             let (batches_tx, batches_rx) = sync_channel::<Batch>(QUEUE);
             let (spent_tx, spent_rx) = channel::<Batch>();
-            scope.spawn(move || work(tables_rx, &batches_tx, &spent_rx, seats, rounds, turns));
+            let table = fast.table();
+            scope.spawn(move || {
+                work(
+                    table,
+                    tables_rx,
+                    &batches_tx,
+                    &spent_rx,
+                    seats,
+                    rounds,
+                    turns,
+                );
+            });
             to_workers.push(tables_tx);
             from_workers.push(batches_rx);
             back_to_workers.push(spent_tx);
@@ -152,14 +168,14 @@ fn produce(plan: &Plan, jobs: usize, to_workers: &[SyncSender<Vec<GamePlan>>], s
 /// A worker: plays each chunk it is sent into a batch (a spent one when the reporter has
 /// handed one back) and sends the batch on.
 fn work(
+    mut table: Box<dyn crate::game::FastTable>,
     chunks: Receiver<Vec<GamePlan>>,
     batches: &SyncSender<Batch>,
     spent: &Receiver<Batch>,
-    seats: &FastMap<Entrant, (Strategy, String)>,
+    seats: &FastMap<Entrant, (BuiltinKind, String)>,
     rounds: u32,
     turns: bool,
 ) {
-    let mut scratch = Scratch::default();
     let mut strategies = Vec::new();
     for chunk in chunks {
         let mut batch = spent.try_recv().unwrap_or_default();
@@ -168,7 +184,7 @@ fn work(
         batch.ends.clear();
         for p in &chunk {
             if batch.records.len() == batch.len {
-                batch.records.push(builtins::blank_record());
+                batch.records.push(table.blank_record());
             }
             let record = &mut batch.records[batch.len];
             batch.len += 1;
@@ -186,7 +202,7 @@ fn work(
                     None => record.players.push(name.into_owned()),
                 }
             }
-            let table = BuiltinTable {
+            let game = FastGame {
                 game: p.game,
                 seed: p.seed,
                 subset: p.subset,
@@ -194,8 +210,8 @@ fn work(
                 rounds,
                 seats: &strategies,
             };
-            builtins::play_into(&table, turns, &mut scratch, record);
-            builtins::write_record(record, &mut batch.json);
+            table.play_into(&game, turns, record);
+            table.write_record(record, &mut batch.json);
             batch.ends.push(batch.json.len());
         }
         if batches.send(batch).is_err() {

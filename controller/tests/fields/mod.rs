@@ -43,7 +43,7 @@ fn four_players_pad_two_bots_with_two_builtins() {
     let games = games(tmp.path());
     assert_eq!(games.len(), 8);
     for g in &games {
-        check_record(g).unwrap();
+        g.check().unwrap();
         let mut players = g.players.clone();
         players.sort();
         assert_eq!(players, ["first", "first#1", "lowest", "random#1"]);
@@ -176,7 +176,7 @@ fn a_game_of_rounds_keeps_its_bot_processes_and_records_every_round() {
     let games = games(tmp.path());
     assert_eq!(games.len(), 2);
     for g in &games {
-        check_record(g).unwrap_or_else(|e| panic!("game {}: {e}", g.game));
+        g.check().unwrap_or_else(|e| panic!("game {}: {e}", g.game));
         assert_eq!(g.round_count(), 3);
         let hands: Vec<_> = (0..3).map(|i| g.round(i).unwrap().hands).collect();
         assert!(
@@ -260,7 +260,7 @@ fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
         let mut hands = first.hands.clone();
         hands.sort();
         for (r, g) in deal.iter().enumerate() {
-            check_record(g).unwrap();
+            g.check().unwrap();
             assert_eq!(g.rotation, r);
             assert_eq!((g.seed, g.rows), (first.seed, first.rows), "one deal");
             assert_eq!(g.players, first.players, "the same seats");

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use sha2::{Digest, Sha256};
-use take6::record::{GameRecord, check_record};
+use take6::record::GameRecord;
 
 use crate::zoo::{HONEST, Zoo, assert_ok, sandbox_available};
 
@@ -113,7 +113,7 @@ pub fn assert_no_effect(
         "every game once"
     );
     for g in &records {
-        check_record(g).unwrap_or_else(|e| panic!("game {}: {e}", g.game));
+        g.check().unwrap_or_else(|e| panic!("game {}: {e}", g.game));
         assert!(g.players.iter().any(|p| p == attacker), "game {}", g.game);
         assert_eq!(
             faults_of(g, HONEST),

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use take6::record::replay::frames;
+use take6::games::take6::replay::frames;
 
 use super::*;
 

@@ -250,7 +250,7 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::{Limits, Strategy};
+    use crate::player::Limits;
     use crate::table::{Occupant, TableGame, TableSeat};
 
     /// A game of built-ins at a table of `n`, played by the real table.
@@ -259,22 +259,23 @@ mod tests {
             .map(|i| TableSeat {
                 name: format!("p{i}"),
                 occupant: Occupant::Builtin(if i % 2 == 0 {
-                    Strategy::Greedy
+                    crate::games::kingdomino::GREEDY
                 } else {
-                    Strategy::Random
+                    crate::games::kingdomino::RANDOM
                 }),
             })
             .collect();
         let table = TableGame {
             game: 0,
-            rules: crate::games::GameId::Kingdomino,
+            rules: crate::games::by_name("kingdomino").unwrap(),
             seed,
             subset: 0,
             rotation: 0,
             rounds: 1,
             seats,
         };
-        crate::games::play(table, Limits::default()).await.record
+        let game = table.rules.clone();
+        game.play(table, Limits::default()).await.record
     }
 
     #[tokio::test]

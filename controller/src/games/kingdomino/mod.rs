@@ -22,5 +22,118 @@ pub mod wire;
 
 pub use record::GameLog;
 
+use crate::game::{
+    Advice, BuiltinKind, DefaultLimits, Direction, Game, GameFuture, OnFault, SeatRange, Supports,
+    Viewer,
+};
+use crate::player::Limits;
+use crate::record::{GameRecord, InvalidRecord};
+use crate::table::TableGame;
+
+/// The game's name on the command line, in `bot.toml` and in records.
+pub const NAME: &str = "kingdomino";
+
+/// The built-in that plays the placement scoring most now ([`builtins::Greedy`]).
+pub const GREEDY: BuiltinKind = BuiltinKind {
+    index: 0,
+    name: "greedy",
+};
+
+/// The built-in that plays any legal sequence ([`builtins::Random`]).
+pub const RANDOM: BuiltinKind = BuiltinKind {
+    index: 1,
+    name: "random",
+};
+
+/// The built-ins, in padding order.
+const BUILTINS: [BuiltinKind; 2] = [GREEDY, RANDOM];
+
+/// Kingdomino as the CodinGame arena plays it: 2 to 4 players, higher scores win, a faulted
+/// player is out (its kingdom still scores).
+pub struct Kingdomino;
+
+impl Game for Kingdomino {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn title(&self) -> &str {
+        "Kingdomino"
+    }
+
+    fn seats(&self) -> SeatRange {
+        SeatRange {
+            fewest: game::MIN_PLAYERS,
+            most: game::MAX_PLAYERS,
+            default: game::MAX_PLAYERS,
+        }
+    }
+
+    /// The CodinGame arena's: 1000 ms for the first turn, 50 ms after.
+    fn default_limits(&self) -> DefaultLimits {
+        DefaultLimits {
+            first_reply_ms: 1000,
+            reply_ms: 50,
+        }
+    }
+
+    fn direction(&self) -> Direction {
+        Direction::Higher
+    }
+
+    /// A game is one game (no rounds), there are no hands to rotate, and a game is recorded in
+    /// full.
+    fn supports(&self) -> Supports {
+        Supports {
+            rounds: false,
+            duplicate_deals: false,
+            summary_records: false,
+        }
+    }
+
+    fn on_fault(&self) -> OnFault {
+        OnFault::Eliminate
+    }
+
+    fn builtins(&self) -> &[BuiltinKind] {
+        &BUILTINS
+    }
+
+    fn play(&self, table: TableGame, limits: Limits) -> GameFuture {
+        Box::pin(table::play(table, limits))
+    }
+
+    fn check(&self, record: &GameRecord) -> Result<(), String> {
+        check::check_record(record)
+    }
+
+    fn replay_text(&self, record: &GameRecord) -> String {
+        screen::replay_text(record)
+    }
+
+    fn viewer(&self) -> Viewer {
+        let mut shared = serde_json::Map::new();
+        shared.insert("tiles".into(), viewer::tiles_json());
+        Viewer {
+            script: viewer::SCRIPT.to_string(),
+            board_html: viewer::BOARD_HTML.to_string(),
+            shared,
+        }
+    }
+
+    fn viewer_data(&self, record: &GameRecord) -> serde_json::Value {
+        serde_json::json!({ "kingdomino": viewer::ViewerKingdomino::of(record) })
+    }
+
+    fn advice(&self, _: &GameRecord, _: &InvalidRecord, _: Option<&str>) -> Advice {
+        Advice {
+            asked: "putting and picking a tile".into(),
+            correct: "`PUT x y rotation` (a legal placement of the tile in play) then `PICK \
+                      tileId` (a free tile of the offer)"
+                .into(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -18,8 +18,8 @@ use super::game::{Game, IllegalMove, Turn};
 use super::kingdom::Placement;
 use super::record::GameLog;
 use super::wire;
-use crate::games::GameId;
-use crate::player::{Fault, Finished, Limits, Process, Strategy};
+use crate::game::BuiltinKind;
+use crate::player::{Fault, Finished, Limits, Process};
 use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes};
 use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
 
@@ -28,7 +28,7 @@ use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
 #[allow(clippy::large_enum_variant)]
 enum Player {
     /// An in-process player with its own random stream.
-    Builtin(Strategy, ChaCha8Rng),
+    Builtin(BuiltinKind, ChaCha8Rng),
     /// An external bot.
     Process(Process),
     /// The person at the keyboard.
@@ -105,7 +105,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         .collect();
     let record = GameRecord {
         game: table.game,
-        rules: GameId::Kingdomino,
+        rules: table.rules.clone(),
         seed: table.seed,
         subset: table.subset,
         rotation: 0,
@@ -149,8 +149,8 @@ impl Table {
         let view = game.view(seat);
         let reply = match &mut self.players[seat] {
             Player::Builtin(strategy, rng) => {
-                let reply = match strategy {
-                    Strategy::Random => Random.reply(&view, rng),
+                let reply = match *strategy {
+                    super::RANDOM => Random.reply(&view, rng),
                     _ => Greedy.reply(&view, rng),
                 };
                 Ok((reply.put, reply.pick, None))

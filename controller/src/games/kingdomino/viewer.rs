@@ -142,3 +142,11 @@ pub fn tiles_json() -> serde_json::Value {
         })
         .collect()
 }
+
+/// The elements the board script draws into.
+pub const BOARD_HTML: &str = "<div class=\"kd-view\"><div id=\"kingdoms\"></div><div \
+                              class=\"kd-side\"><div id=\"offer\"></div><div \
+                              id=\"turn-info\"></div></div></div>";
+
+/// The board script: the kingdoms, the tiles offered and who took them, the running scores.
+pub const SCRIPT: &str = include_str!("viewer.js");

@@ -7,6 +7,7 @@ use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use super::game::{Card, ROW_LIMIT, ROWS, View};
+use crate::game::BuiltinKind;
 use crate::player::{Fault, Player};
 
 /// How a built-in player chooses.
@@ -24,10 +25,6 @@ pub enum Strategy {
     /// The card that lands closest above a row's top without being its 6th card; when none
     /// does, the card that costs fewest cows. The cheapest row.
     Gap,
-    /// Kingdomino's (see [`crate::games::kingdomino`]): the placement that scores most now, and
-    /// the tile whose best placement scores most. Never seated at a Take 6 table (the game's
-    /// built-ins are [`crate::games::GameId::builtins`]); there it would play as `gap`.
-    Greedy,
 }
 
 impl Strategy {
@@ -47,8 +44,12 @@ impl Strategy {
             Strategy::Lowest => "lowest",
             Strategy::Highest => "highest",
             Strategy::Gap => "gap",
-            Strategy::Greedy => "greedy",
         }
+    }
+
+    /// The strategy of the machinery's built-in `kind` (one of [`BUILTINS`]).
+    pub fn of(kind: BuiltinKind) -> Strategy {
+        Strategy::ALL[usize::from(kind.index)]
     }
 
     /// The Take 6 strategy of this name, if there is one.
@@ -60,6 +61,30 @@ impl Strategy {
     /// game stays close to what it would have been.
     pub const SUBSTITUTE: Strategy = Strategy::Gap;
 }
+
+/// The built-ins as the machinery knows them: [`Strategy::ALL`]'s, in padding order.
+pub const BUILTINS: [BuiltinKind; 5] = [
+    BuiltinKind {
+        index: 0,
+        name: "random",
+    },
+    BuiltinKind {
+        index: 1,
+        name: "first",
+    },
+    BuiltinKind {
+        index: 2,
+        name: "lowest",
+    },
+    BuiltinKind {
+        index: 3,
+        name: "highest",
+    },
+    BuiltinKind {
+        index: 4,
+        name: "gap",
+    },
+];
 
 /// An in-process player. Its random choices come from its own ChaCha stream, seeded from the
 /// game's seed and its seat, so they never depend on timing or on other games.
@@ -130,7 +155,7 @@ impl Builtin {
             Strategy::First => hand[0],
             Strategy::Lowest => *hand.iter().min().expect("non-empty"),
             Strategy::Highest => *hand.iter().max().expect("non-empty"),
-            Strategy::Gap | Strategy::Greedy => gap_card(sight),
+            Strategy::Gap => gap_card(sight),
         }
     }
 
@@ -143,7 +168,7 @@ impl Builtin {
     }
 }
 
-/// One row as a built-in sees it: all a built-in needs of a [`crate::game::RowView`], copied
+/// One row as a built-in sees it: all a built-in needs of a [`crate::games::take6::game::RowView`], copied
 /// without the cards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RowSight {
@@ -232,7 +257,7 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     use super::*;
-    use crate::game::{Deal, Game, cows_in};
+    use crate::games::take6::game::{Deal, Game, cows_in};
 
     /// The `gap` rule as first written: the card whose row it would join is the highest top
     /// below it; cost (cows now, gap), then the lowest card.

@@ -4,7 +4,7 @@
 use crate::record::{ABSENT, FaultPhase, GameRecord, RowChoice};
 
 /// Checks that a game record is internally consistent by replaying it with a second, minimal
-/// implementation of the rules written here on purpose (it does not use `crate::game`), so
+/// implementation of the rules written here on purpose (it does not use `crate::games::take6::game`), so
 /// whole-program tests catch a bug in the rules as well as in the recording.
 ///
 /// Verified: per-seat vectors have one entry per player and names are unique; each seat was
@@ -352,7 +352,7 @@ fn check_round(r: &GameRecord) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Deal;
+    use crate::games::take6::game::Deal;
     use crate::record::fixtures::ev;
     use crate::record::fixtures::{Fault, events, hand_made, play, sample};
     use crate::record::{InvalidRecord, PlacementRecord};
@@ -599,8 +599,9 @@ mod tests {
     /// A game of three rounds of five seats: seat 0's bot faults in turn 3 of round 1, so it
     /// is absent in rounds 2 and 3.
     fn three_rounds() -> GameRecord {
-        let round =
-            |r: u32, faults: &[(usize, Fault)]| play(&crate::table::deal(7, 5, r, 0), faults);
+        let round = |r: u32, faults: &[(usize, Fault)]| {
+            play(&crate::games::take6::table::deal(7, 5, r, 0), faults)
+        };
         let mut first = round(0, &[(0, Fault::Card(3))]);
         let mut later = Vec::new();
         for r in 1..3 {

@@ -1,10 +1,12 @@
-//! Take 6! (6 nimmt!): everything that knows the game. [`game`] holds the rules as pure
-//! functions and plain data, [`protocol`] the words on the wire (template sets, reply
-//! patterns), [`check`] the independent rules checker `take6 verify` runs, [`replay`] a game
-//! turn by turn for people, [`table`] one game with bots, built-ins and a person (and games of
-//! built-ins only, synchronously), [`builtin`] its built-in players (their [`builtin::Strategy`]
-//! also names Kingdomino's), [`human`] a person at the keyboard (`take6 play`).
+//! Take 6! (6 nimmt!): everything that knows the game, and its [`Game`] implementation.
+//! [`game`] holds the rules as pure functions and plain data, [`protocol`] the words on the
+//! wire (template sets, reply patterns), [`check`] the independent rules checker `take6
+//! verify` runs ([`verify`]: the deal and summary checks), [`replay`] a game turn by turn for
+//! people, [`table`] one game with bots, built-ins and a person (and games of built-ins only,
+//! synchronously), [`builtin`] its built-in players, [`human`] a person at the keyboard,
+//! [`viewer`] its board in report.html, [`advice`] what `take6 check` says of a fault.
 
+pub mod advice;
 pub mod builtin;
 pub mod check;
 pub mod game;
@@ -12,3 +14,145 @@ pub mod human;
 pub mod protocol;
 pub mod replay;
 pub mod table;
+pub mod verify;
+pub mod viewer;
+
+use crate::game::{
+    Advice, BuiltinKind, DefaultLimits, Direction, FastBuiltins, FastGame, FastTable, Game,
+    GameFuture, OnFault, SeatRange, Supports, Viewer,
+};
+use crate::player::Limits;
+use crate::record::{GameRecord, InvalidRecord};
+use crate::table::TableGame;
+
+/// The game's name on the command line and in records (which leave it out: the default).
+pub const NAME: &str = "take6";
+
+/// The fewest players at a table.
+pub const MIN_TABLE: usize = 2;
+
+/// Take 6!: 2 to 10 players, lower scores win, a built-in takes a faulted seat.
+pub struct Take6;
+
+impl Game for Take6 {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn title(&self) -> &str {
+        "Take 6!"
+    }
+
+    fn seats(&self) -> SeatRange {
+        SeatRange {
+            fewest: MIN_TABLE,
+            most: game::MAX_PLAYERS,
+            default: game::MAX_PLAYERS,
+        }
+    }
+
+    fn default_limits(&self) -> DefaultLimits {
+        DefaultLimits {
+            first_reply_ms: 3000,
+            reply_ms: 1000,
+        }
+    }
+
+    fn direction(&self) -> Direction {
+        Direction::Lower
+    }
+
+    fn supports(&self) -> Supports {
+        Supports {
+            rounds: true,
+            duplicate_deals: true,
+            summary_records: true,
+        }
+    }
+
+    fn on_fault(&self) -> OnFault {
+        OnFault::Substitute
+    }
+
+    fn builtins(&self) -> &[BuiltinKind] {
+        &builtin::BUILTINS
+    }
+
+    fn play(&self, table: TableGame, limits: Limits) -> GameFuture {
+        Box::pin(table::play(table, limits))
+    }
+
+    fn check(&self, record: &GameRecord) -> Result<(), String> {
+        check::check_record(record)
+    }
+
+    fn check_deal(&self, record: &GameRecord) -> Result<(), String> {
+        verify::check_deal(record)
+    }
+
+    fn check_summary(&self, record: &GameRecord) -> Result<(), String> {
+        verify::check_summary(record)
+    }
+
+    fn replay_text(&self, record: &GameRecord) -> String {
+        replay::replay_text(record)
+    }
+
+    fn viewer(&self) -> Viewer {
+        Viewer {
+            script: viewer::SCRIPT.to_string(),
+            board_html: viewer::BOARD_HTML.to_string(),
+            shared: serde_json::Map::new(),
+        }
+    }
+
+    fn viewer_data(&self, record: &GameRecord) -> serde_json::Value {
+        serde_json::to_value(viewer::ViewerTake6::of(record)).expect("plain data")
+    }
+
+    fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice {
+        advice::advice(record, fault, reply)
+    }
+
+    fn fast_builtins(&self) -> Option<&dyn FastBuiltins> {
+        Some(self)
+    }
+}
+
+impl FastBuiltins for Take6 {
+    fn table(&self) -> Box<dyn FastTable> {
+        Box::new(Fast::default())
+    }
+}
+
+/// One thread's synchronous table of Take 6 built-ins ([`table::builtins`]).
+#[derive(Default)]
+struct Fast {
+    scratch: table::builtins::Scratch,
+    strategies: Vec<builtin::Strategy>,
+}
+
+impl FastTable for Fast {
+    fn blank_record(&self) -> GameRecord {
+        table::builtins::blank_record()
+    }
+
+    fn play_into(&mut self, game: &FastGame<'_>, turns: bool, record: &mut GameRecord) {
+        self.strategies.clear();
+        self.strategies
+            .extend(game.seats.iter().map(|&k| builtin::Strategy::of(k)));
+        let table = table::builtins::BuiltinTable {
+            game: game.game,
+            seed: game.seed,
+            subset: game.subset,
+            rotation: game.rotation,
+            rounds: game.rounds,
+            seats: &self.strategies,
+        };
+        table::builtins::play_into(&table, turns, &mut self.scratch, record);
+    }
+
+    fn write_record(&self, record: &GameRecord, out: &mut Vec<u8>) {
+        table::builtins::write_record(record, out);
+    }
+}

@@ -2,7 +2,7 @@
 //! record alone. `take6 replay` prints it; the report's game viewer does the same steps in the
 //! browser, and the browser test compares the two.
 
-use crate::game::{Card, ROWS, cows_of};
+use crate::games::take6::game::{Card, ROWS, cows_of};
 
 use crate::record::{GameRecord, RowChoice};
 

@@ -54,7 +54,9 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     };
     for (seat, s) in table.seats.iter().enumerate() {
         let player = match &s.occupant {
-            Occupant::Builtin(strategy) => Seat::Builtin(Builtin::new(*strategy, table.seed, seat)),
+            Occupant::Builtin(kind) => {
+                Seat::Builtin(Builtin::new(Strategy::of(*kind), table.seed, seat))
+            }
             Occupant::Human(console) => Seat::Human(Human::new(Arc::clone(console))),
             Occupant::Bot {
                 workdir,
@@ -104,7 +106,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let first = rounds.next().expect("at least one round");
     let later: Vec<RoundRecord> = rounds.collect();
     let record = GameRecord {
-        rules: crate::games::GameId::Take6,
+        rules: table.rules.clone(),
         kingdomino: None,
         game: table.game,
         seed: table.seed,
@@ -389,25 +391,25 @@ fn row_index(n: i64) -> Result<usize, Fault> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::check::check_record;
     use super::*;
-    use crate::record::check_record;
     use crate::table::TableSeat;
 
     fn builtin_table(game: u64, seed: u64) -> TableGame {
         TableGame {
-            rules: crate::games::GameId::Take6,
+            rules: crate::game::GameRef::default_game(),
             game,
             seed,
             subset: 0,
             rotation: 0,
             rounds: 1,
-            seats: Strategy::ALL
+            seats: crate::games::take6::builtin::BUILTINS
                 .iter()
                 .cycle()
                 .take(10)
                 .enumerate()
                 .map(|(i, s)| TableSeat {
-                    name: format!("{}#{i}", s.name()),
+                    name: format!("{}#{i}", s.name),
                     occupant: Occupant::Builtin(*s),
                 })
                 .collect(),
@@ -435,7 +437,7 @@ mod tests {
     async fn a_game_of_rounds_deals_afresh_each_round_and_sums_the_scores() {
         let one = play(builtin_table(4, 9), Limits::default()).await.record;
         let table = TableGame {
-            rules: crate::games::GameId::Take6,
+            rules: crate::game::GameRef::default_game(),
             rounds: 3,
             ..builtin_table(4, 9)
         };

@@ -9,22 +9,18 @@
 
 mod extras;
 mod facts;
-use crate::games::kingdomino::viewer as kingdomino;
 mod stats;
 mod svg;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-pub use crate::games::kingdomino::viewer::{ViewerKingdomino, ViewerMove};
 pub use extras::{ReplyRow, STDERR_LINES, StderrExcerpt, parse_reply_times, stderr_of_game};
 pub use facts::{FactBalance, FactBot, FactSkipped, SeriesFacts};
-pub use stats::{
-    Distribution, FAULT_NOTES, FaultNote, ReportStats, VIEWER_SAMPLE, ViewerGame, ViewerPlay,
-};
+pub use stats::{Distribution, FAULT_NOTES, FaultNote, ReportStats, VIEWER_SAMPLE, ViewerGame};
 
 use super::Standing;
-use crate::games::{Direction, GameId};
+use crate::game::{Direction, GameRef};
 
 /// The file name of the report in a series folder.
 pub const REPORT: &str = "report.html";
@@ -33,10 +29,6 @@ const CSS: &str = include_str!("page.css");
 /// The viewer's frame, the same for every game: the game list, the turn buttons and keys, the
 /// address (`#game=N&turn=T`) and scrolling to the viewer when a link names a game.
 const SHELL: &str = include_str!("viewer.js");
-/// Take 6's board: the rows, where the cards went, the running cows.
-const TAKE6_SCRIPT: &str = include_str!("../../games/take6/viewer.js");
-/// Kingdomino's board: the kingdoms, the tiles offered and who took them, the running scores.
-const KINGDOMINO_SCRIPT: &str = include_str!("../../games/kingdomino/viewer.js");
 
 /// Escapes text for HTML content and attribute values.
 pub(crate) fn escape(text: &str) -> String {
@@ -69,10 +61,11 @@ pub struct Report<'a> {
 
 impl Report<'_> {
     /// The game the series played: as `series.toml` says, else as the records do.
-    fn game(&self) -> GameId {
+    /// A game the settings name that this take6 does not know is the records' game (a
+    /// series' records name their game), never silently the default.
+    fn game(&self) -> GameRef {
         match self.facts.settings.get("game").and_then(|g| g.as_str()) {
-            Some("kingdomino") => GameId::Kingdomino,
-            Some(_) => GameId::Take6,
+            Some(name) => crate::games::by_name(name).unwrap_or_else(|_| self.stats.rules()),
             None => self.stats.rules(),
         }
     }
@@ -95,7 +88,7 @@ pub fn report_html(report: &Report<'_>) -> String {
     } else {
         format!("take6 series {}", escape(&facts.series))
     };
-    if !game.is_take6() {
+    if !game.is_default() {
         title.push_str(&format!(" ({})", game.title()));
     }
     let mut page = String::with_capacity(64 * 1024);
@@ -129,15 +122,13 @@ pub fn report_html(report: &Report<'_>) -> String {
         "rules": game.name(),
         "higher": game.direction() == Direction::Higher,
     });
-    if game == GameId::Kingdomino {
-        data["tiles"] = kingdomino::tiles_json();
+    let board = game.viewer();
+    for (key, value) in board.shared {
+        data[key] = value;
     }
     // `<` only occurs inside JSON strings, where \u003c means the same: no `</script>` early.
     let data = data.to_string().replace('<', "\\u003c");
-    let board = match game {
-        GameId::Take6 => TAKE6_SCRIPT,
-        GameId::Kingdomino => KINGDOMINO_SCRIPT,
-    };
+    let board = board.script;
     let _ = write!(
         page,
         "<script type=\"application/json\" id=\"data\">{data}</script>\n\
@@ -164,7 +155,7 @@ fn headline(report: &Report<'_>) -> String {
         parts.push(format!("started {}", f.started));
     }
     let game = report.game();
-    if !game.is_take6() {
+    if !game.is_default() {
         parts.insert(0, game.title().to_string());
     }
     parts.join(" · ")
@@ -494,16 +485,7 @@ fn viewer(page: &mut String, report: &Report<'_>) {
     } else {
         "Choose a game; step with the buttons or the ← → keys.".to_string()
     };
-    let board = match report.game() {
-        GameId::Take6 => {
-            "<div class=\"table-view\"><div id=\"board\"></div><div id=\"turn-info\"></div>\
-             <table id=\"seats\"></table></div>"
-        }
-        GameId::Kingdomino => {
-            "<div class=\"kd-view\"><div id=\"kingdoms\"></div><div class=\"kd-side\">\
-             <div id=\"offer\"></div><div id=\"turn-info\"></div></div></div>"
-        }
-    };
+    let board = report.game().viewer().board_html;
     let _ = writeln!(
         page,
         "<section id=\"viewer\"><h2>Games</h2><p class=\"note\" id=\"viewer-note\">{note}</p>\

@@ -8,18 +8,16 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::game::Card;
-use crate::games::kingdomino::viewer::ViewerKingdomino;
-use crate::games::{Direction, GameId};
+use crate::game::{Direction, GameRef};
 use crate::record::interner::{Interner, PairMap, pair_key};
-use crate::record::{ABSENT, FaultPhase, GameRecord, RowChoice};
+use crate::record::{ABSENT, FaultPhase, GameRecord};
 
 /// How many games the viewer embeds besides each player's best and worst game: the ones with
 /// the lowest numbers. Keeps the page small (a game is about 2 KB) for series of any size.
 pub const VIEWER_SAMPLE: usize = 200;
 
 /// A game as the viewer needs it: who sat where, the scores and faults, and the play itself
-/// in the form of the game's viewer ([`ViewerPlay`]).
+/// in the form of the game's viewer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ViewerGame {
     pub n: u64,
@@ -29,65 +27,15 @@ pub struct ViewerGame {
     pub scores: Vec<u32>,
     /// `[seat, turn, "card" | "row" | "move", kind, reason]`.
     pub faults: Vec<(usize, u8, &'static str, String, String)>,
-    /// The game's own fields, side by side with the common ones in the page's JSON.
+    /// The game's own fields ([`crate::game::Game::viewer_data`]), side by side with the
+    /// common ones in the page's JSON.
     #[serde(flatten)]
-    pub play: ViewerPlay,
-}
-
-/// What each game's viewer replays, untagged so that a Take 6 game's JSON keeps the fields
-/// (`rows`, `turns`, `cows`, `penalty`) its viewer has always read.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum ViewerPlay {
-    /// Take 6, compact: each placement of `turns` is
-    /// `[seat, card, row, cards taken, cows, how the row was chosen (0 rules, 1 pick, 2 forced)]`;
-    /// the taken cards themselves are rebuilt from the board in the browser.
-    Take6 {
-        rows: [Card; 4],
-        turns: Vec<Vec<[u32; 6]>>,
-        cows: Vec<u32>,
-        penalty: Vec<u32>,
-    },
-    /// Kingdomino: the moves and the tiles offered each turn.
-    Kingdomino { kingdomino: ViewerKingdomino },
+    pub play: serde_json::Value,
 }
 
 impl ViewerGame {
     fn of(r: &GameRecord) -> ViewerGame {
-        let play = match r.rules {
-            GameId::Kingdomino => ViewerPlay::Kingdomino {
-                kingdomino: ViewerKingdomino::of(r),
-            },
-            GameId::Take6 => ViewerPlay::Take6 {
-                rows: r.rows,
-                turns: r
-                    .turns
-                    .iter()
-                    .map(|t| {
-                        t.events
-                            .iter()
-                            .map(|e| {
-                                let how = match e.reason {
-                                    None => 0,
-                                    Some(RowChoice::Pick) => 1,
-                                    Some(RowChoice::Forced) => 2,
-                                };
-                                [
-                                    e.seat as u32,
-                                    u32::from(e.card),
-                                    e.row as u32,
-                                    e.took.len() as u32,
-                                    e.cows,
-                                    how,
-                                ]
-                            })
-                            .collect()
-                    })
-                    .collect(),
-                cows: r.cows.clone(),
-                penalty: r.penalty.clone(),
-            },
-        };
+        let play = r.rules.viewer_data(r);
         ViewerGame {
             n: r.game,
             seed: r.seed,
@@ -108,14 +56,6 @@ impl ViewerGame {
                 })
                 .collect(),
             play,
-        }
-    }
-
-    /// The turns the viewer steps through.
-    pub fn turns(&self) -> usize {
-        match &self.play {
-            ViewerPlay::Take6 { turns, .. } => turns.len(),
-            ViewerPlay::Kingdomino { kingdomino } => usize::from(kingdomino.turns),
         }
     }
 }
@@ -169,7 +109,7 @@ pub struct Meeting {
 pub struct ReportStats {
     games: u64,
     /// The game the records are of (the first record's; a series plays one game).
-    rules: GameId,
+    rules: GameRef,
     /// Players numbered as first seen: the per-game update compares no strings.
     names: Interner,
     /// By player number, how many games ended with each score.
@@ -248,7 +188,7 @@ impl ReportStats {
     /// Adds one finished game.
     pub fn add(&mut self, r: &GameRecord) {
         if self.games == 0 {
-            self.rules = r.rules;
+            self.rules = r.rules.clone();
         }
         if !self.table_sizes.contains(&r.players.len()) {
             self.table_sizes.insert(r.players.len());
@@ -362,8 +302,8 @@ impl ReportStats {
     }
 
     /// The game the records are of.
-    pub fn rules(&self) -> GameId {
-        self.rules
+    pub fn rules(&self) -> GameRef {
+        self.rules.clone()
     }
 
     /// `name`'s first faults (at most [`FAULT_NOTES`]), by game, round and turn.

@@ -1,6 +1,7 @@
 //! The report as a pure function: what the page holds for a small hand-made series.
 
 use super::*;
+use crate::games::kingdomino::viewer::{self as kingdomino, ViewerKingdomino};
 use crate::record::GameRecord;
 use crate::record::fixtures::{sample, series, tally};
 
@@ -119,7 +120,7 @@ fn kingdomino_record(n: u64, seed: u64, players: usize, out: Option<usize>) -> G
     }
     let mut record =
         crate::record::fixtures::result(&["p0", "p1", "p2", "p3"][..players], &game.scores(), &[]);
-    record.rules = crate::games::GameId::Kingdomino;
+    record.rules = crate::games::by_name("kingdomino").unwrap();
     record.game = n;
     record.seed = seed;
     record.hands = Vec::new();
@@ -237,9 +238,9 @@ fn head_to_head_points_follow_the_direction() {
     };
     let take6 = stats_of(&[a.clone(), b.clone()]);
     assert_eq!(take6.meeting("a", "b"), Some((1, 1.0)));
-    a.rules = crate::games::GameId::Kingdomino;
+    a.rules = crate::games::by_name("kingdomino").unwrap();
     let mut b = b;
-    b.rules = crate::games::GameId::Kingdomino;
+    b.rules = crate::games::by_name("kingdomino").unwrap();
     let kd = stats_of(&[a, b]);
     assert_eq!(kd.meeting("a", "b"), Some((1, 0.0)));
     assert_eq!(kd.best_and_worst("a"), Some((0, 1)));

@@ -2,9 +2,9 @@
 //! scores, the cost of each row, and after each turn where every card went. Pure functions of
 //! the views, so they are tested without a terminal.
 
-use crate::game::{Board, Card, ROWS, View, cows_of};
+use crate::games::take6::game::{Board, Card, ROWS, View, cows_of};
+use crate::games::take6::replay::{Placed, cows_text, placement_lines};
 use crate::record::RowChoice;
-use crate::record::replay::{Placed, cows_text, placement_lines};
 
 /// How text is printed: with ANSI colours or plain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -214,9 +214,9 @@ pub fn placements(before: &[Vec<Card>; ROWS], used: &[Card], after: &[Vec<Card>]
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Deal, Game, Phase};
+    use crate::games::take6::game::{Deal, Game, Phase};
+    use crate::games::take6::replay::frames;
     use crate::record::fixtures::sample;
-    use crate::record::replay::frames;
 
     #[test]
     fn placements_are_rebuilt_from_the_boards_as_recorded() {

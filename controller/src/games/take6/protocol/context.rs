@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use minijinja::value::{Serde, Value};
 
 use super::VARIABLES;
-use crate::game::View;
+use crate::games::take6::game::View;
 
 /// The variables every seat sees alike at one moment. A message that uses no others renders
 /// the same text for every seat.
@@ -134,7 +134,7 @@ fn variable_eq(a: &View, b: &View, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::samples::sample_views;
+    use crate::games::take6::protocol::samples::sample_views;
 
     #[test]
     fn only_messages_of_shared_fields_are_shared_and_a_changed_field_renders_anew() {

@@ -216,8 +216,8 @@ impl TemplateLibrary {
 mod tests {
     use std::path::Path;
 
-    use crate::game::Phase;
-    use crate::protocol::*;
+    use crate::games::take6::game::Phase;
+    use crate::games::take6::protocol::*;
 
     #[test]
     fn library_lists_builtins_and_reports_unknown_names() {

@@ -6,7 +6,7 @@
 //! template, a set's own or a changed default, goes through the engine as before.
 
 use crate::decimal::decimal;
-use crate::game::{Phase, RowView, View};
+use crate::games::take6::game::{Phase, RowView, View};
 
 /// The template sources written out here, by phase (in [`Phase::ALL`] order); `None` where
 /// the default sends nothing. They must stay equal to `templates/default.toml` for the default

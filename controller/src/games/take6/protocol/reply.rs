@@ -159,7 +159,7 @@ impl ReplyPattern {
 #[cfg(test)]
 mod tests {
     use super::REPLY_SHOWN;
-    use crate::protocol::*;
+    use crate::games::take6::protocol::*;
 
     #[test]
     fn reply_parsing() {

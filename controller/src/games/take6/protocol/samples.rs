@@ -8,7 +8,7 @@ use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 
 use super::set::phase_index;
-use crate::game::{Deal, Game, Phase, View};
+use crate::games::take6::game::{Deal, Game, Phase, View};
 
 /// Views a table could send for each phase ([`Phase::ALL`] order), each with a short label,
 /// from seeded games of 2, 3 and 10 players: the trial renders that catch runtime template

@@ -12,7 +12,7 @@ use super::native;
 use super::reply::ReplyPattern;
 use super::samples::sample_views;
 use super::{MESSAGE_KEYS, RENDER_FUEL, REPLY_KEYS, ReplyError, TemplateError, VARIABLES};
-use crate::game::{Phase, View};
+use crate::games::take6::game::{Phase, View};
 
 /// One compiled template set: a template per message and a pattern per reply. Compiled and
 /// checked once at load (never per message), immutable afterwards, so it is shared between

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::load::default_entries;
 use super::set::phase_index;
 use super::*;
-use crate::game::{Deal, Game, Phase, View};
+use crate::games::take6::game::{Deal, Game, Phase, View};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use std::fmt::Write as _;
@@ -134,7 +134,7 @@ fn core_protocol(view: &View) -> Option<String> {
                 "cows",
                 v.rows
                     .iter()
-                    .map(|r| crate::game::cows_in(&r.cards).to_string()),
+                    .map(|r| crate::games::take6::game::cows_in(&r.cards).to_string()),
             )
             + &line(
                 "top",
@@ -150,7 +150,10 @@ fn core_protocol(view: &View) -> Option<String> {
         Phase::Pickrow => Some("pickrow\n".to_string() + &board(view)),
         Phase::Cardgain => Some(
             line("cardgain", num(&view.gained))
-                + &format!("cowgain {}\n", crate::game::cows_in(&view.gained)),
+                + &format!(
+                    "cowgain {}\n",
+                    crate::games::take6::game::cows_in(&view.gained)
+                ),
         ),
         Phase::Score => {
             let others = view

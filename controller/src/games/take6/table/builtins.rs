@@ -1,5 +1,5 @@
 //! Playing one game whose every seat is a built-in, synchronously: no tasks, no futures, no
-//! [`crate::game::View`] per decision (a built-in decides from a borrowed
+//! [`crate::games::take6::game::View`] per decision (a built-in decides from a borrowed
 //! [`Sight`] of the game). It makes exactly the record [`super::play`] makes for the same table
 //! (a test plays both), so a series of built-ins can run on plain threads.
 //!
@@ -60,7 +60,7 @@ pub fn play_with(
     strategies.clear();
     for (seat, s) in table.seats.iter().enumerate() {
         match s.occupant {
-            Occupant::Builtin(strategy) => strategies.push(strategy),
+            Occupant::Builtin(kind) => strategies.push(Strategy::of(kind)),
             _ => panic!("seat {seat} of game {} is not a built-in", table.game),
         }
     }
@@ -82,7 +82,7 @@ pub fn play_with(
 /// A record with nothing in it, for [`play_into`] to fill.
 pub fn blank_record() -> GameRecord {
     GameRecord {
-        rules: crate::games::GameId::Take6,
+        rules: crate::game::GameRef::default_game(),
         kingdomino: None,
         game: 0,
         seed: 0,
@@ -91,7 +91,7 @@ pub fn blank_record() -> GameRecord {
         players: Vec::new(),
         builtin: Vec::new(),
         hands: Vec::new(),
-        rows: [0; crate::game::ROWS],
+        rows: [0; crate::games::take6::game::ROWS],
         turns: Vec::new(),
         invalid: Vec::new(),
         cows: Vec::new(),
@@ -133,12 +133,12 @@ pub fn play_into(
     record.turns.clear();
     record.rounds.clear();
     let rounds = table.rounds.max(1);
-    let mut totals = [0u32; crate::game::MAX_PLAYERS];
+    let mut totals = [0u32; crate::games::take6::game::MAX_PLAYERS];
     for round in 0..rounds {
         let mut r = Round::deal(table.seed, n, round, table.rotation);
         let (hands, rows) = match turns {
             true => (r.hands(), r.starts),
-            false => (Vec::new(), [0; crate::game::ROWS]),
+            false => (Vec::new(), [0; crate::games::take6::game::ROWS]),
         };
         let mut played = Vec::new();
         let keep = if round == 0 {
@@ -179,24 +179,24 @@ pub fn play_into(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::player::{Limits, Strategy};
+    use crate::player::Limits;
     use crate::table::TableSeat;
 
     fn table(game: u64, seed: u64, players: usize, rounds: u32, rotation: usize) -> TableGame {
         TableGame {
-            rules: crate::games::GameId::Take6,
+            rules: crate::game::GameRef::default_game(),
             game,
             seed,
             subset: 0,
             rotation,
             rounds,
-            seats: Strategy::ALL
+            seats: crate::games::take6::builtin::BUILTINS
                 .iter()
                 .cycle()
                 .take(players)
                 .enumerate()
                 .map(|(i, s)| TableSeat {
-                    name: format!("{}#{i}", s.name()),
+                    name: format!("{}#{i}", s.name),
                     occupant: Occupant::Builtin(*s),
                 })
                 .collect(),
@@ -218,7 +218,7 @@ mod tests {
                 crate::record::games_jsonl_line(&GameRecord { ms: 0, ..r.clone() })
             };
             assert_eq!(line(&sync), line(&async_), "seed {seed}");
-            crate::record::check_record(&sync).unwrap();
+            crate::games::take6::check::check_record(&sync).unwrap();
             assert_eq!(
                 line(&play(&t, false)),
                 line(&sync.summary()),

@@ -62,7 +62,7 @@ pub fn write_record(record: &GameRecord, out: &mut Vec<u8>) {
 /// one-round summary of built-ins, and no name that JSON would escape.
 fn plain(r: &GameRecord) -> bool {
     r.hands.is_empty()
-        && r.rows == [0; crate::game::ROWS]
+        && r.rows == [0; crate::games::take6::game::ROWS]
         && r.turns.is_empty()
         && r.invalid.is_empty()
         && r.rounds.is_empty()
@@ -82,8 +82,8 @@ fn number(out: &mut Vec<u8>, n: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::take6::table::builtins::{BuiltinTable, Scratch, blank_record, play_into};
     use crate::player::Strategy;
-    use crate::table::builtins::{BuiltinTable, Scratch, blank_record, play_into};
 
     fn serde_bytes(r: &GameRecord) -> Vec<u8> {
         serde_json::to_vec(r).unwrap()

@@ -1,4 +1,4 @@
-//! One round of built-ins on fixed arrays: the rules of [`crate::game`] (which the async table
+//! One round of built-ins on fixed arrays: the rules of [`crate::games::take6::game`] (which the async table
 //! plays), restated for a table that only ever seats built-ins, so that a round allocates
 //! nothing unless its turns are recorded. The rows keep what a built-in sees of them (top,
 //! count, cows) up to date as cards land, instead of recounting them for every decision.
@@ -9,7 +9,9 @@
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
-use crate::game::{Card, HAND_SIZE, HIGHEST_CARD, MAX_PLAYERS, ROW_LIMIT, ROWS, cows_of};
+use crate::games::take6::game::{
+    Card, HAND_SIZE, HIGHEST_CARD, MAX_PLAYERS, ROW_LIMIT, ROWS, cows_of,
+};
 use crate::player::{Builtin, RowSight, Sight};
 use crate::record::{PlacementRecord, RowChoice, TurnRecord};
 
@@ -178,7 +180,7 @@ impl Round {
 const DECK: usize = HIGHEST_CARD as usize;
 
 /// `deck.shuffle(rng)` as rand 0.10 does it for a slice, draw for draw, so the deal is
-/// [`crate::game::Deal::shuffled`]'s (a test compares them): Fisher–Yates where each draw
+/// [`crate::games::take6::game::Deal::shuffled`]'s (a test compares them): Fisher–Yates where each draw
 /// `random_range(..bound)` yields several indices, `bound` being the product of the next few
 /// ranges. What differs is only how the indices are taken out of a draw: by a multiplication
 /// with each range's precomputed inverse ([`divide`]) instead of two hardware divisions each,

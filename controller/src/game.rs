@@ -1,0 +1,310 @@
+//! What the machinery knows of a game: the [`Game`] trait, which every game implements and
+//! nothing else does, and the few plain types it answers with. The games themselves live in
+//! [`crate::games`], one folder each; [`crate::games::find`] is the one place that maps a
+//! name (or a game folder's path) to one of them.
+//!
+//! The machinery (bots, sandbox, clock, schedule, records, tally, ratings, sinks, resume,
+//! verify, merge, shards, `check`, `replay`, `play`, the report's frame) holds a [`GameRef`]
+//! and asks it; it never names a game.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::player::Limits;
+use crate::record::{GameRecord, InvalidRecord};
+use crate::table::{GameOutcome, TableGame};
+
+/// A game: its facts, how one game of it is played over the machinery's seats, and how its
+/// records are checked and shown. Object safe: the machinery holds an `Arc<dyn Game>`
+/// ([`GameRef`]), so a game loaded at run time from a folder fits as well as a built-in one.
+pub trait Game: Send + Sync + 'static {
+    /// The name used on the command line, in `take6.toml`, `bot.toml` and records
+    /// (`take6`, `kingdomino`; a loaded game's `game.toml` name).
+    fn name(&self) -> &str;
+
+    /// The game's name for people (`Take 6!`).
+    fn title(&self) -> &str;
+
+    /// What `--game` takes to find this game again (in `series.toml`, for resume and
+    /// verify): its name for a game built into take6, its folder's path for a loaded one.
+    fn spec(&self) -> String {
+        self.name().to_string()
+    }
+
+    /// How many players a table seats.
+    fn seats(&self) -> SeatRange;
+
+    /// Default time limits of a bot's replies.
+    fn default_limits(&self) -> DefaultLimits;
+
+    /// Which way scores point.
+    fn direction(&self) -> Direction;
+
+    /// Which settings mean something in this game (the others are refused).
+    fn supports(&self) -> Supports;
+
+    /// What a bot's fault does to its seat.
+    fn on_fault(&self) -> OnFault;
+
+    /// The built-in players that pad this game's tables, in padding order (each with its
+    /// index in this list).
+    fn builtins(&self) -> &[BuiltinKind];
+
+    /// Plays one whole game at `table` under `limits`. Never fails: whatever a bot does
+    /// becomes part of the record (a game whose rules fail is recorded void).
+    fn play(&self, table: TableGame, limits: Limits) -> GameFuture;
+
+    /// The independent checker: replays `record` with a second, minimal implementation of
+    /// the rules and names the first inconsistency (`take6 verify`, the tests).
+    fn check(&self, record: &GameRecord) -> Result<(), String>;
+
+    /// `take6 verify`'s check that `record` was dealt what its seed deals (a game whose
+    /// checker already re-derives the deal from the seed has nothing more to check).
+    fn check_deal(&self, record: &GameRecord) -> Result<(), String> {
+        let _ = record;
+        Ok(())
+    }
+
+    /// `take6 verify` of a summary record (`--record summary`, built-ins only): plays the
+    /// game again from its seed and compares. Only for a game that supports summaries.
+    fn check_summary(&self, record: &GameRecord) -> Result<(), String> {
+        let _ = record;
+        Err(format!("{} records no summaries", self.title()))
+    }
+
+    /// `take6 replay`: the game turn by turn for people.
+    fn replay_text(&self, record: &GameRecord) -> String;
+
+    /// The report's board for this game: its script, the HTML the script draws into and the
+    /// data every game of the page shares.
+    fn viewer(&self) -> Viewer;
+
+    /// One record as the game's viewer script reads it: a JSON object whose fields sit beside
+    /// the common ones (number, seed, players, scores, faults) in the page's data.
+    fn viewer_data(&self, record: &GameRecord) -> serde_json::Value;
+
+    /// What `take6 check` tells a bot's author about `fault` in `record`, to which the bot
+    /// had replied `reply` (its last line, if any): what it was asked and what a correct
+    /// reply would have been.
+    fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice;
+
+    /// An optional fast path for a series of built-ins only (`--builtins-only`): a
+    /// synchronous table per thread, no futures. `None`: the series plays such games as any.
+    fn fast_builtins(&self) -> Option<&dyn FastBuiltins> {
+        None
+    }
+}
+
+/// A game's board in report.html ([`Game::viewer`]).
+#[derive(Debug, Clone, Default)]
+pub struct Viewer {
+    /// The script that defines the board the report's frame calls (see `viewer.js`).
+    pub script: String,
+    /// The HTML elements the script draws into.
+    pub board_html: String,
+    /// Data every game of the page shares (e.g. a tile set), beside `games` in the page.
+    pub shared: serde_json::Map<String, serde_json::Value>,
+}
+
+/// What `take6 check` says of a fault ([`Game::advice`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Advice {
+    /// What the bot was asked for, e.g. `choosing a card`.
+    pub asked: String,
+    /// What a correct reply would have been, e.g. `one of the cards in its hand: 3 17 …`.
+    pub correct: String,
+}
+
+/// The future of one game played ([`Game::play`]): `Send`, so a table runs on any worker.
+pub type GameFuture = Pin<Box<dyn Future<Output = GameOutcome> + Send + 'static>>;
+
+/// A game the machinery holds: cheap to clone, compared, hashed and written by name.
+/// Records and settings hold one; a record's `rules` is read back through the registry.
+#[derive(Clone)]
+pub struct GameRef(pub Arc<dyn Game>);
+
+impl GameRef {
+    /// The game every record and setting that names none plays (`take6`: older records).
+    pub fn default_game() -> GameRef {
+        crate::games::default_game()
+    }
+
+    /// Whether this is the default game (records and settings leave the game out then).
+    pub fn is_default(&self) -> bool {
+        self.name() == crate::games::DEFAULT
+    }
+
+    /// The built-in of this game called `name`, if there is one.
+    pub fn builtin(&self, name: &str) -> Option<BuiltinKind> {
+        self.builtins().iter().copied().find(|b| b.name == name)
+    }
+}
+
+impl Default for GameRef {
+    fn default() -> Self {
+        GameRef::default_game()
+    }
+}
+
+impl std::ops::Deref for GameRef {
+    type Target = dyn Game;
+
+    fn deref(&self) -> &(dyn Game + 'static) {
+        &*self.0
+    }
+}
+
+impl PartialEq for GameRef {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.name() == other.name()
+    }
+}
+
+impl Eq for GameRef {}
+
+impl std::hash::Hash for GameRef {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name().hash(state);
+    }
+}
+
+impl fmt::Debug for GameRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "GameRef({})", self.name())
+    }
+}
+
+impl fmt::Display for GameRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for GameRef {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for GameRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        crate::games::by_name(&name).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Writes a game as `--game` finds it again ([`Game::spec`]): for `series.toml`.
+pub fn serialize_spec<S: Serializer>(game: &GameRef, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&game.spec())
+}
+
+/// A built-in player as the machinery knows it: its index in its game's
+/// [`Game::builtins`] (which the game maps to its own player) and its name (`random`, which
+/// makes the seat's name `random#2`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BuiltinKind {
+    pub index: u8,
+    pub name: &'static str,
+}
+
+/// How many players a table of a game seats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeatRange {
+    pub fewest: usize,
+    pub most: usize,
+    /// When `--players` is not given.
+    pub default: usize,
+}
+
+/// Default limits of a bot's replies, in ms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DefaultLimits {
+    /// The first reply of a game, start-up included.
+    pub first_reply_ms: u64,
+    /// Every later reply.
+    pub reply_ms: u64,
+}
+
+/// Which settings mean something in a game; a setting a game does not support is refused,
+/// not ignored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Supports {
+    /// `--rounds`: fresh deals played by the same players, scores summed.
+    pub rounds: bool,
+    /// `--duplicate`: the same deal played from every seat.
+    pub duplicate_deals: bool,
+    /// `--record summary`: records without turns, re-derived from the seed (built-ins only).
+    pub summary_records: bool,
+}
+
+/// What a bot's fault does to its seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnFault {
+    /// A built-in takes the seat over and plays the game to its end.
+    Substitute,
+    /// The player is out of the game; its score stands as the rules say.
+    Eliminate,
+}
+
+/// Which way a game's scores point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Lower is better (Take 6's cows).
+    Lower,
+    /// Higher is better (Kingdomino's crowns times squares).
+    Higher,
+}
+
+impl Direction {
+    /// Whether score `a` is strictly better than `b`.
+    pub fn better(self, a: u32, b: u32) -> bool {
+        match self {
+            Direction::Lower => a < b,
+            Direction::Higher => a > b,
+        }
+    }
+
+    /// The best of `scores`.
+    pub fn best(self, scores: &[u32]) -> Option<u32> {
+        match self {
+            Direction::Lower => scores.iter().copied().min(),
+            Direction::Higher => scores.iter().copied().max(),
+        }
+    }
+}
+
+/// A game of built-ins only, planned: what [`FastTable::play_into`] plays.
+#[derive(Debug, Clone, Copy)]
+pub struct FastGame<'a> {
+    pub game: u64,
+    pub seed: u64,
+    pub subset: u64,
+    pub rotation: usize,
+    /// At least 1.
+    pub rounds: u32,
+    /// Each seat's built-in, seat order.
+    pub seats: &'a [BuiltinKind],
+}
+
+/// A game's synchronous table for series of built-ins only ([`Game::fast_builtins`]).
+pub trait FastBuiltins: Send + Sync {
+    /// A table for one thread, reusing what it can from one game to the next.
+    fn table(&self) -> Box<dyn FastTable>;
+}
+
+/// One thread's synchronous table of built-ins.
+pub trait FastTable: Send {
+    /// A record with nothing in it, to be played into.
+    fn blank_record(&self) -> GameRecord;
+
+    /// Plays `game` into `record`, overwriting every field but `players` (the caller's). With
+    /// `turns` false the record is a summary.
+    fn play_into(&mut self, game: &FastGame<'_>, turns: bool, record: &mut GameRecord);
+
+    /// Appends `record`'s `games.jsonl` text (no newline), exactly as serde writes it.
+    fn write_record(&self, record: &GameRecord, out: &mut Vec<u8>);
+}
