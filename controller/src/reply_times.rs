@@ -83,6 +83,8 @@ mod tests {
         let record = |wall: Vec<u64>, cpu: Vec<u64>| GameRecord {
             rules: crate::game::GameRef::default_game(),
             kingdomino: None,
+            body: None,
+            void: None,
             game: 0,
             seed: 0,
             subset: 0,

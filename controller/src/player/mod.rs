@@ -1,15 +1,13 @@
-//! Who sits at a seat: the [`Player`] trait and its kinds — in-process [`builtin`] players,
-//! external bot [`process`]es, and a [`human`] at the keyboard.
+//! Who sits at a seat: the [`Player`] trait (Take 6's questions) and what any game's seat is
+//! made of — an external bot's [`process`], the terminal a person types at ([`console`]),
+//! the transcript of messages and replies ([`transcript`]), a [`Fault`]. Each game's
+//! built-ins and person at the keyboard are its own (`crate::games::*`).
 //!
 //! A player answers two questions (which card, which row) and is told everything else. It
 //! never judges its own answers: the table checks them against the rules, so a bot's bad
 //! answer and a bot's crash end up as the same kind of value, a [`Fault`].
 
-/// Take 6's built-in players, kept at this path (they live in [`crate::games::take6`]).
-pub use crate::games::take6::builtin;
 pub mod console;
-/// Take 6's person at the keyboard, kept at this path (it lives in [`crate::games::take6`]).
-pub use crate::games::take6::human;
 pub mod process;
 pub mod transcript;
 
@@ -20,9 +18,7 @@ use crate::games::take6::game::View;
 use crate::games::take6::protocol::ReplyError;
 use crate::sandbox::{Breach, Clock};
 
-pub use builtin::{Builtin, RowSight, Sight, Strategy};
 pub use console::Console;
-pub use human::Human;
 pub use process::{Finished, Limits, Process, ReplyTime, StderrLog};
 
 /// Why a player lost its seat. Faults are data recorded in the game, never controller errors.
@@ -164,39 +160,4 @@ pub trait Player: Send {
 
     /// Asks for a row to take; the answer is checked by the table.
     fn choose_row(&mut self, view: &View) -> impl Future<Output = Result<i64, Fault>> + Send;
-}
-
-/// A seat's player: one of the kinds, so a table holds a plain `Vec<Seat>`.
-// A table holds ten of these for a whole game; the size of a built-in's RNG state does not matter.
-#[allow(clippy::large_enum_variant)]
-pub enum Seat {
-    Builtin(Builtin),
-    Process(Process),
-    Human(Human),
-}
-
-impl Player for Seat {
-    async fn tell(&mut self, view: &View) {
-        match self {
-            Seat::Builtin(p) => p.tell(view).await,
-            Seat::Process(p) => p.tell(view).await,
-            Seat::Human(p) => p.tell(view).await,
-        }
-    }
-
-    async fn choose_card(&mut self, view: &View) -> Result<i64, Fault> {
-        match self {
-            Seat::Builtin(p) => p.choose_card(view).await,
-            Seat::Process(p) => p.choose_card(view).await,
-            Seat::Human(p) => p.choose_card(view).await,
-        }
-    }
-
-    async fn choose_row(&mut self, view: &View) -> Result<i64, Fault> {
-        match self {
-            Seat::Builtin(p) => p.choose_row(view).await,
-            Seat::Process(p) => p.choose_row(view).await,
-            Seat::Human(p) => p.choose_row(view).await,
-        }
-    }
 }

@@ -12,6 +12,8 @@ pub(crate) fn result(players: &[&str], scores: &[u32], faults: &[(usize, &str)])
     GameRecord {
         rules: crate::game::GameRef::default_game(),
         kingdomino: None,
+        body: None,
+        void: None,
         game: 0,
         seed: 0,
         subset: 0,
@@ -93,6 +95,8 @@ pub(crate) fn hand_made() -> GameRecord {
     GameRecord {
         rules: crate::game::GameRef::default_game(),
         kingdomino: None,
+        body: None,
+        void: None,
         game: 7,
         seed: 42,
         subset: 0,
@@ -197,6 +201,8 @@ pub(crate) fn play(deal: &Deal, faults: &[(usize, Fault)]) -> GameRecord {
     GameRecord {
         rules: crate::game::GameRef::default_game(),
         kingdomino: None,
+        body: None,
+        void: None,
         game: 0,
         seed: 0,
         subset: 0,

@@ -90,6 +90,15 @@ pub struct GameRecord {
     /// the kingdoms and scores. Absent for Take 6, whose cards are the fields above.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kingdomino: Option<crate::games::kingdomino::GameLog>,
+    /// The game's own record when it is neither of the typed ones above (a game loaded from a
+    /// folder: e.g. a judge program's log), opaque to the machinery. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<serde_json::Value>,
+    /// Why the game is void, when it is: its rules failed (a judge program that crashed or
+    /// answered nonsense), so it is recorded but not scored (the tally, ratings and report
+    /// leave it out; the series says how many at the end). Absent for a game that counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub void: Option<String>,
 }
 
 /// One bot's reply times in one game, in microseconds, in reply order.
@@ -137,6 +146,11 @@ pub struct RoundRecord {
 pub const ABSENT: &str = "absent";
 
 impl GameRecord {
+    /// Whether the game counts: not void ([`GameRecord::void`]).
+    pub fn scored(&self) -> bool {
+        self.void.is_none()
+    }
+
     /// Checks this record with its game's independent checker
     /// ([`crate::game::Game::check`]): the first inconsistency with the rules, if any.
     pub fn check(&self) -> Result<(), String> {

@@ -32,6 +32,9 @@ pub struct Ratings {
 impl Ratings {
     /// Adds a finished game; rates it, and those waiting for it, once every lower game is in.
     pub fn add(&mut self, record: &GameRecord) {
+        if !record.scored() {
+            return;
+        }
         let mut finish = std::mem::take(&mut self.finish);
         finish.clear();
         let higher = record.rules.direction() == crate::game::Direction::Higher;

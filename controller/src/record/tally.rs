@@ -44,6 +44,8 @@ struct PlayerTally {
 #[derive(Debug, Clone)]
 pub struct Tally {
     games: u64,
+    /// Void games seen ([`GameRecord::void`]): recorded, not scored.
+    void: u64,
     names: Interner,
     /// By player number.
     players: Vec<PlayerTally>,
@@ -60,6 +62,7 @@ impl Default for Tally {
     fn default() -> Tally {
         Tally {
             games: 0,
+            void: 0,
             names: Interner::default(),
             players: Vec::new(),
             pairs: PairMap::default(),
@@ -72,6 +75,7 @@ impl Default for Tally {
 impl PartialEq for Tally {
     fn eq(&self, other: &Tally) -> bool {
         self.games == other.games
+            && self.void == other.void
             && self.by_name() == other.by_name()
             && self.head_to_head() == other.head_to_head()
     }
@@ -150,6 +154,10 @@ impl Tally {
     /// The record is trusted (see [`check_record`] for tests); its per-seat vectors must be as
     /// long as `players`.
     pub fn add(&mut self, record: &GameRecord) {
+        if !record.scored() {
+            self.void += 1;
+            return;
+        }
         self.games += 1;
         // A game of several rounds is ranked by each seat's sum over its rounds.
         let scores = record.total_scores();
@@ -262,6 +270,11 @@ impl Tally {
         self.games
     }
 
+    /// Void games seen: recorded, not scored.
+    pub fn void_games(&self) -> u64 {
+        self.void
+    }
+
     /// The leaderboard: one row per player that played, best mean score first (ascending for
     /// Take 6, descending for Kingdomino), then name; equal means share a rank (standard competition ranking, "1224").
     pub fn standings(&self) -> Vec<Standing> {
@@ -368,6 +381,29 @@ mod tests {
     use crate::record::export::{leaderboard_csv, summary_table};
     use crate::record::fixtures::{result, series, tally};
     use proptest::prelude::*;
+
+    #[test]
+    fn a_void_game_is_recorded_but_not_scored() {
+        let mut games = series();
+        let mut void = result(&["a", "b"], &[0, 99], &[]);
+        void.void = Some("the judge exited (status 1)".into());
+        void.body = Some(serde_json::json!({"log": [{"output": {"command": "request"}}]}));
+        let line = crate::record::games_jsonl_line(&void);
+        assert!(
+            line.contains(r#""void":"the judge exited (status 1)""#),
+            "{line}"
+        );
+        let read: GameRecord = serde_json::from_str(&line).unwrap();
+        assert_eq!(read, void);
+        games.push(read);
+        let t = tally(&games);
+        assert_eq!((t.games(), t.void_games()), (3, 1));
+        assert_eq!(
+            t.standings(),
+            tally(&series()).standings(),
+            "a void game changes no standing"
+        );
+    }
 
     #[test]
     fn standings_of_the_series_by_hand() {

@@ -129,6 +129,8 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         kingdomino: Some(GameLog {
             moves: game.log().to_vec(),
         }),
+        body: None,
+        void: None,
     };
     GameOutcome { record, logs }
 }

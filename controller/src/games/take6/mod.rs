@@ -13,6 +13,7 @@ pub mod game;
 pub mod human;
 pub mod protocol;
 pub mod replay;
+pub mod seat;
 pub mod table;
 pub mod verify;
 pub mod viewer;

@@ -12,10 +12,13 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use tokio::task::JoinHandle;
 
+use super::builtin::{Builtin, Strategy};
 use super::game::{
     Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Moment, Phase, Placement, ROWS, View,
 };
-use crate::player::{Builtin, Fault, Finished, Human, Limits, Player, Process, Seat, Strategy};
+use super::human::Human;
+use super::seat::Seat;
+use crate::player::{Fault, Finished, Limits, Player, Process};
 use crate::record::{
     FaultPhase, GameRecord, InvalidRecord, PlacementRecord, ReplyTimes, RoundRecord, RowChoice,
     TurnRecord,
@@ -108,6 +111,8 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let record = GameRecord {
         rules: table.rules.clone(),
         kingdomino: None,
+        body: None,
+        void: None,
         game: table.game,
         seed: table.seed,
         subset: table.subset,

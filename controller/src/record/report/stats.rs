@@ -187,6 +187,9 @@ pub struct Distribution {
 impl ReportStats {
     /// Adds one finished game.
     pub fn add(&mut self, r: &GameRecord) {
+        if !r.scored() {
+            return;
+        }
         if self.games == 0 {
             self.rules = r.rules.clone();
         }

@@ -326,6 +326,16 @@ impl Sink for Summary {
                     }
                     _ => String::new(),
                 };
+                // A game whose rules failed (a judge program) is recorded, not scored.
+                let void = match state.tally.void_games() {
+                    0 => String::new(),
+                    n => format!(
+                        "\n{} void (the game's rules failed; recorded in games.jsonl with why, \
+                         not scored)",
+                        crate::names::count(n, "game"),
+                    ),
+                };
+                text.push_str(&void);
                 match &self.footer {
                     Footer::Series { seed, dir } => text.push_str(&format!(
                         "{}{}",

@@ -11,7 +11,7 @@ mod round;
 use std::time::Instant;
 
 use super::TableGame;
-use crate::player::{Builtin, Strategy};
+use crate::games::take6::builtin::{Builtin, Strategy};
 use crate::record::{GameRecord, RoundRecord};
 use crate::table::Occupant;
 pub use json::write_record;
@@ -84,6 +84,8 @@ pub fn blank_record() -> GameRecord {
     GameRecord {
         rules: crate::game::GameRef::default_game(),
         kingdomino: None,
+        body: None,
+        void: None,
         game: 0,
         seed: 0,
         subset: 0,

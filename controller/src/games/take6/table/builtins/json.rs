@@ -68,6 +68,10 @@ fn plain(r: &GameRecord) -> bool {
         && r.rounds.is_empty()
         && r.totals.is_none()
         && r.replies.is_empty()
+        && r.kingdomino.is_none()
+        && r.body.is_none()
+        && r.void.is_none()
+        && r.rules.is_default()
         && r.players.iter().all(|name| {
             name.bytes()
                 .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b != 0x7f)
@@ -82,8 +86,8 @@ fn number(out: &mut Vec<u8>, n: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::take6::builtin::Strategy;
     use crate::games::take6::table::builtins::{BuiltinTable, Scratch, blank_record, play_into};
-    use crate::player::Strategy;
 
     fn serde_bytes(r: &GameRecord) -> Vec<u8> {
         serde_json::to_vec(r).unwrap()

@@ -9,10 +9,10 @@
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
+use crate::games::take6::builtin::{Builtin, RowSight, Sight};
 use crate::games::take6::game::{
     Card, HAND_SIZE, HIGHEST_CARD, MAX_PLAYERS, ROW_LIMIT, ROWS, cows_of,
 };
-use crate::player::{Builtin, RowSight, Sight};
 use crate::record::{PlacementRecord, RowChoice, TurnRecord};
 
 /// The state of one round: hands, rows and the cows each seat took.
