@@ -97,7 +97,30 @@ pub trait Game: Send + Sync + 'static {
     fn fast_builtins(&self) -> Option<&dyn FastBuiltins> {
         None
     }
+
+    /// Prepares the programs the game itself runs (a loaded game's judge, its padding bots),
+    /// once per series before its first game (a new series and a resumed one): copied into
+    /// the series' folder and built through the series' sandbox as bots are. A game with
+    /// nothing to prepare (the default) is ready. An error stops the series with its reason.
+    fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
+        let _ = ctx;
+        Box::pin(async { Ok(()) })
+    }
 }
+
+/// What a game's [`Game::prepare`] gets: where and how the series builds programs.
+pub struct Prepare {
+    /// The series' folder: the game's programs go under it, beside the bots' working copies.
+    pub series_dir: std::path::PathBuf,
+    pub sandbox: Arc<crate::sandbox::Sandbox>,
+    pub tools: crate::bots::Toolchains,
+    pub build_timeout: std::time::Duration,
+    pub jobs: usize,
+    pub max_data: u64,
+}
+
+/// The future of [`Game::prepare`].
+pub type PrepareFuture<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + Send + 'a>>;
 
 /// A game's board in report.html ([`Game::viewer`]).
 #[derive(Debug, Clone, Default)]

@@ -61,12 +61,9 @@ pub fn find(name_or_path: &str) -> Result<GameRef, GameError> {
     by_name(name_or_path)
 }
 
-/// Loads the game in a folder. Until the judge-protocol game lands, there is no loader.
+/// Loads the game in a folder: a judge speaking Botzone's protocol and its game.toml.
 fn load(path: &Path) -> Result<GameRef, GameError> {
-    Err(GameError::Load {
-        path: path.display().to_string(),
-        why: "this version of take6 cannot load games from a folder yet".into(),
-    })
+    botzone::load(path)
 }
 
 /// The game called `name`: built in, or loaded from a folder earlier in this process (a

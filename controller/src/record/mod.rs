@@ -179,7 +179,7 @@ impl GameRecord {
     /// scores without its cards and turns, which only a series of built-ins may write because
     /// replaying the built-ins from the seed re-derives them ([`crate::table::builtins`]).
     pub fn is_summary(&self) -> bool {
-        self.turns.is_empty() && self.kingdomino.is_none()
+        self.turns.is_empty() && self.kingdomino.is_none() && self.body.is_none()
     }
 
     /// The summary of this record: the same record without cards and turns, in every round.

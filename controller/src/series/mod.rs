@@ -71,6 +71,8 @@ pub enum SeriesError {
     Sandbox(#[from] SandboxError),
     #[error("a bot is named {0} too; choose another name with --name")]
     NameTaken(String),
+    #[error("the game cannot be prepared: {0}")]
+    Game(String),
     #[error(
         "--against {name}: no bot of that name in {folder} and no such built-in; there are: {known}"
     )]
@@ -184,6 +186,12 @@ pub async fn run(
             &tools,
             &settings.game,
         ) => prepared?,
+        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
+    };
+    // The game's own programs (a loaded game's judge and padding bots), built as the bots are.
+    let ctx = game_context(settings, dir, &sandbox, &tools);
+    tokio::select! {
+        ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
     // Compiling and trial-rendering the bots' own template sets is CPU work, bounded per render
@@ -318,6 +326,24 @@ async fn run_builtins(
     play(settings, dir, &lineup, &schedule, None, reporter, stop).await
 }
 
+/// What the game's [`crate::game::Game::prepare`] builds with: the series' folder, sandbox,
+/// toolchains and build limits.
+fn game_context(
+    settings: &Settings,
+    dir: &SeriesDir,
+    sandbox: &Arc<Sandbox>,
+    tools: &bots::Toolchains,
+) -> crate::game::Prepare {
+    crate::game::Prepare {
+        series_dir: dir.path.clone(),
+        sandbox: Arc::clone(sandbox),
+        tools: tools.clone(),
+        build_timeout: settings.build_timeout(),
+        jobs: settings.jobs,
+        max_data: settings.max_bot_bytes(),
+    }
+}
+
 /// The launcher of a series' bots: what this machine allows for `--sandbox`, said on stderr;
 /// warm sandboxes when they are asked for and possible.
 fn launcher(settings: &Settings) -> Result<Arc<Sandbox>, SeriesError> {
@@ -409,6 +435,15 @@ pub async fn resume(
                 ))
             })?;
         }
+    }
+    if let Some(sandbox) = &sandbox {
+        let tools = bots::Toolchains::for_sandbox(sandbox);
+        let ctx = game_context(&settings, dir, sandbox, &tools);
+        settings
+            .game
+            .prepare(&ctx)
+            .await
+            .map_err(SeriesError::Game)?;
     }
     manifest.sandbox = sandbox.as_ref().map(|s| s.report().into());
     manifest.attempts += 1;

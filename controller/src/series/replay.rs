@@ -85,6 +85,10 @@ pub fn rebuild_leaderboard(
 
 /// `take6 replay`: one game of a series folder.
 pub fn find_game(dir: &Path, game: u64) -> Result<GameRecord, SeriesError> {
+    // A game loaded from a folder is known by name once its series' settings have loaded it.
+    if let Ok(manifest) = Manifest::read(dir) {
+        let _ = manifest.game();
+    }
     let path = dir.join(GAMES);
     let file = std::fs::File::open(&path).map_err(dir::read_err(&path))?;
     let games = crate::record::read_games_jsonl(std::io::BufReader::new(file)).map_err(|e| {

@@ -29,6 +29,9 @@ use serde::Deserialize;
 
 use crate::bots::generate::Language;
 
+/// The most players a table seats (the machinery's ratings hold ten).
+const MOST_PLAYERS: usize = 10;
+
 /// The largest `game.toml` read.
 const GAME_TOML_CAP: u64 = 64 * 1024;
 
@@ -172,12 +175,11 @@ impl Manifest {
                 toml.name
             ));
         }
-        if !(1..=crate::schedule::TABLE_SIZE).contains(&toml.players) {
+        if !(1..=MOST_PLAYERS).contains(&toml.players) {
             return Err(format!(
                 "game.toml: players = {}: a table seats 1 to {} players; set players to the \
                  judge's number of players",
-                toml.players,
-                crate::schedule::TABLE_SIZE
+                toml.players, MOST_PLAYERS
             ));
         }
         for (key, value) in [

@@ -16,9 +16,9 @@ use serde_json::Value;
 
 use super::manifest::{BotLimits, JudgeLimits};
 use super::wire::{self, Command, JudgeOutput};
+use crate::games::take6::protocol::TemplateSet;
 use crate::player::transcript::Transcript;
 use crate::player::{Console, Fault, Finished, Limits, Process, ReplyTime, StderrLog};
-use crate::protocol::TemplateSet;
 use crate::sandbox::Sandbox;
 
 /// Who plays a seat.
@@ -386,6 +386,34 @@ async fn human_turn(
     }
 }
 
+/// One call of the judge, started afresh with `log` and `initdata` (what `take6 verify` does
+/// for every step of a recorded game): its output, checked, or why it cannot be used.
+pub async fn call_once(
+    spec: &JudgeSpec,
+    log: &[Value],
+    initdata: &Value,
+    players: usize,
+    base: Limits,
+) -> Result<JudgeOutput, String> {
+    let mut judge = Judge {
+        spec: spec.clone(),
+        base,
+        templates: crate::games::take6::protocol::default_set(),
+        kept: None,
+        stderr: StderrLog::default(),
+    };
+    let called = judge.call(log, initdata, None, players).await;
+    judge.finish().await;
+    called.map(|(_, output)| output).map_err(|why| {
+        let stderr = String::from_utf8_lossy(&judge.stderr.kept).into_owned();
+        if stderr.trim().is_empty() {
+            why
+        } else {
+            format!("{why}; its stderr: {}", wire::excerpt(&stderr))
+        }
+    })
+}
+
 /// The judge as the game calls it: started afresh each call, or kept running when allowed.
 struct Judge {
     spec: JudgeSpec,
@@ -482,7 +510,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::protocol::default_set;
+    use crate::games::take6::protocol::default_set;
 
     fn fixtures() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
