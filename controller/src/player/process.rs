@@ -309,8 +309,9 @@ impl Process {
         Ok(reply)
     }
 
-    /// Sends `text` (after whatever news is queued) and reads the reply as every line up to a
-    /// line equal to `marker` (not kept), or up to the end of the bot's output: one time
+    /// Sends `text` (after whatever news is queued), closing the bot's input after it when
+    /// `close` (a program that reads its input to the end), and reads the reply as every line
+    /// up to a line equal to `marker` (not kept), or up to the end of the bot's output: one time
     /// limit, one CPU count and one reply time for all of them, at most `max_bytes` in all. A
     /// bot that ends its output by exiting with a failure (a non-zero status, a signal) has
     /// faulted; one that exits cleanly has replied. Returns the lines and whether the marker
@@ -320,6 +321,7 @@ impl Process {
         text: &str,
         marker: &str,
         max_bytes: usize,
+        close: bool,
     ) -> Result<(Vec<String>, bool), Fault> {
         if let Some(fault) = &self.broken {
             return Err(fault.clone());
@@ -332,6 +334,9 @@ impl Process {
                 return Err(fault);
             }
             self.broken = None;
+        }
+        if close {
+            drop(self.stdin.take());
         }
         let mut reply = Vec::new();
         let mut bytes = 0usize;

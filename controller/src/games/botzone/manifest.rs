@@ -12,6 +12,12 @@
 //! turn_ms = 1000            #   Python 6000 / 4000, JavaScript 2000)
 //! kept_running_ms = 1000
 //! memory_mb = 256
+//! keep_running = true       #   whether bots may ask to be kept running (their input stays
+//!                           #   open after each request; false: closed, as Botzone does)
+//!
+//! [scores]                  # optional: take6 ranks whole scores of at least 0; a judge
+//! offset = 1                #   whose scores are not (FightTheLandlord: -1, 2.145) has them
+//! scale = 1000              #   mapped: (score + offset) * scale (the record keeps both)
 //!
 //! [judge]                   # optional: the judge's own limits, per call
 //! time_ms = 5000
@@ -48,6 +54,15 @@ struct GameToml {
     limits: LimitsToml,
     #[serde(default)]
     judge: JudgeToml,
+    #[serde(default)]
+    scores: ScoresToml,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScoresToml {
+    offset: Option<f64>,
+    scale: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -57,6 +72,7 @@ struct LimitsToml {
     turn_ms: Option<u64>,
     kept_running_ms: Option<u64>,
     memory_mb: Option<u64>,
+    keep_running: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -77,6 +93,10 @@ pub struct BotLimits {
     /// A turn of a bot kept running since its last.
     pub kept_running_ms: u64,
     pub memory_mb: u64,
+    /// Whether a bot may ask to be kept running: its input then stays open after each
+    /// request; otherwise it is closed after the request, as Botzone does for a bot that did
+    /// not enable keep-running (a bot that reads its input to the end then sees the end).
+    pub keep_running: bool,
 }
 
 impl BotLimits {
@@ -94,6 +114,7 @@ impl BotLimits {
             turn_ms: first,
             kept_running_ms: kept,
             memory_mb: 256,
+            keep_running: true,
         }
     }
 }
@@ -121,6 +142,9 @@ pub struct Manifest {
     /// Limits `game.toml` sets for every bot (each field: `None` for the language's default).
     limits: LimitsToml,
     pub judge: JudgeLimits,
+    /// How the judge's scores become take6's (whole numbers of at least 0): `(score + offset)
+    /// * scale` (`[scores]`; default offset 0, scale 1).
+    pub score_map: (f64, f64),
     /// The game's own viewer script for report.html (`viewer.js`), if the folder has one.
     pub viewer: Option<PathBuf>,
 }
@@ -159,8 +183,8 @@ impl Manifest {
         let toml: GameToml = toml::from_str(&text).map_err(|e| {
             error(format!(
                 "game.toml: {}\n(keys: name, players, title, initdata, padding, \
-                 [limits] first_turn_ms turn_ms kept_running_ms memory_mb, \
-                 [judge] time_ms memory_mb keep_running)",
+                 [limits] first_turn_ms turn_ms kept_running_ms memory_mb keep_running, \
+                 [judge] time_ms memory_mb keep_running, [scores] offset scale)",
                 crate::bots::toml_problem(&text, &e)
             ))
         })?;
@@ -229,6 +253,15 @@ impl Manifest {
             None => serde_json::Value::String(String::new()),
         };
         let viewer = Some(folder.join("viewer.js")).filter(|p| p.is_file());
+        let score_map = (
+            toml.scores.offset.unwrap_or(0.0),
+            toml.scores.scale.unwrap_or(1.0),
+        );
+        if !(score_map.0.is_finite() && score_map.1.is_finite() && score_map.1 > 0.0) {
+            return Err(
+                "game.toml: [scores] offset must be a number and scale a number above 0".into(),
+            );
+        }
         Ok(Manifest {
             name: toml.name.clone(),
             title: toml.title.unwrap_or(toml.name),
@@ -242,6 +275,7 @@ impl Manifest {
                 keep_running: toml.judge.keep_running.unwrap_or(false),
             },
             viewer,
+            score_map,
             folder,
         })
     }
@@ -258,6 +292,7 @@ impl Manifest {
                 .kept_running_ms
                 .unwrap_or(default.kept_running_ms),
             memory_mb: self.limits.memory_mb.unwrap_or(default.memory_mb),
+            keep_running: self.limits.keep_running.unwrap_or(default.keep_running),
         }
     }
 
@@ -317,7 +352,8 @@ mod tests {
                 first_turn_ms: 6000,
                 turn_ms: 6000,
                 kept_running_ms: 4000,
-                memory_mb: 256
+                memory_mb: 256,
+                keep_running: true,
             }
         );
         assert_eq!(m.bot_limits(Some(Language::Java)).kept_running_ms, 2000);

@@ -159,6 +159,7 @@ impl Game for Botzone {
     fn play(&self, table: TableGame, limits: Limits) -> GameFuture {
         let prepared = self.prepared();
         let initdata = self.manifest.initdata.clone();
+        let score_map = self.manifest.score_map;
         let seats: Vec<(Occupant, BotLimits)> = table
             .seats
             .iter()
@@ -214,14 +215,14 @@ impl Game for Botzone {
                 })
                 .collect();
             GameOutcome {
-                record: record::of(&table, &played, started),
+                record: record::of(&table, &played, started, score_map),
                 logs,
             }
         })
     }
 
     fn check(&self, record: &GameRecord) -> Result<(), String> {
-        record::check_shape(record, self.manifest.players)?;
+        record::check_shape(record, self.manifest.players, self.manifest.score_map)?;
         let judge = self
             .verifier
             .get_or_init(|| build_for_verify(&self.manifest))

@@ -26,20 +26,23 @@ use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes};
 use crate::table::{GameOutcome, Occupant, TableGame};
 
 /// The record of a game played at `table`.
-pub fn of(table: &TableGame, played: &Played, started: Instant) -> GameRecord {
+pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64)) -> GameRecord {
     let players = table.seats.len();
     let mut body = json!({"initdata": played.initdata, "log": played.log});
     let (scores, void) = match &played.scores {
         Ok(scores) => {
             body["scores"] = json!(scores);
-            match whole(scores) {
+            match whole(scores, map) {
                 Some(s) => (s, None),
                 None => (
                     vec![0; players],
                     Some(format!(
-                        "the judge's scores {} are not all whole numbers of at least 0, which \
-                         is what take6 ranks by",
-                        json!(scores)
+                        "the judge's scores {} are not all whole numbers of at least 0 after \
+                         game.toml's [scores] offset {} and scale {} (take6 ranks such \
+                         scores): set [scores] offset and scale so that they are",
+                        json!(scores),
+                        map.0,
+                        map.1
                     )),
                 ),
             }
@@ -128,11 +131,16 @@ fn blank(table: &TableGame) -> GameRecord {
     }
 }
 
-/// The scores as the machinery's, when each is a whole number of at least 0.
-fn whole(scores: &[f64]) -> Option<Vec<u32>> {
+/// The scores as the machinery's, `(score + offset) * scale`, when each is then a whole
+/// number of at least 0 (within a float's rounding).
+fn whole(scores: &[f64], (offset, scale): (f64, f64)) -> Option<Vec<u32>> {
     scores
         .iter()
-        .map(|&s| (s >= 0.0 && s.fract() == 0.0 && s <= u32::MAX as f64).then_some(s as u32))
+        .map(|&s| {
+            let v = (s + offset) * scale;
+            let r = v.round();
+            ((v - r).abs() < 1e-6 && r >= 0.0 && r <= u32::MAX as f64).then_some(r as u32)
+        })
         .collect()
 }
 
@@ -149,7 +157,7 @@ fn parts(record: &GameRecord) -> Result<(&Vec<Value>, &Value), String> {
 /// The checks that need no judge: the log alternates outputs and responses, the responses
 /// answer the players asked, every verdict other than OK is a recorded fault, and a finished
 /// game's scores are the judge's.
-pub fn check_shape(record: &GameRecord, players: usize) -> Result<(), String> {
+pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Result<(), String> {
     let (log, _) = parts(record)?;
     if record.players.len() != players || record.scores.len() != players {
         return Err(format!(
@@ -208,7 +216,9 @@ pub fn check_shape(record: &GameRecord, players: usize) -> Result<(), String> {
         let Command::Finish(scores) = given.command else {
             unreachable!("a finish");
         };
-        if exact != Some(&json!(scores)) || whole(&scores).as_deref() != Some(&record.scores[..]) {
+        if exact != Some(&json!(scores))
+            || whole(&scores, map).as_deref() != Some(&record.scores[..])
+        {
             return Err(format!(
                 "the scores {:?} are not the judge's {}",
                 record.scores,

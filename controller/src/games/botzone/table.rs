@@ -273,7 +273,12 @@ impl Seat {
             }
         };
         let asked = process
-            .ask_until(&format!("{input}\n"), wire::KEEP_RUNNING, wire::OUTPUT_CAP)
+            .ask_until(
+                &format!("{input}\n"),
+                wire::KEEP_RUNNING,
+                wire::OUTPUT_CAP,
+                !limits.keep_running,
+            )
             .await;
         let (lines, kept) = match asked {
             Ok(reply) => reply,
@@ -459,7 +464,12 @@ impl Judge {
         };
         let started = Instant::now();
         let asked = process
-            .ask_until(&format!("{input}\n"), wire::KEEP_RUNNING, wire::OUTPUT_CAP)
+            .ask_until(
+                &format!("{input}\n"),
+                wire::KEEP_RUNNING,
+                wire::OUTPUT_CAP,
+                !self.spec.limits.keep_running,
+            )
             .await;
         let (lines, kept) = match asked {
             Ok(reply) => reply,
@@ -558,6 +568,7 @@ mod tests {
             turn_ms: 10_000,
             kept_running_ms: 10_000,
             memory_mb: 256,
+            keep_running: true,
         }
     }
 
