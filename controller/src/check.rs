@@ -134,57 +134,94 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     for (g, seat) in &mine {
         for f in g.invalid.iter().filter(|f| f.seat == *seat) {
             faults += 1;
-            let lines: Vec<&Said> = said
-                .iter()
-                .filter(|s| s.game == g.game && !s.text.starts_with("invalid"))
-                .collect();
-            // Its reply: the lines it wrote since the last message (a Kingdomino reply is two).
-            let replied = lines
-                .iter()
-                .rev()
-                .take_while(|s| s.speaker == Speaker::Bot)
-                .count();
-            let reply = &lines[lines.len() - replied..];
-            let advice = g.rules.advice(g, f, reply.last().map(|r| r.text.as_str()));
-            let _ = writeln!(
-                out,
-                "\nFAULT in game {}, turn {} ({}): {} [{}]",
-                g.game, f.turn, advice.asked, f.reason, f.kind
-            );
-            let question = lines
-                .iter()
-                .rev()
-                .skip(replied)
-                .find(|s| s.speaker == Speaker::Controller);
-            if let Some(q) = question {
-                out.push_str("  it was answering:\n");
-                out.push_str(&said_lines(q));
-            }
-            if reply.is_empty() {
-                out.push_str("  it did not reply.\n");
-            } else {
-                out.push_str("  it replied:\n");
-                for r in reply {
-                    out.push_str(&said_lines(r));
-                }
-            }
-            let limit = if f.kind == "timeout" {
-                format!(
-                    ", within {} ms ({} ms for the first reply of a game)",
-                    settings.reply_ms, settings.first_reply_ms
-                )
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                out,
-                "  a correct reply: {}, alone on a line{limit}",
-                advice.correct
-            );
-            out.push_str(&stderr_of(dir, bot, g.game));
+            out.push_str(&fault_text(dir, bot, settings, said, g, f));
         }
     }
 
+    out.push_str(&reply_times(said, settings));
+    out.push_str(&scores(&games, bot));
+    if faults == 0 {
+        let _ = writeln!(
+            out,
+            "\nOK: no fault in {}.",
+            crate::names::count(mine.len() as u64, "game")
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "\nFAILED: {} in {}.",
+            crate::names::count(faults, "fault"),
+            crate::names::count(mine.len() as u64, "game")
+        );
+    }
+    (out, faults == 0)
+}
+
+/// One fault of the bot in game `g`, for its author: what it was answering, what it replied,
+/// what a correct reply would have been ([`crate::game::Game::advice`]), and its stderr.
+fn fault_text(
+    dir: &Path,
+    bot: &str,
+    settings: &Settings,
+    said: &[Said],
+    g: &GameRecord,
+    f: &crate::record::InvalidRecord,
+) -> String {
+    let mut out = String::new();
+    let lines: Vec<&Said> = said
+        .iter()
+        .filter(|s| s.game == g.game && !s.text.starts_with("invalid"))
+        .collect();
+    // Its reply: the lines it wrote since the last message (a Kingdomino reply is two).
+    let replied = lines
+        .iter()
+        .rev()
+        .take_while(|s| s.speaker == Speaker::Bot)
+        .count();
+    let reply = &lines[lines.len() - replied..];
+    let advice = g.rules.advice(g, f, reply.last().map(|r| r.text.as_str()));
+    let _ = writeln!(
+        out,
+        "\nFAULT in game {}, turn {} ({}): {} [{}]",
+        g.game, f.turn, advice.asked, f.reason, f.kind
+    );
+    let question = lines
+        .iter()
+        .rev()
+        .skip(replied)
+        .find(|s| s.speaker == Speaker::Controller);
+    if let Some(q) = question {
+        out.push_str("  it was answering:\n");
+        out.push_str(&said_lines(q));
+    }
+    if reply.is_empty() {
+        out.push_str("  it did not reply.\n");
+    } else {
+        out.push_str("  it replied:\n");
+        for r in reply {
+            out.push_str(&said_lines(r));
+        }
+    }
+    let limit = if f.kind == "timeout" {
+        format!(
+            ", within {} ms ({} ms for the first reply of a game)",
+            settings.reply_ms, settings.first_reply_ms
+        )
+    } else {
+        String::new()
+    };
+    let _ = writeln!(
+        out,
+        "  a correct reply: {}, alone on a line{limit}",
+        advice.correct
+    );
+    out.push_str(&stderr_of(dir, bot, g.game));
+    out
+}
+
+/// The bot's reply times against their limits: first replies of a game, and the others.
+fn reply_times(said: &[Said], settings: &Settings) -> String {
+    let mut out = String::new();
     let mut later: Vec<f64> = Vec::new();
     let mut firsts: Vec<f64> = Vec::new();
     for s in said.iter().filter(|s| s.speaker == Speaker::Bot) {
@@ -218,22 +255,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
             }
         );
     }
-    out.push_str(&scores(&games, bot));
-    if faults == 0 {
-        let _ = writeln!(
-            out,
-            "\nOK: no fault in {}.",
-            crate::names::count(mine.len() as u64, "game")
-        );
-    } else {
-        let _ = writeln!(
-            out,
-            "\nFAILED: {} in {}.",
-            crate::names::count(faults, "fault"),
-            crate::names::count(mine.len() as u64, "game")
-        );
-    }
-    (out, faults == 0)
+    out
 }
 
 /// How many of the last lines of a bot's stderr in a game `check` shows under a fault.

@@ -12,7 +12,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 
 use crate::player::Limits;
 use crate::record::{GameRecord, InvalidRecord};
@@ -146,30 +146,16 @@ pub struct Advice {
 pub type GameFuture = Pin<Box<dyn Future<Output = GameOutcome> + Send + 'static>>;
 
 /// A game the machinery holds: cheap to clone, compared, hashed and written by name.
-/// Records and settings hold one; a record's `rules` is read back through the registry.
+/// Records and settings hold one; a record's `rules` is read back through the registry, which
+/// also says which game is the default (`crate::games`: `Default`, `Deserialize`,
+/// `is_default`).
 #[derive(Clone)]
 pub struct GameRef(pub Arc<dyn Game>);
 
 impl GameRef {
-    /// The game every record and setting that names none plays (`take6`: older records).
-    pub fn default_game() -> GameRef {
-        crate::games::default_game()
-    }
-
-    /// Whether this is the default game (records and settings leave the game out then).
-    pub fn is_default(&self) -> bool {
-        self.name() == crate::games::DEFAULT
-    }
-
     /// The built-in of this game called `name`, if there is one.
     pub fn builtin(&self, name: &str) -> Option<BuiltinKind> {
         self.builtins().iter().copied().find(|b| b.name == name)
-    }
-}
-
-impl Default for GameRef {
-    fn default() -> Self {
-        GameRef::default_game()
     }
 }
 
@@ -210,13 +196,6 @@ impl fmt::Display for GameRef {
 impl Serialize for GameRef {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.name())
-    }
-}
-
-impl<'de> Deserialize<'de> for GameRef {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
-        crate::games::by_name(&name).map_err(serde::de::Error::custom)
     }
 }
 

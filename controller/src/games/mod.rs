@@ -1,10 +1,10 @@
 //! The games, one folder each, and the one registry that maps a name (or a game folder's
-//! path) to a [`Game`]: the only `match` on a game in the crate.
+//! path) to a [`Game`](crate::game::Game): the only `match` on a game in the crate.
 //!
 //! Everything that knows a game's rules lives in its own folder: [`take6`] (its rules, wire,
 //! table, built-ins, person at the keyboard, checker, replay and viewer) and [`kingdomino`]
-//! (the same for it). Each implements [`Game`] in its `mod.rs`. A new game is a new folder
-//! plus one line in [`built_in`] (see docs/development.md, "Adding a game").
+//! (the same for it). Each implements [`Game`](crate::game::Game) in its `mod.rs`. A new game is a new folder
+//! plus one line in `built_in` (see docs/development.md, "Adding a game").
 
 pub mod botzone;
 pub mod kingdomino;
@@ -12,6 +12,8 @@ pub mod take6;
 
 use std::path::Path;
 use std::sync::{Arc, LazyLock, Mutex};
+
+use serde::{Deserialize, Deserializer};
 
 use crate::game::GameRef;
 
@@ -93,4 +95,71 @@ pub fn known() -> Vec<String> {
 /// The game of records and settings that name none.
 pub fn default_game() -> GameRef {
     built_in()[0].clone()
+}
+
+impl GameRef {
+    /// The game every record and setting that names none plays (`take6`: older records).
+    pub fn default_game() -> GameRef {
+        default_game()
+    }
+
+    /// Whether this is the default game (records and settings leave the game out then).
+    pub fn is_default(&self) -> bool {
+        self.name() == DEFAULT
+    }
+}
+
+impl Default for GameRef {
+    fn default() -> Self {
+        GameRef::default_game()
+    }
+}
+
+impl<'de> Deserialize<'de> for GameRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        by_name(&name).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_finds_each_game_by_name_and_says_what_there_is() {
+        for name in known() {
+            let game = find(&name).unwrap();
+            assert_eq!(game.name(), name);
+            assert_eq!(by_name(&name).unwrap(), game);
+            // Written and read back by name, as records and settings hold it.
+            let json = serde_json::to_string(&game).unwrap();
+            assert_eq!(serde_json::from_str::<GameRef>(&json).unwrap(), game);
+            let seats = game.seats();
+            assert!(seats.fewest <= seats.default && seats.default <= seats.most);
+            // Built-ins are numbered by their place in the list.
+            for (i, b) in game.builtins().iter().enumerate() {
+                assert_eq!(usize::from(b.index), i);
+                assert_eq!(game.builtin(b.name), Some(*b));
+            }
+        }
+        assert_eq!(known()[0], DEFAULT);
+        assert!(GameRef::default().is_default());
+        let err = find("chess").unwrap_err().to_string();
+        assert!(err.contains("take6, kingdomino"), "{err}");
+        assert!(serde_json::from_str::<GameRef>("\"chess\"").is_err());
+    }
+
+    #[test]
+    fn take6s_builtins_are_its_strategies_in_padding_order() {
+        let names: Vec<&str> = take6::builtin::Strategy::ALL
+            .iter()
+            .map(|s| s.name())
+            .collect();
+        let kinds: Vec<&str> = take6::builtin::BUILTINS.iter().map(|b| b.name).collect();
+        assert_eq!(names, kinds);
+        for kind in take6::builtin::BUILTINS {
+            assert_eq!(take6::builtin::Strategy::of(kind).name(), kind.name);
+        }
+    }
 }

@@ -1,8 +1,9 @@
 //! What a series produces, one job per file: the record of each game (here, the schema), its
 //! line in `games.jsonl` with the running SHA-256 chain ([`jsonl`]), the running tally behind
 //! the leaderboard ([`tally`]), exporters that are pure functions of the standings
-//! ([`export`]), and an independent rules checker that replays a record ([`check`]); a game
-//! turn by turn for people ([`replay`]) and the HTML report ([`report`]).
+//! ([`export`]), ratings ([`rating`]) and the HTML report's frame ([`report`]). Checking a
+//! record against its rules, replaying it for people and drawing its board are its game's
+//! ([`crate::game::Game`]).
 //!
 //! Everything here depends only on game records, never on how the games were played.
 
@@ -177,7 +178,7 @@ impl GameRecord {
 
     /// Whether this is a summary record (`--record summary`): the game's seats, faults and
     /// scores without its cards and turns, which only a series of built-ins may write because
-    /// replaying the built-ins from the seed re-derives them ([`crate::table::builtins`]).
+    /// replaying the built-ins from the seed re-derives them ([`crate::game::Game::check_summary`]).
     pub fn is_summary(&self) -> bool {
         self.turns.is_empty() && self.kingdomino.is_none() && self.body.is_none()
     }

@@ -14,6 +14,11 @@ use super::{GameRecord, Standing};
 /// One game as the rating sees it: each player's number and total score.
 type Finish = Vec<(u32, u32)>;
 
+/// The most players of a game rated on the stack by the pairwise shortcut
+/// ([`multi_team_of_one`]); a bigger table (a game may seat more) takes the crate's own
+/// computation, which gives the same ratings.
+const FAST_SEATS: usize = 10;
+
 /// Weng-Lin ratings of every player, rated in game-number order.
 #[derive(Debug, Clone, Default)]
 pub struct Ratings {
@@ -93,16 +98,41 @@ impl Ratings {
         if self.rated.len() < self.names.len() {
             self.rated.resize(self.names.len(), None);
         }
-        let mut before = [WengLinRating::default(); crate::games::take6::game::MAX_PLAYERS];
-        let mut ranks = [0usize; crate::games::take6::game::MAX_PLAYERS];
+        let n = finish.len();
+        if n > FAST_SEATS {
+            return self.rate_many(finish);
+        }
+        let mut before = [WengLinRating::default(); FAST_SEATS];
+        let mut ranks = [0usize; FAST_SEATS];
         for (i, &(id, score)) in finish.iter().enumerate() {
             before[i] = self.rated[id as usize].unwrap_or_default();
             ranks[i] = 1 + finish.iter().filter(|(_, s)| *s < score).count();
         }
-        let n = finish.len();
         let after = multi_team_of_one(&before[..n], &ranks[..n]);
         for (&(id, _), rating) in finish.iter().zip(after) {
             self.rated[id as usize] = Some(rating);
+        }
+    }
+
+    /// [`Ratings::rate`] of a table bigger than [`FAST_SEATS`]: the crate's computation.
+    fn rate_many(&mut self, finish: &Finish) {
+        use skillratings::MultiTeamOutcome;
+        use skillratings::weng_lin::weng_lin_multi_team;
+        let teams: Vec<[WengLinRating; 1]> = finish
+            .iter()
+            .map(|&(id, _)| [self.rated[id as usize].unwrap_or_default()])
+            .collect();
+        let input: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+            .iter()
+            .zip(finish)
+            .map(|(t, &(_, score))| {
+                let rank = 1 + finish.iter().filter(|(_, s)| *s < score).count();
+                (&t[..], MultiTeamOutcome::new(rank))
+            })
+            .collect();
+        let after = weng_lin_multi_team(&input, &WengLinConfig::new());
+        for (&(id, _), rating) in finish.iter().zip(after) {
+            self.rated[id as usize] = Some(rating[0]);
         }
     }
 }
@@ -116,7 +146,7 @@ fn multi_team_of_one(
     players: &[WengLinRating],
     ranks: &[usize],
 ) -> impl Iterator<Item = WengLinRating> {
-    const N: usize = crate::games::take6::game::MAX_PLAYERS;
+    const N: usize = FAST_SEATS;
     let n = players.len();
     assert!(
         n <= N && ranks.len() == n,
@@ -226,6 +256,34 @@ mod tests {
         // A gap (game 4 missing) still rates the later games, in order.
         let gap: Vec<usize> = (0..12).filter(|&i| i != 4).collect();
         assert_eq!(rate(&gap).len(), 3);
+    }
+
+    /// A game may seat more than the shortcut's table: it is rated by the crate itself, and
+    /// the same whichever path (a 10-seat game through both).
+    #[test]
+    fn a_table_bigger_than_the_shortcut_is_rated_by_the_crate() {
+        let names: Vec<String> = (0..12).map(|i| format!("p{i}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let scores: Vec<u32> = (0..12).map(|i| (i * 7) % 5).collect();
+        let mut big = Ratings::default();
+        big.add(&crate::record::fixtures::result(&names, &scores, &[]));
+        let rated = big.current();
+        assert_eq!(rated.len(), 12);
+        // Ties rate alike; a better score rates higher.
+        assert_eq!(rated["p0"], rated["p5"]);
+        assert!(rated["p0"] > rated["p1"], "{rated:?}");
+        let mut fast = Ratings::default();
+        let mut slow = Ratings::default();
+        let ten = &crate::record::fixtures::result(&names[..10], &scores[..10], &[]);
+        fast.add(ten);
+        slow.rated.resize(10, None);
+        let finish: Finish = (0..10).map(|i| (i as u32, scores[i])).collect();
+        for (i, name) in names[..10].iter().enumerate() {
+            assert_eq!(slow.names.id(name), i as u32);
+        }
+        slow.rate_many(&finish);
+        slow.next = 1;
+        assert_eq!(fast.current(), slow.current());
     }
 
     /// The pairwise shortcut gives exactly the crate's ratings: random ratings, uncertainties

@@ -20,7 +20,7 @@ pub async fn dispatch(
     schedule: &Schedule,
     done: &GameSet,
     seats: &[TableSeat],
-    lineup: &super::Lineup,
+    lineup: &super::lineup::Lineup,
     settings: &Settings,
     tx: mpsc::Sender<Box<GameOutcome>>,
     stop: impl Future<Output = ()>,

@@ -3,6 +3,8 @@
 //! it by its game's rules: it starts the players, asks them, applies their answers to the rules, turns bad answers
 //! into faults and returns the game's record. Where the record goes is not its business.
 
+pub mod seats;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 

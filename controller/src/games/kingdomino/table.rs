@@ -8,10 +8,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use futures::future::join_all;
-use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use tokio::task::JoinHandle;
 
 use super::builtins::{Builtin as _, Greedy, Random};
 use super::game::{Game, IllegalMove, Turn};
@@ -19,8 +16,9 @@ use super::kingdom::Placement;
 use super::record::GameLog;
 use super::wire;
 use crate::game::BuiltinKind;
-use crate::player::{Fault, Finished, Limits, Process};
+use crate::player::{Fault, Limits, Process};
 use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes};
+use crate::table::seats::{self, Endings};
 use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
 
 /// Who plays a seat, as the game goes on. At most four per table, so the size of a built-in's
@@ -47,36 +45,25 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         names: table.seats.iter().map(|s| s.name.clone()).collect(),
         players: Vec::with_capacity(n),
         invalid: Vec::new(),
-        ending: Vec::new(),
+        endings: Endings::default(),
     };
     let mut start_faults = Vec::new();
     for (seat, s) in table.seats.iter().enumerate() {
         let player = match &s.occupant {
-            Occupant::Builtin(strategy) => {
-                let mut rng = ChaCha8Rng::seed_from_u64(table.seed);
-                // Stream 0 is the draw's; each seat's player draws from a stream of its own.
-                rng.set_stream(1 + seat as u64);
-                Player::Builtin(*strategy, rng)
+            // Stream 0 is the draw's; each seat's player draws from a stream of its own.
+            Occupant::Builtin(kind) => Player::Builtin(*kind, seats::builtin_rng(table.seed, seat)),
+            bot @ Occupant::Bot { .. } => {
+                match seats::spawn_bot(bot, table.game, limits).expect("a bot's seat") {
+                    Ok(mut p) => {
+                        p.queue_text(&init);
+                        Player::Process(p)
+                    }
+                    Err(fault) => {
+                        start_faults.push((seat, fault));
+                        Player::Gone
+                    }
+                }
             }
-            Occupant::Bot {
-                workdir,
-                templates,
-                sandbox,
-                transcript,
-            } => match Process::spawn(sandbox, workdir, Arc::clone(templates), limits) {
-                Ok(p) => {
-                    let mut p = match transcript {
-                        Some(t) => p.with_transcript(t.game(table.game)),
-                        None => p,
-                    };
-                    p.queue_text(&init);
-                    Player::Process(p)
-                }
-                Err(fault) => {
-                    start_faults.push((seat, fault));
-                    Player::Gone
-                }
-            },
             Occupant::Human(console) => Player::Human(super::human::Human::new(
                 Arc::clone(console),
                 table.seats.iter().map(|s| s.name.clone()).collect(),
@@ -90,19 +77,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     while let Some(turn) = game.next() {
         state.play_sequence(&mut game, turn).await;
     }
-    let logs = state.finish(&mut game).await;
-    let replies = logs
-        .iter()
-        .map(|(seat, ended)| ReplyTimes::new(*seat, &ended.replies))
-        .collect();
-    let logs = logs
-        .into_iter()
-        .map(|(seat, ended)| SeatLog {
-            seat,
-            name: state.names[seat].clone(),
-            stderr: ended.stderr,
-        })
-        .collect();
+    let (replies, logs) = state.finish(&mut game).await;
     let record = GameRecord {
         game: table.game,
         rules: table.rules.clone(),
@@ -141,7 +116,7 @@ struct Table {
     players: Vec<Player>,
     invalid: Vec<InvalidRecord>,
     /// Faulted bots shutting down in the background, so their grace period delays no one.
-    ending: Vec<(usize, JoinHandle<Finished>)>,
+    endings: Endings,
 }
 
 impl Table {
@@ -192,29 +167,30 @@ impl Table {
     fn record_fault(&mut self, game: &mut Game, seat: usize, fault: Fault) {
         self.note_fault(game, seat, &fault);
         if let Player::Process(p) = std::mem::replace(&mut self.players[seat], Player::Gone) {
-            self.ending
-                .push((seat, tokio::spawn(async move { p.finish_text(None).await })));
+            self.endings
+                .retire(seat, async move { p.finish_text(None).await });
         }
     }
 
     /// Records `fault` in the record and ends the seat's game in the rules.
     fn note_fault(&mut self, game: &mut Game, seat: usize, fault: &Fault) {
-        tracing::info!(seat, bot = %self.names[seat], turn = game.turn(), "fault: {fault}");
-        self.invalid.push(InvalidRecord {
+        let name = &self.names[seat];
+        self.invalid.push(seats::fault_record(
+            name,
             seat,
-            turn: game.turn(),
-            phase: FaultPhase::Move,
-            kind: fault.kind().to_string(),
-            reason: fault.to_string(),
-        });
+            game.turn(),
+            FaultPhase::Move,
+            fault,
+        ));
         game.eliminate(seat);
     }
 
     /// The end: every bot still playing has its input closed and is shut down. A bot whose
     /// tree passed a limit, or used more than a reply's CPU time after its last reply, faults
-    /// now (its score still counts, as for any fault). Returns what each bot left, by seat.
-    async fn finish(&mut self, game: &mut Game) -> Vec<(usize, Finished)> {
-        let endings = std::mem::take(&mut self.players)
+    /// now (its score still counts, as for any fault). Returns each bot's reply times and
+    /// stderr, by seat.
+    async fn finish(&mut self, game: &mut Game) -> (Vec<ReplyTimes>, Vec<SeatLog>) {
+        let finishing = std::mem::take(&mut self.players)
             .into_iter()
             .enumerate()
             .filter_map(|(seat, player)| match player {
@@ -224,20 +200,15 @@ impl Table {
                     None
                 }
                 Player::Builtin(..) | Player::Gone => None,
-            });
-        let mut finished: Vec<(usize, Finished)> = join_all(endings).await;
-        for (seat, ended) in &finished {
-            if let Some(fault) = ended.breach.map(Fault::Limit).or(ended.overrun.clone()) {
-                self.note_fault(game, *seat, &fault);
-            }
+            })
+            .collect();
+        let ended = std::mem::take(&mut self.endings)
+            .finish(finishing, &self.names)
+            .await;
+        for (seat, fault) in &ended.faults {
+            self.note_fault(game, *seat, fault);
         }
-        for (seat, task) in self.ending.drain(..) {
-            if let Ok(ended) = task.await {
-                finished.push((seat, ended));
-            }
-        }
-        finished.sort_by_key(|(seat, _)| *seat);
-        finished
+        (ended.replies, ended.logs)
     }
 }
 

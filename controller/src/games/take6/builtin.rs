@@ -2,8 +2,8 @@
 //! that faulted. They run in-process and decide from the [`View`] alone, so a substitute needs
 //! no history to join a game midway.
 
+use rand::RngExt;
 use rand::rngs::ChaCha8Rng;
-use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use super::game::{Card, ROW_LIMIT, ROWS, View};
@@ -99,10 +99,8 @@ impl Builtin {
     /// A player for `seat` of the game whose seed is `game_seed`.
     pub fn new(strategy: Strategy, game_seed: u64, seat: usize) -> Builtin {
         let rng = (strategy == Strategy::Random).then(|| {
-            let mut rng = ChaCha8Rng::seed_from_u64(game_seed);
             // Stream 0 deals; each seat's player draws from a stream of its own.
-            rng.set_stream(1 + seat as u64);
-            rng
+            crate::table::seats::builtin_rng(game_seed, seat)
         });
         Builtin { strategy, rng }
     }
@@ -253,8 +251,9 @@ impl Player for Builtin {
 
 #[cfg(test)]
 mod tests {
+    use rand::RngExt;
+    use rand::SeedableRng;
     use rand::rngs::ChaCha8Rng;
-    use rand::{RngExt, SeedableRng};
 
     use super::*;
     use crate::games::take6::game::{Deal, Game, cows_in};

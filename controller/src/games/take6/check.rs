@@ -87,29 +87,45 @@ pub fn check_record(r: &GameRecord) -> Result<(), String> {
 
 /// Checks one round (a record without later rounds) on its own.
 fn check_round(r: &GameRecord) -> Result<(), String> {
-    const TURNS: usize = 10;
-    const HAND: usize = 10;
-    const NROWS: usize = 4;
-    const ROW_FULL: usize = 5;
-    const PENALTY: u32 = 100;
-    fn cows(card: u8) -> u32 {
-        if card == 55 {
-            7
-        } else if card.is_multiple_of(11) {
-            5
-        } else if card.is_multiple_of(10) {
-            3
-        } else if card.is_multiple_of(5) {
-            2
-        } else {
-            1
-        }
-    }
-    fn sum_cows(cards: &[u8]) -> u32 {
-        cards.iter().map(|&c| cows(c)).sum()
+    let n = check_shape(r)?;
+    let dealt = check_dealt(r)?;
+    let fault_turn = check_faults(r, n)?;
+    let (board, piles, counted) = replay(r, n, &fault_turn)?;
+    // Every card dealt is on the board or in a pile, once.
+    let mut end: Vec<u8> = board.concat();
+    end.extend(piles.concat());
+    end.sort_unstable();
+    if end != dealt {
+        return Err("the cards on the board and in the piles are not the cards dealt".into());
     }
 
-    // Shape.
+    check_scores(r, &fault_turn, &counted)
+}
+
+const TURNS: usize = 10;
+const HAND: usize = 10;
+const NROWS: usize = 4;
+const ROW_FULL: usize = 5;
+const PENALTY: u32 = 100;
+fn cows(card: u8) -> u32 {
+    if card == 55 {
+        7
+    } else if card.is_multiple_of(11) {
+        5
+    } else if card.is_multiple_of(10) {
+        3
+    } else if card.is_multiple_of(5) {
+        2
+    } else {
+        1
+    }
+}
+fn sum_cows(cards: &[u8]) -> u32 {
+    cards.iter().map(|&c| cows(c)).sum()
+}
+
+/// Shape: one entry per player in every per-seat vector, unique names. Returns the players.
+fn check_shape(r: &GameRecord) -> Result<usize, String> {
     let n = r.players.len();
     if n == 0 || n > 10 {
         return Err(format!("{n} players; a game seats 1 to 10"));
@@ -130,8 +146,11 @@ fn check_round(r: &GameRecord) -> Result<(), String> {
     if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
         return Err(format!("player name {:?} appears twice", w[0]));
     }
+    Ok(n)
+}
 
-    // The deal.
+/// The deal: 10 cards a seat, all in the deck, none twice. Returns every card dealt, sorted.
+fn check_dealt(r: &GameRecord) -> Result<Vec<u8>, String> {
     let mut dealt: Vec<u8> = r.rows.to_vec();
     for (seat, hand) in r.hands.iter().enumerate() {
         if hand.len() != HAND {
@@ -149,8 +168,11 @@ fn check_round(r: &GameRecord) -> Result<(), String> {
     if let Some(w) = dealt.windows(2).find(|w| w[0] == w[1]) {
         return Err(format!("card {} was dealt twice", w[0]));
     }
+    Ok(dealt)
+}
 
-    // Faults.
+/// Faults: valid seats and turns, in turn order, no seat twice. Returns each seat's fault turn.
+fn check_faults(r: &GameRecord, n: usize) -> Result<Vec<Option<u8>>, String> {
     let mut fault_turn: Vec<Option<u8>> = vec![None; n];
     let mut last_turn = 0;
     for f in &r.invalid {
@@ -171,8 +193,14 @@ fn check_round(r: &GameRecord) -> Result<(), String> {
             return Err(format!("seat {} faults twice", f.seat));
         }
     }
+    Ok(fault_turn)
+}
 
-    // Replay.
+/// The board, the piles and each seat's cows that count, replayed turn by turn.
+type Replayed = (Vec<Vec<u8>>, Vec<Vec<u8>>, Vec<u32>);
+
+/// Replays the turns: every card played from its seat's hand, placed by the rules.
+fn replay(r: &GameRecord, n: usize, fault_turn: &[Option<u8>]) -> Result<Replayed, String> {
     if r.turns.len() != TURNS {
         return Err(format!("{} turns, not 10", r.turns.len()));
     }
@@ -182,108 +210,9 @@ fn check_round(r: &GameRecord) -> Result<(), String> {
     let mut counted = vec![0u32; n];
     for (i, turn) in r.turns.iter().enumerate() {
         let t = i + 1;
-        if turn.played.len() != n {
-            return Err(format!(
-                "turn {t}: {} cards played by {n} players",
-                turn.played.len()
-            ));
-        }
-        for (seat, &card) in turn.played.iter().enumerate() {
-            let Some(at) = held[seat].iter().position(|&c| c == card) else {
-                return Err(format!(
-                    "turn {t}: seat {seat} played {card}, which it does not hold"
-                ));
-            };
-            held[seat].remove(at);
-        }
-        if turn.events.len() != n {
-            return Err(format!(
-                "turn {t}: {} placements for {n} cards",
-                turn.events.len()
-            ));
-        }
-        let mut placed = vec![false; n];
-        let mut previous: Option<u8> = None;
+        check_played(t, turn, n, &mut held)?;
         for ev in &turn.events {
-            let seat = ev.seat;
-            if seat >= n || std::mem::replace(&mut placed[seat], true) {
-                return Err(format!(
-                    "turn {t}: seat {seat} placed twice or does not exist"
-                ));
-            }
-            if ev.card != turn.played[seat] {
-                return Err(format!(
-                    "turn {t}: seat {seat} placed {} but played {}",
-                    ev.card, turn.played[seat]
-                ));
-            }
-            if previous.is_some_and(|p| p >= ev.card) {
-                return Err(format!("turn {t}: card {} placed out of order", ev.card));
-            }
-            previous = Some(ev.card);
-        }
-        for ev in &turn.events {
-            let seat = ev.seat;
-            let fits = (0..NROWS)
-                .filter(|&row| *board[row].last().unwrap_or(&0) < ev.card)
-                .max_by_key(|&row| board[row].last().copied());
-            let (row, took) = match (fits, ev.reason) {
-                (Some(row), None) => {
-                    if board[row].len() >= ROW_FULL {
-                        (row, std::mem::replace(&mut board[row], vec![ev.card]))
-                    } else {
-                        board[row].push(ev.card);
-                        (row, Vec::new())
-                    }
-                }
-                (Some(_), Some(reason)) => {
-                    return Err(format!(
-                        "turn {t}: card {} fits a row but has reason {reason:?}",
-                        ev.card
-                    ));
-                }
-                (None, None) => {
-                    return Err(format!(
-                        "turn {t}: card {} is below every row but has no reason",
-                        ev.card
-                    ));
-                }
-                (None, Some(reason)) => {
-                    if ev.row >= NROWS {
-                        return Err(format!("turn {t}: card {} took row {}", ev.card, ev.row));
-                    }
-                    if reason == RowChoice::Forced {
-                        if fault_turn[seat].is_none_or(|f| usize::from(f) > t) {
-                            return Err(format!(
-                                "turn {t}: seat {seat} was forced to take a row without a fault"
-                            ));
-                        }
-                        let cheapest = (0..NROWS)
-                            .min_by_key(|&row| (sum_cows(&board[row]), row))
-                            .unwrap_or(0);
-                        if ev.row != cheapest {
-                            return Err(format!(
-                                "turn {t}: seat {seat} was forced to take row {}, not the \
-                                 cheapest row {cheapest}",
-                                ev.row
-                            ));
-                        }
-                    }
-                    (ev.row, std::mem::replace(&mut board[ev.row], vec![ev.card]))
-                }
-            };
-            if ev.row != row {
-                return Err(format!(
-                    "turn {t}: card {} recorded in row {}, belongs in row {row}",
-                    ev.card, ev.row
-                ));
-            }
-            if ev.took != took {
-                return Err(format!(
-                    "turn {t}: card {} recorded taking {:?}, takes {took:?}",
-                    ev.card, ev.took
-                ));
-            }
+            let took = place(t, ev, &mut board, fault_turn)?;
             let got = sum_cows(&took);
             if ev.cows != got {
                 return Err(format!(
@@ -291,10 +220,10 @@ fn check_round(r: &GameRecord) -> Result<(), String> {
                     ev.card, ev.cows
                 ));
             }
-            if fault_turn[seat].is_none_or(|f| t < usize::from(f)) {
-                counted[seat] += got;
+            if fault_turn[ev.seat].is_none_or(|f| t < usize::from(f)) {
+                counted[ev.seat] += got;
             }
-            piles[seat].extend(took);
+            piles[ev.seat].extend(took);
         }
         for f in r.invalid.iter().filter(|f| usize::from(f.turn) == t) {
             if f.phase == FaultPhase::Row
@@ -310,16 +239,135 @@ fn check_round(r: &GameRecord) -> Result<(), String> {
             }
         }
     }
+    Ok((board, piles, counted))
+}
 
-    // Every card dealt is on the board or in a pile, once.
-    let mut end: Vec<u8> = board.concat();
-    end.extend(piles.concat());
-    end.sort_unstable();
-    if end != dealt {
-        return Err("the cards on the board and in the piles are not the cards dealt".into());
+/// Turn `t`'s cards: one a seat, each from its hand (taken out of `held`); one placement a
+/// seat, in ascending card order, each of the card its seat played.
+fn check_played(
+    t: usize,
+    turn: &crate::record::TurnRecord,
+    n: usize,
+    held: &mut [Vec<u8>],
+) -> Result<(), String> {
+    if turn.played.len() != n {
+        return Err(format!(
+            "turn {t}: {} cards played by {n} players",
+            turn.played.len()
+        ));
     }
+    for (seat, &card) in turn.played.iter().enumerate() {
+        let Some(at) = held[seat].iter().position(|&c| c == card) else {
+            return Err(format!(
+                "turn {t}: seat {seat} played {card}, which it does not hold"
+            ));
+        };
+        held[seat].remove(at);
+    }
+    if turn.events.len() != n {
+        return Err(format!(
+            "turn {t}: {} placements for {n} cards",
+            turn.events.len()
+        ));
+    }
+    let mut placed = vec![false; n];
+    let mut previous: Option<u8> = None;
+    for ev in &turn.events {
+        let seat = ev.seat;
+        if seat >= n || std::mem::replace(&mut placed[seat], true) {
+            return Err(format!(
+                "turn {t}: seat {seat} placed twice or does not exist"
+            ));
+        }
+        if ev.card != turn.played[seat] {
+            return Err(format!(
+                "turn {t}: seat {seat} placed {} but played {}",
+                ev.card, turn.played[seat]
+            ));
+        }
+        if previous.is_some_and(|p| p >= ev.card) {
+            return Err(format!("turn {t}: card {} placed out of order", ev.card));
+        }
+        previous = Some(ev.card);
+    }
+    Ok(())
+}
 
-    // Scores.
+/// Places `ev`'s card on `board` by the rules and checks its row and what it took; returns
+/// the cards taken.
+fn place(
+    t: usize,
+    ev: &crate::record::PlacementRecord,
+    board: &mut [Vec<u8>],
+    fault_turn: &[Option<u8>],
+) -> Result<Vec<u8>, String> {
+    let seat = ev.seat;
+    let fits = (0..NROWS)
+        .filter(|&row| *board[row].last().unwrap_or(&0) < ev.card)
+        .max_by_key(|&row| board[row].last().copied());
+    let (row, took) = match (fits, ev.reason) {
+        (Some(row), None) => {
+            if board[row].len() >= ROW_FULL {
+                (row, std::mem::replace(&mut board[row], vec![ev.card]))
+            } else {
+                board[row].push(ev.card);
+                (row, Vec::new())
+            }
+        }
+        (Some(_), Some(reason)) => {
+            return Err(format!(
+                "turn {t}: card {} fits a row but has reason {reason:?}",
+                ev.card
+            ));
+        }
+        (None, None) => {
+            return Err(format!(
+                "turn {t}: card {} is below every row but has no reason",
+                ev.card
+            ));
+        }
+        (None, Some(reason)) => {
+            if ev.row >= NROWS {
+                return Err(format!("turn {t}: card {} took row {}", ev.card, ev.row));
+            }
+            if reason == RowChoice::Forced {
+                if fault_turn[seat].is_none_or(|f| usize::from(f) > t) {
+                    return Err(format!(
+                        "turn {t}: seat {seat} was forced to take a row without a fault"
+                    ));
+                }
+                let cheapest = (0..NROWS)
+                    .min_by_key(|&row| (sum_cows(&board[row]), row))
+                    .unwrap_or(0);
+                if ev.row != cheapest {
+                    return Err(format!(
+                        "turn {t}: seat {seat} was forced to take row {}, not the \
+                         cheapest row {cheapest}",
+                        ev.row
+                    ));
+                }
+            }
+            (ev.row, std::mem::replace(&mut board[ev.row], vec![ev.card]))
+        }
+    };
+    if ev.row != row {
+        return Err(format!(
+            "turn {t}: card {} recorded in row {}, belongs in row {row}",
+            ev.card, ev.row
+        ));
+    }
+    if ev.took != took {
+        return Err(format!(
+            "turn {t}: card {} recorded taking {:?}, takes {took:?}",
+            ev.card, ev.took
+        ));
+    }
+    Ok(took)
+}
+
+/// Scores: each seat's cows that count, its penalty (100 exactly when it faulted) and their sum.
+fn check_scores(r: &GameRecord, fault_turn: &[Option<u8>], counted: &[u32]) -> Result<(), String> {
+    let n = r.players.len();
     for seat in 0..n {
         let penalty = if fault_turn[seat].is_some() {
             PENALTY

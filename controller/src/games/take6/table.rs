@@ -10,7 +10,6 @@ use std::time::Instant;
 use futures::future::join_all;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use tokio::task::JoinHandle;
 
 use super::builtin::{Builtin, Strategy};
 use super::game::{
@@ -18,11 +17,12 @@ use super::game::{
 };
 use super::human::Human;
 use super::seat::Seat;
-use crate::player::{Fault, Finished, Limits, Player, Process};
+use crate::player::{Fault, Limits, Player};
 use crate::record::{
     FaultPhase, GameRecord, InvalidRecord, PlacementRecord, ReplyTimes, RoundRecord, RowChoice,
     TurnRecord,
 };
+use crate::table::seats::{self, Endings};
 use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
 
 /// The cards of round `round` (0-based) of the game with seed `seed` at a table of `players`,
@@ -49,7 +49,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         players: Vec::with_capacity(n),
         invalid: Vec::new(),
         start_faults: vec![None; n],
-        logs: Vec::new(),
+        endings: Endings::default(),
         round: 1,
         rounds: table.rounds.max(1),
         gone: vec![None; n],
@@ -61,21 +61,15 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
                 Seat::Builtin(Builtin::new(Strategy::of(*kind), table.seed, seat))
             }
             Occupant::Human(console) => Seat::Human(Human::new(Arc::clone(console))),
-            Occupant::Bot {
-                workdir,
-                templates,
-                sandbox,
-                transcript,
-            } => match Process::spawn(sandbox, workdir, Arc::clone(templates), limits) {
-                Ok(p) => Seat::Process(match transcript {
-                    Some(t) => p.with_transcript(t.game(table.game)),
-                    None => p,
-                }),
-                Err(fault) => {
-                    state.start_faults[seat] = Some(fault);
-                    Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, table.seed, seat))
+            bot @ Occupant::Bot { .. } => {
+                match seats::spawn_bot(bot, table.game, limits).expect("a bot's seat") {
+                    Ok(p) => Seat::Process(p),
+                    Err(fault) => {
+                        state.start_faults[seat] = Some(fault);
+                        Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, table.seed, seat))
+                    }
                 }
-            },
+            }
         };
         state.players.push(player);
     }
@@ -148,7 +142,7 @@ struct Table {
     /// Bots that could not even be started; their fault is recorded when turn 1 begins.
     start_faults: Vec<Option<Fault>>,
     /// Faulted bots shutting down in the background, so their grace period delays no one.
-    logs: Vec<(usize, JoinHandle<Finished>)>,
+    endings: Endings,
     /// Each bot seat's reply times, in seat order, filled as the bots finish.
     replies: Vec<ReplyTimes>,
     /// The round being played, from 1, and how many the game has.
@@ -223,40 +217,26 @@ impl Table {
     /// A bot whose tree passed a limit during the game (its working copy grew too much) or used
     /// more than a reply's CPU time after its last reply faults now. Returns what each bot (faulted ones included) wrote to stderr, by seat.
     async fn finish(&mut self, game: &mut Game) -> Vec<SeatLog> {
-        let mut endings = Vec::new();
+        let mut finishing = Vec::new();
         let moment = game.moment();
         for (seat, player) in std::mem::take(&mut self.players).into_iter().enumerate() {
             let view = self.view_at(game, &moment, seat, Phase::Score);
             match player {
-                Seat::Process(p) => endings.push(async move { (seat, p.finish(Some(view)).await) }),
+                Seat::Process(p) => {
+                    finishing.push(async move { (seat, p.finish(Some(view)).await) });
+                }
                 Seat::Human(mut h) => h.tell(&view).await,
                 Seat::Builtin(_) => {}
             }
         }
-        let mut finished: Vec<(usize, Finished)> = join_all(endings).await;
-        for (seat, ended) in &finished {
-            let fault = ended.breach.map(Fault::Limit).or(ended.overrun.clone());
-            if let Some(fault) = fault {
-                self.note_fault(game, *seat, FaultPhase::Card, &fault);
-            }
+        let ended = std::mem::take(&mut self.endings)
+            .finish(finishing, &self.names)
+            .await;
+        for (seat, fault) in &ended.faults {
+            self.note_fault(game, *seat, FaultPhase::Card, fault);
         }
-        for (seat, task) in self.logs.drain(..) {
-            if let Ok(ended) = task.await {
-                finished.push((seat, ended));
-            }
-        }
-        finished.sort_by_key(|(seat, _)| *seat);
-        finished
-            .into_iter()
-            .map(|(seat, ended)| {
-                self.replies.push(ReplyTimes::new(seat, &ended.replies));
-                SeatLog {
-                    seat,
-                    name: self.names[seat].clone(),
-                    stderr: ended.stderr,
-                }
-            })
-            .collect()
+        self.replies = ended.replies;
+        ended.logs
     }
 
     fn view(&self, game: &Game, seat: usize, phase: Phase) -> View {
@@ -342,10 +322,8 @@ impl Table {
         let substitute = Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, self.seed, seat));
         if let Seat::Process(p) = std::mem::replace(&mut self.players[seat], substitute) {
             let view = self.view(game, seat, Phase::Invalid);
-            self.logs.push((
-                seat,
-                tokio::spawn(async move { p.finish(Some(view)).await }),
-            ));
+            self.endings
+                .retire(seat, async move { p.finish(Some(view)).await });
         }
     }
 
@@ -353,19 +331,9 @@ impl Table {
     fn note_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: &Fault) {
         game.fault(seat);
         self.gone[seat].get_or_insert(self.round);
-        tracing::info!(
-            seat,
-            bot = %self.names[seat],
-            turn = game.turn(),
-            "fault: {fault}"
-        );
-        self.invalid.push(InvalidRecord {
-            seat,
-            turn: game.turn(),
-            phase,
-            kind: fault.kind().to_string(),
-            reason: fault.to_string(),
-        });
+        let name = &self.names[seat];
+        self.invalid
+            .push(seats::fault_record(name, seat, game.turn(), phase, fault));
     }
 
     /// The built-in now playing `seat` (after a fault).

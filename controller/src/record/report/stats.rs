@@ -18,7 +18,7 @@ pub const VIEWER_SAMPLE: usize = 200;
 
 /// A game as the viewer needs it: who sat where, the scores and faults, and the play itself
 /// in the form of the game's viewer.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ViewerGame {
     pub n: u64,
     pub seed: u64,
@@ -28,14 +28,33 @@ pub struct ViewerGame {
     /// `[seat, turn, "card" | "row" | "move", kind, reason]`.
     pub faults: Vec<(usize, u8, &'static str, String, String)>,
     /// The game's own fields ([`crate::game::Game::viewer_data`]), side by side with the
-    /// common ones in the page's JSON.
-    #[serde(flatten)]
-    pub play: serde_json::Value,
+    /// common ones in the page's JSON. Kept as JSON text: a kept game is a few kilobytes so,
+    /// where a `serde_json::Value` of it is ten times that.
+    pub play: String,
+}
+
+impl Serialize for ViewerGame {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeMap};
+        let play: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&self.play).map_err(S::Error::custom)?;
+        let mut map = s.serialize_map(Some(6 + play.len()))?;
+        map.serialize_entry("n", &self.n)?;
+        map.serialize_entry("seed", &self.seed)?;
+        map.serialize_entry("players", &self.players)?;
+        map.serialize_entry("builtin", &self.builtin)?;
+        map.serialize_entry("scores", &self.scores)?;
+        map.serialize_entry("faults", &self.faults)?;
+        for (key, value) in &play {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
 }
 
 impl ViewerGame {
     fn of(r: &GameRecord) -> ViewerGame {
-        let play = r.rules.viewer_data(r);
+        let play = r.rules.viewer_data(r).to_string();
         ViewerGame {
             n: r.game,
             seed: r.seed,

@@ -33,7 +33,7 @@ pub struct Round {
 
 impl Round {
     /// Deals round `round` (0-based) of the game with seed `seed` to `n` seats, hands rotated
-    /// by `rotation`: the cards of [`crate::table::deal`], shuffled the same way.
+    /// by `rotation`: the cards of [`crate::games::take6::table::deal`], shuffled the same way.
     pub fn deal(seed: u64, n: usize, round: u32, rotation: usize) -> Round {
         assert!(
             (1..=MAX_PLAYERS).contains(&n),

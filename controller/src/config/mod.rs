@@ -1,14 +1,17 @@
 //! Settings of a series, from `take6.toml` and command-line flags, validated once.
 //!
 //! Flags win over the file; the file wins over built-in defaults. Paths in the file are relative
-//! to the file's folder, paths in flags to the current directory. Nothing here knows about
-//! games or processes.
+//! to the file's folder, paths in flags to the current directory. Nothing here knows a game
+//! but through [`crate::game::Game`] (its seats, default limits, what it supports).
+//!
+//! One job per file: `flags` the command line, `file` `take6.toml`'s keys, this file the
+//! settings and their resolution, `bounds` each number's range, `machine` what this
+//! machine cannot give.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::game::GameRef;
 use crate::player::Limits;
@@ -17,328 +20,16 @@ use crate::schedule::{Request, ScheduleKind};
 use crate::shard::Shard;
 
 mod bounds;
+mod file;
+mod flags;
+mod machine;
 
 use bounds::Bounds;
+use file::{FileConfig, read_file};
+pub use flags::{CheckArgs, Cli, Command, MergeArgs, PlayArgs, RunArgs, TableArgs};
 
 /// The name of the settings file looked for in the current directory.
 pub const CONFIG_FILE: &str = "take6.toml";
-
-/// take6: a King-of-the-Hill tournament controller for bot games: Take 6! (6 nimmt!) and, with
-/// --game kingdomino, CodinGame's Kingdomino.
-///
-/// Drop each bot's folder (with an executable `launch`, optionally a `build`) into `bots/` and
-/// run a series; results go to `results/<series-id>/` (`results/latest` is the newest).
-#[derive(Debug, Parser)]
-#[command(version, about, long_about, args_override_self = true)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Run a series: build every bot, play the games, write games.jsonl, leaderboard.csv,
-    /// series.toml and logs under the results folder. A flag given twice takes its last value.
-    #[command(args_override_self = true)]
-    Run(RunArgs),
-    /// Play yourself, at the keyboard, against the bots (Take 6 or, with --game kingdomino,
-    /// Kingdomino; built-ins fill the table).
-    /// Games are recorded under the results folder like any series.
-    #[command(args_override_self = true)]
-    Play(PlayArgs),
-    /// Recompute a series' leaderboard from its games.jsonl (e.g. after the controller was
-    /// killed), rewrite its leaderboard.csv and report.html and print the summary.
-    Leaderboard {
-        /// The series folder
-        #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
-        dir: PathBuf,
-    },
-    /// Check a bot before submitting it: build it, play a few games against the built-ins
-    /// and print the transcript of the first game, each fault with what a correct reply would
-    /// have been, reply times against the limits and the mean score. Exits 0 only when the bot
-    /// never faulted. The bot's folder is only read (a copy is built and played).
-    Check(CheckArgs),
-    /// Print one recorded game turn by turn: the rows after each turn, where every card went,
-    /// who took what, and the running cows (what report.html's game viewer shows).
-    Replay {
-        /// The series folder, e.g. results/latest
-        #[arg(value_name = "SERIES_DIR")]
-        dir: PathBuf,
-        /// The game's number (the `game` field of games.jsonl, from 0)
-        #[arg(value_name = "GAME")]
-        game: u64,
-    },
-    /// Check a series' results: replay every game in its games.jsonl through an independent
-    /// rules checker, check each line's SHA-256 chain and the counts in series.toml, and name
-    /// the first bad line. Exits 1 when anything fails.
-    Verify {
-        /// The series folder
-        #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
-        dir: PathBuf,
-    },
-    /// Merge the shards of one series (each a folder of `take6 run --shard I/N`) into a new
-    /// series folder equal to a one-machine run with the same seed and settings. Each shard is
-    /// verified first; shards of different series, overlapping or missing games are refused.
-    Merge(MergeArgs),
-}
-
-/// Flags of `take6 merge`.
-#[derive(Debug, Clone, Args)]
-pub struct MergeArgs {
-    /// Folder the merged series' folder is made in
-    #[arg(long, value_name = "DIR", default_value = "results")]
-    pub results: PathBuf,
-    /// Merge even when games are missing (shards not given or not finished), and list them
-    #[arg(long)]
-    pub partial: bool,
-    /// The shards' series folders (e.g. shard-*/latest)
-    #[arg(value_name = "SHARD_DIR", required = true)]
-    pub shards: Vec<PathBuf>,
-}
-
-/// Flags of `take6 run`. Each overrides the same key of `take6.toml`.
-#[derive(Debug, Default, Clone, Args)]
-pub struct RunArgs {
-    /// The flags `take6 play` shares.
-    #[command(flatten)]
-    pub table: TableArgs,
-    /// The game: take6 (Take 6!, 2 to 10 players, lower scores win) or kingdomino
-    /// (CodinGame's Kingdomino, 2 to 4 players, higher scores win) [default: take6]
-    #[arg(long, value_name = "GAME")]
-    pub game: Option<String>,
-    /// Games to play (the budget); see --schedule for more bots than seats [default: 100]
-    #[arg(long, value_name = "N")]
-    pub games: Option<u64>,
-    /// With more bots than seats: `all` plays every subset max(1, ceil(games / subsets))
-    /// times, `balanced` exactly the budget with games per bot and pairs balanced, `auto`
-    /// `all` when the subsets fit the budget, else `balanced` [default: auto]
-    #[arg(long, value_name = "KIND")]
-    pub schedule: Option<ScheduleKind>,
-    /// Stop, within the --games budget, as soon as each of the top K ranks (--top) is
-    /// separated at 95 % from the next
-    #[arg(long)]
-    pub until_separated: bool,
-    /// How many leading ranks --until-separated waits for [default: 3]
-    #[arg(long, value_name = "K")]
-    pub top: Option<usize>,
-    /// Games played at once [default: the number of CPUs]
-    #[arg(long, value_name = "N")]
-    pub jobs: Option<usize>,
-    /// Continue an interrupted series in its folder [default: results/latest]: plays only
-    /// the games not yet in its games.jsonl, with its recorded settings (flags may change
-    /// --jobs, --build-timeout-s and --max-bot-mib, nothing that changes the games; take6.toml is not read)
-    #[arg(
-        long,
-        value_name = "SERIES_DIR",
-        num_args = 0..=1,
-        default_missing_value = "results/latest"
-    )]
-    pub resume: Option<PathBuf>,
-    /// A calibration series of the built-in strategies only (random, first, lowest, highest,
-    /// gap, cycled; `random#2` from the sixth seat): no bot folder is read. Played on --jobs
-    /// plain threads
-    #[arg(long)]
-    pub builtins_only: bool,
-    /// How much of each game games.jsonl keeps: full (every card and turn) or summary (seats,
-    /// faults and scores; only with --builtins-only, whose games `take6 verify` re-derives
-    /// from the seed) [default: full]
-    #[arg(long, value_name = "LEVEL")]
-    pub record: Option<crate::record::Level>,
-    /// Play a series of built-ins on the async tables (as bots' games are) instead of plain
-    /// threads: for the test that both make the same games
-    #[arg(long, hide = true)]
-    pub async_tables: bool,
-    /// Play only shard I of N of the series: the game numbers n with n % N == I (0 <= I < N),
-    /// into its own series folder; `take6 merge` joins the N folders into the whole series.
-    /// Every shard needs the same seed, bots and settings
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<Shard>,
-    /// Exit 0 even when bots were skipped (without it a series that skipped a bot exits with
-    /// status 3 once its games are played, so that a script notices)
-    #[arg(long)]
-    pub allow_skips: bool,
-}
-
-/// The flags of `run` that also make sense at the keyboard (`take6 play`): where the bots are,
-/// the table, the seed, the limits and the sandbox. Kept apart so that each subcommand's
-/// `--help` lists only the flags it takes.
-#[derive(Debug, Default, Clone, Args)]
-pub struct TableArgs {
-    /// Folder holding one subfolder per bot; or one bot's own folder (with its launch, or
-    /// source take6 recognises), which then plays the built-ins; or a git repository whose
-    /// top-level folders are the bots: a URL or a repository's folder, optionally with @REV
-    /// (branch, tag or commit); it is cloned into results/.repos/ and only read [default: bots]
-    #[arg(long, value_name = "DIR|REPO[@REV]")]
-    pub bots: Option<PathBuf>,
-    /// Folder the series' results folder is made in [default: results]
-    #[arg(long, value_name = "DIR")]
-    pub results: Option<PathBuf>,
-    /// Players at every table: 2 to 10 for take6, 2 to 4 for kingdomino; fewer bots are padded
-    /// with built-ins, more play tables of this size [default: 10 for take6, 4 for kingdomino]
-    #[arg(long, value_name = "N")]
-    pub players: Option<usize>,
-    /// Duplicate deals: each deal is played once per rotation of the hands among the table's
-    /// seats. A bot that keeps memory can exploit them (it recognises the deal): only for bots
-    /// you trust [default: off]
-    #[arg(long, overrides_with = "no_duplicate")]
-    pub duplicate: bool,
-    /// No duplicate deals: a fresh deal every game (the default)
-    #[arg(long, overrides_with = "duplicate")]
-    pub no_duplicate: bool,
-    /// Rounds per game: fresh deals played by the same bot processes, scores summed (the
-    /// CodinGame arena plays 5) [default: 1]
-    #[arg(long, value_name = "R")]
-    pub rounds: Option<u32>,
-    /// Master seed of all randomness (deals, seats, built-ins), up to 128 bits; one below 2^48
-    /// can be found by a bot and is warned about [default: random 128 bits, recorded in
-    /// series.toml]
-    #[arg(long, value_name = "N")]
-    pub seed: Option<crate::seed::Seed>,
-    /// Time limit for a bot's first reply of a game, start-up included [default: 3000 for
-    /// take6, 1000 for kingdomino]
-    #[arg(long, value_name = "MS")]
-    pub first_reply_ms: Option<u64>,
-    /// Time limit for every later reply [default: 1000 for take6, 50 for kingdomino]
-    #[arg(long, value_name = "MS")]
-    pub reply_ms: Option<u64>,
-    /// Time limit for a bot's build script [default: 300]
-    #[arg(long, value_name = "SECONDS")]
-    pub build_timeout_s: Option<u64>,
-    /// How long a bot may take to exit after its last message before its process group is
-    /// killed [default: 1000]
-    #[arg(long, value_name = "MS")]
-    pub grace_ms: Option<u64>,
-    /// How much isolation bots get: auto (what this machine allows, reported), strict (refuse
-    /// to start without full isolation), none (process group and rlimits only) [default: auto]
-    #[arg(long, value_name = "MODE")]
-    pub sandbox: Option<Mode>,
-    /// Memory of a bot's whole process tree, per game and per build (cgroup; the
-    /// address-space rlimit of each process where no cgroup can be had) [default: 1024]
-    #[arg(long, value_name = "MIB")]
-    pub memory_mib: Option<u64>,
-    /// Processes and threads of a bot's whole tree (pids cgroup) [default: 64]
-    #[arg(long, value_name = "N")]
-    pub max_procs: Option<u64>,
-    /// Bytes a bot may write: growth of its working copy plus its private /tmp [default: 256]
-    #[arg(long, value_name = "MIB")]
-    pub disk_mib: Option<u64>,
-    /// Open files per bot process (RLIMIT_NOFILE) [default: 256]
-    #[arg(long, value_name = "N")]
-    pub max_files: Option<u64>,
-    /// What reply limits measure: cpu (CPU time of the bot's whole tree since the message) or
-    /// wall [default: cpu]
-    #[arg(long, value_name = "CLOCK")]
-    pub clock: Option<Clock>,
-    /// Under the CPU clock, a reply also fails after this many times its limit of wall time
-    /// (a bot that blocks uses no CPU) [default: players + 4, at most 10]
-    #[arg(long, value_name = "N")]
-    pub wall_factor: Option<u32>,
-    /// Keep each bot's sandbox across its games (true), or make a fresh one per game (false)
-    /// [default: true]
-    #[arg(long, value_name = "BOOL")]
-    pub warm_sandboxes: Option<bool>,
-    /// Keep each table played at once on a processor of its own, with its bots, when --jobs
-    /// is a multiple of the processors (true), or let the system place them (false)
-    /// [default: true]
-    #[arg(long, value_name = "BOOL")]
-    pub pin_tables: Option<bool>,
-    /// Largest bot folder, in MiB of data (holes of sparse files not counted); a larger
-    /// folder is skipped [default: 256]
-    #[arg(long, value_name = "MIB")]
-    pub max_bot_mib: Option<u64>,
-    /// Folder of message template sets [default: templates, when it exists]
-    #[arg(long, value_name = "DIR")]
-    pub templates: Option<PathBuf>,
-    /// Settings file [default: take6.toml in the current directory, when it exists]
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-}
-
-/// Flags of `take6 play`: the table's flags of `run`, the player's name and opponents, and
-/// how many games (one unless told).
-#[derive(Debug, Clone, Args)]
-pub struct PlayArgs {
-    /// Your name at the table
-    #[arg(long, value_name = "NAME", default_value = "you")]
-    pub name: String,
-    /// The game: take6 or kingdomino [default: take6]
-    #[arg(long, value_name = "GAME")]
-    pub game: Option<String>,
-    /// Your opponents: bots of the bots folder and built-ins by name (Take 6: random, first,
-    /// lowest, highest, gap; Kingdomino: greedy, random), at most one table's seats but yours;
-    /// a name may repeat for built-ins [default: every bot, padded with built-ins]
-    #[arg(long, value_name = "NAME", num_args = 1..)]
-    pub against: Vec<String>,
-    /// Games to play, one after the other
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub games: u64,
-    #[command(flatten)]
-    pub table: TableArgs,
-}
-
-/// Flags of `take6 check`.
-#[derive(Debug, Clone, Args)]
-pub struct CheckArgs {
-    /// The bot's folder
-    #[arg(value_name = "DIR")]
-    pub dir: PathBuf,
-    /// The game the bot plays: take6 or kingdomino [default: take6]
-    #[arg(long, value_name = "GAME")]
-    pub game: Option<String>,
-    /// Games to play against the built-ins
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub games: u64,
-    /// Master seed [default: random]
-    #[arg(long, value_name = "N")]
-    pub seed: Option<crate::seed::Seed>,
-    /// Folder the check's series folder is made in [default: results]
-    #[arg(long, value_name = "DIR")]
-    pub results: Option<PathBuf>,
-    /// Time limit for the first reply of a game [default: 3000]
-    #[arg(long, value_name = "MS")]
-    pub first_reply_ms: Option<u64>,
-    /// Time limit for every later reply [default: 1000]
-    #[arg(long, value_name = "MS")]
-    pub reply_ms: Option<u64>,
-}
-
-/// The keys `take6.toml` may hold; all optional.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileConfig {
-    game: Option<String>,
-    bots: Option<PathBuf>,
-    results: Option<PathBuf>,
-    games: Option<u64>,
-    players: Option<usize>,
-    schedule: Option<ScheduleKind>,
-    duplicate: Option<bool>,
-    rounds: Option<u32>,
-    until_separated: Option<bool>,
-    top: Option<usize>,
-    seed: Option<crate::seed::Seed>,
-    jobs: Option<usize>,
-    first_reply_ms: Option<u64>,
-    reply_ms: Option<u64>,
-    build_timeout_s: Option<u64>,
-    grace_ms: Option<u64>,
-    memory_mib: Option<u64>,
-    sandbox: Option<Mode>,
-    max_procs: Option<u64>,
-    disk_mib: Option<u64>,
-    max_files: Option<u64>,
-    clock: Option<Clock>,
-    wall_factor: Option<u32>,
-    warm_sandboxes: Option<bool>,
-    pin_tables: Option<bool>,
-    max_bot_mib: Option<u64>,
-    templates: Option<PathBuf>,
-    stderr_cap_kib: Option<usize>,
-    line_cap_bytes: Option<usize>,
-    builtins_only: Option<bool>,
-    record: Option<crate::record::Level>,
-    allow_skips: Option<bool>,
-}
 
 /// The settings of one series, after defaults, the file and the flags.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -679,7 +370,18 @@ impl Settings {
             config: config_path.clone(),
             shard: args.shard.filter(|s| *s != Shard::WHOLE),
         };
-        if settings.record == crate::record::Level::Summary && !settings.builtins_only {
+        settings.refuse_contradictions()?;
+        if !wall_given {
+            settings.wall_factor = default_wall_factor(settings.players as u64) as u32;
+        }
+        settings.check_machine()?;
+        Ok(settings)
+    }
+
+    /// Settings that contradict each other or the game: summary records of bots, shards
+    /// without a seed, a setting the game does not support, a table size it does not seat.
+    fn refuse_contradictions(&self) -> Result<(), ConfigError> {
+        if self.record == crate::record::Level::Summary && !self.builtins_only {
             return Err(ConfigError::Invalid {
                 setting: "--record",
                 value: "summary".into(),
@@ -688,30 +390,26 @@ impl Settings {
                     .into(),
             });
         }
-        if let Some(shard) = settings.shard.filter(|_| !settings.seed_given) {
+        if let Some(shard) = self.shard.filter(|_| !self.seed_given) {
             return Err(ConfigError::Invalid {
                 setting: "--shard",
                 value: shard.to_string(),
                 fix: "every shard of a series needs the same seed; give it with --seed N".into(),
             });
         }
-        settings.refuse_unsupported()?;
-        let (fewest, most) = (game.seats().fewest, game.seats().most);
-        if !(fewest..=most).contains(&settings.players) {
+        self.refuse_unsupported()?;
+        let (fewest, most) = (self.game.seats().fewest, self.game.seats().most);
+        if !(fewest..=most).contains(&self.players) {
             return Err(ConfigError::Invalid {
                 setting: "--players (players)",
-                value: settings.players.to_string(),
+                value: self.players.to_string(),
                 fix: format!(
                     "a table of {} seats {fewest} to {most} players",
-                    game.title()
+                    self.game.title()
                 ),
             });
         }
-        if !wall_given {
-            settings.wall_factor = default_wall_factor(settings.players as u64) as u32;
-        }
-        settings.check_machine()?;
-        Ok(settings)
+        Ok(())
     }
 
     /// Settings that mean nothing in the series' game ([`crate::game::Game::supports`]),
@@ -742,39 +440,6 @@ impl Settings {
         }
         if self.record != crate::record::Level::Full && !supports.summary_records {
             return refuse("--record", "summary".into(), "games are recorded in full");
-        }
-        Ok(())
-    }
-
-    /// Limits within their ranges that this machine cannot give: a bot's disk beyond what the
-    /// results folder's file system has free (each working copy is an image that may grow by
-    /// `disk_mib`; 16 TiB passed the range and then every bot was skipped with "File too
-    /// large"), or its memory beyond the machine's.
-    fn check_machine(&self) -> Result<(), ConfigError> {
-        if self.builtins_only {
-            return Ok(());
-        }
-        if let Some(free) = free_mib(&self.results)
-            && self.disk_mib > free
-        {
-            return Err(ConfigError::Invalid {
-                setting: "--disk-mib (disk_mib)",
-                value: self.disk_mib.to_string(),
-                fix: format!(
-                    "the file system of {} has {free} MiB free, and each bot's working copy may \
-                     grow by this much; use at most {free}",
-                    self.results.display()
-                ),
-            });
-        }
-        if let Some(total) = memory_mib()
-            && self.memory_mib > total
-        {
-            return Err(ConfigError::Invalid {
-                setting: "--memory-mib (memory_mib)",
-                value: self.memory_mib.to_string(),
-                fix: format!("this machine has {total} MiB of memory; use at most {total}"),
-            });
         }
         Ok(())
     }
@@ -927,17 +592,6 @@ impl Settings {
     }
 }
 
-fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
-        path: path.to_path_buf(),
-        error,
-    })?;
-    toml::from_str(&text).map_err(|e| ConfigError::Parse {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })
-}
-
 /// The default wall-clock safety net under the CPU clock, in multiples of the reply limit. The
 /// bots of a table are asked for their cards at once and a pinned table has one processor, so
 /// with equal shares an honest bot that uses its whole CPU limit needs up to `players` times it
@@ -948,37 +602,6 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
 /// table 6 times its limit per reply instead of 10.
 pub fn default_wall_factor(players: u64) -> u64 {
     (players + 4).min(10)
-}
-
-/// MiB free for an unprivileged writer on the file system that holds `path` (or the nearest
-/// folder above it that exists).
-fn free_mib(path: &Path) -> Option<u64> {
-    // A relative path's last ancestor is the empty path: the current folder.
-    let existing = path
-        .ancestors()
-        .map(|p| {
-            if p.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                p
-            }
-        })
-        .find(|p| p.exists())?;
-    let stat = nix::sys::statvfs::statvfs(existing).ok()?;
-    Some(stat.blocks_available().saturating_mul(stat.fragment_size()) >> 20)
-}
-
-/// The machine's memory in MiB, from `/proc/meminfo`.
-fn memory_mib() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let kib: u64 = info
-        .lines()
-        .find(|l| l.starts_with("MemTotal:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    Some(kib >> 10)
 }
 
 #[cfg(test)]
@@ -1127,6 +750,25 @@ mod tests {
                 .human
                 .as_deref(),
             Some("ana")
+        );
+    }
+
+    #[test]
+    fn a_game_is_found_by_name_through_the_registry_and_an_unknown_one_names_the_known() {
+        let (_dir, mut args) = args_with_config("game = \"kingdomino\"\n");
+        let settings = Settings::resolve(&args).unwrap();
+        assert_eq!(settings.game.name(), "kingdomino");
+        // Its seats, limits and what it supports come from the game.
+        assert_eq!((settings.players, settings.reply_ms), (4, 50));
+        args.table.rounds = Some(2);
+        let err = Settings::resolve(&args).unwrap_err().to_string();
+        assert!(err.contains("in a Kingdomino series"), "{err}");
+        args.table.rounds = None;
+        args.game = Some("chess".into());
+        let err = Settings::resolve(&args).unwrap_err().to_string();
+        assert!(
+            err.contains("'chess'") && err.contains("take6, kingdomino") && err.contains("--game"),
+            "{err}"
         );
     }
 

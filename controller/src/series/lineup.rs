@@ -1,0 +1,160 @@
+//! Who plays: the bots with the template set each speaks, `take6 play --against`'s choice,
+//! and the line that says what is about to be played.
+
+use std::sync::Arc;
+
+use crate::bots::{self, Bot, Skipped, TemplateChoice};
+use crate::config::Settings;
+use crate::game::BuiltinKind;
+use crate::games::take6::protocol::{TemplateLibrary, TemplateSet};
+use crate::schedule::Schedule;
+
+use super::SeriesError;
+use super::dir::SeriesDir;
+
+/// The bots that play, each with the template set it speaks, and the everyone-but-built-ins
+/// names in schedule order.
+pub(super) struct Lineup {
+    pub(super) bots: Vec<(Bot, Arc<TemplateSet>)>,
+    pub(super) names: Vec<String>,
+    pub(super) skipped: Vec<Skipped>,
+    /// Set (under `--until-separated`) once the answer is known: start no more games.
+    pub(super) enough: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// `take6 play --against NAME…`: keeps only the named bots (the others are skipped, saying
+/// why) and returns the named built-ins, which then sit at the table instead of padding.
+/// A name that is neither is an error listing what there is.
+pub(super) fn choose(
+    against: &[String],
+    game: &crate::game::GameRef,
+    bots: &mut Vec<(Bot, Arc<TemplateSet>)>,
+    skipped: &mut Vec<Skipped>,
+    folder: &std::path::Path,
+) -> Result<Option<Vec<BuiltinKind>>, SeriesError> {
+    let mut strategies = Vec::new();
+    for name in against {
+        if bots.iter().any(|(b, _)| &b.name == name) {
+            continue;
+        }
+        match game.builtin(name) {
+            Some(s) => strategies.push(s),
+            None => {
+                let mut known: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
+                known.extend(
+                    game.builtins()
+                        .iter()
+                        .map(|s| format!("{} (built-in)", s.name)),
+                );
+                return Err(SeriesError::UnknownOpponent {
+                    name: name.clone(),
+                    folder: folder.to_path_buf(),
+                    known: known.join(", "),
+                });
+            }
+        }
+    }
+    let (kept, left): (Vec<_>, Vec<_>) = std::mem::take(bots)
+        .into_iter()
+        .partition(|(b, _)| against.contains(&b.name));
+    *bots = kept;
+    skipped.extend(left.into_iter().map(|(b, _)| Skipped {
+        name: b.name,
+        reason: "not chosen with --against".into(),
+    }));
+    Ok(Some(strategies))
+}
+
+/// Pairs each bot with the compiled template set it speaks; a bot whose set cannot be had is
+/// moved to `skipped` with the reason.
+pub(super) fn with_templates(
+    library: &TemplateLibrary,
+    found: Vec<Bot>,
+    skipped: &mut Vec<Skipped>,
+) -> Vec<(Bot, Arc<TemplateSet>)> {
+    let mut bots = Vec::new();
+    for bot in found {
+        match templates_of(library, &bot) {
+            Ok(set) => bots.push((bot, set)),
+            Err(reason) => skipped.push(Skipped {
+                name: bot.name.clone(),
+                reason,
+            }),
+        }
+    }
+    bots
+}
+
+/// The line that says what is about to be played, e.g. `3 bots + 7 built-ins, 100 games, seed 1,
+/// results in results/…`, with how many are already recorded when resuming.
+pub(super) fn start_line(
+    schedule: &Schedule,
+    entrants: usize,
+    recorded: u64,
+    settings: &Settings,
+    dir: &SeriesDir,
+) -> String {
+    if settings.builtins_only {
+        return format!(
+            "{} built-ins only, {} game{}, seed {}, results in {}",
+            schedule.builtins().len(),
+            schedule.total_games(),
+            if schedule.total_games() == 1 { "" } else { "s" },
+            settings.seed,
+            dir.path.display()
+        );
+    }
+    let bots = entrants - usize::from(settings.human.is_some());
+    // `--bots mybots/mybot`: one bot's own folder, said as such.
+    let who = match (bots, bots::is_bot_folder(&settings.bots)) {
+        (1, true) => format!(
+            "the bot folder {} (one bot against built-ins)",
+            settings.bots.display()
+        ),
+        _ => format!("{bots} bot{}", if bots == 1 { "" } else { "s" }),
+    };
+    let human = match &settings.human {
+        Some(name) => format!(" + {name}"),
+        None => String::new(),
+    };
+    let padding = match schedule.builtins().len() {
+        0 => String::new(),
+        n => format!(" + {}", crate::names::count(n as u64, "built-in")),
+    };
+    let subsets = match schedule.describe(&schedule.balance()) {
+        d if d.is_empty() => String::new(),
+        d => format!(" ({d})"),
+    };
+    let resumed = match recorded {
+        0 => String::new(),
+        n => format!(" ({n} already recorded)"),
+    };
+    let shard = match settings.shard {
+        Some(s) => format!(
+            ", shard {s} plays {} of them",
+            s.games_of(schedule.total_games())
+        ),
+        None => String::new(),
+    };
+    format!(
+        "{who}{human}{padding}, {} game{}{subsets}{shard}{resumed}, seed {}, results in {}",
+        schedule.total_games(),
+        if schedule.total_games() == 1 { "" } else { "s" },
+        settings.seed,
+        dir.path.display()
+    )
+}
+
+/// The compiled template set a bot speaks; the error is the reason it is skipped.
+pub(super) fn templates_of(
+    library: &TemplateLibrary,
+    bot: &Bot,
+) -> Result<Arc<TemplateSet>, String> {
+    match &bot.template {
+        TemplateChoice::Set(name) => library.get(name),
+        TemplateChoice::File(path) => {
+            TemplateSet::from_file(path).map(|set| Arc::new(set.charged_to_bot()))
+        }
+    }
+    .map_err(|e| e.to_string())
+}

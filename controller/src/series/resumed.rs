@@ -1,0 +1,146 @@
+//! `take6 run --resume`: a stopped series continued where it stopped.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use super::manifest::Manifest;
+use super::reporter::Reporter;
+use crate::bots::Skipped;
+use crate::config::RunArgs;
+use crate::games::take6::protocol::TemplateLibrary;
+use crate::sandbox::Release;
+use crate::schedule::Schedule;
+
+use super::dir::{GAMES, SeriesDir};
+use super::lineup::{Lineup, with_templates};
+use super::play::{play, sinks};
+use super::replay::verify;
+use super::run::{game_context, launcher};
+use super::sinks::progress::BarSlot;
+use super::{SeriesError, SeriesOutcome, Status};
+use super::{reporter, resume as accept};
+
+/// Continues the series in `dir` after an interruption, a `kill -9`, a crash or a full disk:
+/// checks that nothing that makes the games changed, replays `games.jsonl` into the outputs
+/// (dropping a torn last line) and plays the games it does not hold.
+pub async fn resume(
+    dir: &SeriesDir,
+    args: &RunArgs,
+    stop: impl Future<Output = ()>,
+    bar: BarSlot,
+) -> Result<SeriesOutcome, SeriesError> {
+    let _lock = dir.lock()?;
+    let mut manifest = Manifest::read(&dir.path).map_err(|e| {
+        SeriesError::Refused(format!(
+            "{e} (a series stopped before its bots were ready has nothing to resume; start a new one)"
+        ))
+    })?;
+    if manifest.status == Status::NoUsableBot {
+        return Err(SeriesError::Refused(
+            "the series had no usable bot; start a new one".into(),
+        ));
+    }
+    if manifest.human().is_some() {
+        return Err(SeriesError::Refused(
+            "a game at the keyboard (take6 play) cannot be resumed".into(),
+        ));
+    }
+    let settings = accept::settings(args, &manifest)?;
+    for warning in &manifest.warnings {
+        eprintln!("take6: warning: {warning}");
+    }
+    let library = TemplateLibrary::load(settings.templates.as_deref())
+        .map_err(|e| SeriesError::Templates(e.to_string()))?;
+    let mut failed = Vec::new();
+    let bots = with_templates(
+        &library,
+        accept::bots(&manifest, &dir.path, &settings)?,
+        &mut failed,
+    );
+    if let Some(s) = failed.first() {
+        return Err(SeriesError::Refused(format!(
+            "bot {}: {}",
+            s.name, s.reason
+        )));
+    }
+    accept::same_templates(&manifest, &bots)?;
+    let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
+    let schedule = if settings.builtins_only {
+        Schedule::builtins_only(settings.schedule_request(0))?
+    } else {
+        Schedule::new(settings.schedule_request(names.len()))?
+    };
+
+    // The log must be sound before more is added to it.
+    let verification = verify(&dir.path)?;
+    if let Some(p) = verification.problems.iter().find(|p| !p.torn) {
+        return Err(SeriesError::Refused(format!(
+            "{p} (see take6 verify {})",
+            dir.path.display()
+        )));
+    }
+
+    let sandbox = if settings.builtins_only {
+        None
+    } else {
+        Some(launcher(&settings)?)
+    };
+    let _release = sandbox.as_ref().map(|s| Release(Arc::clone(s)));
+    if let Some(sandbox) = &sandbox {
+        for (bot, _) in &bots {
+            sandbox.resume_workdir(&bot.workdir).map_err(|e| {
+                SeriesError::Refused(format!(
+                    "bot {}: its working copy {} cannot be used: {e}",
+                    bot.name,
+                    bot.workdir.display()
+                ))
+            })?;
+        }
+    }
+    if let Some(sandbox) = &sandbox {
+        let tools = crate::bots::Toolchains::for_sandbox(sandbox);
+        let ctx = game_context(&settings, dir, sandbox, &tools);
+        settings
+            .game
+            .prepare(&ctx)
+            .await
+            .map_err(SeriesError::Game)?;
+    }
+    manifest.sandbox = sandbox.as_ref().map(|s| s.report().into());
+    manifest.attempts += 1;
+    let skipped = manifest
+        .skipped
+        .iter()
+        .map(|s| Skipped {
+            name: s.name.clone(),
+            reason: s.reason.clone(),
+        })
+        .collect();
+    let lineup = Lineup {
+        bots,
+        names,
+        skipped,
+        enough: Arc::default(),
+    };
+    let mut reporter = Reporter::new(&dir.id, sinks(&settings, dir, manifest, &lineup, bar));
+    let games = dir.file(GAMES);
+    if let Some(torn) = reporter.replay(&games, &dir.id)? {
+        reporter::cut_torn(&games, torn)?;
+        eprintln!(
+            "take6: dropped the half-written last line of {} (line {}); its game is played again",
+            games.display(),
+            torn.line
+        );
+    }
+    tracing::info!(games = reporter.state().lines, "series {} resumed", dir.id);
+    play(
+        &settings,
+        dir,
+        &lineup,
+        &schedule,
+        sandbox.as_ref(),
+        reporter,
+        stop,
+    )
+    .await
+}

@@ -1,0 +1,271 @@
+//! `take6 run`: a new series — the launcher, the bots, the schedule, the manifest — and a
+//! series of built-ins only.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use super::manifest::Manifest;
+use super::reporter::{Event, Reporter};
+use crate::bots::{self, Bot, Skipped};
+use crate::config::Settings;
+use crate::games::take6::protocol::{TemplateLibrary, TemplateSet};
+use crate::sandbox::{Release, Sandbox};
+use crate::schedule::Schedule;
+
+use super::dir;
+use super::dir::SeriesDir;
+use super::lineup::{Lineup, choose, with_templates};
+use super::play::{play, sinks};
+use super::sinks::progress::BarSlot;
+use super::{SeriesError, SeriesOutcome, Status};
+
+/// Runs a whole new series into `dir`. `stop` resolving (e.g. on Ctrl-C) ends it early:
+/// running games are abandoned (their processes killed), finished ones are all kept and the
+/// leaderboard is written from them. The summary goes to stdout.
+pub async fn run(
+    settings: &Settings,
+    dir: &SeriesDir,
+    stop: impl Future<Output = ()>,
+    bar: BarSlot,
+) -> Result<SeriesOutcome, SeriesError> {
+    let _lock = dir.lock()?;
+    if settings.builtins_only {
+        return run_builtins(settings, dir, stop, bar).await;
+    }
+    for warning in settings.warnings() {
+        eprintln!("take6: warning: {warning}");
+    }
+    let library = TemplateLibrary::load(settings.templates.as_deref())
+        .map_err(|e| SeriesError::Templates(e.to_string()))?;
+    let sandbox = launcher(settings)?;
+    // Whatever the end, the working copies are copied back out of their disk images.
+    let _release = Release(Arc::clone(&sandbox));
+    // Watch for a stop from the start: builds can take minutes.
+    let mut stop = std::pin::pin!(stop);
+    // What a folder without `launch` can be built with, looked up once for the series.
+    let tools = bots::Toolchains::for_sandbox(&sandbox);
+    let (found, mut skipped) = tokio::select! {
+        prepared = bots::prepare(
+            &settings.bots,
+            &dir.path,
+            settings.build_timeout(),
+            settings.jobs,
+            settings.max_bot_bytes(),
+            &sandbox,
+            bots::Prewarm {
+                games_at_once: settings.jobs.min(usize::try_from(settings.games).unwrap_or(usize::MAX)),
+                seats: settings.players,
+            },
+            &tools,
+            &settings.game,
+        ) => prepared?,
+        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
+    };
+    // The game's own programs (a loaded game's judge and padding bots), built as the bots are.
+    let ctx = game_context(settings, dir, &sandbox, &tools);
+    tokio::select! {
+        ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
+        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
+    };
+    // Compiling and trial-rendering the bots' own template sets is CPU work, bounded per render
+    // but not in total: off the async threads, and given up at a stop.
+    let compiled = tokio::task::spawn_blocking(move || {
+        let bots = with_templates(&library, found, &mut skipped);
+        (bots, skipped)
+    });
+    let (mut bots, mut skipped) = tokio::select! {
+        compiled = compiled => compiled.expect("compiling templates does not panic"),
+        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
+    };
+    let chosen = match &settings.against {
+        Some(against) => choose(
+            against,
+            &settings.game,
+            &mut bots,
+            &mut skipped,
+            &settings.bots,
+        )?,
+        None => None,
+    };
+    seat_the_person(settings, &mut bots, &mut skipped)?;
+    skipped.sort_by(|a, b| a.name.cmp(&b.name));
+    // Everyone who is not a built-in, in schedule order: the bots, then the person if any.
+    let names: Vec<String> = bots
+        .iter()
+        .map(|(b, _)| b.name.clone())
+        .chain(settings.human.clone())
+        .collect();
+
+    if names.is_empty() {
+        return Err(no_usable_bot(
+            settings, dir, &sandbox, &tools, &bots, &names, &skipped,
+        )?);
+    }
+
+    let schedule = schedule_of(settings, names.len(), chosen.as_deref())?;
+    let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, Some(&schedule));
+    manifest.sandbox = Some(sandbox.report().into());
+    manifest.toolchains = tools.record();
+    let lineup = Lineup {
+        bots,
+        names,
+        skipped,
+        enough: Arc::default(),
+    };
+    dir.make_latest();
+    let mut reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
+    for s in &lineup.skipped {
+        reporter.handle(&Event::BotSkipped(s))?;
+    }
+    play(
+        settings,
+        dir,
+        &lineup,
+        &schedule,
+        Some(&sandbox),
+        reporter,
+        stop,
+    )
+    .await
+}
+
+/// `take6 play`: the person at the keyboard always plays, so a bot of their name is refused
+/// and the other seats are the most bots that sit with them (the rest are skipped, saying why).
+fn seat_the_person(
+    settings: &Settings,
+    bots: &mut Vec<(Bot, Arc<TemplateSet>)>,
+    skipped: &mut Vec<Skipped>,
+) -> Result<(), SeriesError> {
+    if let Some(human) = &settings.human {
+        if bots.iter().any(|(b, _)| &b.name == human) {
+            return Err(SeriesError::NameTaken(human.clone()));
+        }
+        // The person always plays: the other seats are the most bots that sit with them.
+        while bots.len() >= settings.players {
+            let (bot, _) = bots.pop().expect("more than nine");
+            skipped.push(Skipped {
+                name: bot.name,
+                reason: format!(
+                    "the table is full: {human} plays with at most {} (choose them with --bots DIR)",
+                    crate::names::count(settings.players as u64 - 1, "bot")
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A series without a usable bot: each skipped folder said on stderr, `series.toml` written
+/// with the status `no-usable-bot`, and the error that names the reasons.
+fn no_usable_bot(
+    settings: &Settings,
+    dir: &SeriesDir,
+    sandbox: &Sandbox,
+    tools: &bots::Toolchains,
+    bots: &[(Bot, Arc<TemplateSet>)],
+    names: &[String],
+    skipped: &[Skipped],
+) -> Result<SeriesError, SeriesError> {
+    for s in skipped {
+        eprintln!(
+            "{}: skipped: {}",
+            bots::folder_of(&settings.bots, &s.name).display(),
+            s.reason
+        );
+    }
+    let mut manifest = Manifest::new(dir, settings, bots, names, skipped, None);
+    manifest.sandbox = Some(sandbox.report().into());
+    manifest.toolchains = tools.record();
+    manifest.status = Status::NoUsableBot;
+    manifest.finished = Some(dir::now());
+    manifest.write(&dir.path)?;
+    let reasons = if skipped.is_empty() {
+        "  (it holds no bot folder: --bots takes a folder of bot folders, or one bot's \
+         folder; a bot folder holds an executable 'launch', or source take6 writes one \
+         for)"
+            .to_string()
+    } else {
+        skipped
+            .iter()
+            .map(|s| format!("  {}: {}", s.name, s.reason))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    Ok(SeriesError::NoUsableBots {
+        folder: settings.bots.clone(),
+        reasons,
+    })
+}
+
+/// The series' schedule: the settings' request for `entrants`, or, with `take6 play
+/// --against`, exactly the entrants and the `chosen` built-ins at one table.
+fn schedule_of(
+    settings: &Settings,
+    entrants: usize,
+    chosen: Option<&[crate::game::BuiltinKind]>,
+) -> Result<Schedule, SeriesError> {
+    let mut request = settings.schedule_request(entrants);
+    if let Some(strategies) = chosen {
+        // take6 play --against: exactly these players, at one table.
+        request.players = entrants + strategies.len();
+    }
+    let mut schedule = Schedule::new(request)?;
+    if let Some(strategies) = chosen {
+        schedule = schedule.with_builtins(strategies);
+    }
+    Ok(schedule)
+}
+
+/// `take6 run --builtins-only`: a calibration series of the built-in strategies, no bot
+/// folder read and no sandbox needed, played on plain threads.
+pub(super) async fn run_builtins(
+    settings: &Settings,
+    dir: &SeriesDir,
+    stop: impl Future<Output = ()>,
+    bar: BarSlot,
+) -> Result<SeriesOutcome, SeriesError> {
+    let schedule = Schedule::builtins_only(settings.schedule_request(0))?;
+    let manifest = Manifest::new(dir, settings, &[], &[], &[], Some(&schedule));
+    let lineup = Lineup {
+        bots: Vec::new(),
+        names: Vec::new(),
+        skipped: Vec::new(),
+        enough: Arc::default(),
+    };
+    dir.make_latest();
+    let reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
+    play(settings, dir, &lineup, &schedule, None, reporter, stop).await
+}
+
+/// What the game's [`crate::game::Game::prepare`] builds with: the series' folder, sandbox,
+/// toolchains and build limits.
+pub(super) fn game_context(
+    settings: &Settings,
+    dir: &SeriesDir,
+    sandbox: &Arc<Sandbox>,
+    tools: &bots::Toolchains,
+) -> crate::game::Prepare {
+    crate::game::Prepare {
+        series_dir: dir.path.clone(),
+        sandbox: Arc::clone(sandbox),
+        tools: tools.clone(),
+        build_timeout: settings.build_timeout(),
+        jobs: settings.jobs,
+        max_data: settings.max_bot_bytes(),
+    }
+}
+
+/// The launcher of a series' bots: what this machine allows for `--sandbox`, said on stderr;
+/// warm sandboxes when they are asked for and possible.
+pub(super) fn launcher(settings: &Settings) -> Result<Arc<Sandbox>, SeriesError> {
+    let mut sandbox = Sandbox::new(settings.sandbox, settings.sandbox_limits(), settings.clock)?;
+    sandbox.pin_tables(crate::affinity::plan(settings.pin_tables, settings.jobs));
+    if settings.warm_sandboxes {
+        // This binary is a warm sandbox's init (`take6 sandbox-init`).
+        if let Ok(exe) = std::env::current_exe() {
+            sandbox.keep_warm(exe);
+        }
+    }
+    eprintln!("take6: {}", sandbox.report().line());
+    Ok(Arc::new(sandbox))
+}
