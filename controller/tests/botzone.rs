@@ -147,11 +147,11 @@ fn strict_bots_in_both_modes_play_the_strict_judge_and_verify() {
             )
             .unwrap();
         }
-        let out = run(tmp.path(), "8", "77", &["--jobs", "1"]);
+        let out = run(tmp.path(), "6", "77", &["--jobs", "1"]);
         assert_ok(&out);
         let series = series_dir(tmp.path());
         let games = records(&series);
-        assert_eq!(games.len(), 8);
+        assert_eq!(games.len(), 6);
         for g in &games {
             assert_eq!(g.invalid, [], "{}", logs(&series));
             assert_eq!(g.void, None);
