@@ -195,8 +195,8 @@ fn strict_bots_in_both_modes_play_the_strict_judge_and_verify() {
     }
 }
 
-/// A bot's timeout, crash, garbage, silence, output over 1 MiB (and, under the sandbox, its
-/// memory) reach the judge as Botzone's verdict without a response; the judge decides (the
+/// A bot's timeout, crash, garbage, silence, output over 1 MiB and (where the sandbox has a
+/// memory cgroup) its memory reach the judge as Botzone's verdict without a response; the judge decides (the
 /// duel's: that player loses); the fault is recorded with its reason.
 #[test]
 fn faults_reach_the_judge_as_botzone_verdicts() {
@@ -239,6 +239,31 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
         assert_eq!(g.scores[1 - seat], 2, "{name}");
         assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
     }
+    // Memory: the sandbox's memory cgroup stops the bot's tree at the limit.
+    script_bot(
+        tmp.path(),
+        "hog",
+        "read x; exec python3 -c 'b = bytearray(400 << 20); import time; time.sleep(5)'",
+    );
+    let out = run(
+        tmp.path(),
+        "1",
+        "5",
+        &["--bots", "bots/hog", "--memory-mib", "128"],
+    );
+    let said = text(&out.stderr);
+    let sandbox = said.lines().find(|l| l.contains("sandbox:")).unwrap_or("");
+    let enforced = sandbox.split("NOT").next().unwrap_or("");
+    if !enforced.contains("memory-cgroup") {
+        common::skipped(&format!("no memory cgroup here: {sandbox}"));
+        return;
+    }
+    let g = &records(&series_dir(tmp.path()))[0];
+    let seat = g.players.iter().position(|p| p == "hog").unwrap();
+    assert_eq!(g.invalid.len(), 1, "{said}: {:?}", g.invalid);
+    assert_eq!(g.invalid[0].kind, "memory_limit", "{:?}", g.invalid);
+    let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+    assert_eq!(log[1][seat.to_string()], json!({"verdict": "MLE"}));
 }
 
 /// A judge that crashes, hangs, answers what is not JSON, a command it does not know, or
