@@ -253,6 +253,8 @@ impl Game for Botzone {
     }
 
     fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice {
+        // UNTRUSTED: the judge's request and the bot's reply reach the terminal (excerpts
+        // without control characters).
         let request = record::request_of(record, fault.seat, fault.turn as usize);
         Advice {
             asked: format!(
