@@ -147,6 +147,40 @@ pub struct RoundRecord {
 pub const ABSENT: &str = "absent";
 
 impl GameRecord {
+    /// The record of game `game` of `rules` at `table`, with nothing played yet: the envelope
+    /// from the table (number, seed, subset, rotation, players, which seats are built-ins),
+    /// every other field empty. A game's table fills in what its game records, so it names
+    /// no other game's fields.
+    pub fn of_table(table: &crate::table::TableGame) -> GameRecord {
+        GameRecord {
+            game: table.game,
+            rules: table.rules.clone(),
+            seed: table.seed,
+            subset: table.subset,
+            rotation: table.rotation,
+            players: table.seats.iter().map(|s| s.name.clone()).collect(),
+            builtin: table
+                .seats
+                .iter()
+                .map(|s| matches!(s.occupant, crate::table::Occupant::Builtin(_)))
+                .collect(),
+            hands: Vec::new(),
+            rows: [0; 4],
+            turns: Vec::new(),
+            invalid: Vec::new(),
+            cows: Vec::new(),
+            penalty: Vec::new(),
+            scores: Vec::new(),
+            rounds: Vec::new(),
+            totals: None,
+            ms: 0,
+            replies: Vec::new(),
+            kingdomino: None,
+            body: None,
+            void: None,
+        }
+    }
+
     /// Whether the game counts: not void ([`GameRecord::void`]).
     pub fn scored(&self) -> bool {
         self.void.is_none()

@@ -79,33 +79,15 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     }
     let (replies, logs) = state.finish(&mut game).await;
     let record = GameRecord {
-        game: table.game,
-        rules: table.rules.clone(),
-        seed: table.seed,
-        subset: table.subset,
         rotation: 0,
-        players: state.names.clone(),
-        builtin: table
-            .seats
-            .iter()
-            .map(|s| matches!(s.occupant, Occupant::Builtin(_)))
-            .collect(),
-        hands: Vec::new(),
-        rows: [0; 4],
-        turns: Vec::new(),
         invalid: state.invalid,
-        cows: Vec::new(),
-        penalty: Vec::new(),
         scores: game.scores(),
-        rounds: Vec::new(),
-        totals: None,
         ms: started.elapsed().as_millis() as u64,
         replies,
         kingdomino: Some(GameLog {
             moves: game.log().to_vec(),
         }),
-        body: None,
-        void: None,
+        ..GameRecord::of_table(&table)
     };
     GameOutcome { record, logs }
 }

@@ -103,20 +103,6 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let first = rounds.next().expect("at least one round");
     let later: Vec<RoundRecord> = rounds.collect();
     let record = GameRecord {
-        rules: table.rules.clone(),
-        kingdomino: None,
-        body: None,
-        void: None,
-        game: table.game,
-        seed: table.seed,
-        subset: table.subset,
-        rotation: table.rotation,
-        players: state.names.to_vec(),
-        builtin: table
-            .seats
-            .iter()
-            .map(|s| matches!(s.occupant, Occupant::Builtin(_)))
-            .collect(),
         hands: first.hands,
         rows: first.rows,
         turns: first.turns,
@@ -128,6 +114,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         rounds: later,
         ms: started.elapsed().as_millis() as u64,
         replies: state.replies,
+        ..GameRecord::of_table(&table)
     };
     GameOutcome { record, logs }
 }
