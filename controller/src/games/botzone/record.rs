@@ -23,7 +23,7 @@ use super::table::{self, JudgeSpec, Played};
 use super::wire::{self, Command};
 use crate::player::Limits;
 use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes};
-use crate::table::{GameOutcome, Occupant, TableGame};
+use crate::table::{GameOutcome, TableGame};
 
 /// The record of a game played at `table`.
 pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64)) -> GameRecord {
@@ -100,34 +100,11 @@ pub fn void_outcome(table: &TableGame, why: String, started: Instant) -> GameOut
     }
 }
 
-/// A record of `table` with nothing played.
+/// A record of `table` with nothing played (rotation 0: no duplicate deals here).
 fn blank(table: &TableGame) -> GameRecord {
     GameRecord {
-        game: table.game,
-        rules: table.rules.clone(),
-        seed: table.seed,
-        subset: table.subset,
         rotation: 0,
-        players: table.seats.iter().map(|s| s.name.clone()).collect(),
-        builtin: table
-            .seats
-            .iter()
-            .map(|s| matches!(s.occupant, Occupant::Builtin(_)))
-            .collect(),
-        hands: Vec::new(),
-        rows: [0; 4],
-        turns: Vec::new(),
-        invalid: Vec::new(),
-        cows: Vec::new(),
-        penalty: Vec::new(),
-        scores: Vec::new(),
-        rounds: Vec::new(),
-        totals: None,
-        ms: 0,
-        replies: Vec::new(),
-        kingdomino: None,
-        body: None,
-        void: None,
+        ..GameRecord::of_table(table)
     }
 }
 
