@@ -532,6 +532,41 @@ fn a_person_types_the_responses() {
     assert_eq!(g.void, None);
 }
 
+/// `take6 verify` builds the judge in a folder of the temporary directory for its own use; the
+/// next verify removes what a verify that is gone left, so they never pile up.
+#[test]
+fn verify_leaves_at_most_the_last_built_judge_behind() {
+    let tmp = arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
+    assert_ok(&run(tmp.path(), "2", "5", &[]));
+    let temp = tmp.path().join("tmp");
+    fs::create_dir(&temp).unwrap();
+    let built = || {
+        fs::read_dir(&temp)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("take6-verify-"))
+            .count()
+    };
+    for _ in 0..3 {
+        let out = take6_cmd(tmp.path())
+            .env("TMPDIR", &temp)
+            .args(["verify"])
+            .output()
+            .unwrap();
+        assert_ok(&out);
+        let names: Vec<_> = fs::read_dir(&temp)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(
+            built(),
+            1,
+            "each verify removes what the one before left: {names:?}"
+        );
+    }
+}
+
 /// A game folder without its two required keys, or without a judge, is refused with the key
 /// and the fix.
 #[test]

@@ -52,6 +52,18 @@ pub enum GameError {
 pub fn find(name_or_path: &str) -> Result<GameRef, GameError> {
     let path = Path::new(name_or_path);
     if name_or_path.contains('/') || path.join("game.toml").is_file() {
+        // A folder loaded earlier in this process is the same game (its judge built once).
+        let folder = std::path::absolute(path)
+            .ok()
+            .map(|p| p.display().to_string());
+        if let Some(game) = LOADED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .find(|g| Some(g.spec()) == folder)
+        {
+            return Ok(game.clone());
+        }
         let game = load(path)?;
         let mut loaded = LOADED
             .lock()

@@ -57,7 +57,7 @@ pub struct Views {
 impl Views {
     /// Reads each of [`FROZEN`] that this machine has into a new folder under `parent`.
     pub fn make(parent: &Path) -> io::Result<Views> {
-        remove_stale(parent);
+        remove_stale(parent, "take6-counters-");
         let dir = fresh_dir(parent)?;
         let mut views = Views {
             dir,
@@ -90,9 +90,10 @@ impl Drop for Views {
     }
 }
 
-/// Removes the copies a controller killed by SIGKILL left under `parent`: folders of this user
-/// named `take6-counters-<pid>-<n>` whose process is gone.
-fn remove_stale(parent: &Path) {
+/// Removes what a controller that is gone left under `parent` (a copy of the counters after a
+/// SIGKILL, a judge built for `take6 verify`): folders of this user named `<prefix><pid>-…`
+/// whose process is gone.
+pub(crate) fn remove_stale(parent: &Path, prefix: &str) {
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
@@ -102,7 +103,7 @@ fn remove_stale(parent: &Path) {
         let name = entry.file_name();
         let Some(pid) = name
             .to_str()
-            .and_then(|n| n.strip_prefix("take6-counters-"))
+            .and_then(|n| n.strip_prefix(prefix))
             .and_then(|rest| rest.split('-').next())
             .and_then(|pid| pid.parse::<u32>().ok())
         else {

@@ -379,8 +379,9 @@ fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-/// The judge built for `take6 verify`, in a folder of its own (kept for the process), without
-/// the sandbox: verify re-runs the game's own program over recorded logs.
+/// The judge built for `take6 verify`, in a folder of its own (kept for the process, removed
+/// by the next take6 that verifies such a game once this one is gone), without the sandbox:
+/// verify re-runs the game's own program over recorded logs.
 fn build_for_verify(manifest: &Manifest) -> Result<PathBuf, String> {
     let manifest = manifest.clone();
     std::thread::spawn(move || {
@@ -392,10 +393,12 @@ fn build_for_verify(manifest: &Manifest) -> Result<PathBuf, String> {
             let nanos = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos());
-            let dir = std::env::temp_dir().join(format!(
-                "take6-verify-{}-{}-{nanos}",
-                manifest.name,
-                std::process::id()
+            let temp = std::env::temp_dir();
+            crate::sandbox::counters::remove_stale(&temp, "take6-verify-");
+            let dir = temp.join(format!(
+                "take6-verify-{}-{nanos}-{}",
+                std::process::id(),
+                manifest.name
             ));
             let sandbox = Arc::new(crate::sandbox::Sandbox::none());
             let source = stage_judge(&manifest, &dir.join("source"))?;
