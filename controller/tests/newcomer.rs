@@ -225,6 +225,12 @@ fn resume_from_another_directory_is_not_refused_over_templates() {
         &["run", "--resume", series.to_str().unwrap()],
     );
     assert!(out.status.success(), "{}", said(&out));
+    // A resumed series plays under its own recorded limits, and says so.
+    assert_eq!(
+        limits_line(&out),
+        "take6: limits: first reply 3000 ms, later replies 5000 ms of CPU time (as the series \
+         recorded them in its series.toml)"
+    );
     let lines = fs::read_to_string(series.join("games.jsonl")).unwrap();
     assert_eq!(lines.lines().count(), 30);
 }

@@ -47,6 +47,8 @@ pub enum Source {
     GameTable,
     TopLevel(&'static str),
     Default,
+    /// A resumed series' own, from its `series.toml`.
+    Recorded,
 }
 
 /// Where the value of one limit comes from: its flag, then the game's table, then the
@@ -84,6 +86,7 @@ pub fn line(
         Source::GameTable => format!("{file} [limits.{}]", game.name()),
         Source::TopLevel(key) => format!("{file} {key} (every game's)"),
         Source::Default => format!("{}'s default", game.title()),
+        Source::Recorded => "as the series recorded them in its series.toml".to_string(),
     };
     let from = if sources[0] == sources[1] {
         match sources[0] {

@@ -197,6 +197,7 @@ impl Settings {
                 }
             })?;
         let mut settings = Settings::resolve_from(args, file, None)?;
+        settings.limits_from = [game_limits::Source::Recorded; 2];
         settings.seed_given = recorded
             .get("seed_given")
             .and_then(serde_json::Value::as_bool)

@@ -50,6 +50,7 @@ pub async fn resume(
     for warning in &manifest.warnings {
         eprintln!("take6: warning: {warning}");
     }
+    eprintln!("take6: {}", settings.limits_line());
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
     let mut failed = Vec::new();
