@@ -44,6 +44,13 @@ pub trait Game: Send + Sync + 'static {
     /// Which way scores point.
     fn direction(&self) -> Direction;
 
+    /// How the game times each bot when the series leaves the reply limits at the game's
+    /// defaults, if not by [`Game::default_limits`] alone (a Botzone game: per bot, by its
+    /// language): said on `run`'s and `check`'s limits line.
+    fn limits_note(&self) -> Option<String> {
+        None
+    }
+
     /// Which settings mean something in this game (the others are refused).
     fn supports(&self) -> Supports;
 

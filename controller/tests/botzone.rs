@@ -477,6 +477,13 @@ fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
         "{}",
         text(&out.stderr)
     );
+    // The limits line says where each bot's limits come from: game.toml here.
+    assert!(
+        text(&out.stderr).contains("take6: limits: each bot's by ")
+            && text(&out.stderr).contains("game.toml's [limits] where it sets them"),
+        "{}",
+        text(&out.stderr)
+    );
     let games = records(&series_dir(tmp.path()));
     for g in &games {
         assert_eq!(

@@ -88,6 +88,11 @@ pub fn line(
         Source::Default => format!("{}'s default", game.title()),
         Source::Recorded => "as the series recorded them in its series.toml".to_string(),
     };
+    if sources == [Source::Default; 2]
+        && let Some(note) = game.limits_note()
+    {
+        return format!("limits: {note}, of {clock} time");
+    }
     let from = if sources[0] == sources[1] {
         match sources[0] {
             Source::Default => format!("{}'s defaults", game.title()),

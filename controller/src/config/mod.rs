@@ -621,6 +621,10 @@ impl Settings {
             wall_factor: self.wall_factor,
             line_cap: self.line_cap_bytes,
             stderr_cap: self.stderr_cap_kib * 1024,
+            reply_given: self
+                .limits_from
+                .iter()
+                .any(|s| *s != game_limits::Source::Default),
         }
     }
 

@@ -44,6 +44,10 @@ pub struct Limits {
     /// Under the CPU clock, a reply also fails after this many times its limit of wall time
     /// (a bot that blocks uses no CPU).
     pub wall_factor: u32,
+    /// Whether the reply limits were set for this series (a flag, `take6.toml`) rather than
+    /// left at the game's defaults: a game whose defaults differ per bot (a Botzone game's,
+    /// per language) applies its own only when they were not.
+    pub reply_given: bool,
 }
 
 impl Default for Limits {
@@ -56,6 +60,7 @@ impl Default for Limits {
             stderr_cap: 64 * 1024,
             clock: Clock::Cpu,
             wall_factor: 10,
+            reply_given: false,
         }
     }
 }
@@ -780,6 +785,7 @@ mod tests {
             stderr_cap: 10,
             clock: Clock::Wall,
             wall_factor: 10,
+            reply_given: false,
         }
     }
 

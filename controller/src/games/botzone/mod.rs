@@ -27,7 +27,7 @@ use crate::player::Limits;
 use crate::record::{GameRecord, InvalidRecord};
 use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
 
-/// The defaults a series' limits have unless flags change them; then `game.toml`'s or
+/// The defaults a series' limits have; unless flags or take6.toml set them, `game.toml`'s or
 /// Botzone's per-language limits apply instead.
 const DEFAULT_MS: u64 = 1000;
 
@@ -80,13 +80,13 @@ impl Botzone {
             .clone()
     }
 
-    /// A bot's limits: the series' when its flags set them, else `game.toml`'s or Botzone's
-    /// for its language.
+    /// A bot's limits: the series' when its flags or take6.toml set them, else `game.toml`'s
+    /// or Botzone's for its language.
     fn bot_limits(&self, language: Option<Language>, series: &Limits) -> BotLimits {
         let mut limits = self.manifest.bot_limits(language);
         let first = series.first_reply.as_millis() as u64;
         let later = series.reply.as_millis() as u64;
-        if first != DEFAULT_MS || later != DEFAULT_MS {
+        if series.reply_given {
             limits.first_turn_ms = first;
             limits.turn_ms = later;
             limits.kept_running_ms = later;
@@ -126,6 +126,23 @@ impl Game for Botzone {
 
     fn direction(&self) -> Direction {
         Direction::Higher
+    }
+
+    fn limits_note(&self) -> Option<String> {
+        let botzone = "by its language, as Botzone's: C and C++ (or a launch) 1000 ms, Java \
+                       3000 ms (2000 ms kept running), Python 6000 ms (4000 ms kept running), \
+                       JavaScript 2000 ms";
+        Some(if self.manifest.sets_limits() {
+            format!(
+                "each bot's by {}'s [limits] where it sets them, else {botzone}",
+                self.manifest.folder.join("game.toml").display()
+            )
+        } else {
+            format!(
+                "each bot's {botzone} (game.toml's [limits], or --first-reply-ms and --reply-ms, \
+                 set them for every bot)"
+            )
+        })
     }
 
     fn supports(&self) -> Supports {
@@ -428,4 +445,35 @@ fn build_for_verify(manifest: &Manifest) -> Result<PathBuf, String> {
     })
     .join()
     .unwrap_or_else(|_| Err("building the judge panicked".into()))
+}
+
+#[cfg(test)]
+mod limits_tests {
+    use super::*;
+
+    /// The series' limits win whenever flags or take6.toml set them, even at the value of the
+    /// defaults; left at the defaults, Botzone's per-language limits apply.
+    #[test]
+    fn the_series_limits_win_only_when_given() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel");
+        let game = Botzone {
+            manifest: Manifest::load(&dir).unwrap(),
+            builtins: Vec::new(),
+            prepared: Mutex::new(None),
+            verifier: OnceLock::new(),
+        };
+        let defaults = Limits {
+            first_reply: std::time::Duration::from_millis(DEFAULT_MS),
+            reply: std::time::Duration::from_millis(DEFAULT_MS),
+            ..Limits::default()
+        };
+        let python = game.bot_limits(Some(Language::Python), &defaults);
+        assert_eq!((python.first_turn_ms, python.kept_running_ms), (6000, 4000));
+        let given = Limits {
+            reply_given: true,
+            ..defaults
+        };
+        let python = game.bot_limits(Some(Language::Python), &given);
+        assert_eq!((python.first_turn_ms, python.kept_running_ms), (1000, 1000));
+    }
 }
