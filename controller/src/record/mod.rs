@@ -10,7 +10,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::GameRef;
-use crate::games::take6::game::Card;
+
+/// A Take 6 card as its records write it (1..=104): a plain number, so that the record names
+/// no game's types (Take 6's own `Card` is the same `u8`).
+pub type Card = u8;
 
 pub mod export;
 #[cfg(test)]
@@ -142,9 +145,9 @@ pub struct RoundRecord {
     pub scores: Vec<u32>,
 }
 
-/// The fault kind recorded, at turn 1 of each later round, for a seat whose bot faulted in an
-/// earlier round: the bot is gone, so the seat scores the fault penalty again every round.
-pub const ABSENT: &str = "absent";
+/// The fault kind recorded for a seat whose bot is gone (it lives with the faults, in
+/// [`crate::player`], which names it; kept here where the records' readers look for it).
+pub use crate::player::ABSENT;
 
 impl GameRecord {
     /// The record of game `game` of `rules` at `table`, with nothing played yet: the envelope

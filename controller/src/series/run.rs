@@ -34,7 +34,7 @@ pub async fn run(
     }
     // Settings that cannot seat the bots found are refused before any is copied or built.
     if settings.human.is_none() && settings.against.is_none() {
-        let at_most = bots::entrants_at_most(&settings.bots, &settings.game);
+        let at_most = bots::entrants_at_most(&settings.bots, settings.game.name());
         if at_most > 0 {
             Schedule::new(settings.schedule_request(at_most))?;
         }
@@ -65,7 +65,7 @@ pub async fn run(
                 seats: settings.players,
             },
             &tools,
-            &settings.game,
+            settings.game.name(),
         ) => prepared?,
         () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
     };
