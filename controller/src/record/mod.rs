@@ -15,6 +15,33 @@ use crate::game::GameRef;
 /// no game's types (Take 6's own `Card` is the same `u8`).
 pub type Card = u8;
 
+/// Which way a game's scores point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Lower is better (Take 6's cows).
+    Lower,
+    /// Higher is better (Kingdomino's crowns times squares).
+    Higher,
+}
+
+impl Direction {
+    /// Whether score `a` is strictly better than `b`.
+    pub fn better(self, a: u32, b: u32) -> bool {
+        match self {
+            Direction::Lower => a < b,
+            Direction::Higher => a > b,
+        }
+    }
+
+    /// The best of `scores`.
+    pub fn best(self, scores: &[u32]) -> Option<u32> {
+        match self {
+            Direction::Lower => scores.iter().copied().min(),
+            Direction::Higher => scores.iter().copied().max(),
+        }
+    }
+}
+
 pub mod export;
 #[cfg(test)]
 pub(crate) mod fixtures;

@@ -20,7 +20,8 @@ pub use facts::{FactBalance, FactBot, FactSkipped, SeriesFacts};
 pub use stats::{Distribution, FAULT_NOTES, FaultNote, ReportStats, VIEWER_SAMPLE, ViewerGame};
 
 use super::Standing;
-use crate::game::{Direction, GameRef};
+use crate::game::GameRef;
+use crate::record::Direction;
 
 /// The file name of the report in a series folder.
 pub const REPORT: &str = "report.html";

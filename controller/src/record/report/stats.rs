@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::game::{Direction, GameRef};
+use crate::game::GameRef;
+use crate::record::Direction;
 use crate::record::interner::{Interner, PairMap, pair_key};
 use crate::record::{ABSENT, FaultPhase, GameRecord};
 
