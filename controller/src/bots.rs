@@ -138,18 +138,7 @@ pub async fn prepare(
     };
     let folders = folders(bots_dir).map_err(read_err)?;
 
-    let logs = series_dir.join("logs");
-    // Bots run with their working copy as current directory, so it must not be relative.
-    let work = std::path::absolute(series_dir.join("work")).map_err(|error| BotsError::Write {
-        path: series_dir.join("work"),
-        error,
-    })?;
-    for dir in [&logs, &work] {
-        fs::create_dir_all(dir).map_err(|error| BotsError::Write {
-            path: dir.clone(),
-            error,
-        })?;
-    }
+    let (logs, work) = logs_and_work(series_dir)?;
 
     let builds = Arc::new(Semaphore::new(jobs.max(1)));
     // Copying a folder and making its disk image is short file work, whatever `--jobs`: as
@@ -200,6 +189,31 @@ pub async fn prepare(
             (i, outcome)
         });
     }
+    Ok(in_folder_order(tasks).await)
+}
+
+/// The series' `logs` (build logs) and `work` (working copies) folders, made. Bots run with
+/// their working copy as current directory, so `work` is absolute.
+fn logs_and_work(series_dir: &Path) -> Result<(PathBuf, PathBuf), BotsError> {
+    let logs = series_dir.join("logs");
+    let work = std::path::absolute(series_dir.join("work")).map_err(|error| BotsError::Write {
+        path: series_dir.join("work"),
+        error,
+    })?;
+    for dir in [&logs, &work] {
+        fs::create_dir_all(dir).map_err(|error| BotsError::Write {
+            path: dir.clone(),
+            error,
+        })?;
+    }
+    Ok((logs, work))
+}
+
+/// The bots prepared and those skipped, in folder order whatever order they finished in (the
+/// tasks are numbered by folder), so that a series' bots do not depend on build times.
+async fn in_folder_order(
+    mut tasks: tokio::task::JoinSet<(usize, Result<Bot, Skipped>)>,
+) -> (Vec<Bot>, Vec<Skipped>) {
     let mut outcomes = Vec::new();
     while let Some(joined) = tasks.join_next().await {
         outcomes.push(joined.expect("bot preparation does not panic"));
@@ -213,7 +227,7 @@ pub async fn prepare(
             Err(s) => skipped.push(s),
         }
     }
-    Ok((bots, skipped))
+    (bots, skipped)
 }
 
 /// The bot folders of `bots_dir`, sorted: `bots_dir` itself when it is one bot's folder
