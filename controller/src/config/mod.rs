@@ -591,7 +591,7 @@ impl<'a> Layers<'a> {
 
     /// A path the file gives, relative to the file's folder; a URL (a bots repository) is not
     /// a path relative to the file.
-    fn from_file(&self, p: &Option<PathBuf>) -> Option<PathBuf> {
+    fn file_path(&self, p: &Option<PathBuf>) -> Option<PathBuf> {
         p.as_ref().map(|p| match p.to_str() {
             Some(s) if s.contains("://") || s.starts_with("git@") => p.clone(),
             _ => self.base.join(p),
@@ -601,7 +601,7 @@ impl<'a> Layers<'a> {
     /// A folder: the flag's, the file's, else `default` beside the file.
     fn folder(&self, flag: &Option<PathBuf>, file: &Option<PathBuf>, default: &str) -> PathBuf {
         flag.clone()
-            .or(self.from_file(file))
+            .or(self.file_path(file))
             .unwrap_or_else(|| self.base.join(default))
     }
 
@@ -624,7 +624,7 @@ impl<'a> Layers<'a> {
             .table
             .templates
             .clone()
-            .or(self.from_file(&self.file.templates))
+            .or(self.file_path(&self.file.templates))
         {
             Some(dir) if !dir.is_dir() => Err(ConfigError::NoTemplates(dir)),
             Some(dir) => Ok(Some(dir)),
