@@ -48,14 +48,14 @@ pub struct Report<'a> {
 }
 
 impl Report<'_> {
-    /// The game the series played: as `series.toml` says, else as the records do.
-    /// A game the settings name that this take6 does not know is the records' game (a
-    /// series' records name their game), never silently the default.
+    /// The game the series played: as `series.toml` says ([`SeriesFacts::game`]), else as
+    /// the records do. A game the settings name that this take6 does not know is the records'
+    /// game (a series' records name their game), never silently the default.
     fn game(&self) -> GameRef {
-        match self.facts.settings.get("game").and_then(|g| g.as_str()) {
-            Some(name) => crate::games::by_name(name).unwrap_or_else(|_| self.stats.rules()),
-            None => self.stats.rules(),
-        }
+        self.facts
+            .game
+            .clone()
+            .unwrap_or_else(|| self.stats.rules())
     }
 
     /// "lower" or "higher": which scores are better.
