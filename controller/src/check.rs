@@ -197,7 +197,7 @@ fn fault_text(
         "\nFAULT in game {}, turn {} ({}): {} [{}]",
         g.game,
         f.turn,
-        advice.asked,
+        untrusted::terminal(&advice.asked),
         untrusted::terminal(&f.reason),
         untrusted::terminal(&f.kind)
     );
@@ -226,7 +226,11 @@ fn fault_text(
     } else {
         String::new()
     };
-    let _ = writeln!(out, "  a correct reply: {}{limit}", advice.correct);
+    let _ = writeln!(
+        out,
+        "  a correct reply: {}{limit}",
+        untrusted::terminal(&advice.correct)
+    );
     out.push_str(&stderr_of(dir, bot, g.game));
     out
 }

@@ -328,6 +328,25 @@ pub const JVM_SIZING: &str = "heap=512\n\
     if [ \"$heap\" -gt 512 ]; then heap=512; fi\n\
     if [ \"$heap\" -lt 64 ]; then heap=64; fi\n\
     export MALLOC_ARENA_MAX=2\n";
+/// Where a C++ build that includes Botzone's `"jsoncpp/json.h"` finds it: a folder of the
+/// working copy holding `jsoncpp/json.h`, which includes Debian's `<json/json.h>`
+/// (libjsoncpp-dev), so that the source builds unchanged and links `-ljsoncpp`.
+pub const JSONCPP_DIR: &str = ".take6-include";
+
+/// Whether one of the C++ `files` includes `jsoncpp/json.h`, as Botzone's C++ environment
+/// provides it.
+fn includes_jsoncpp(folder: &Path, files: &[String]) -> bool {
+    files.iter().any(|file| {
+        folder::read_text(&folder.join(file), JAVA_CAP).is_ok_and(|text| {
+            text.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with('#')
+                    && l.contains("include")
+                    && (l.contains("\"jsoncpp/json.h\"") || l.contains("<jsoncpp/json.h>"))
+            })
+        })
+    })
+}
 
 /// What a folder without `launch` is, or why it is skipped: recognised by its top-level files
 /// (`listing` of `folder`), its language's tools looked up in `tools`.
@@ -481,6 +500,16 @@ fn plan(lang: Language, files: &[String], folder: &Path) -> Result<Generated, St
         Language::C => made(
             files.to_vec(),
             Some(format!("gcc -O2 -o bot {} -lm", words(files))),
+            "./bot".into(),
+        ),
+        Language::Cpp if includes_jsoncpp(folder, files) => made(
+            files.to_vec(),
+            Some(format!(
+                "mkdir -p {JSONCPP_DIR}/jsoncpp\n\
+                 echo '#include <json/json.h>' > {JSONCPP_DIR}/jsoncpp/json.h\n\
+                 g++ -O2 -std=c++20 -I{JSONCPP_DIR} -I/usr/include/jsoncpp -o bot {} -ljsoncpp",
+                words(files)
+            )),
             "./bot".into(),
         ),
         Language::Cpp => made(
@@ -675,6 +704,36 @@ mod tests {
         }
         let listing = folder::scan(dir.path(), 1 << 20).unwrap();
         recognise(dir.path(), &listing, tools)
+    }
+
+    #[test]
+    fn cpp_that_includes_botzones_jsoncpp_builds_unchanged() {
+        let t = all_tools();
+        let src = "#include <iostream>\n  #include \"jsoncpp/json.h\"\nint main() {}\n";
+        let g = recognised(&[("judge.cpp", src)], &t).unwrap();
+        let build = g.build.unwrap();
+        assert!(build.contains("echo '#include <json/json.h>' > .take6-include/jsoncpp/json.h"));
+        assert!(build.ends_with(
+            "g++ -O2 -std=c++20 -I.take6-include -I/usr/include/jsoncpp -o bot judge.cpp -ljsoncpp"
+        ));
+        // The build itself, where libjsoncpp-dev is installed.
+        if Path::new("/usr/include/jsoncpp/json/json.h").exists() {
+            let dir = tempfile::tempdir().unwrap();
+            let main = "#include \"jsoncpp/json.h\"\nint main() { Json::Value v; v[\"a\"] = 1; \
+                        return v[\"a\"].asInt() - 1; }\n";
+            fs::write(dir.path().join("judge.cpp"), main).unwrap();
+            let script = format!("set -e\n{build}\n./bot\n");
+            let out = std::process::Command::new("sh")
+                .args(["-c", &script])
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! (the same for it). Each implements [`Game`](crate::game::Game) in its `mod.rs`. A new game is a new folder
 //! plus one line in `built_in` (see docs/development.md, "Adding a game").
 
+pub mod botzone;
 pub mod kingdomino;
 pub mod take6;
 
@@ -62,12 +63,9 @@ pub fn find(name_or_path: &str) -> Result<GameRef, GameError> {
     by_name(name_or_path)
 }
 
-/// Loads the game in a folder. Until the judge-protocol game lands, there is no loader.
+/// Loads the game in a folder: a judge speaking Botzone's protocol and its game.toml.
 fn load(path: &Path) -> Result<GameRef, GameError> {
-    Err(GameError::Load {
-        path: path.display().to_string(),
-        why: "this version of take6 cannot load games from a folder yet".into(),
-    })
+    botzone::load(path)
 }
 
 /// The game called `name`: built in, or loaded from a folder earlier in this process (a

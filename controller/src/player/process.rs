@@ -89,6 +89,15 @@ pub struct Finished {
     pub overrun: Option<Fault>,
 }
 
+/// Where a reply ends.
+#[derive(Clone, Copy)]
+enum End<'a> {
+    /// After this many lines.
+    Lines(usize),
+    /// At a line equal to this marker, or at the end of the output when the bot exits cleanly.
+    Marker(&'a str),
+}
+
 /// How often, at most, the CPU clock of a waiting bot is read.
 const CPU_POLL: Duration = Duration::from_millis(5);
 
@@ -275,7 +284,8 @@ impl Process {
         self.queue(view)?;
         self.flush().await?;
         let mut reply = None;
-        self.read_reply(1, |line| reply = Some(line)).await?;
+        self.read_reply(End::Lines(1), |line| reply = Some(line))
+            .await?;
         Ok(reply.expect("one line read"))
     }
 
@@ -300,18 +310,67 @@ impl Process {
         self.queue_text(text);
         self.flush().await?;
         let mut reply = Vec::with_capacity(lines);
-        self.read_reply(lines, |line| reply.push(line)).await?;
+        self.read_reply(End::Lines(lines), |line| reply.push(line))
+            .await?;
         Ok(reply)
     }
 
-    /// Reads `lines` reply lines within the reply's time limit, handing each to `take`: under
-    /// the CPU clock the whole tree's CPU time since the previous reply (the first: since it
-    /// started) is checked when the reply is complete, however fast it came.
+    /// Sends `text` (after whatever news is queued), closing the bot's input after it when
+    /// `close` (a program that reads its input to the end), and reads the reply as every line
+    /// up to a line equal to `marker` (not kept), or up to the end of the bot's output: one time
+    /// limit, one CPU count and one reply time for all of them, at most `max_bytes` in all. A
+    /// bot that ends its output by exiting with a failure (a non-zero status, a signal) has
+    /// faulted; one that exits cleanly has replied. Returns the lines and whether the marker
+    /// ended them (the bot then runs on for the next question).
+    pub async fn ask_until(
+        &mut self,
+        text: &str,
+        marker: &str,
+        max_bytes: usize,
+        close: bool,
+    ) -> Result<(Vec<String>, bool), Fault> {
+        if let Some(fault) = &self.broken {
+            return Err(fault.clone());
+        }
+        self.queue_text(text);
+        if let Err(fault) = self.flush().await {
+            // A program that exits without reading all its input may still have answered:
+            // what it printed decides.
+            if !matches!(fault, Fault::Exited { .. }) {
+                return Err(fault);
+            }
+            self.broken = None;
+        }
+        if close {
+            drop(self.stdin.take());
+        }
+        let mut reply = Vec::new();
+        let mut bytes = 0usize;
+        let mut too_long = false;
+        let marked = self
+            .read_reply(End::Marker(marker), |line| {
+                bytes += line.len() + 1;
+                too_long |= bytes > max_bytes;
+                if !too_long {
+                    reply.push(line);
+                }
+            })
+            .await?;
+        if too_long {
+            return Err(self.mark_broken(Fault::LineTooLong { cap: max_bytes }));
+        }
+        Ok((reply, marked))
+    }
+
+    /// Reads reply lines until `end` within the reply's time limit, handing each to `take`:
+    /// under the CPU clock the whole tree's CPU time since the previous reply (the first: since
+    /// it started) is checked when the reply is complete, however fast it came. Returns
+    /// whether a marker ended the reply.
     async fn read_reply(
         &mut self,
-        lines: usize,
+        end: End<'_>,
         mut take: impl FnMut(String),
-    ) -> Result<(), Fault> {
+    ) -> Result<bool, Fault> {
         let limit = if self.replied {
             self.limits.reply
         } else {
@@ -332,10 +391,16 @@ impl Process {
                 Some(_) => limit * self.limits.wall_factor,
                 None => limit,
             };
-        for read in 0..lines {
+        let mut read = 0usize;
+        loop {
+            // Part of a reply of several lines came: the rest comes soon, or the bot is
+            // waiting for input (a reply ended by a marker or an exit has no count).
+            let partial = match end {
+                End::Lines(lines) if read > 0 => Some(lines),
+                _ => None,
+            };
             let line = match cpu_start {
-                // Part of the reply came: the rest comes soon, or the bot is waiting for input.
-                _ if read > 0 => self.read_rest(read, lines, deadline).await,
+                _ if let Some(lines) = partial => self.read_rest(read, lines, deadline).await,
                 Some(start) => self.read_line_cpu(limit, start, charged, deadline).await,
                 None => tokio::time::timeout_at(deadline, self.stdout.next())
                     .await
@@ -350,30 +415,36 @@ impl Process {
                     if let Some(t) = &mut self.transcript {
                         t.reply(&line);
                     }
-                    take(line);
-                    if read + 1 < lines {
-                        continue;
-                    }
-                    self.replied = true;
-                    let cpu_now = cpu_start.and_then(|_| self.tree.cpu_us());
-                    self.last_cpu = cpu_now;
-                    let used = cpu_now
-                        .zip(cpu_start)
-                        .map(|(now, start)| now.saturating_sub(start) + charged);
-                    self.replies.push(ReplyTime {
-                        cpu_us: used,
-                        wall_us: started.elapsed().as_micros() as u64,
-                    });
-                    // A tree that ran into its memory or process limit has faulted, even if
-                    // the bot itself survived to reply; one that used more than its CPU time
-                    // (in background processes, or between two reads of its clock) too,
-                    // however fast the reply came.
-                    match (self.tree.counted_breach(), used) {
-                        (Some(breach), _) => Fault::Limit(breach),
-                        (None, Some(used)) if used > limit.as_micros() as u64 => {
-                            overrun(used, limit, charged, false)
+                    read += 1;
+                    let marked = match end {
+                        End::Lines(lines) if read < lines => {
+                            take(line);
+                            continue;
                         }
-                        (None, _) => return Ok(()),
+                        End::Lines(_) => {
+                            take(line);
+                            false
+                        }
+                        End::Marker(marker) if line == marker => true,
+                        End::Marker(_) => {
+                            take(line);
+                            continue;
+                        }
+                    };
+                    match self.complete_reply(cpu_start, started, charged, limit) {
+                        Some(fault) => fault,
+                        None => return Ok(marked),
+                    }
+                }
+                Ok(None) if matches!(end, End::Marker(_)) => {
+                    // The end of its output ends the reply, when the bot exits cleanly.
+                    let status = self.tree.wait_exit(self.limits.grace).await;
+                    match status {
+                        Some(s) if !s.ends_with("status: 0") => Fault::Exited { status: Some(s) },
+                        _ => match self.complete_reply(cpu_start, started, charged, limit) {
+                            Some(fault) => fault,
+                            None => return Ok(false),
+                        },
                     }
                 }
                 Ok(Some(Err(LinesCodecError::MaxLineLengthExceeded))) => Fault::LineTooLong {
@@ -392,7 +463,35 @@ impl Process {
             };
             return Err(self.mark_broken(fault));
         }
-        Ok(())
+    }
+
+    /// Notes a complete reply: its time, and the fault of a tree that ran into its memory or
+    /// process limit (even if the bot itself survived to reply) or used more than its CPU time
+    /// (in background processes, or between two reads of its clock), however fast it came.
+    fn complete_reply(
+        &mut self,
+        cpu_start: Option<u64>,
+        started: Instant,
+        charged: u64,
+        limit: Duration,
+    ) -> Option<Fault> {
+        self.replied = true;
+        let cpu_now = cpu_start.and_then(|_| self.tree.cpu_us());
+        self.last_cpu = cpu_now;
+        let used = cpu_now
+            .zip(cpu_start)
+            .map(|(now, start)| now.saturating_sub(start) + charged);
+        self.replies.push(ReplyTime {
+            cpu_us: used,
+            wall_us: started.elapsed().as_micros() as u64,
+        });
+        match (self.tree.counted_breach(), used) {
+            (Some(breach), _) => Some(Fault::Limit(breach)),
+            (None, Some(used)) if used > limit.as_micros() as u64 => {
+                Some(overrun(used, limit, charged, false))
+            }
+            (None, _) => None,
+        }
     }
 
     /// Reads a later line of a reply of `want` lines, `got` of them read: a bot whose tree

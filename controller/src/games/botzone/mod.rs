@@ -1,0 +1,428 @@
+//! Any game whose judge speaks Botzone's protocol (botzone.org.cn, and its public
+//! `ailab-pku/botzone-local`): a game is a folder with a `game.toml`, a judge program and
+//! optionally padding bots ([`manifest`]); the judge and the bots speak Botzone's JSON
+//! protocols ([`wire`]); one game is played by [`table`]; [`record`] is what `games.jsonl`
+//! keeps of it (the log as Botzone keeps it) and how `take6 verify` runs the judge again.
+
+pub mod manifest;
+pub mod record;
+pub mod table;
+pub mod viewer;
+pub mod wire;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
+
+use serde_json::Value;
+
+pub use manifest::{BotLimits, JudgeLimits, Manifest, ManifestError};
+
+use crate::bots::generate::Language;
+use crate::game::{
+    Advice, BuiltinKind, DefaultLimits, Direction, Game, GameFuture, GameRef, OnFault, Prepare,
+    PrepareFuture, SeatRange, Supports, Viewer,
+};
+use crate::player::Limits;
+use crate::record::{GameRecord, InvalidRecord};
+use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
+
+/// The defaults a series' limits have unless flags change them; then `game.toml`'s or
+/// Botzone's per-language limits apply instead.
+const DEFAULT_MS: u64 = 1000;
+
+/// A game loaded from a folder whose judge speaks Botzone's protocol.
+pub struct Botzone {
+    manifest: Manifest,
+    builtins: Vec<BuiltinKind>,
+    /// What [`Game::prepare`] built for this series.
+    prepared: Mutex<Option<Arc<Prepared>>>,
+    /// The judge built for `take6 verify` (without the sandbox: it is the game's own program).
+    verifier: OnceLock<Result<PathBuf, String>>,
+}
+
+/// The game's programs, built in a series' folder.
+struct Prepared {
+    judge: table::JudgeSpec,
+    /// Each padding bot's working copy and language, in padding order.
+    padding: Vec<(PathBuf, Option<Language>)>,
+}
+
+/// Loads the game in `folder` (the registry's line for a path).
+pub fn load(folder: &Path) -> Result<GameRef, crate::games::GameError> {
+    let manifest = Manifest::load(folder).map_err(|e| crate::games::GameError::Load {
+        path: folder.display().to_string(),
+        why: e.problem,
+    })?;
+    let builtins = manifest
+        .padding
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| BuiltinKind {
+            index: i as u8,
+            // Loaded once per process: the names live as long as the game.
+            name: Box::leak(name.clone().into_boxed_str()),
+        })
+        .collect();
+    Ok(GameRef(Arc::new(Botzone {
+        manifest,
+        builtins,
+        prepared: Mutex::new(None),
+        verifier: OnceLock::new(),
+    })))
+}
+
+impl Botzone {
+    fn prepared(&self) -> Option<Arc<Prepared>> {
+        self.prepared
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// A bot's limits: the series' when its flags set them, else `game.toml`'s or Botzone's
+    /// for its language.
+    fn bot_limits(&self, language: Option<Language>, series: &Limits) -> BotLimits {
+        let mut limits = self.manifest.bot_limits(language);
+        let first = series.first_reply.as_millis() as u64;
+        let later = series.reply.as_millis() as u64;
+        if first != DEFAULT_MS || later != DEFAULT_MS {
+            limits.first_turn_ms = first;
+            limits.turn_ms = later;
+            limits.kept_running_ms = later;
+        }
+        limits
+    }
+}
+
+impl Game for Botzone {
+    fn name(&self) -> &str {
+        &self.manifest.name
+    }
+
+    fn title(&self) -> &str {
+        &self.manifest.title
+    }
+
+    fn spec(&self) -> String {
+        self.manifest.folder.display().to_string()
+    }
+
+    fn seats(&self) -> SeatRange {
+        let n = self.manifest.players;
+        SeatRange {
+            fewest: n,
+            most: n,
+            default: n,
+        }
+    }
+
+    fn default_limits(&self) -> DefaultLimits {
+        DefaultLimits {
+            first_reply_ms: DEFAULT_MS,
+            reply_ms: DEFAULT_MS,
+        }
+    }
+
+    fn direction(&self) -> Direction {
+        Direction::Higher
+    }
+
+    fn supports(&self) -> Supports {
+        Supports {
+            rounds: false,
+            duplicate_deals: false,
+            summary_records: false,
+            templates: false,
+        }
+    }
+
+    fn on_fault(&self) -> OnFault {
+        // The judge decides what a fault costs; nobody takes the seat.
+        OnFault::Eliminate
+    }
+
+    fn builtins(&self) -> &[BuiltinKind] {
+        &self.builtins
+    }
+
+    fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
+        Box::pin(async move {
+            let prepared = build(&self.manifest, ctx).await?;
+            *self
+                .prepared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(prepared));
+            Ok(())
+        })
+    }
+
+    fn play(&self, table: TableGame, limits: Limits) -> GameFuture {
+        let prepared = self.prepared();
+        let initdata = self.manifest.initdata.clone();
+        let score_map = self.manifest.score_map;
+        let seats: Vec<(Occupant, BotLimits)> = table
+            .seats
+            .iter()
+            .map(|s| {
+                let language = match (&s.occupant, &prepared) {
+                    (Occupant::Builtin(kind), Some(p)) => {
+                        p.padding.get(kind.index as usize).and_then(|(_, l)| *l)
+                    }
+                    (Occupant::Bot { workdir, .. }, _) => language_of(workdir),
+                    _ => None,
+                };
+                (s.occupant.clone(), self.bot_limits(language, &limits))
+            })
+            .collect();
+        Box::pin(async move {
+            let started = Instant::now();
+            let Some(prepared) = prepared else {
+                let why = "the game's judge was not prepared for this series".to_string();
+                return record::void_outcome(&table, why, started);
+            };
+            let mut kinds = Vec::with_capacity(seats.len());
+            for (occupant, bot_limits) in seats {
+                kinds.push(match occupant {
+                    Occupant::Bot {
+                        workdir,
+                        sandbox,
+                        transcript,
+                        ..
+                    } => table::SeatKind::Bot {
+                        workdir,
+                        sandbox,
+                        limits: bot_limits,
+                        transcript: transcript.map(|t| (t, table.game)),
+                    },
+                    Occupant::Builtin(kind) => table::SeatKind::Bot {
+                        workdir: prepared.padding[kind.index as usize].0.clone(),
+                        sandbox: Arc::clone(&prepared.judge.sandbox),
+                        limits: bot_limits,
+                        transcript: None,
+                    },
+                    Occupant::Human(console) => table::SeatKind::Human(console),
+                });
+            }
+            let templates = crate::games::take6::protocol::default_set();
+            let played = table::play(&prepared.judge, &initdata, kinds, limits, templates).await;
+            let logs = played
+                .seats
+                .iter()
+                .map(|(seat, _, stderr)| SeatLog {
+                    seat: *seat,
+                    name: table.seats[*seat].name.clone(),
+                    stderr: stderr.clone(),
+                })
+                .collect();
+            GameOutcome {
+                record: record::of(&table, &played, started, score_map),
+                logs,
+            }
+        })
+    }
+
+    fn check(&self, record: &GameRecord) -> Result<(), String> {
+        record::check_shape(record, self.manifest.players, self.manifest.score_map)?;
+        let judge = self
+            .verifier
+            .get_or_init(|| build_for_verify(&self.manifest))
+            .as_ref()
+            .map_err(|e| format!("cannot build the judge to verify with: {e}"))?;
+        record::check_with_judge(record, judge, &self.manifest)
+    }
+
+    fn replay_text(&self, record: &GameRecord) -> String {
+        record::replay_text(record)
+    }
+
+    fn viewer(&self) -> Viewer {
+        let own = self
+            .manifest
+            .viewer
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok());
+        Viewer {
+            script: own.unwrap_or_else(|| viewer::SCRIPT.to_string()),
+            board_html: viewer::BOARD_HTML.to_string(),
+            shared: serde_json::Map::new(),
+        }
+    }
+
+    fn viewer_data(&self, record: &GameRecord) -> Value {
+        serde_json::json!({ "botzone": record.body.clone().unwrap_or(Value::Null) })
+    }
+
+    fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice {
+        // The judge's request and the bot's reply: `take6 check` shows the advice through
+        // crate::untrusted::terminal.
+        let request = record::request_of(record, fault.seat, fault.turn as usize);
+        Advice {
+            asked: format!(
+                "answering the judge's request {}",
+                request.map_or("(not recorded)".to_string(), |r| wire::excerpt(
+                    &r.to_string()
+                ))
+            ),
+            correct: format!(
+                "one line of JSON, {{\"response\": ...}} (or the response itself), printed before \
+                 it exits, or followed by {} to be kept running{}",
+                wire::KEEP_RUNNING,
+                reply.map_or(String::new(), |r| format!(
+                    "; it printed {:?}",
+                    wire::excerpt(r)
+                ))
+            ),
+        }
+    }
+}
+
+/// The language take6 recognised a bot's source as, from its generated `launch` (none for a
+/// bot with its own `launch`).
+fn language_of(workdir: &Path) -> Option<Language> {
+    let launch = std::fs::read_to_string(workdir.join("launch")).ok()?;
+    let first = launch.lines().nth(1)?;
+    let name = first.strip_prefix("# Written by take6: the bot's folder holds ")?;
+    Language::ALL
+        .into_iter()
+        .find(|l| name.starts_with(&format!("{} source", l.name())))
+}
+
+/// Builds the judge and the padding bots in the series' folder (`game/`) through its sandbox.
+async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
+    let root = ctx.series_dir.join("game");
+    if root.exists() {
+        std::fs::remove_dir_all(&root)
+            .map_err(|e| format!("cannot clear {}: {e}", root.display()))?;
+    }
+    let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
+    let source = stage_judge(manifest, &root.join("judge-source"))?;
+    let (mut built, skipped) = crate::bots::prepare(
+        &source,
+        &root.join("judge"),
+        ctx.build_timeout,
+        1,
+        ctx.max_data,
+        &ctx.sandbox,
+        crate::bots::Prewarm::NONE,
+        &ctx.tools,
+        game.name(),
+    )
+    .await
+    .map_err(|e| e.to_string())?;
+    if let Some(s) = skipped.first() {
+        return Err(format!(
+            "the judge in {}: {}",
+            manifest.folder.display(),
+            s.reason
+        ));
+    }
+    let judge = built.pop().ok_or("the judge was not built")?;
+    let mut padding = Vec::new();
+    for (name, folder) in &manifest.padding {
+        let (mut bots, skipped) = crate::bots::prepare(
+            folder,
+            &root.join("padding"),
+            ctx.build_timeout,
+            1,
+            ctx.max_data,
+            &ctx.sandbox,
+            crate::bots::Prewarm::NONE,
+            &ctx.tools,
+            game.name(),
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+        if let Some(s) = skipped.first() {
+            return Err(format!("padding bot {name}: {}", s.reason));
+        }
+        let bot = bots.pop().ok_or("a padding bot was not built")?;
+        let language = bot.generated.as_ref().map(|g| g.language);
+        padding.push((bot.workdir, language));
+    }
+    Ok(Prepared {
+        judge: table::JudgeSpec {
+            workdir: judge.workdir,
+            sandbox: Arc::clone(&ctx.sandbox),
+            limits: manifest.judge,
+        },
+        padding,
+    })
+}
+
+/// A folder `into/judge` holding the judge alone: the game folder's top-level files (not its
+/// padding bots, not its viewer), with a `launch` that runs an executable `judge`.
+fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, String> {
+    let dir = into.join("judge");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let entries = std::fs::read_dir(&manifest.folder)
+        .map_err(|e| format!("cannot read {}: {e}", manifest.folder.display()))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let skip = name.starts_with('.')
+            || ["game.toml", "viewer.js", "launch", "build", "bot.toml"].contains(&name.as_str());
+        if skip || !entry.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        std::fs::copy(entry.path(), dir.join(&name))
+            .map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;
+    }
+    if dir.join("judge").is_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let launch = dir.join("launch");
+        std::fs::write(&launch, "#!/bin/sh\nexec ./judge\n")
+            .and_then(|()| {
+                std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755))
+            })
+            .map_err(|e| format!("cannot write {}: {e}", launch.display()))?;
+    }
+    Ok(dir)
+}
+
+/// The judge built for `take6 verify`, in a folder of its own (kept for the process), without
+/// the sandbox: verify re-runs the game's own program over recorded logs.
+fn build_for_verify(manifest: &Manifest) -> Result<PathBuf, String> {
+    let manifest = manifest.clone();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        runtime.block_on(async move {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            let dir = std::env::temp_dir().join(format!(
+                "take6-verify-{}-{}-{nanos}",
+                manifest.name,
+                std::process::id()
+            ));
+            let sandbox = Arc::new(crate::sandbox::Sandbox::none());
+            let source = stage_judge(&manifest, &dir.join("source"))?;
+            let tools = crate::bots::Toolchains::for_sandbox(&sandbox);
+            let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
+            let (mut built, skipped) = crate::bots::prepare(
+                &source,
+                &dir.join("built"),
+                std::time::Duration::from_secs(300),
+                1,
+                1 << 30,
+                &sandbox,
+                crate::bots::Prewarm::NONE,
+                &tools,
+                game.name(),
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+            if let Some(s) = skipped.first() {
+                return Err(s.reason.clone());
+            }
+            built
+                .pop()
+                .map(|b| b.workdir)
+                .ok_or_else(|| "the judge was not built".to_string())
+        })
+    })
+    .join()
+    .unwrap_or_else(|_| Err("building the judge panicked".into()))
+}

@@ -1,0 +1,335 @@
+//! What `games.jsonl` keeps of a Botzone game, and how `take6 verify` checks it.
+//!
+//! The record's body is the log as Botzone keeps it: `{"initdata": <the first call's>,
+//! "log": [judge output, responses, judge output, ..., judge output], "scores": [...]}`, each
+//! judge output wrapped as the judge read it (with its `display`), each step's responses keyed
+//! by player with their verdicts. A void game (the judge failed) keeps the log up to the
+//! failure, and its `void` reason holds the judge's stderr. The envelope's `scores` are the
+//! judge's when they are whole numbers of at least 0 (the machinery's scores); the body keeps
+//! them exactly.
+//!
+//! Verify runs the judge again, afresh, over every prefix of the log: each output must be the
+//! recorded one (twice the same answer that differs from the record: the record was changed;
+//! two different answers: the judge is not deterministic), the last one must finish with the
+//! recorded scores, and every verdict in the log must be a recorded fault.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::manifest::Manifest;
+use super::table::{self, JudgeSpec, Played};
+use super::wire::{self, Command};
+use crate::player::Limits;
+use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes};
+use crate::table::{GameOutcome, TableGame};
+
+/// The record of a game played at `table`.
+pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64)) -> GameRecord {
+    let players = table.seats.len();
+    let mut body = json!({"initdata": played.initdata, "log": played.log});
+    let (scores, void) = match &played.scores {
+        Ok(scores) => {
+            body["scores"] = json!(scores);
+            match whole(scores, map) {
+                Some(s) => (s, None),
+                None => (
+                    vec![0; players],
+                    Some(format!(
+                        "the judge's scores {} are not all whole numbers of at least 0 after \
+                         game.toml's [scores] offset {} and scale {} (take6 ranks such \
+                         scores): set [scores] offset and scale so that they are",
+                        json!(scores),
+                        map.0,
+                        map.1
+                    )),
+                ),
+            }
+        }
+        Err(why) => {
+            let stderr = String::from_utf8_lossy(&played.judge_stderr.kept).into_owned();
+            let why = if stderr.trim().is_empty() {
+                why.clone()
+            } else {
+                // Kept raw in the record (JSON escapes it); printers show it through
+                // crate::untrusted.
+                format!("{why}; its stderr: {}", wire::excerpt(stderr.trim()))
+            };
+            (vec![0; players], Some(why))
+        }
+    };
+    let invalid = played
+        .faults
+        .iter()
+        .map(|f| InvalidRecord {
+            seat: f.seat,
+            turn: f.step.min(u8::MAX as usize) as u8,
+            phase: FaultPhase::Move,
+            kind: f.fault.kind().to_string(),
+            reason: f.fault.to_string(),
+        })
+        .collect();
+    GameRecord {
+        replies: played
+            .seats
+            .iter()
+            .filter(|(_, replies, _)| !replies.is_empty())
+            .map(|(seat, replies, _)| ReplyTimes::new(*seat, replies))
+            .collect(),
+        body: Some(body),
+        void,
+        invalid,
+        scores,
+        ms: started.elapsed().as_millis() as u64,
+        ..blank(table)
+    }
+}
+
+/// The record of a game that could not be played at all.
+pub fn void_outcome(table: &TableGame, why: String, started: Instant) -> GameOutcome {
+    let players = table.seats.len();
+    GameOutcome {
+        record: GameRecord {
+            body: Some(json!({"initdata": "", "log": []})),
+            void: Some(why),
+            scores: vec![0; players],
+            ms: started.elapsed().as_millis() as u64,
+            ..blank(table)
+        },
+        logs: Vec::new(),
+    }
+}
+
+/// A record of `table` with nothing played (rotation 0: no duplicate deals here).
+fn blank(table: &TableGame) -> GameRecord {
+    GameRecord {
+        rotation: 0,
+        ..GameRecord::of_table(table)
+    }
+}
+
+/// The scores as the machinery's, `(score + offset) * scale`, when each is then a whole
+/// number of at least 0 (within a float's rounding).
+fn whole(scores: &[f64], (offset, scale): (f64, f64)) -> Option<Vec<u32>> {
+    scores
+        .iter()
+        .map(|&s| {
+            let v = (s + offset) * scale;
+            let r = v.round();
+            ((v - r).abs() < 1e-6 && r >= 0.0 && r <= u32::MAX as f64).then_some(r as u32)
+        })
+        .collect()
+}
+
+/// The body's log and initdata.
+fn parts(record: &GameRecord) -> Result<(&Vec<Value>, &Value), String> {
+    let body = record
+        .body
+        .as_ref()
+        .ok_or("no body: not a Botzone game's record")?;
+    let log = body["log"].as_array().ok_or("the body has no log")?;
+    Ok((log, &body["initdata"]))
+}
+
+/// The checks that need no judge: the log alternates outputs and responses, the responses
+/// answer the players asked, every verdict other than OK is a recorded fault, and a finished
+/// game's scores are the judge's.
+pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Result<(), String> {
+    let (log, _) = parts(record)?;
+    if record.players.len() != players || record.scores.len() != players {
+        return Err(format!(
+            "the game has {players} players; the record has {}",
+            record.players.len()
+        ));
+    }
+    if log.len() % 2 == 0 && record.void.is_none() {
+        return Err("the log ends with responses but the game is not void".into());
+    }
+    for (i, entry) in log.iter().enumerate() {
+        if i % 2 == 0 {
+            let output = &entry["output"];
+            if entry["verdict"] != "OK" || !output.is_object() {
+                return Err(format!("log[{i}] is not a judge's output"));
+            }
+            continue;
+        }
+        let asked = log[i - 1]["output"]["content"].as_object();
+        let answered = entry
+            .as_object()
+            .ok_or(format!("log[{i}] is not the responses"))?;
+        let asked_keys: Vec<&String> = asked.map(|m| m.keys().collect()).unwrap_or_default();
+        let answered_keys: Vec<&String> = answered.keys().collect();
+        if asked_keys != answered_keys {
+            return Err(format!(
+                "log[{i}] answers players {answered_keys:?}; the judge asked {asked_keys:?}"
+            ));
+        }
+        for (key, answer) in answered {
+            let verdict = answer["verdict"].as_str().unwrap_or("");
+            let seat: usize = key
+                .parse()
+                .map_err(|_| format!("log[{i}]: player {key:?}"))?;
+            let step = (i / 2 + 1).min(u8::MAX as usize) as u8;
+            let faulted = record
+                .invalid
+                .iter()
+                .any(|f| f.seat == seat && f.turn == step);
+            if (verdict != "OK") != faulted {
+                return Err(format!(
+                    "log[{i}]: player {key}'s verdict is {verdict:?}, but the record {} a fault \
+                     of seat {seat} at step {step}",
+                    if faulted { "has" } else { "has no" }
+                ));
+            }
+        }
+    }
+    if record.void.is_none() {
+        let exact = record.body.as_ref().and_then(|b| b.get("scores"));
+        let last = &log[log.len() - 1]["output"];
+        if last["command"] != "finish" {
+            return Err("the game is not void, but the judge's last output is no finish".into());
+        }
+        let given = wire::parse_judge(&last.to_string(), players).map_err(|e| e.to_string())?;
+        let Command::Finish(scores) = given.command else {
+            unreachable!("a finish");
+        };
+        if exact != Some(&json!(scores))
+            || whole(&scores, map).as_deref() != Some(&record.scores[..])
+        {
+            return Err(format!(
+                "the scores {:?} are not the judge's {}",
+                record.scores,
+                json!(scores)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs the judge built in `judge` afresh over every prefix of the recorded log.
+pub fn check_with_judge(
+    record: &GameRecord,
+    judge: &Path,
+    manifest: &Manifest,
+) -> Result<(), String> {
+    let (log, initdata) = parts(record)?;
+    let log = log.clone();
+    // The initdata every call after the first got; the first call is given it too, so that
+    // a judge that draws its deal when it has none (FightTheLandlord) deals the same again.
+    let effective = log
+        .first()
+        .and_then(|e| e["output"].get("initdata"))
+        .cloned()
+        .unwrap_or_else(|| initdata.clone());
+    let spec = JudgeSpec {
+        workdir: judge.to_path_buf(),
+        sandbox: std::sync::Arc::new(crate::sandbox::Sandbox::none()),
+        limits: manifest.judge,
+    };
+    let base = Limits {
+        clock: crate::sandbox::Clock::Wall,
+        grace: Duration::from_millis(500),
+        ..Limits::default()
+    };
+    let players = manifest.players;
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        runtime.block_on(async {
+            for i in (0..log.len()).step_by(2) {
+                let recorded = &log[i]["output"];
+                let step = i / 2;
+                let call = || table::call_once(&spec, &log[..i], &effective, players, base);
+                let first = call().await.map_err(|e| format!("step {step}: {e}"))?;
+                if &first.raw == recorded {
+                    continue;
+                }
+                let second = call().await.map_err(|e| format!("step {step}: {e}"))?;
+                return Err(if second.raw != first.raw {
+                    format!(
+                        "step {step}: the judge is not deterministic: it answered {} then {} \
+                         to the same log",
+                        wire::excerpt(&first.raw.to_string()),
+                        wire::excerpt(&second.raw.to_string())
+                    )
+                } else {
+                    format!(
+                        "step {step}: the judge answers {} to the recorded log, but the record \
+                         says {}",
+                        wire::excerpt(&first.raw.to_string()),
+                        wire::excerpt(&recorded.to_string())
+                    )
+                });
+            }
+            Ok(())
+        })
+    })
+    .join()
+    .unwrap_or_else(|_| Err("running the judge panicked".into()))
+}
+
+/// The request `seat` was sent at `step` (1-based), if the record holds it.
+pub fn request_of(record: &GameRecord, seat: usize, step: usize) -> Option<Value> {
+    let (log, _) = parts(record).ok()?;
+    let entry = log.get(2 * step.checked_sub(1)?)?;
+    entry["output"]["content"].get(seat.to_string()).cloned()
+}
+
+/// `take6 replay`: each step's requests, responses and display.
+pub fn replay_text(record: &GameRecord) -> String {
+    let Ok((log, initdata)) = parts(record) else {
+        return "no Botzone log in this record\n".into();
+    };
+    let mut out = String::new();
+    // Requests, responses and displays are the judge's and the bots' text: `take6 replay`
+    // prints this through crate::untrusted::terminal_lines.
+    out.push_str(&format!("initdata: {initdata}\n"));
+    for (i, entry) in log.iter().enumerate() {
+        let step = i / 2 + 1;
+        if i % 2 == 0 {
+            let output = &entry["output"];
+            if let Some(display) = output.get("display") {
+                out.push_str(&format!("  display: {display}\n"));
+            }
+            match output["command"].as_str() {
+                Some("finish") => out.push_str(&format!("finish: {}\n", output["content"])),
+                _ => {
+                    out.push_str(&format!("step {step}:\n"));
+                    if let Some(m) = output["content"].as_object() {
+                        for (seat, request) in m {
+                            out.push_str(&format!(
+                                "  request to {}: {request}\n",
+                                name(record, seat)
+                            ));
+                        }
+                    }
+                }
+            }
+        } else if let Some(m) = entry.as_object() {
+            for (seat, answer) in m {
+                let verdict = answer["verdict"].as_str().unwrap_or("?");
+                match answer.get("response") {
+                    Some(r) if verdict == "OK" => {
+                        out.push_str(&format!("  response of {}: {r}\n", name(record, seat)))
+                    }
+                    _ => out.push_str(&format!("  {}: {verdict}\n", name(record, seat))),
+                }
+            }
+        }
+    }
+    if let Some(why) = &record.void {
+        out.push_str(&format!("VOID: {why}\n"));
+    }
+    out
+}
+
+/// A seat key's player name.
+fn name(record: &GameRecord, seat: &str) -> String {
+    seat.parse::<usize>()
+        .ok()
+        .and_then(|s| record.players.get(s))
+        .map_or_else(|| format!("player {seat}"), |n| format!("{n} ({seat})"))
+}

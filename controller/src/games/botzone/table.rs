@@ -1,0 +1,701 @@
+//! One game of a Botzone game: the judge is called, step after step, with the log; each
+//! step's request goes to the players it names, whose responses (or verdicts) join the log;
+//! until the judge finishes with the scores, or fails and the game is void.
+//!
+//! Every program here (the judge, each bot) is a [`Process`] from its working copy through
+//! the series' sandbox, under the CPU clock: started afresh for each call, or kept running
+//! when it prints [`wire::KEEP_RUNNING`] after its output (a judge only when `game.toml`
+//! allows it).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::future::join_all;
+use serde_json::Value;
+
+use super::manifest::{BotLimits, JudgeLimits};
+use super::wire::{self, Command, JudgeOutput};
+use crate::games::take6::protocol::TemplateSet;
+use crate::player::transcript::Transcript;
+use crate::player::{Console, Fault, Finished, Limits, Process, ReplyTime, StderrLog};
+use crate::sandbox::Sandbox;
+
+/// Who plays a seat.
+pub enum SeatKind {
+    /// A program speaking Botzone's bot protocol (a bot, or a padding bot of the game folder).
+    Bot {
+        workdir: PathBuf,
+        sandbox: Arc<Sandbox>,
+        limits: BotLimits,
+        /// Where its lines are recorded (`take6 check`), with the game's number.
+        transcript: Option<(Transcript, u64)>,
+    },
+    /// The person at the keyboard: types each response.
+    Human(Arc<Console>),
+}
+
+/// The judge of a game: its working copy and limits.
+#[derive(Clone)]
+pub struct JudgeSpec {
+    pub workdir: PathBuf,
+    pub sandbox: Arc<Sandbox>,
+    pub limits: JudgeLimits,
+}
+
+/// A fault of a seat, with the judge's step it happened in (1 = the first request).
+#[derive(Debug, Clone)]
+pub struct SeatFault {
+    pub seat: usize,
+    pub step: usize,
+    pub fault: Fault,
+}
+
+/// A game played.
+#[derive(Debug, Clone)]
+pub struct Played {
+    /// The initdata of the judge's first call.
+    pub initdata: Value,
+    /// The log as the judge last read it, with its last output: its outputs and the
+    /// responses, alternately.
+    pub log: Vec<Value>,
+    /// The scores by seat, or why the game is void (the judge failed).
+    pub scores: Result<Vec<f64>, String>,
+    pub faults: Vec<SeatFault>,
+    /// Each bot seat's reply times and stderr, by seat.
+    pub seats: Vec<(usize, Vec<ReplyTime>, StderrLog)>,
+    /// The judge's stderr over the game.
+    pub judge_stderr: StderrLog,
+}
+
+/// The game's players as it goes on.
+struct Seat {
+    kind: SeatKind,
+    requests: Vec<Value>,
+    responses: Vec<Value>,
+    data: Value,
+    globaldata: Value,
+    /// A bot kept running since its last turn.
+    kept: Option<Process>,
+    replies: Vec<ReplyTime>,
+    stderr: StderrLog,
+}
+
+/// The most of a program's stderr kept per game.
+const STDERR_CAP: usize = 64 * 1024;
+
+/// Where a bot keeps its `globaldata` between games, in its working copy.
+pub const GLOBALDATA: &str = ".botzone-globaldata";
+
+/// Plays one game between `seats` (seat order) under `base` limits (the series' clock, wall
+/// factor, grace; the times are the seats' own). Never fails: a judge that fails voids the
+/// game.
+pub async fn play(
+    judge: &JudgeSpec,
+    initdata: &Value,
+    seats: Vec<SeatKind>,
+    base: Limits,
+    templates: Arc<TemplateSet>,
+) -> Played {
+    let players = seats.len();
+    let mut seats: Vec<Seat> = seats
+        .into_iter()
+        .map(|kind| {
+            let globaldata = match &kind {
+                SeatKind::Bot { workdir, .. } => read_globaldata(workdir),
+                SeatKind::Human(_) => Value::String(String::new()),
+            };
+            Seat {
+                kind,
+                requests: Vec::new(),
+                responses: Vec::new(),
+                data: Value::String(String::new()),
+                globaldata,
+                kept: None,
+                replies: Vec::new(),
+                stderr: StderrLog::default(),
+            }
+        })
+        .collect();
+    let mut runner = Judge {
+        spec: judge.clone(),
+        base,
+        templates: Arc::clone(&templates),
+        kept: None,
+        stderr: StderrLog::default(),
+    };
+    let mut log: Vec<Value> = Vec::new();
+    let mut current = initdata.clone();
+    let mut faults = Vec::new();
+    let mut responses: Option<Value> = None;
+    let scores = loop {
+        let step = log.len() / 2;
+        let output = match runner
+            .call(&log, &current, responses.as_ref(), players)
+            .await
+        {
+            Ok(output) => output,
+            Err(why) => break Err(why),
+        };
+        let (entry, output) = output;
+        if step == 0
+            && let Some(given) = &output.initdata
+        {
+            current = given.clone();
+        }
+        log.push(entry);
+        let asked = match output.command {
+            Command::Finish(scores) => break Ok(scores),
+            Command::Request(asked) => asked,
+        };
+        let mut asked = asked;
+        let turns = seats.iter_mut().enumerate().filter_map(|(seat, s)| {
+            let request = asked.remove(&seat)?;
+            let templates = Arc::clone(&templates);
+            Some(async move { (seat, s.turn(request, base, templates).await) })
+        });
+        let answers = join_all(turns).await;
+        let mut step_responses = serde_json::Map::new();
+        for (seat, answer) in answers {
+            let entry = match answer {
+                Ok(response) => wire::bot_entry(&Ok(response)),
+                Err(fault) => {
+                    let entry = wire::bot_entry(&Err(wire::verdict(&fault)));
+                    faults.push(SeatFault {
+                        seat,
+                        step: step + 1,
+                        fault,
+                    });
+                    entry
+                }
+            };
+            step_responses.insert(seat.to_string(), entry);
+        }
+        let step_responses = Value::Object(step_responses);
+        log.push(step_responses.clone());
+        responses = Some(step_responses);
+    };
+    runner.finish().await;
+    // The end: bots still running are shut down; CPU they used after their last reply, or a
+    // limit their tree passed, is their fault too (the scores stand).
+    let step = log.len().div_ceil(2);
+    let mut ended = Vec::new();
+    for (seat, s) in seats.iter_mut().enumerate() {
+        if let Some(p) = s.kept.take() {
+            let finished = p.finish_text(None).await;
+            if let Some(fault) = finished
+                .breach
+                .map(Fault::Limit)
+                .or(finished.overrun.clone())
+            {
+                faults.push(SeatFault { seat, step, fault });
+            }
+            s.absorb(finished);
+        }
+        if let SeatKind::Bot { workdir, .. } = &s.kind {
+            write_globaldata(workdir, &s.globaldata);
+            ended.push((
+                seat,
+                std::mem::take(&mut s.replies),
+                std::mem::take(&mut s.stderr),
+            ));
+        }
+    }
+    faults.sort_by_key(|f| (f.step, f.seat));
+    Played {
+        initdata: initdata.clone(),
+        log,
+        scores,
+        faults,
+        seats: ended,
+        judge_stderr: runner.stderr,
+    }
+}
+
+impl Seat {
+    /// One turn: `request` in, the response (or the fault) out.
+    async fn turn(
+        &mut self,
+        request: Value,
+        base: Limits,
+        templates: Arc<TemplateSet>,
+    ) -> Result<Value, Fault> {
+        self.requests.push(request.clone());
+        let (workdir, sandbox, limits, transcript) = match &mut self.kind {
+            SeatKind::Human(console) => {
+                let console = Arc::clone(console);
+                let response = human_turn(&console, &self.requests, &self.responses).await?;
+                self.responses.push(response.clone());
+                return Ok(response);
+            }
+            SeatKind::Bot {
+                workdir,
+                sandbox,
+                limits,
+                transcript,
+            } => (
+                workdir.clone(),
+                Arc::clone(sandbox),
+                *limits,
+                transcript.clone(),
+            ),
+        };
+        let (mut process, input) = match self.kept.take() {
+            Some(p) => (p, request.to_string()),
+            None => {
+                let first = self.requests.len() == 1;
+                let turn_ms = if first {
+                    limits.first_turn_ms
+                } else {
+                    limits.turn_ms
+                };
+                let process_limits = Limits {
+                    first_reply: Duration::from_millis(turn_ms),
+                    reply: Duration::from_millis(limits.kept_running_ms),
+                    line_cap: wire::OUTPUT_CAP,
+                    stderr_cap: STDERR_CAP,
+                    ..base
+                };
+                let p = Process::spawn(&sandbox, &workdir, templates, process_limits)?;
+                let p = match transcript {
+                    Some((t, game)) => p.with_transcript(t.game(game)),
+                    None => p,
+                };
+                let input = wire::bot_input(
+                    &self.requests,
+                    &self.responses,
+                    &self.data,
+                    &self.globaldata,
+                    turn_ms,
+                    limits.memory_mb,
+                );
+                (p, input)
+            }
+        };
+        let asked = process
+            .ask_until(
+                &format!("{input}\n"),
+                wire::KEEP_RUNNING,
+                wire::OUTPUT_CAP,
+                !limits.keep_running,
+            )
+            .await;
+        let (lines, kept) = match asked {
+            Ok(reply) => reply,
+            Err(fault) => {
+                let finished = process.finish_text(None).await;
+                self.absorb(finished);
+                return Err(fault);
+            }
+        };
+        let answer = match wire::parse_bot(&lines) {
+            Ok(answer) => answer,
+            Err(why) => {
+                let finished = process.finish_text(None).await;
+                self.absorb(finished);
+                return Err(Fault::BadReply(why, "bad_reply"));
+            }
+        };
+        self.responses.push(answer.response.clone());
+        self.data = answer.data.unwrap_or_else(|| Value::String(String::new()));
+        if let Some(g) = answer.globaldata.filter(|g| !is_empty(g)) {
+            self.globaldata = g;
+        }
+        if kept {
+            self.kept = Some(process);
+        } else {
+            let finished = process.finish_text(None).await;
+            let fault = finished
+                .breach
+                .map(Fault::Limit)
+                .or(finished.overrun.clone());
+            self.absorb(finished);
+            if let Some(fault) = fault {
+                return Err(fault);
+            }
+        }
+        Ok(answer.response)
+    }
+
+    /// Keeps what a finished process left: its reply times and stderr.
+    fn absorb(&mut self, finished: Finished) {
+        self.replies.extend(finished.replies);
+        append_stderr(&mut self.stderr, finished.stderr);
+    }
+}
+
+/// Whether a `globaldata` value says nothing (Botzone keeps the old one then).
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        _ => false,
+    }
+}
+
+/// Appends one process's stderr to a seat's, within the cap.
+fn append_stderr(into: &mut StderrLog, more: StderrLog) {
+    let room = STDERR_CAP
+        .saturating_sub(into.kept.len())
+        .min(more.kept.len());
+    into.kept.extend_from_slice(&more.kept[..room]);
+    into.dropped += (more.kept.len() - room) as u64 + more.dropped;
+}
+
+/// A bot's `globaldata` from its working copy (a string, as Botzone keeps it), or "".
+fn read_globaldata(workdir: &std::path::Path) -> Value {
+    let text = std::fs::read(workdir.join(GLOBALDATA)).unwrap_or_default();
+    let text = String::from_utf8(text).unwrap_or_default();
+    serde_json::from_str(&text).unwrap_or(Value::String(String::new()))
+}
+
+/// Keeps a bot's `globaldata` for its next game.
+fn write_globaldata(workdir: &std::path::Path, value: &Value) {
+    if is_empty(value) {
+        return;
+    }
+    let path = workdir.join(GLOBALDATA);
+    if let Err(e) = std::fs::write(&path, value.to_string()) {
+        tracing::warn!("cannot keep globaldata in {}: {e}", path.display());
+    }
+}
+
+/// The person's turn: shows the request (and the history), reads a JSON response.
+async fn human_turn(
+    console: &Console,
+    requests: &[Value],
+    responses: &[Value],
+) -> Result<Value, Fault> {
+    let turn = requests.len();
+    if let Some(last) = responses.last() {
+        // The judge's request and the game's history are untrusted text.
+        eprintln!(
+            "your last response: {}",
+            crate::untrusted::terminal(&last.to_string())
+        );
+    }
+    eprintln!(
+        "turn {turn}, request: {}",
+        crate::untrusted::terminal(&requests.last().unwrap_or(&Value::Null).to_string())
+    );
+    loop {
+        eprint!("your response (JSON, e.g. {{\"x\":1,\"y\":2}}): ");
+        let Some(line) = console.read_line().await else {
+            return Err(Fault::Left);
+        };
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Value>(line) {
+            Ok(v) => return Ok(v),
+            Err(e) => eprintln!("not JSON ({e}); type one JSON value"),
+        }
+    }
+}
+
+/// One call of the judge, started afresh with `log` and `initdata` (what `take6 verify` does
+/// for every step of a recorded game): its output, checked, or why it cannot be used.
+pub async fn call_once(
+    spec: &JudgeSpec,
+    log: &[Value],
+    initdata: &Value,
+    players: usize,
+    base: Limits,
+) -> Result<JudgeOutput, String> {
+    let mut judge = Judge {
+        spec: spec.clone(),
+        base,
+        templates: crate::games::take6::protocol::default_set(),
+        kept: None,
+        stderr: StderrLog::default(),
+    };
+    let called = judge.call(log, initdata, None, players).await;
+    judge.finish().await;
+    called.map(|(_, output)| output).map_err(|why| {
+        let stderr = String::from_utf8_lossy(&judge.stderr.kept).into_owned();
+        if stderr.trim().is_empty() {
+            why
+        } else {
+            format!("{why}; its stderr: {}", wire::excerpt(&stderr))
+        }
+    })
+}
+
+/// The judge as the game calls it: started afresh each call, or kept running when allowed.
+struct Judge {
+    spec: JudgeSpec,
+    base: Limits,
+    templates: Arc<TemplateSet>,
+    kept: Option<Process>,
+    stderr: StderrLog,
+}
+
+impl Judge {
+    /// One call: the log (or, to a judge kept running, the last responses) in, its output
+    /// checked and wrapped as the log keeps it out.
+    async fn call(
+        &mut self,
+        log: &[Value],
+        initdata: &Value,
+        responses: Option<&Value>,
+        players: usize,
+    ) -> Result<(Value, JudgeOutput), String> {
+        let time = Duration::from_millis(self.spec.limits.time_ms);
+        let (mut process, input) = match (self.kept.take(), responses) {
+            (Some(p), Some(responses)) => (p, responses.to_string()),
+            (kept, _) => {
+                if let Some(p) = kept {
+                    self.absorb(p.finish_text(None).await);
+                }
+                let limits = Limits {
+                    first_reply: time,
+                    reply: time,
+                    line_cap: wire::OUTPUT_CAP,
+                    stderr_cap: STDERR_CAP,
+                    ..self.base
+                };
+                let p = Process::spawn(
+                    &self.spec.sandbox,
+                    &self.spec.workdir,
+                    Arc::clone(&self.templates),
+                    limits,
+                )
+                .map_err(|f| format!("the judge {f}"))?;
+                (p, wire::judge_input(log, initdata))
+            }
+        };
+        let started = Instant::now();
+        let asked = process
+            .ask_until(
+                &format!("{input}\n"),
+                wire::KEEP_RUNNING,
+                wire::OUTPUT_CAP,
+                !self.spec.limits.keep_running,
+            )
+            .await;
+        let (lines, kept) = match asked {
+            Ok(reply) => reply,
+            Err(fault) => {
+                self.absorb(process.finish_text(None).await);
+                return Err(format!("the judge faulted: {fault}"));
+            }
+        };
+        let time_ms = started.elapsed().as_millis() as u64;
+        let text = lines.join("\n");
+        let output = match wire::parse_judge(&text, players) {
+            Ok(output) => output,
+            Err(bad) => {
+                self.absorb(process.finish_text(None).await);
+                return Err(format!("the judge's answer cannot be used: {bad}"));
+            }
+        };
+        let kept = kept && self.spec.limits.keep_running;
+        if kept {
+            self.kept = Some(process);
+        } else {
+            self.absorb(process.finish_text(None).await);
+        }
+        // Time and memory are written as 0: the log is the game's record, the same however
+        // loaded the machine was (the judge's time is in its reply times).
+        let _ = time_ms;
+        let entry = wire::judge_entry(&output.raw, kept, 0, 0);
+        Ok((entry, output))
+    }
+
+    fn absorb(&mut self, finished: Finished) {
+        append_stderr(&mut self.stderr, finished.stderr);
+    }
+
+    async fn finish(&mut self) {
+        if let Some(p) = self.kept.take() {
+            let finished = p.finish_text(None).await;
+            self.absorb(finished);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::games::take6::protocol::default_set;
+
+    fn fixtures() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+    }
+
+    /// A working copy of `from`'s files in a new folder, with `launch` running `command`.
+    fn copy(from: &Path, command: &str, keep: bool) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for entry in std::fs::read_dir(from).into_iter().flatten().flatten() {
+            if entry.path().is_file() {
+                std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+            }
+        }
+        let launch = dir.path().join("launch");
+        std::fs::write(&launch, format!("#!/bin/sh\n{command}\n")).unwrap();
+        std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
+        if keep {
+            std::fs::write(dir.path().join("keep"), "").unwrap();
+        }
+        dir
+    }
+
+    fn c_bot(keep: bool) -> tempfile::TempDir {
+        let dir = copy(&fixtures().join("bots/bz-c"), "exec ./bot", keep);
+        let built = std::process::Command::new("gcc")
+            .args(["-O2", "-o", "bot", "bot.c"])
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(built.success());
+        dir
+    }
+
+    fn py_bot(keep: bool) -> tempfile::TempDir {
+        copy(
+            &fixtures().join("bots/bz-py"),
+            "exec python3 -u bot.py",
+            keep,
+        )
+    }
+
+    fn limits() -> BotLimits {
+        BotLimits {
+            first_turn_ms: 10_000,
+            turn_ms: 10_000,
+            kept_running_ms: 10_000,
+            memory_mb: 256,
+            keep_running: true,
+        }
+    }
+
+    fn seat(dir: &tempfile::TempDir) -> SeatKind {
+        SeatKind::Bot {
+            workdir: dir.path().to_path_buf(),
+            sandbox: Arc::new(Sandbox::none()),
+            limits: limits(),
+            transcript: None,
+        }
+    }
+
+    fn base() -> Limits {
+        Limits {
+            clock: crate::sandbox::Clock::Wall,
+            grace: Duration::from_millis(500),
+            ..Limits::default()
+        }
+    }
+
+    async fn duel(a: &tempfile::TempDir, b: &tempfile::TempDir, keep_judge: bool) -> Played {
+        let judge = copy(
+            &fixtures().join("games/duel"),
+            "exec python3 -u judge.py",
+            false,
+        );
+        let spec = JudgeSpec {
+            workdir: judge.path().to_path_buf(),
+            sandbox: Arc::new(Sandbox::none()),
+            limits: JudgeLimits {
+                time_ms: 10_000,
+                memory_mb: 1024,
+                keep_running: keep_judge,
+            },
+        };
+        let initdata = json!({"rounds": 5, "keep": keep_judge});
+        play(
+            &spec,
+            &initdata,
+            vec![seat(a), seat(b)],
+            base(),
+            default_set(),
+        )
+        .await
+    }
+
+    fn stderr(p: &Played) -> String {
+        let mut all = String::from_utf8_lossy(&p.judge_stderr.kept).into_owned();
+        for (_, _, e) in &p.seats {
+            all.push_str(&String::from_utf8_lossy(&e.kept));
+        }
+        all
+    }
+
+    #[tokio::test]
+    async fn strict_bots_in_both_modes_play_the_strict_judge() {
+        for (keep_a, keep_b, keep_judge) in [
+            (false, false, false),
+            (true, false, true),
+            (false, true, false),
+            (true, true, true),
+        ] {
+            let (a, b) = (c_bot(keep_a), py_bot(keep_b));
+            for game in 0..2 {
+                let p = duel(&a, &b, keep_judge).await;
+                assert!(p.faults.is_empty(), "{:?}\n{}", p.faults, stderr(&p));
+                // Both play the same numbers: every round is a tie.
+                assert_eq!(p.scores, Ok(vec![1.0, 1.0]), "{}", stderr(&p));
+                assert_eq!(p.log.len(), 11);
+                let replies: Vec<usize> = p.seats.iter().map(|s| s.1.len()).collect();
+                assert_eq!(replies, [5, 5]);
+                for dir in [&a, &b] {
+                    let kept = std::fs::read_to_string(dir.path().join(GLOBALDATA)).unwrap();
+                    assert_eq!(kept, format!("\"games {}\"", game + 1));
+                }
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn faults_reach_the_judge_as_verdicts() {
+        let good = py_bot(false);
+        for (command, verdict, kind) in [
+            ("exit 3", "RE", "exited"),
+            ("echo hello", "NJ", "bad_reply"),
+            ("sleep 30", "TLE", "timeout"),
+            ("echo", "NJ", "bad_reply"),
+        ] {
+            let bad = copy(Path::new("/nonexistent"), command, false);
+            let mut spec_limits = limits();
+            spec_limits.first_turn_ms = 300;
+            let seats = vec![
+                SeatKind::Bot {
+                    workdir: bad.path().to_path_buf(),
+                    sandbox: Arc::new(Sandbox::none()),
+                    limits: spec_limits,
+                    transcript: None,
+                },
+                seat(&good),
+            ];
+            let judge = copy(
+                &fixtures().join("games/duel"),
+                "exec python3 -u judge.py",
+                false,
+            );
+            let spec = JudgeSpec {
+                workdir: judge.path().to_path_buf(),
+                sandbox: Arc::new(Sandbox::none()),
+                limits: JudgeLimits {
+                    time_ms: 10_000,
+                    memory_mb: 1024,
+                    keep_running: false,
+                },
+            };
+            let p = play(&spec, &json!({"rounds": 5}), seats, base(), default_set()).await;
+            assert_eq!(p.scores, Ok(vec![0.0, 2.0]), "{command}: {}", stderr(&p));
+            assert_eq!(p.faults.len(), 1, "{command}");
+            assert_eq!(
+                p.faults[0].fault.kind(),
+                kind,
+                "{command}: {}",
+                p.faults[0].fault
+            );
+            assert_eq!(p.log[1]["0"], json!({"verdict": verdict}), "{command}");
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! Botzone's two protocols, as `botzone-local` (`botzone/online/game.py` and `bot.py`) runs
+//! them: what the judge reads and answers, how its answers and the bots' responses are kept
+//! in the log the judge reads next, what a bot reads and answers. Pure functions of JSON.
+//!
+//! **The judge**, each call: one line `{"log": [...], "initdata": ...}` in; one JSON value
+//! out: `{"command": "request" | "finish", "content": {"0": ..., ...}, "display": ...,
+//! "initdata": ...}`. The log alternates the judge's outputs as Botzone wraps them
+//! (`{"keep_running", "memory", "time", "verdict": "OK", "output": {...}}`) and the bots'
+//! responses keyed by player (`{"0": {"verdict": "OK", "response": ...}}`; a bot that faulted
+//! has its verdict and no response). A judge kept running gets only the responses.
+//!
+//! **A bot**, started afresh each turn: one line `{"requests": [...], "responses": [...],
+//! "data": ..., "globaldata": ..., "time_limit": ..., "memory_limit": ...}` in; its output
+//! out: `{"response": ..., "debug": ..., "data": ..., "globaldata": ...}` (any other JSON value
+//! is the response itself). A bot that prints [`KEEP_RUNNING`] after its output stays alive
+//! and next gets only the next request, one line of JSON.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use crate::player::Fault;
+
+/// The line after which a bot (or a judge allowed to) stays alive for the next call.
+pub const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
+
+/// The most a bot's or the judge's output may hold in one call (Botzone's wrapper: 1 MiB).
+pub const OUTPUT_CAP: usize = 1 << 20;
+
+/// What the judge asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// The players to ask, by seat, each with its request.
+    Request(BTreeMap<usize, Value>),
+    /// Every player's score, by seat (higher is better; ties are shared).
+    Finish(Vec<f64>),
+}
+
+/// One answer of the judge, read and checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgeOutput {
+    pub command: Command,
+    /// What the judge said of the game so far, for viewers.
+    pub display: Option<Value>,
+    /// On the first call, the initdata every later call gets instead of the one it was given.
+    pub initdata: Option<Value>,
+    /// The answer as the judge wrote it (kept in the log).
+    pub raw: Value,
+}
+
+/// Why a judge's answer cannot be used: the game is void.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadJudge {
+    #[error("its output is not JSON ({0})")]
+    Malformed(String),
+    #[error("its output is not a JSON object with a \"command\"")]
+    NoCommand,
+    #[error("unknown command {0:?} (Botzone's judges answer \"request\" or \"finish\")")]
+    UnknownCommand(String),
+    #[error("{0}")]
+    BadContent(String),
+}
+
+/// The judge's input for a call: the whole log and the initdata.
+pub fn judge_input(log: &[Value], initdata: &Value) -> String {
+    json!({"log": log, "initdata": initdata}).to_string()
+}
+
+/// Reads the judge's output `text` for a game of `players` seats.
+pub fn parse_judge(text: &str, players: usize) -> Result<JudgeOutput, BadJudge> {
+    let raw: Value = serde_json::from_str(text.trim())
+        .map_err(|e| BadJudge::Malformed(format!("{e}: {}", excerpt(text))))?;
+    let object = raw.as_object().ok_or(BadJudge::NoCommand)?;
+    let command = object
+        .get("command")
+        .and_then(Value::as_str)
+        .ok_or(BadJudge::NoCommand)?;
+    let empty = Map::new();
+    let content = match object.get("content") {
+        Some(Value::Object(m)) => m,
+        None | Some(Value::Null) => &empty,
+        Some(other) => {
+            return Err(BadJudge::BadContent(format!(
+                "\"content\" is not an object keyed by player: {}",
+                excerpt(&other.to_string())
+            )));
+        }
+    };
+    let seat = |key: &String| -> Result<usize, BadJudge> {
+        key.parse::<usize>()
+            .ok()
+            .filter(|&s| s < players && s.to_string() == *key)
+            .ok_or_else(|| {
+                BadJudge::BadContent(format!(
+                    "\"content\" names player {key:?}; this game's players are \"0\" to \"{}\"",
+                    players - 1
+                ))
+            })
+    };
+    let command = match command {
+        "request" => {
+            let mut asked = BTreeMap::new();
+            for (key, request) in content {
+                asked.insert(seat(key)?, request.clone());
+            }
+            if asked.is_empty() {
+                return Err(BadJudge::BadContent(
+                    "\"request\" asks no player (\"content\" is empty)".into(),
+                ));
+            }
+            Command::Request(asked)
+        }
+        "finish" => {
+            let mut scores = vec![None; players];
+            for (key, score) in content {
+                let s = seat(key)?;
+                scores[s] = Some(score_of(score).ok_or_else(|| {
+                    BadJudge::BadContent(format!(
+                        "player {key}'s score is {}, not a number",
+                        excerpt(&score.to_string())
+                    ))
+                })?);
+            }
+            let missing: Vec<String> = (0..players)
+                .filter(|&s| scores[s].is_none())
+                .map(|s| s.to_string())
+                .collect();
+            if !missing.is_empty() {
+                return Err(BadJudge::BadContent(format!(
+                    "\"finish\" gives no score to player {}",
+                    missing.join(", ")
+                )));
+            }
+            Command::Finish(scores.into_iter().map(|s| s.expect("checked")).collect())
+        }
+        other => return Err(BadJudge::UnknownCommand(other.to_string())),
+    };
+    Ok(JudgeOutput {
+        command,
+        display: object.get("display").cloned(),
+        initdata: object.get("initdata").cloned(),
+        raw,
+    })
+}
+
+/// A score: a JSON number, or a string holding one (some judges write `"2"`).
+fn score_of(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    }
+    .filter(|f| f.is_finite())
+}
+
+/// The judge's answer as the log keeps it: Botzone's wrapper around its parsed output.
+pub fn judge_entry(output: &Value, kept_running: bool, time_ms: u64, memory_mb: u64) -> Value {
+    json!({
+        "keep_running": kept_running,
+        "memory": memory_mb,
+        "time": time_ms,
+        "verdict": "OK",
+        "output": output,
+    })
+}
+
+/// One bot's response in the log: `{"verdict": "OK", "response": ...}`, or its verdict alone.
+pub fn bot_entry(answer: &Result<Value, &'static str>) -> Value {
+    match answer {
+        Ok(response) => json!({"verdict": "OK", "response": response}),
+        Err(verdict) => json!({"verdict": verdict}),
+    }
+}
+
+/// Botzone's verdict for a bot's fault: `TLE`, `MLE`, `OLE`, `NJ` (not JSON), `RE`.
+pub fn verdict(fault: &Fault) -> &'static str {
+    match fault {
+        Fault::Timeout { .. } | Fault::Blocked { .. } | Fault::CpuOverrun { .. } => "TLE",
+        Fault::Limit(crate::sandbox::Breach::Memory { .. }) => "MLE",
+        Fault::LineTooLong { .. } => "OLE",
+        Fault::BadReply(..) => "NJ",
+        _ => "RE",
+    }
+}
+
+/// What a bot answered in one turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BotAnswer {
+    pub response: Value,
+    pub debug: Option<Value>,
+    /// Kept for its next turn of this game (absent: none).
+    pub data: Option<Value>,
+    /// Kept for its next game (absent or empty: unchanged).
+    pub globaldata: Option<Value>,
+}
+
+/// Reads a bot's output (its lines before [`KEEP_RUNNING`], or all of them), as `bot.py` does:
+/// an object with `response` is the full answer, any other JSON value is the response.
+pub fn parse_bot(lines: &[String]) -> Result<BotAnswer, String> {
+    let text = lines.join("\n");
+    let value: Value = serde_json::from_str(text.trim()).map_err(|e| {
+        if text.trim().is_empty() {
+            "printed nothing before it ended; a response is one line of JSON".to_string()
+        } else {
+            format!(
+                "its output is not JSON ({e}): {}; a response is one line of JSON such as \
+                 {{\"response\": ...}}",
+                excerpt(&text)
+            )
+        }
+    })?;
+    Ok(match value {
+        Value::Object(mut m) if m.contains_key("response") => BotAnswer {
+            response: m.remove("response").unwrap_or(Value::Null),
+            debug: m.remove("debug"),
+            data: m.remove("data"),
+            globaldata: m.remove("globaldata"),
+        },
+        other => BotAnswer {
+            response: other,
+            debug: None,
+            data: None,
+            globaldata: None,
+        },
+    })
+}
+
+/// A bot's input for a turn that starts it: every request and response of its game so far.
+pub fn bot_input(
+    requests: &[Value],
+    responses: &[Value],
+    data: &Value,
+    globaldata: &Value,
+    time_limit_ms: u64,
+    memory_mb: u64,
+) -> String {
+    json!({
+        "requests": requests,
+        "responses": responses,
+        "data": data,
+        "globaldata": globaldata,
+        "time_limit": seconds(time_limit_ms),
+        "memory_limit": memory_mb,
+    })
+    .to_string()
+}
+
+/// A limit in seconds, as Botzone writes it: a whole number when it is one.
+fn seconds(ms: u64) -> Value {
+    if ms.is_multiple_of(1000) {
+        json!(ms / 1000)
+    } else {
+        json!(ms as f64 / 1000.0)
+    }
+}
+
+/// The first 200 characters of `text`, on one line, for a reason.
+pub fn excerpt(text: &str) -> String {
+    let one: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(200)
+        .collect();
+    if text.chars().count() > 200 {
+        format!("{one}…")
+    } else {
+        one
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_and_a_finish() {
+        let out = parse_judge(
+            r#"{"command":"request","content":{"1":{"x":-1}},"display":"d","initdata":{"s":1}}"#,
+            2,
+        )
+        .unwrap();
+        assert_eq!(
+            out.command,
+            Command::Request(BTreeMap::from([(1, json!({"x": -1}))]))
+        );
+        assert_eq!(out.display, Some(json!("d")));
+        assert_eq!(out.initdata, Some(json!({"s": 1})));
+        let out = parse_judge(
+            r#"{"command":"finish","content":{"0":2.5,"1":-1,"2":"1"}}"#,
+            3,
+        )
+        .unwrap();
+        assert_eq!(out.command, Command::Finish(vec![2.5, -1.0, 1.0]));
+    }
+
+    #[test]
+    fn a_bad_judge_says_why() {
+        let bad = |t: &str| parse_judge(t, 2).unwrap_err().to_string();
+        assert!(bad("oops").contains("not JSON"));
+        assert!(bad("[1]").contains("\"command\""));
+        assert!(bad(r#"{"command":"go"}"#).contains("unknown command \"go\""));
+        assert!(bad(r#"{"command":"finish","content":{"0":1}}"#).contains("player 1"));
+        assert!(bad(r#"{"command":"finish","content":{"0":1,"1":1,"2":0}}"#).contains("\"2\""));
+        assert!(bad(r#"{"command":"finish","content":{"0":1,"1":"x"}}"#).contains("not a number"));
+        assert!(bad(r#"{"command":"request","content":{}}"#).contains("asks no player"));
+        assert!(bad(r#"{"command":"request","content":{"01":1}}"#).contains("\"01\""));
+    }
+
+    #[test]
+    fn bots_answer_as_bot_py_reads_them() {
+        let lines = |s: &str| vec![s.to_string()];
+        let a = parse_bot(&lines(r#"{"response":{"x":1},"debug":"d","data":"k"}"#)).unwrap();
+        assert_eq!(a.response, json!({"x": 1}));
+        assert_eq!(a.data, Some(json!("k")));
+        assert_eq!(a.debug, Some(json!("d")));
+        assert_eq!(parse_bot(&lines("[3,4]")).unwrap().response, json!([3, 4]));
+        let multi = vec![
+            "{".to_string(),
+            "\"response\": 7".to_string(),
+            "}".to_string(),
+        ];
+        assert_eq!(parse_bot(&multi).unwrap().response, json!(7));
+        assert!(parse_bot(&lines("3 4")).unwrap_err().contains("not JSON"));
+        assert!(parse_bot(&[]).unwrap_err().contains("printed nothing"));
+    }
+
+    #[test]
+    fn inputs_and_entries_have_botzone_shapes() {
+        let input = bot_input(&[json!(1)], &[], &json!(""), &json!(""), 6000, 256);
+        assert_eq!(
+            serde_json::from_str::<Value>(&input).unwrap(),
+            json!({"requests":[1],"responses":[],"data":"","globaldata":"","time_limit":6,"memory_limit":256})
+        );
+        assert!(
+            bot_input(&[], &[], &json!(""), &json!(""), 1500, 256).contains("\"time_limit\":1.5")
+        );
+        assert_eq!(bot_entry(&Err("TLE")), json!({"verdict": "TLE"}));
+        assert_eq!(
+            judge_entry(&json!({"command":"finish"}), false, 3, 0),
+            json!({"keep_running":false,"memory":0,"time":3,"verdict":"OK","output":{"command":"finish"}})
+        );
+        assert_eq!(judge_input(&[], &json!("")), r#"{"initdata":"","log":[]}"#);
+    }
+}

@@ -1,0 +1,561 @@
+//! A game whose judge speaks Botzone's protocol, through the real `take6` binary: the test game
+//! `tests/games/duel` (a Python judge strict about the log) with strict bots in C and Python in
+//! both of Botzone's modes (started afresh each turn, kept running), faults of every kind
+//! reaching the judge as Botzone's verdicts, judges that fail voiding their games, `take6
+//! verify` re-running the judge (a forged score, a forged response, a judge that is not
+//! deterministic), `kill -9` then `--resume`, shards merged, `bot.toml` `games`, `take6 check`
+//! and `take6 play`.
+
+mod common;
+
+use std::fs;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use serde_json::json;
+use take6::record::{GameRecord, read_games_jsonl};
+use tempfile::TempDir;
+
+use common::{assert_ok, copy_dir, fixtures, forge, text};
+
+/// The test game's folder.
+fn duel() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel")
+}
+
+/// Limits far above what the fixtures need (10x Python's), for every bot.
+const GENEROUS: &str =
+    "\n[limits]\nfirst_turn_ms = 20000\nturn_ms = 20000\nkept_running_ms = 20000\n";
+
+/// A scratch folder with `game/` (a copy of the duel, its `game.toml` with `extra` appended)
+/// and `bots/` holding copies of fixtures: `(name, fixture, kept running)`.
+fn arena(bots: &[(&str, &str, bool)], extra: &str) -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&duel(), &tmp.path().join("game"));
+    fs::create_dir_all(tmp.path().join("bots")).unwrap();
+    let toml = tmp.path().join("game/game.toml");
+    let text = fs::read_to_string(&toml).unwrap() + extra;
+    fs::write(&toml, text).unwrap();
+    for (name, fixture, keep) in bots {
+        let dir = tmp.path().join("bots").join(name);
+        copy_dir(&fixtures().join(fixture), &dir);
+        if *keep {
+            fs::write(dir.join("keep"), "").unwrap();
+        }
+    }
+    tmp
+}
+
+/// A bot folder `bots/NAME` whose `launch` is the shell script `body`.
+fn script_bot(tmp: &Path, name: &str, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tmp.join("bots").join(name);
+    fs::create_dir_all(&dir).unwrap();
+    let launch = dir.join("launch");
+    fs::write(&launch, format!("#!/bin/sh\n{body}\n")).unwrap();
+    fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+fn take6_cmd(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("take6").unwrap();
+    cmd.current_dir(dir).stdin(Stdio::null());
+    cmd
+}
+
+fn series_flags(games: &str, seed: &str) -> Vec<String> {
+    [
+        "run",
+        "--game",
+        "game",
+        "--games",
+        games,
+        "--seed",
+        seed,
+        "--grace-ms",
+        "500",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+fn run(dir: &Path, games: &str, seed: &str, extra: &[&str]) -> Output {
+    take6_cmd(dir)
+        .args(series_flags(games, seed))
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+fn series_dir(dir: &Path) -> PathBuf {
+    fs::canonicalize(dir.join("results/latest")).unwrap()
+}
+
+fn records(series: &Path) -> Vec<GameRecord> {
+    // Records name their game; a loaded game is known by name once loaded.
+    take6::games::find(duel().to_str().unwrap()).unwrap();
+    let file = fs::File::open(series.join("games.jsonl")).unwrap();
+    let mut games = read_games_jsonl(BufReader::new(file)).unwrap();
+    games.sort_by_key(|g| g.game);
+    games
+}
+
+/// A record without what differs between two runs of the same game (times).
+fn comparable(mut g: GameRecord) -> GameRecord {
+    g.ms = 0;
+    g.replies.clear();
+    g
+}
+
+/// Every bot's stderr in the series, for failure messages.
+fn logs(series: &Path) -> String {
+    let mut all = String::new();
+    for entry in fs::read_dir(series.join("logs"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        all.push_str(&fs::read_to_string(entry.path()).unwrap_or_default());
+    }
+    all
+}
+
+/// Issue 29: strict bots in C and Python, each started afresh per turn and kept running,
+/// play the strict judge (started afresh per call, and kept running) without a fault: every
+/// field of every input is what Botzone sends, `data` comes back turn after turn and
+/// `globaldata` game after game (kept in the working copy); the series verifies by running
+/// the judge again, replays, and its report holds the generic viewer.
+#[test]
+fn strict_bots_in_both_modes_play_the_strict_judge_and_verify() {
+    let bots = [
+        ("c", "bz-c", false),
+        ("c-keep", "bz-c", true),
+        ("py", "bz-py", false),
+        ("py-keep", "bz-py", true),
+    ];
+    for judge_keeps in [false, true] {
+        let tmp = arena(&bots, GENEROUS);
+        if judge_keeps {
+            fs::write(
+                tmp.path().join("game/game.toml"),
+                format!(
+                    "name = \"duel\"\nplayers = 2\ninitdata = {{ rounds = 5, keep = true }}\n\
+                     [judge]\nkeep_running = true\n{GENEROUS}"
+                ),
+            )
+            .unwrap();
+        }
+        let out = run(tmp.path(), "6", "77", &["--jobs", "1"]);
+        assert_ok(&out);
+        let series = series_dir(tmp.path());
+        let games = records(&series);
+        assert_eq!(games.len(), 6);
+        for g in &games {
+            assert_eq!(g.invalid, [], "{}", logs(&series));
+            assert_eq!(g.void, None);
+            // Every bot plays the same numbers: every round is a tie.
+            assert_eq!(g.scores, [1, 1]);
+            let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+            assert_eq!(log.len(), 11);
+            assert_eq!(log[0]["output"]["initdata"]["keep"], json!(judge_keeps));
+            assert_eq!(
+                log.iter()
+                    .step_by(2)
+                    .skip(1)
+                    .filter(|e| e["keep_running"] == json!(true))
+                    .count(),
+                if judge_keeps { 4 } else { 0 }
+            );
+        }
+        for (name, _, _) in bots {
+            let played = games
+                .iter()
+                .filter(|g| g.players.iter().any(|p| p == name))
+                .count();
+            let kept =
+                fs::read_to_string(series.join("work").join(name).join(".botzone-globaldata"))
+                    .unwrap();
+            assert_eq!(kept, format!("\"games {played}\""), "{name}");
+        }
+        assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+        let replay = take6_cmd(tmp.path())
+            .args(["replay", "results/latest", "3"])
+            .output()
+            .unwrap();
+        assert_ok(&replay);
+        assert!(
+            text(&replay.stdout).contains("request to"),
+            "{}",
+            text(&replay.stdout)
+        );
+        let report = fs::read_to_string(series.join("report.html")).unwrap();
+        assert!(report.contains("bz-display") && report.contains("\"botzone\""));
+    }
+}
+
+/// A bot's timeout, crash, garbage, silence, output over 1 MiB and (where the sandbox has a
+/// memory cgroup) its memory reach the judge as Botzone's verdict without a response; the judge decides (the
+/// duel's: that player loses); the fault is recorded with its reason.
+#[test]
+fn faults_reach_the_judge_as_botzone_verdicts() {
+    let tmp = arena(&[], "\n[limits]\nfirst_turn_ms = 1000\nturn_ms = 1000\n");
+    let cases = [
+        ("crash", "read x; exit 3", "RE", "exited"),
+        ("garbage", "read x; echo hello", "NJ", "bad_reply"),
+        ("silent", "read x; exit 0", "NJ", "bad_reply"),
+        ("spin", "read x; while :; do :; done", "TLE", "timeout"),
+        (
+            "flood",
+            "read x; head -c 2000000 /dev/zero | tr '\\0' 1; echo",
+            "OLE",
+            "line_too_long",
+        ),
+    ];
+    for (name, body, _, _) in cases {
+        script_bot(tmp.path(), name, body);
+    }
+    for (name, _, verdict, kind) in cases {
+        let bot = format!("bots/{name}");
+        let out = run(tmp.path(), "1", "5", &["--bots", &bot]);
+        let series = series_dir(tmp.path());
+        let g = &records(&series)[0];
+        assert_eq!(g.void, None, "{name}: {}", text(&out.stderr));
+        let seat = g.players.iter().position(|p| p == name).unwrap();
+        assert_eq!(g.invalid.len(), 1, "{name}: {:?}", g.invalid);
+        assert_eq!(
+            (g.invalid[0].seat, g.invalid[0].kind.as_str()),
+            (seat, kind),
+            "{name}"
+        );
+        let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+        assert_eq!(
+            log[1][seat.to_string()],
+            json!({"verdict": verdict}),
+            "{name}"
+        );
+        assert_eq!(g.scores[seat], 0, "{name}");
+        assert_eq!(g.scores[1 - seat], 2, "{name}");
+        assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+    }
+    // Memory: the sandbox's memory cgroup stops the bot's tree at the limit.
+    script_bot(
+        tmp.path(),
+        "hog",
+        "read x; exec python3 -c 'b = bytearray(400 << 20); import time; time.sleep(5)'",
+    );
+    let out = run(
+        tmp.path(),
+        "1",
+        "5",
+        &["--bots", "bots/hog", "--memory-mib", "128"],
+    );
+    let said = text(&out.stderr);
+    let sandbox = said.lines().find(|l| l.contains("sandbox:")).unwrap_or("");
+    let enforced = sandbox.split("NOT").next().unwrap_or("");
+    if !enforced.contains("memory-cgroup") {
+        common::skipped(&format!("no memory cgroup here: {sandbox}"));
+        return;
+    }
+    let g = &records(&series_dir(tmp.path()))[0];
+    let seat = g.players.iter().position(|p| p == "hog").unwrap();
+    assert_eq!(g.invalid.len(), 1, "{said}: {:?}", g.invalid);
+    assert_eq!(g.invalid[0].kind, "memory_limit", "{:?}", g.invalid);
+    let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+    assert_eq!(log[1][seat.to_string()], json!({"verdict": "MLE"}));
+}
+
+/// A judge that crashes, hangs, answers what is not JSON, a command it does not know, or
+/// scores for the wrong players voids that game: recorded with the reason and the judge's
+/// stderr, not scored; the series goes on, says how many games were void, and verifies.
+#[test]
+fn a_failing_judge_voids_its_game_and_the_series_goes_on() {
+    // The first call asks both players; the second fails as each case says.
+    let first = r#"import json, sys
+full = json.loads(sys.stdin.readline())
+if not full["log"]:
+    print(json.dumps({"command": "request", "content": {"0": 1, "1": 1}}))
+    sys.exit(0)
+"#;
+    let cases = [
+        (
+            "crash",
+            "sys.stderr.write('judge blew up\\n'); sys.exit(2)",
+            "judge blew up",
+        ),
+        ("hang", "import time; time.sleep(30)", "judge faulted"),
+        ("malformed", "print('{nope')", "not JSON"),
+        (
+            "unknown",
+            "print(json.dumps({'command': 'quit'}))",
+            "unknown command",
+        ),
+        (
+            "wrong",
+            "print(json.dumps({'command': 'finish', 'content': {'0': 1, '5': 2}}))",
+            "\"5\"",
+        ),
+    ];
+    for (name, then, says) in cases {
+        let tmp = arena(&[("py", "bz-py", false)], GENEROUS);
+        let game = tmp.path().join("game");
+        fs::remove_file(game.join("judge.py")).unwrap();
+        fs::write(game.join("judge.py"), format!("{first}{then}\n")).unwrap();
+        let toml = fs::read_to_string(game.join("game.toml")).unwrap();
+        fs::write(
+            game.join("game.toml"),
+            toml.replace("time_ms = 5000", "time_ms = 1000"),
+        )
+        .unwrap();
+        let out = run(tmp.path(), "3", "8", &[]);
+        assert_ok(&out);
+        let series = series_dir(tmp.path());
+        let games = records(&series);
+        assert_eq!(games.len(), 3, "{name}: the series went on");
+        for g in &games {
+            let why = g
+                .void
+                .as_deref()
+                .unwrap_or_else(|| panic!("{name}: not void"));
+            assert!(why.contains(says), "{name}: {why}");
+        }
+        assert!(
+            text(&out.stdout).contains("void"),
+            "{name}: {}",
+            text(&out.stdout)
+        );
+        let board = fs::read_to_string(series.join("leaderboard.csv")).unwrap();
+        assert!(
+            !board.contains(",py,false,3,"),
+            "{name}: void games are not scored: {board}"
+        );
+        assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+    }
+}
+
+/// `take6 verify` runs the judge again over the recorded log: a forged score, a forged
+/// response and a forged request are named; a judge that answers the same log differently
+/// is reported as not deterministic.
+#[test]
+fn verify_catches_forgeries_and_a_judge_that_is_not_deterministic() {
+    let tmp = arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
+    assert_ok(&run(tmp.path(), "4", "3", &[]));
+    let series = series_dir(tmp.path());
+    let id = series.file_name().unwrap().to_str().unwrap().to_string();
+    let jsonl = series.join("games.jsonl");
+    let pristine = fs::read(&jsonl).unwrap();
+    records(&series);
+    type Edit = fn(&mut GameRecord);
+    let forgeries: [(Edit, &str); 3] = [
+        (|g| g.scores = vec![2, 0], "are not the judge's"),
+        (
+            |g| g.body.as_mut().unwrap()["log"][3]["0"]["response"] = json!({"n": 1}),
+            "the judge answers",
+        ),
+        (
+            |g| g.body.as_mut().unwrap()["log"][2]["output"]["content"]["1"]["round"] = json!(9),
+            "the judge answers",
+        ),
+    ];
+    for (edit, says) in forgeries {
+        fs::write(&jsonl, &pristine).unwrap();
+        forge(&jsonl, &id, 2, edit);
+        let out = take6_cmd(tmp.path()).args(["verify"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{says}: {}", text(&out.stdout));
+        let said = text(&out.stdout) + &text(&out.stderr);
+        assert!(
+            said.contains("line 2") && said.contains(says),
+            "{says}: {said}"
+        );
+    }
+    fs::write(&jsonl, &pristine).unwrap();
+    // The same judge, now drawing a random display: the record cannot be re-derived.
+    let judge = tmp.path().join("game/judge.py");
+    let source = fs::read_to_string(&judge).unwrap().replace(
+        "\"display\": {\"round\": self.round, \"won\": self.won[:]}",
+        "\"display\": {\"round\": self.round, \"won\": self.won[:], \"noise\": __import__('random').random()}",
+    );
+    fs::write(&judge, source).unwrap();
+    let out = take6_cmd(tmp.path()).args(["verify"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stdout) + &text(&out.stderr);
+    assert!(said.contains("not deterministic"), "{said}");
+}
+
+/// A series killed with `kill -9` and resumed plays every game once, and its games are those
+/// of an uninterrupted run; two shards merged are the same series too.
+#[test]
+fn kill_9_then_resume_and_shards_merged_equal_one_run() {
+    let bots = [
+        ("py", "bz-py", false),
+        ("py-keep", "bz-py", true),
+        ("c", "bz-c", false),
+    ];
+    let whole = arena(&bots, GENEROUS);
+    assert_ok(&run(whole.path(), "18", "4242", &[]));
+    let reference: Vec<GameRecord> = records(&series_dir(whole.path()))
+        .into_iter()
+        .map(comparable)
+        .collect();
+
+    let tmp = arena(&bots, GENEROUS);
+    let mut child = take6_cmd(tmp.path())
+        .args(series_flags("18", "4242"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let lines = fs::read_to_string(tmp.path().join("results/latest/games.jsonl"))
+            .map(|s| s.lines().count())
+            .unwrap_or(0);
+        if lines >= 3 || started.elapsed() > Duration::from_secs(120) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let series = series_dir(tmp.path());
+    assert!(records(&series).len() < 18, "killed part-way");
+    assert_ok(
+        &take6_cmd(tmp.path())
+            .args(["run", "--resume"])
+            .output()
+            .unwrap(),
+    );
+    let after: Vec<GameRecord> = records(&series).into_iter().map(comparable).collect();
+    assert_eq!(after, reference);
+    assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+
+    let shards = arena(&bots, GENEROUS);
+    for (i, results) in ["s0", "s1"].iter().enumerate() {
+        let shard = format!("{i}/2");
+        assert_ok(
+            &take6_cmd(shards.path())
+                .args(series_flags("18", "4242"))
+                .args(["--results", results, "--shard", &shard])
+                .output()
+                .unwrap(),
+        );
+    }
+    assert_ok(
+        &take6_cmd(shards.path())
+            .args(["merge", "--results", "merged", "s0/latest", "s1/latest"])
+            .output()
+            .unwrap(),
+    );
+    let merged: Vec<GameRecord> =
+        records(&fs::canonicalize(shards.path().join("merged/latest")).unwrap())
+            .into_iter()
+            .map(comparable)
+            .collect();
+    assert_eq!(merged, reference);
+}
+
+/// `bot.toml` `games` names a loaded game by its `game.toml` name; a bot for another game is
+/// left out with the reason. A table short of bots is padded with the game folder's padding
+/// bots, built and run as any bot.
+#[test]
+fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
+    let tmp = arena(
+        &[("py", "bz-py", false), ("other", "bz-c", false)],
+        GENEROUS,
+    );
+    fs::write(tmp.path().join("bots/py/bot.toml"), "games = [\"duel\"]\n").unwrap();
+    fs::write(
+        tmp.path().join("bots/other/bot.toml"),
+        "games = [\"take6\"]\n",
+    )
+    .unwrap();
+    let out = run(tmp.path(), "2", "1", &[]);
+    assert_ok(&out);
+    assert!(
+        text(&out.stderr).contains("it plays take6"),
+        "{}",
+        text(&out.stderr)
+    );
+    let games = records(&series_dir(tmp.path()));
+    for g in &games {
+        assert_eq!(
+            g.players,
+            if g.players[0] == "py" {
+                ["py", "cycler#1"]
+            } else {
+                ["cycler#1", "py"]
+            }
+        );
+        assert_eq!(g.builtin.iter().filter(|b| **b).count(), 1);
+        assert_eq!(g.invalid, []);
+    }
+}
+
+/// `take6 play --game PATH`: the person types each response as JSON (a line that is not JSON
+/// is refused with the reason) and plays a whole game against a padding bot.
+#[test]
+fn a_person_types_the_responses() {
+    use std::io::Write as _;
+    let tmp = arena(&[], GENEROUS);
+    let mut child = take6_cmd(tmp.path())
+        .args([
+            "play",
+            "--game",
+            "game",
+            "--name",
+            "ann",
+            "--seed",
+            "3",
+            "--against",
+            "cycler",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(b"two\n{\"n\":2}\n{\"n\":2}\n{\"n\":2}\n{\"n\":2}\n{\"n\":2}\n");
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_ok(&out);
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("request") && said.contains("not JSON"),
+        "{said}"
+    );
+    // A play's series goes beside the host's series, never moving results/latest.
+    let series = fs::canonicalize(tmp.path().join("results/plays/latest")).unwrap();
+    let g = &records(&series)[0];
+    assert_eq!(g.invalid, []);
+    assert_eq!(g.void, None);
+}
+
+/// A game folder without its two required keys, or without a judge, is refused with the key
+/// and the fix.
+#[test]
+fn a_bad_game_folder_is_refused_with_the_fix() {
+    let tmp = arena(&[("py", "bz-py", false)], "");
+    fs::write(tmp.path().join("game/game.toml"), "name = \"duel\"\n").unwrap();
+    let out = run(tmp.path(), "1", "1", &[]);
+    assert!(!out.status.success());
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("players") && said.contains("game.toml"),
+        "{said}"
+    );
+    fs::write(
+        tmp.path().join("game/game.toml"),
+        "name = \"duel\"\nplayers = 2\n",
+    )
+    .unwrap();
+    fs::remove_file(tmp.path().join("game/judge.py")).unwrap();
+    let out = run(tmp.path(), "1", "1", &[]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("no judge"),
+        "{}",
+        text(&out.stderr)
+    );
+}
