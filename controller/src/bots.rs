@@ -127,7 +127,7 @@ pub async fn prepare(
     sandbox: &Arc<Sandbox>,
     prewarm: Prewarm,
     tools: &Toolchains,
-    game: &crate::game::GameRef,
+    game: &str,
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
@@ -138,18 +138,7 @@ pub async fn prepare(
     };
     let folders = folders(bots_dir).map_err(read_err)?;
 
-    let logs = series_dir.join("logs");
-    // Bots run with their working copy as current directory, so it must not be relative.
-    let work = std::path::absolute(series_dir.join("work")).map_err(|error| BotsError::Write {
-        path: series_dir.join("work"),
-        error,
-    })?;
-    for dir in [&logs, &work] {
-        fs::create_dir_all(dir).map_err(|error| BotsError::Write {
-            path: dir.clone(),
-            error,
-        })?;
-    }
+    let (logs, work) = logs_and_work(series_dir)?;
 
     let builds = Arc::new(Semaphore::new(jobs.max(1)));
     // Copying a folder and making its disk image is short file work, whatever `--jobs`: as
@@ -166,7 +155,7 @@ pub async fn prepare(
         let sandbox = Arc::clone(sandbox);
         let tools = Arc::clone(&tools);
         let looks_alike = alike.get(&file_name(&folder)).cloned();
-        let game = game.clone();
+        let game = game.to_string();
         tasks.spawn(async move {
             let name = file_name(&folder);
             if let Some(reason) = looks_alike {
@@ -200,6 +189,31 @@ pub async fn prepare(
             (i, outcome)
         });
     }
+    Ok(in_folder_order(tasks).await)
+}
+
+/// The series' `logs` (build logs) and `work` (working copies) folders, made. Bots run with
+/// their working copy as current directory, so `work` is absolute.
+fn logs_and_work(series_dir: &Path) -> Result<(PathBuf, PathBuf), BotsError> {
+    let logs = series_dir.join("logs");
+    let work = std::path::absolute(series_dir.join("work")).map_err(|error| BotsError::Write {
+        path: series_dir.join("work"),
+        error,
+    })?;
+    for dir in [&logs, &work] {
+        fs::create_dir_all(dir).map_err(|error| BotsError::Write {
+            path: dir.clone(),
+            error,
+        })?;
+    }
+    Ok((logs, work))
+}
+
+/// The bots prepared and those skipped, in folder order whatever order they finished in (the
+/// tasks are numbered by folder), so that a series' bots do not depend on build times.
+async fn in_folder_order(
+    mut tasks: tokio::task::JoinSet<(usize, Result<Bot, Skipped>)>,
+) -> (Vec<Bot>, Vec<Skipped>) {
     let mut outcomes = Vec::new();
     while let Some(joined) = tasks.join_next().await {
         outcomes.push(joined.expect("bot preparation does not panic"));
@@ -213,7 +227,7 @@ pub async fn prepare(
             Err(s) => skipped.push(s),
         }
     }
-    Ok((bots, skipped))
+    (bots, skipped)
 }
 
 /// The bot folders of `bots_dir`, sorted: `bots_dir` itself when it is one bot's folder
@@ -244,7 +258,7 @@ fn folders(bots_dir: &Path) -> io::Result<Vec<(PathBuf, Result<PathBuf, String>)
 /// built: its folders that look like bots (a `launch`, a `build` or source take6 knows) less
 /// those whose `bot.toml` names other games. A series whose settings cannot seat that many is
 /// refused at once (issue 30), not after the builds.
-pub fn entrants_at_most(bots_dir: &Path, game: &crate::game::GameRef) -> usize {
+pub fn entrants_at_most(bots_dir: &Path, game: &str) -> usize {
     let Ok(folders) = folders(bots_dir) else {
         return 0;
     };
@@ -266,7 +280,7 @@ pub fn entrants_at_most(bots_dir: &Path, game: &crate::game::GameRef) -> usize {
             toml::from_str::<BotToml>(&text)
                 .ok()
                 .and_then(|t| t.games)
-                .is_none_or(|games| games.iter().any(|n| n == game.name()))
+                .is_none_or(|games| games.iter().any(|n| n == game))
         })
         .count()
 }
@@ -400,7 +414,7 @@ struct Slots<'a> {
     /// The toolchains the series' bots can run, for folders without `launch`.
     tools: &'a Arc<Toolchains>,
     /// The game the series plays: a bot whose `bot.toml` names other games is skipped.
-    game: &'a crate::game::GameRef,
+    game: &'a str,
 }
 
 /// Checks, copies and builds one folder (`folder` names it, `source` is where it is, or why it
@@ -431,7 +445,7 @@ async fn prepare_one(
     let slot = slots.copies.acquire().await.expect("never closed");
     let handover = Arc::clone(sandbox);
     let tools = Arc::clone(slots.tools);
-    let game = slots.game.clone();
+    let game = slots.game.to_string();
     let (hash, template, has_build, generated) = tokio::task::spawn_blocking(move || {
         let staged = stage(&found, &copy, max_data, &tools, &game)?;
         // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
@@ -480,7 +494,7 @@ fn stage(
     workdir: &Path,
     max_data: u64,
     tools: &Toolchains,
-    game: &crate::game::GameRef,
+    game: &str,
 ) -> Result<Staged, String> {
     let listing = folder::scan(folder, max_data).map_err(|e| e.to_string())?;
     // A bot for another game is skipped before anything is copied or built for it.
@@ -488,7 +502,7 @@ fn stage(
     if let Some(games) = settings
         .games
         .as_ref()
-        .filter(|g| !g.iter().any(|n| n == game.name()))
+        .filter(|g| !g.iter().any(|n| n == game))
     {
         // The names come from the bot's bot.toml: shown through the terminal's door.
         let names: Vec<String> = games
@@ -900,7 +914,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
-            &crate::game::GameRef::default_game(),
+            "take6",
         )
         .await
         .unwrap();
@@ -973,7 +987,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
-            &crate::game::GameRef::default_game(),
+            "take6",
         )
         .await
         .unwrap();
@@ -1026,7 +1040,7 @@ mod tests {
             &sandbox(),
             Prewarm::NONE,
             &Toolchains::default(),
-            &crate::game::GameRef::default_game(),
+            "take6",
         )
         .await
         .unwrap();

@@ -7,29 +7,11 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use crate::series::{MANIFEST, SeriesDir};
 
-/// Flags of `take6 clean`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct CleanArgs {
-    /// The results folder to clean
-    #[arg(long, value_name = "DIR", default_value = "results")]
-    pub results: PathBuf,
-    /// Keep this many of the newest of each kind (checks, plays, run series)
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub keep: usize,
-    /// Remove only what is older than this (e.g. 7d, 12h) [default: any age]
-    #[arg(long, value_name = "AGE", value_parser = humantime::parse_duration)]
-    pub older_than: Option<Duration>,
-    /// Also clean the series of `take6 run` (by default only checks and plays)
-    #[arg(long)]
-    pub series: bool,
-    /// List what would be removed and the space it would free; remove nothing
-    #[arg(long)]
-    pub dry_run: bool,
-}
+pub use crate::config::CleanArgs;
 
 /// One series folder `clean` would remove.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,6 +18,11 @@ use crate::player::Limits;
 use crate::record::{GameRecord, InvalidRecord};
 use crate::table::{GameOutcome, TableGame};
 
+/// Plain data the lower modules name too, defined where they are used: which way scores
+/// point with the records, a built-in's handle with the table's seats.
+pub use crate::record::Direction;
+pub use crate::table::BuiltinKind;
+
 /// A game: its facts, how one game of it is played over the machinery's seats, and how its
 /// records are checked and shown. Object safe: the machinery holds an `Arc<dyn Game>`
 /// ([`GameRef`]), so a game loaded at run time from a folder fits as well as a built-in one.
@@ -219,15 +224,6 @@ pub fn serialize_spec<S: Serializer>(game: &GameRef, s: S) -> Result<S::Ok, S::E
     s.serialize_str(&game.spec())
 }
 
-/// A built-in player as the machinery knows it: its index in its game's
-/// [`Game::builtins`] (which the game maps to its own player) and its name (`random`, which
-/// makes the seat's name `random#2`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BuiltinKind {
-    pub index: u8,
-    pub name: &'static str,
-}
-
 /// How many players a table of a game seats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SeatRange {
@@ -267,33 +263,6 @@ pub enum OnFault {
     Substitute,
     /// The player is out of the game; its score stands as the rules say.
     Eliminate,
-}
-
-/// Which way a game's scores point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Lower is better (Take 6's cows).
-    Lower,
-    /// Higher is better (Kingdomino's crowns times squares).
-    Higher,
-}
-
-impl Direction {
-    /// Whether score `a` is strictly better than `b`.
-    pub fn better(self, a: u32, b: u32) -> bool {
-        match self {
-            Direction::Lower => a < b,
-            Direction::Higher => a > b,
-        }
-    }
-
-    /// The best of `scores`.
-    pub fn best(self, scores: &[u32]) -> Option<u32> {
-        match self {
-            Direction::Lower => scores.iter().copied().min(),
-            Direction::Higher => scores.iter().copied().max(),
-        }
-    }
 }
 
 /// A game of built-ins only, planned: what [`FastTable::play_into`] plays.

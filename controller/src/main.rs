@@ -54,34 +54,45 @@ fn print_untrusted(text: &str) {
     }
 }
 
+/// What a command that plays games starts from: new settings (`take6 run`, `check`, `play`)
+/// or a series to resume, and for `take6 check` the bot's staged folder.
+struct Start {
+    settings: Option<Settings>,
+    resume: Option<(SeriesDir, take6::config::RunArgs)>,
+    checked: Option<take6::check::Staged>,
+}
+
+/// A command: those that play games go through [`play_series`], the others are done here.
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let bar = BarSlot::default();
-    // `take6 check`: the bot's folder (the series' --bots) and its name.
-    let mut checked = None;
-    let (settings, resume) = match cli.command {
+    let start = match cli.command {
         Command::Check(args) => {
             let mut settings = Settings::resolve_check(&args, PathBuf::new())?;
             let staged = take6::check::Staged::new(&args.dir)?;
             settings.bots = staged.bots.clone();
-            checked = Some(staged);
-            (Some(settings), None)
+            Start {
+                settings: Some(settings),
+                resume: None,
+                checked: Some(staged),
+            }
         }
         Command::Run(args) => match &args.resume {
-            Some(dir) => (None, Some((SeriesDir::open(dir)?, args))),
-            None => (Some(Settings::resolve(&args)?), None),
+            Some(dir) => Start {
+                settings: None,
+                resume: Some((SeriesDir::open(dir)?, args)),
+                checked: None,
+            },
+            None => Start {
+                settings: Some(Settings::resolve(&args)?),
+                resume: None,
+                checked: None,
+            },
         },
-        Command::Play(args) => (Some(Settings::resolve_play(&args)?), None),
-        Command::Leaderboard { dir } => {
-            let check = series::rebuild_leaderboard(&dir, Box::new(std::io::stdout()))?;
-            if let Some(problem) = check.first() {
-                eprintln!(
-                    "warning: this series does not verify: {} (see take6 verify {})",
-                    untrusted::terminal_text(&problem.to_string()),
-                    dir.display()
-                );
-            }
-            return Ok(ExitCode::SUCCESS);
-        }
+        Command::Play(args) => Start {
+            settings: Some(Settings::resolve_play(&args)?),
+            resume: None,
+            checked: None,
+        },
+        Command::Leaderboard { dir } => return leaderboard(&dir),
         Command::Verify { dir } => return verify(&dir),
         Command::Replay { dir, game } => {
             let record = series::find_game(&dir, game)?;
@@ -91,26 +102,54 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Merge(args) => return merge(&args),
         Command::Clean(args) => return clean(&args),
-        Command::New(args) => {
-            let (folder, files, game) = take6::starter::write(&args)?;
-            for f in &files {
-                println!("wrote {}", f.display());
-            }
-            let flag = if game.is_default() {
-                String::new()
-            } else {
-                format!(" --game {}", game.name())
-            };
-            println!(
-                "a {} bot for {}: it reads the protocol, plays a legal move and flushes; take6 \
-                 writes its build and launch. Try it with: take6 check{flag} {}",
-                args.lang.title(),
-                game.title(),
-                folder.display()
-            );
-            return Ok(ExitCode::SUCCESS);
-        }
+        Command::New(args) => return new_bot(&args),
     };
+    play_series(start)
+}
+
+/// `take6 leaderboard`: rebuilt from the records, with a warning when they do not verify.
+fn leaderboard(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let check = series::rebuild_leaderboard(dir, Box::new(std::io::stdout()))?;
+    if let Some(problem) = check.first() {
+        eprintln!(
+            "warning: this series does not verify: {} (see take6 verify {})",
+            untrusted::terminal_text(&problem.to_string()),
+            dir.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `take6 new`: a starter bot's files, and how to try it.
+fn new_bot(args: &take6::starter::NewArgs) -> anyhow::Result<ExitCode> {
+    let (folder, files, game) = take6::starter::write(args)?;
+    for f in &files {
+        println!("wrote {}", f.display());
+    }
+    let flag = if game.is_default() {
+        String::new()
+    } else {
+        format!(" --game {}", game.name())
+    };
+    println!(
+        "a {} bot for {}: it reads the protocol, plays a legal move and flushes; take6 \
+         writes its build and launch. Try it with: take6 check{flag} {}",
+        args.lang.title(),
+        game.title(),
+        folder.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A series played (new, resumed, a check's or a person's) under the signal watch, and its
+/// exit status.
+fn play_series(start: Start) -> anyhow::Result<ExitCode> {
+    let bar = BarSlot::default();
+    let Start {
+        settings,
+        resume,
+        checked,
+    } = start;
     // Before any thread starts: Ctrl-C, SIGTERM and SIGHUP stop the series cleanly, and the
     // process within a few seconds whatever it is doing (see take6::signals).
     let stop = Stop::install().context("cannot watch for Ctrl-C")?;
@@ -118,20 +157,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if let Some(s) = settings.as_mut() {
         s.fetch_bots()?;
     }
-    let (dir, resume) = match (settings.as_ref(), resume) {
-        // A check's or a play's series never replaces the host's latest series: it goes
-        // under results/checks/ or results/plays/, whose own `latest` it moves.
-        (Some(settings), _) => (
-            SeriesDir::create(&SeriesDir::side_folder(
-                &settings.results,
-                checked.is_some(),
-                settings.human.is_some(),
-            ))?,
-            None,
-        ),
-        (None, Some((dir, args))) => (dir, Some(args)),
-        (None, None) => unreachable!("a command has settings or resumes"),
-    };
+    let (dir, resume) = series_folder(settings.as_ref(), resume, checked.is_some())?;
     init_logging(&dir, bar.clone())?;
     signals::playing(&dir.path);
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
@@ -145,24 +171,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // Whatever a cancelled task may have left running.
     signals::kill_children();
     let interrupted = ExitCode::from(stop.received().map_or(INTERRUPTED, signals::exit_code));
-    if let (Some(staged), Some(settings)) = (&checked, &settings) {
-        let said = settings
-            .transcript
-            .as_ref()
-            .map(|t| t.lines())
-            .unwrap_or_default();
-        match &result {
-            Ok(_) | Err(SeriesError::NoUsableBots { .. }) => {
-                let (text, ok) = take6::check::report(&dir.path, &staged.name, settings, &said);
-                // The check quotes the bot's replies, stderr, file names and build output.
-                print_untrusted(&text);
-                println!("Results of the check: {}", dir.path.display());
-                if !ok {
-                    return Ok(ExitCode::FAILURE);
-                }
-            }
-            Err(_) => {}
-        }
+    if let (Some(staged), Some(settings)) = (&checked, &settings)
+        && !check_report(staged, settings, &dir, &result)
+    {
+        return Ok(ExitCode::FAILURE);
     }
     if result.is_err() && resume.is_none() && checked.is_none() {
         // A new series refused before its first game: nothing worth keeping, and `latest`
@@ -195,7 +207,59 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         && settings
             .as_ref()
             .is_some_and(|s| s.human.is_none() && !s.allow_skips);
-    // A bot whose bot.toml names another game is left out by design, not skipped for a fault.
+    Ok(skips_exit(&outcome, skips_matter))
+}
+
+/// The series' folder: a new one for new settings, the resumed one otherwise. A check's or a
+/// play's series never replaces the host's latest series: it goes under results/checks/ or
+/// results/plays/, whose own `latest` it moves.
+fn series_folder(
+    settings: Option<&Settings>,
+    resume: Option<(SeriesDir, take6::config::RunArgs)>,
+    check: bool,
+) -> anyhow::Result<(SeriesDir, Option<take6::config::RunArgs>)> {
+    Ok(match (settings, resume) {
+        (Some(settings), _) => (
+            SeriesDir::create(&SeriesDir::side_folder(
+                &settings.results,
+                check,
+                settings.human.is_some(),
+            ))?,
+            None,
+        ),
+        (None, Some((dir, args))) => (dir, Some(args)),
+        (None, None) => unreachable!("a command has settings or resumes"),
+    })
+}
+
+/// `take6 check`'s report, once its series is over (or found no usable bot): false when the
+/// bot failed the check.
+fn check_report(
+    staged: &take6::check::Staged,
+    settings: &Settings,
+    dir: &SeriesDir,
+    result: &Result<series::SeriesOutcome, SeriesError>,
+) -> bool {
+    let said = settings
+        .transcript
+        .as_ref()
+        .map(|t| t.lines())
+        .unwrap_or_default();
+    match result {
+        Ok(_) | Err(SeriesError::NoUsableBots { .. }) => {
+            let (text, ok) = take6::check::report(&dir.path, &staged.name, settings, &said);
+            // The check quotes the bot's replies, stderr, file names and build output.
+            print_untrusted(&text);
+            println!("Results of the check: {}", dir.path.display());
+            ok
+        }
+        Err(_) => true,
+    }
+}
+
+/// The exit status of a series that played: [`SKIPPED_BOTS`] when skips matter and a bot was
+/// skipped for a fault (a bot whose bot.toml names another game is left out by design).
+fn skips_exit(outcome: &series::SeriesOutcome, skips_matter: bool) -> ExitCode {
     let n = outcome
         .skipped
         .iter()
@@ -207,9 +271,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
              pass --allow-skips (or allow_skips = true in take6.toml) to exit 0",
             if n == 1 { " was" } else { "s were" },
         );
-        return Ok(ExitCode::from(SKIPPED_BOTS));
+        return ExitCode::from(SKIPPED_BOTS);
     }
-    Ok(ExitCode::SUCCESS)
+    ExitCode::SUCCESS
 }
 
 /// `take6 merge`: the merged series' summary on stdout, what is missing on stderr.

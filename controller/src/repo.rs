@@ -97,98 +97,10 @@ pub fn fetch(
     rev: Option<&str>,
     results: &Path,
 ) -> Result<(PathBuf, BotsRepository), RepoError> {
-    // A local path is cloned by its absolute name, so the cache does not depend on where
-    // take6 was started.
-    let remote = if is_url(source) {
-        source.to_string()
-    } else {
-        std::fs::canonicalize(source)
-            .map(|p| p.display().to_string())
-            .unwrap_or_else(|_| source.to_string())
-    };
-    let digest = Sha256::digest(remote.as_bytes());
-    let short: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
-    let stem: String = remote
-        .trim_end_matches('/')
-        .trim_end_matches(".git")
-        .rsplit(['/', ':'])
-        .next()
-        .unwrap_or("repo")
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let cache = results.join(".repos").join(format!("{stem}-{short}"));
-    if cache.join(".git").is_dir() {
-        git(
-            Some(&cache),
-            &[
-                "fetch",
-                "--quiet",
-                "--force",
-                "--tags",
-                "origin",
-                "+refs/heads/*:refs/remotes/origin/*",
-            ],
-            "fetch",
-            source,
-        )?;
-    } else {
-        std::fs::create_dir_all(cache.parent().expect("under results")).map_err(|e| {
-            RepoError::Git {
-                what: "clone",
-                repo: source.to_string(),
-                stderr: format!("cannot create {}: {e}", cache.display()),
-            }
-        })?;
-        let _ = std::fs::remove_dir_all(&cache);
-        let target = cache.display().to_string();
-        git(
-            None,
-            &["clone", "--quiet", "--no-checkout", &remote, &target],
-            "clone",
-            source,
-        )?;
-    }
-    let wanted = match rev {
-        Some(r) => r.to_string(),
-        None => {
-            // The remote's default branch, as it is now.
-            git(
-                Some(&cache),
-                &["fetch", "--quiet", "origin", "HEAD"],
-                "fetch",
-                source,
-            )?;
-            "FETCH_HEAD".to_string()
-        }
-    };
-    let commit = [wanted.clone(), format!("origin/{wanted}")]
-        .iter()
-        .find_map(|r| {
-            git(
-                Some(&cache),
-                &[
-                    "rev-parse",
-                    "--verify",
-                    "--quiet",
-                    &format!("{r}^{{commit}}"),
-                ],
-                "rev-parse",
-                source,
-            )
-            .ok()
-        })
-        .filter(|c| !c.is_empty())
-        .ok_or_else(|| RepoError::NoRev {
-            repo: source.to_string(),
-            rev: wanted.clone(),
-        })?;
+    let remote = remote_of(source);
+    let cache = results.join(".repos").join(cache_name(&remote));
+    clone_or_update(source, &remote, &cache)?;
+    let commit = resolve(source, rev, &cache)?;
     git(
         Some(&cache),
         &["checkout", "--quiet", "--force", "--detach", &commit],
@@ -209,6 +121,118 @@ pub fn fetch(
             commit,
         },
     ))
+}
+
+/// What is cloned: a URL as given, a local path by its absolute name, so that the cache does
+/// not depend on where take6 was started.
+fn remote_of(source: &str) -> String {
+    if is_url(source) {
+        source.to_string()
+    } else {
+        std::fs::canonicalize(source)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| source.to_string())
+    }
+}
+
+/// The cache folder's name for `remote`: the repository's last name made safe for a file
+/// name (it is the user's text), and a short hash of the whole, so two repositories of the
+/// same name do not share a cache.
+fn cache_name(remote: &str) -> String {
+    let digest = Sha256::digest(remote.as_bytes());
+    let short: String = digest.iter().take(6).map(|b| format!("{b:02x}")).collect();
+    let stem: String = remote
+        .trim_end_matches('/')
+        .trim_end_matches(".git")
+        .rsplit(['/', ':'])
+        .next()
+        .unwrap_or("repo")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{stem}-{short}")
+}
+
+/// Brings the cache up to date with the remote: fetches every branch and tag into a cache
+/// already cloned, else clones it afresh (without a checkout: [`fetch`] checks out the
+/// commit it resolves).
+fn clone_or_update(source: &str, remote: &str, cache: &Path) -> Result<(), RepoError> {
+    if cache.join(".git").is_dir() {
+        git(
+            Some(cache),
+            &[
+                "fetch",
+                "--quiet",
+                "--force",
+                "--tags",
+                "origin",
+                "+refs/heads/*:refs/remotes/origin/*",
+            ],
+            "fetch",
+            source,
+        )?;
+    } else {
+        std::fs::create_dir_all(cache.parent().expect("under results")).map_err(|e| {
+            RepoError::Git {
+                what: "clone",
+                repo: source.to_string(),
+                stderr: format!("cannot create {}: {e}", cache.display()),
+            }
+        })?;
+        let _ = std::fs::remove_dir_all(cache);
+        let target = cache.display().to_string();
+        git(
+            None,
+            &["clone", "--quiet", "--no-checkout", remote, &target],
+            "clone",
+            source,
+        )?;
+    }
+    Ok(())
+}
+
+/// The commit `rev` names in the cache (a commit, a tag, or a branch as the remote has it),
+/// or the remote's default branch as it is now when no `rev` is given.
+fn resolve(source: &str, rev: Option<&str>, cache: &Path) -> Result<String, RepoError> {
+    let wanted = match rev {
+        Some(r) => r.to_string(),
+        None => {
+            git(
+                Some(cache),
+                &["fetch", "--quiet", "origin", "HEAD"],
+                "fetch",
+                source,
+            )?;
+            "FETCH_HEAD".to_string()
+        }
+    };
+    [wanted.clone(), format!("origin/{wanted}")]
+        .iter()
+        .find_map(|r| {
+            git(
+                Some(cache),
+                &[
+                    "rev-parse",
+                    "--verify",
+                    "--quiet",
+                    &format!("{r}^{{commit}}"),
+                ],
+                "rev-parse",
+                source,
+            )
+            .ok()
+        })
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| RepoError::NoRev {
+            repo: source.to_string(),
+            rev: wanted.clone(),
+        })
 }
 
 #[cfg(test)]

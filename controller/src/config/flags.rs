@@ -72,7 +72,7 @@ pub enum Command {
     /// Remove old checks and plays (and with --series old series of `take6 run`), keeping the
     /// newest of each kind and whatever `latest` names or a running take6 holds. --dry-run
     /// lists them first.
-    Clean(crate::clean::CleanArgs),
+    Clean(CleanArgs),
     /// Write a bot folder to start from: source in --lang that reads the protocol, plays a
     /// legal move and flushes; take6 writes its build and launch. Check it with take6 check.
     New(crate::starter::NewArgs),
@@ -299,4 +299,25 @@ pub struct CheckArgs {
     /// Time limit for every later reply [default: 1000]
     #[arg(long, value_name = "MS")]
     pub reply_ms: Option<u64>,
+}
+
+/// Flags of `take6 clean` (here with the other commands' flags: what they do is
+/// [`crate::clean`]'s).
+#[derive(Debug, Clone, Args)]
+pub struct CleanArgs {
+    /// The results folder to clean
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub results: PathBuf,
+    /// Keep this many of the newest of each kind (checks, plays, run series)
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub keep: usize,
+    /// Remove only what is older than this (e.g. 7d, 12h) [default: any age]
+    #[arg(long, value_name = "AGE", value_parser = humantime::parse_duration)]
+    pub older_than: Option<std::time::Duration>,
+    /// Also clean the series of `take6 run` (by default only checks and plays)
+    #[arg(long)]
+    pub series: bool,
+    /// List what would be removed and the space it would free; remove nothing
+    #[arg(long)]
+    pub dry_run: bool,
 }

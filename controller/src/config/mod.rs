@@ -28,7 +28,7 @@ mod machine;
 
 use bounds::Bounds;
 use file::{FileConfig, read_file};
-pub use flags::{CheckArgs, Cli, Command, MergeArgs, PlayArgs, RunArgs, TableArgs};
+pub use flags::{CheckArgs, CleanArgs, Cli, Command, MergeArgs, PlayArgs, RunArgs, TableArgs};
 
 /// The name of the settings file looked for in the current directory.
 pub const CONFIG_FILE: &str = "take6.toml";
@@ -222,157 +222,57 @@ impl Settings {
         Ok(settings)
     }
 
-    /// Defaults, then `file` (read from `config_path`, if any), then the flags.
+    /// Defaults, then `file` (read from `config_path`, if any), then the flags. Each step is a
+    /// function of its own ([`Layers`]); they run in the order of the fields, so that of two bad
+    /// settings the same one is reported first.
     fn resolve_from(
         args: &RunArgs,
         file: FileConfig,
         config_path: Option<PathBuf>,
     ) -> Result<Settings, ConfigError> {
-        let base = config_path
-            .as_deref()
-            .and_then(Path::parent)
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        // A URL (a bots repository) is not a path relative to the file.
-        let from_file = |p: &Option<PathBuf>| {
-            p.as_ref().map(|p| match p.to_str() {
-                Some(s) if s.contains("://") || s.starts_with("git@") => p.clone(),
-                _ => base.join(p),
-            })
-        };
-
+        let layers = Layers::new(args, &file, config_path.as_deref());
         let (seed, seed_given) = match args.table.seed.or(file.seed) {
             Some(seed) => (seed, true),
             None => (crate::seed::Seed::random(), false),
         };
-        let templates = match args.table.templates.clone().or(from_file(&file.templates)) {
-            Some(dir) if !dir.is_dir() => return Err(ConfigError::NoTemplates(dir)),
-            Some(dir) => Some(dir),
-            None => Some(base.join("templates")).filter(|d| d.is_dir()),
-        };
-        let config = config_path.as_deref();
-        let number = |b: &Bounds, flag: Option<u64>, file: Option<u64>, default: u64| {
-            b.pick_or(flag, file, config, default)
-        };
-        let size = |v: Option<usize>| v.map(|v| v as u64);
-        let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        let wall_given = args.table.wall_factor.or(file.wall_factor).is_some();
+        let templates = layers.templates()?;
         let game = match args.game.as_deref().or(file.game.as_deref()) {
             Some(name) => crate::games::find(name)?,
             None => GameRef::default_game(),
         };
-        let limits = game.default_limits();
-        let (first_reply_default, reply_default) = (limits.first_reply_ms, limits.reply_ms);
-        let table = game_limits::for_game(file.limits.as_ref(), &game).map_err(|message| {
-            ConfigError::Parse {
-                path: config_path.clone().unwrap_or_default(),
-                message,
-            }
-        })?;
-        let limits_from = [
-            game_limits::source(
-                args.table.first_reply_ms,
-                table.first_reply_ms,
-                file.first_reply_ms,
-                ("--first-reply-ms", "first_reply_ms"),
-            ),
-            game_limits::source(
-                args.table.reply_ms,
-                table.reply_ms,
-                file.reply_ms,
-                ("--reply-ms", "reply_ms"),
-            ),
-        ];
+        let (table, limits_from) = layers.game_limits(&game)?;
+        let shape = layers.shape(&game)?;
+        let allowed = layers.allowances(&game, &table)?;
         let mut settings = Settings {
             game: game.clone(),
-            bots: args
-                .table
-                .bots
-                .clone()
-                .or(from_file(&file.bots))
-                .unwrap_or_else(|| base.join("bots")),
-            results: args
-                .table
-                .results
-                .clone()
-                .or(from_file(&file.results))
-                .unwrap_or_else(|| base.join("results")),
-            games: number(&bounds::GAMES, args.games, file.games, 100)?,
-            players: number(
-                &bounds::PLAYERS,
-                size(args.table.players),
-                size(file.players),
-                game.seats().default as u64,
-            )? as usize,
+            bots: layers.folder(&args.table.bots, &file.bots, "bots"),
+            results: layers.folder(&args.table.results, &file.results, "results"),
+            games: shape.games,
+            players: shape.players,
             schedule: args.schedule.or(file.schedule).unwrap_or_default(),
             duplicate: match (args.table.duplicate, args.table.no_duplicate) {
                 (true, _) => Some(true),
                 (_, true) => Some(false),
                 _ => file.duplicate,
             },
-            rounds: number(
-                &bounds::ROUNDS,
-                args.table.rounds.map(u64::from),
-                file.rounds.map(u64::from),
-                1,
-            )? as u32,
+            rounds: shape.rounds,
             until_separated: args.until_separated || file.until_separated.unwrap_or(false),
-            top: number(&bounds::TOP, size(args.top), size(file.top), 3)? as usize,
+            top: shape.top,
             seed,
             seed_given,
-            jobs: number(
-                &bounds::JOBS,
-                size(args.jobs),
-                size(file.jobs),
-                (cpus as u64).min(bounds::JOBS.max),
-            )? as usize,
-            first_reply_ms: number(
-                &bounds::FIRST_REPLY_MS,
-                args.table.first_reply_ms,
-                table.first_reply_ms.or(file.first_reply_ms),
-                first_reply_default,
-            )?,
-            reply_ms: number(
-                &bounds::REPLY_MS,
-                args.table.reply_ms,
-                table.reply_ms.or(file.reply_ms),
-                reply_default,
-            )?,
-            build_timeout_s: number(
-                &bounds::BUILD_TIMEOUT_S,
-                args.table.build_timeout_s,
-                file.build_timeout_s,
-                300,
-            )?,
-            grace_ms: number(&bounds::GRACE_MS, args.table.grace_ms, file.grace_ms, 1000)?,
-            max_bot_mib: number(
-                &bounds::MAX_BOT_MIB,
-                args.table.max_bot_mib,
-                file.max_bot_mib,
-                256,
-            )?,
+            jobs: shape.jobs,
+            first_reply_ms: allowed.first_reply_ms,
+            reply_ms: allowed.reply_ms,
+            build_timeout_s: allowed.build_timeout_s,
+            grace_ms: allowed.grace_ms,
+            max_bot_mib: allowed.max_bot_mib,
             sandbox: args.table.sandbox.or(file.sandbox).unwrap_or_default(),
-            memory_mib: number(
-                &bounds::MEMORY_MIB,
-                args.table.memory_mib,
-                file.memory_mib,
-                1024,
-            )?,
-            max_procs: number(&bounds::MAX_PROCS, args.table.max_procs, file.max_procs, 64)?,
-            disk_mib: number(&bounds::DISK_MIB, args.table.disk_mib, file.disk_mib, 256)?,
-            max_files: number(
-                &bounds::MAX_FILES,
-                args.table.max_files,
-                file.max_files,
-                256,
-            )?,
+            memory_mib: allowed.memory_mib,
+            max_procs: allowed.max_procs,
+            disk_mib: allowed.disk_mib,
+            max_files: allowed.max_files,
             clock: args.table.clock.or(file.clock).unwrap_or_default(),
-            wall_factor: number(
-                &bounds::WALL_FACTOR,
-                args.table.wall_factor.map(u64::from),
-                file.wall_factor.map(u64::from),
-                10,
-            )? as u32,
+            wall_factor: allowed.wall_factor,
             warm_sandboxes: args
                 .table
                 .warm_sandboxes
@@ -380,14 +280,8 @@ impl Settings {
                 .unwrap_or(true),
             pin_tables: args.table.pin_tables.or(file.pin_tables).unwrap_or(true),
             templates,
-            stderr_cap_kib: number(&bounds::STDERR_CAP_KIB, None, size(file.stderr_cap_kib), 64)?
-                as usize,
-            line_cap_bytes: number(
-                &bounds::LINE_CAP_BYTES,
-                None,
-                size(file.line_cap_bytes),
-                1024,
-            )? as usize,
+            stderr_cap_kib: allowed.stderr_cap_kib,
+            line_cap_bytes: allowed.line_cap_bytes,
             builtins_only: args.builtins_only || file.builtins_only.unwrap_or(false),
             record: args.record.or(file.record).unwrap_or_default(),
             allow_skips: args.allow_skips || file.allow_skips.unwrap_or(false),
@@ -402,7 +296,7 @@ impl Settings {
             standings_every: args.standings_every,
         };
         settings.refuse_contradictions()?;
-        if !wall_given {
+        if !layers.wall_given() {
             settings.wall_factor = default_wall_factor(settings.players as u64) as u32;
         }
         settings.check_machine()?;
@@ -648,6 +542,233 @@ impl Settings {
 /// table 6 times its limit per reply instead of 10.
 pub fn default_wall_factor(players: u64) -> u64 {
     (players + 4).min(10)
+}
+
+/// The layers a run's settings come from, highest first: the flags, `take6.toml` (read from
+/// `config`, if any; its paths are relative to its folder, `base`), the defaults. Resolving a
+/// setting is asking them in that order, so each group of settings is a method here.
+struct Layers<'a> {
+    args: &'a RunArgs,
+    file: &'a FileConfig,
+    config: Option<&'a Path>,
+    base: PathBuf,
+}
+
+/// How many games of what shape: each from the flag, the file or its default, in bounds.
+struct Shape {
+    games: u64,
+    players: usize,
+    rounds: u32,
+    top: usize,
+    jobs: usize,
+}
+
+/// What a bot may use (time, memory, files…): each from the flag, the file (for the reply
+/// limits: the game's `[limits.GAME]` table first) or its default, in bounds.
+struct Allowances {
+    first_reply_ms: u64,
+    reply_ms: u64,
+    build_timeout_s: u64,
+    grace_ms: u64,
+    max_bot_mib: u64,
+    memory_mib: u64,
+    max_procs: u64,
+    disk_mib: u64,
+    max_files: u64,
+    wall_factor: u32,
+    stderr_cap_kib: usize,
+    line_cap_bytes: usize,
+}
+
+impl<'a> Layers<'a> {
+    fn new(args: &'a RunArgs, file: &'a FileConfig, config: Option<&'a Path>) -> Layers<'a> {
+        let base = config
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        Layers {
+            args,
+            file,
+            config,
+            base,
+        }
+    }
+
+    /// A path the file gives, relative to the file's folder; a URL (a bots repository) is not
+    /// a path relative to the file.
+    fn file_path(&self, p: &Option<PathBuf>) -> Option<PathBuf> {
+        p.as_ref().map(|p| match p.to_str() {
+            Some(s) if s.contains("://") || s.starts_with("git@") => p.clone(),
+            _ => self.base.join(p),
+        })
+    }
+
+    /// A folder: the flag's, the file's, else `default` beside the file.
+    fn folder(&self, flag: &Option<PathBuf>, file: &Option<PathBuf>, default: &str) -> PathBuf {
+        flag.clone()
+            .or(self.file_path(file))
+            .unwrap_or_else(|| self.base.join(default))
+    }
+
+    /// One number: the flag's, the file's or `default`, refused outside `bounds`.
+    fn number(
+        &self,
+        bounds: &Bounds,
+        flag: Option<u64>,
+        file: Option<u64>,
+        default: u64,
+    ) -> Result<u64, ConfigError> {
+        bounds.pick_or(flag, file, self.config, default)
+    }
+
+    /// The template folder: given (and then it must exist), else `templates` beside the
+    /// file when there is one.
+    fn templates(&self) -> Result<Option<PathBuf>, ConfigError> {
+        match self
+            .args
+            .table
+            .templates
+            .clone()
+            .or(self.file_path(&self.file.templates))
+        {
+            Some(dir) if !dir.is_dir() => Err(ConfigError::NoTemplates(dir)),
+            Some(dir) => Ok(Some(dir)),
+            None => Ok(Some(self.base.join("templates")).filter(|d| d.is_dir())),
+        }
+    }
+
+    /// The game's own `[limits.GAME]` table, and where each reply limit comes from (for the
+    /// messages that name the setting to change).
+    fn game_limits(
+        &self,
+        game: &GameRef,
+    ) -> Result<(game_limits::GameLimits, [game_limits::Source; 2]), ConfigError> {
+        let (args, file) = (self.args, self.file);
+        let table = game_limits::for_game(file.limits.as_ref(), game).map_err(|message| {
+            ConfigError::Parse {
+                path: self.config.map(Path::to_path_buf).unwrap_or_default(),
+                message,
+            }
+        })?;
+        let limits_from = [
+            game_limits::source(
+                args.table.first_reply_ms,
+                table.first_reply_ms,
+                file.first_reply_ms,
+                ("--first-reply-ms", "first_reply_ms"),
+            ),
+            game_limits::source(
+                args.table.reply_ms,
+                table.reply_ms,
+                file.reply_ms,
+                ("--reply-ms", "reply_ms"),
+            ),
+        ];
+        Ok((table, limits_from))
+    }
+
+    /// Games, players (the game's default table size), rounds, top and jobs (as many as the
+    /// processors).
+    fn shape(&self, game: &GameRef) -> Result<Shape, ConfigError> {
+        let (args, file) = (self.args, self.file);
+        let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        Ok(Shape {
+            games: self.number(&bounds::GAMES, args.games, file.games, 100)?,
+            players: self.number(
+                &bounds::PLAYERS,
+                size(args.table.players),
+                size(file.players),
+                game.seats().default as u64,
+            )? as usize,
+            rounds: self.number(
+                &bounds::ROUNDS,
+                args.table.rounds.map(u64::from),
+                file.rounds.map(u64::from),
+                1,
+            )? as u32,
+            top: self.number(&bounds::TOP, size(args.top), size(file.top), 3)? as usize,
+            jobs: self.number(
+                &bounds::JOBS,
+                size(args.jobs),
+                size(file.jobs),
+                (cpus as u64).min(bounds::JOBS.max),
+            )? as usize,
+        })
+    }
+
+    /// Reply limits (the game's defaults), build timeout, grace, the sandbox's limits, the
+    /// wall factor and the caps on what a bot writes.
+    fn allowances(
+        &self,
+        game: &GameRef,
+        table: &game_limits::GameLimits,
+    ) -> Result<Allowances, ConfigError> {
+        let (args, file) = (&self.args.table, self.file);
+        let defaults = game.default_limits();
+        Ok(Allowances {
+            first_reply_ms: self.number(
+                &bounds::FIRST_REPLY_MS,
+                args.first_reply_ms,
+                table.first_reply_ms.or(file.first_reply_ms),
+                defaults.first_reply_ms,
+            )?,
+            reply_ms: self.number(
+                &bounds::REPLY_MS,
+                args.reply_ms,
+                table.reply_ms.or(file.reply_ms),
+                defaults.reply_ms,
+            )?,
+            build_timeout_s: self.number(
+                &bounds::BUILD_TIMEOUT_S,
+                args.build_timeout_s,
+                file.build_timeout_s,
+                300,
+            )?,
+            grace_ms: self.number(&bounds::GRACE_MS, args.grace_ms, file.grace_ms, 1000)?,
+            max_bot_mib: self.number(
+                &bounds::MAX_BOT_MIB,
+                args.max_bot_mib,
+                file.max_bot_mib,
+                256,
+            )?,
+            memory_mib: self.number(&bounds::MEMORY_MIB, args.memory_mib, file.memory_mib, 1024)?,
+            max_procs: self.number(&bounds::MAX_PROCS, args.max_procs, file.max_procs, 64)?,
+            disk_mib: self.number(&bounds::DISK_MIB, args.disk_mib, file.disk_mib, 256)?,
+            max_files: self.number(&bounds::MAX_FILES, args.max_files, file.max_files, 256)?,
+            wall_factor: self.number(
+                &bounds::WALL_FACTOR,
+                args.wall_factor.map(u64::from),
+                file.wall_factor.map(u64::from),
+                10,
+            )? as u32,
+            stderr_cap_kib: self.number(
+                &bounds::STDERR_CAP_KIB,
+                None,
+                size(file.stderr_cap_kib),
+                64,
+            )? as usize,
+            line_cap_bytes: self.number(
+                &bounds::LINE_CAP_BYTES,
+                None,
+                size(file.line_cap_bytes),
+                1024,
+            )? as usize,
+        })
+    }
+
+    /// Whether the wall factor was set: otherwise it follows the table size.
+    fn wall_given(&self) -> bool {
+        self.args
+            .table
+            .wall_factor
+            .or(self.file.wall_factor)
+            .is_some()
+    }
+}
+
+/// A count as the bounds take it.
+fn size(v: Option<usize>) -> Option<u64> {
+    v.map(|v| v as u64)
 }
 
 #[cfg(test)]

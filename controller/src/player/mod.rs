@@ -19,6 +19,10 @@ use crate::games::take6::protocol::ReplyError;
 use crate::sandbox::{Breach, Clock};
 
 pub use console::Console;
+
+/// The fault kind recorded, at turn 1 of each later round, for a seat whose bot faulted in an
+/// earlier round: the bot is gone, so the seat scores the fault penalty again every round.
+pub const ABSENT: &str = "absent";
 pub use process::{Finished, Limits, Process, ReplyTime, StderrLog};
 
 /// Why a player lost its seat. Faults are data recorded in the game, never controller errors.
@@ -90,7 +94,7 @@ impl Fault {
             Fault::NotInHand(_) => "not_in_hand",
             Fault::NoSuchRow(_) => "no_such_row",
             Fault::Template(_) => "template",
-            Fault::Absent { .. } => crate::record::ABSENT,
+            Fault::Absent { .. } => ABSENT,
             Fault::Limit(breach) => breach.kind(),
         }
     }

@@ -101,7 +101,35 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         "rating",
         "faults",
     ];
-    // Means and CIs right-aligned within the mean-score column, so decimal points line up.
+    let rows = summary_rows(standings);
+    let mut out = aligned(&header.map(String::from), &rows);
+    if standings
+        .iter()
+        .any(|s| s.separated_from_above == Some(false))
+    {
+        out.push_str(&format!(
+            "{NOT_SEPARATED}: not separated at 95 % from the rank above (see headtohead.csv)\n"
+        ));
+    }
+    if let Some(note) = top_disagreement(standings) {
+        out.push_str(&note);
+    }
+    if !skipped.is_empty() {
+        out.push_str("\nSkipped:\n");
+        for (name, reason) in skipped {
+            out.push_str(&format!(
+                "  {}: {}\n",
+                untrusted::terminal(name),
+                untrusted::terminal_text(reason).replace('\n', "\n    ")
+            ));
+        }
+    }
+    out
+}
+
+/// The summary's cells, one row per standing. Means and CIs are right-aligned within the
+/// mean-score column, so that decimal points line up; names go through the terminal's door.
+fn summary_rows(standings: &[Standing]) -> Vec<[String; 7]> {
     let means: Vec<String> = standings
         .iter()
         .map(|s| format!("{:.2}", s.mean_score))
@@ -112,7 +140,7 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         .collect();
     let mean_w = means.iter().map(String::len).max().unwrap_or(0);
     let ci_w = cis.iter().flatten().map(String::len).max().unwrap_or(0);
-    let rows: Vec<[String; 7]> = standings
+    standings
         .iter()
         .zip(means.iter().zip(&cis))
         .map(|(s, (mean, ci))| {
@@ -149,14 +177,18 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
                 faults,
             ]
         })
-        .collect();
-    let mut widths = header.map(|h| h.chars().count());
-    for row in &rows {
+        .collect()
+}
+
+/// The header and rows as aligned lines: text columns (bot, mean score, faults) left-aligned,
+/// counts right-aligned, two spaces between columns, no trailing blanks.
+fn aligned(header: &[String; 7], rows: &[[String; 7]]) -> String {
+    let mut widths = header.clone().map(|h| h.chars().count());
+    for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    // Text columns (bot, mean score, faults) are left-aligned, counts right-aligned.
     let left = [false, true, false, true, false, false, true];
     let line = |cells: &[String]| {
         let parts: Vec<String> = cells
@@ -175,32 +207,11 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         l
     };
     let mut out = String::new();
-    out.push_str(&line(&header.map(String::from)));
+    out.push_str(&line(header));
     out.push('\n');
-    for row in &rows {
+    for row in rows {
         out.push_str(&line(row));
         out.push('\n');
-    }
-    if standings
-        .iter()
-        .any(|s| s.separated_from_above == Some(false))
-    {
-        out.push_str(&format!(
-            "{NOT_SEPARATED}: not separated at 95 % from the rank above (see headtohead.csv)\n"
-        ));
-    }
-    if let Some(note) = top_disagreement(standings) {
-        out.push_str(&note);
-    }
-    if !skipped.is_empty() {
-        out.push_str("\nSkipped:\n");
-        for (name, reason) in skipped {
-            out.push_str(&format!(
-                "  {}: {}\n",
-                untrusted::terminal(name),
-                untrusted::terminal_text(reason).replace('\n', "\n    ")
-            ));
-        }
     }
     out
 }

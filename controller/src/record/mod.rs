@@ -10,7 +10,37 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::GameRef;
-use crate::games::take6::game::Card;
+
+/// A Take 6 card as its records write it (1..=104): a plain number, so that the record names
+/// no game's types (Take 6's own `Card` is the same `u8`).
+pub type Card = u8;
+
+/// Which way a game's scores point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Lower is better (Take 6's cows).
+    Lower,
+    /// Higher is better (Kingdomino's crowns times squares).
+    Higher,
+}
+
+impl Direction {
+    /// Whether score `a` is strictly better than `b`.
+    pub fn better(self, a: u32, b: u32) -> bool {
+        match self {
+            Direction::Lower => a < b,
+            Direction::Higher => a > b,
+        }
+    }
+
+    /// The best of `scores`.
+    pub fn best(self, scores: &[u32]) -> Option<u32> {
+        match self {
+            Direction::Lower => scores.iter().copied().min(),
+            Direction::Higher => scores.iter().copied().max(),
+        }
+    }
+}
 
 pub mod export;
 #[cfg(test)]
@@ -142,9 +172,9 @@ pub struct RoundRecord {
     pub scores: Vec<u32>,
 }
 
-/// The fault kind recorded, at turn 1 of each later round, for a seat whose bot faulted in an
-/// earlier round: the bot is gone, so the seat scores the fault penalty again every round.
-pub const ABSENT: &str = "absent";
+/// The fault kind recorded for a seat whose bot is gone (it lives with the faults, in
+/// [`crate::player`], which names it; kept here where the records' readers look for it).
+pub use crate::player::ABSENT;
 
 impl GameRecord {
     /// The record of game `game` of `rules` at `table`, with nothing played yet: the envelope

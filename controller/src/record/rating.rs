@@ -42,7 +42,7 @@ impl Ratings {
         }
         let mut finish = std::mem::take(&mut self.finish);
         finish.clear();
-        let higher = record.rules.direction() == crate::game::Direction::Higher;
+        let higher = record.rules.direction() == super::Direction::Higher;
         for (seat, (name, &total)) in record.players.iter().zip(record.total_scores()).enumerate() {
             // Ranked by a key where lower is better: Take 6's score itself; a higher-is-better
             // score turned around, and a seat that faulted last whatever its score.

@@ -7,8 +7,8 @@ use super::interner::{Interner, PairMap, pair_key};
 
 use serde::Serialize;
 
+use super::Direction;
 use super::GameRecord;
-use crate::game::Direction;
 
 /// Wins are kept as integer multiples of `1 / WIN_UNITS`, so that a win shared by up to ten
 /// tied seats is exact and the sum does not depend on the order games are added in.

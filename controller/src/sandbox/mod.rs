@@ -261,7 +261,6 @@ impl Sandbox {
             sandbox.report.enforced = vec!["process-group", "address-space", "no-core-dumps"];
             return Ok(sandbox);
         }
-        let report = &mut sandbox.report;
         // Machine-wide counters a bot would otherwise read, frozen (see `counters`).
         let views = counters::Views::make(&std::env::temp_dir());
         let frozen: Vec<SystemDir> = views
@@ -279,9 +278,33 @@ impl Sandbox {
             let images = disk.map(|trial| trial.join().expect("the disk trial does not panic"));
             (bwrap, images)
         });
+        sandbox.take_bwrap(bwrap, views);
+        sandbox
+            .report
+            .enforced
+            .extend(["environment", "open-files", "file-size", "disk-growth"]);
+        sandbox.take_images(images);
+        sandbox.take_cgroups();
+        let report = &sandbox.report;
+        if mode == Mode::Strict && !report.missing.is_empty() {
+            return Err(SandboxError {
+                missing: report.missing.join(", "),
+                why: report.why.join("; "),
+            });
+        }
+        Ok(sandbox)
+    }
+
+    /// What bubblewrap gives, when its trial ran (namespaces, the file system, frozen
+    /// counters, an unprivileged user, seccomp), or why not: recorded in the report.
+    fn take_bwrap(
+        &mut self,
+        bwrap: Result<(Bwrap, bool), String>,
+        views: std::io::Result<counters::Views>,
+    ) {
         match bwrap {
             Ok((found, frozen)) => {
-                report.enforced.extend([
+                self.report.enforced.extend([
                     "pid-namespace",
                     "network-namespace",
                     "filesystem",
@@ -289,12 +312,12 @@ impl Sandbox {
                 ]);
                 match (frozen, views) {
                     (true, Ok(views)) => {
-                        report.enforced.push(COUNTERS);
-                        sandbox._counters = Some(views);
+                        self.report.enforced.push(COUNTERS);
+                        self._counters = Some(views);
                     }
                     (_, views) => {
-                        report.missing.push(COUNTERS);
-                        report.why.push(match views {
+                        self.report.missing.push(COUNTERS);
+                        self.report.why.push(match views {
                             Err(e) => format!(
                                 "cannot freeze the machine-wide counters in {} ({e})",
                                 std::env::temp_dir().display()
@@ -304,27 +327,27 @@ impl Sandbox {
                     }
                 }
                 if matches!(found.1, Identity::Setpriv(_)) || !nix::unistd::geteuid().is_root() {
-                    report.enforced.push("unprivileged-user");
+                    self.report.enforced.push("unprivileged-user");
                 } else {
-                    report.missing.push("unprivileged-user");
-                    report
+                    self.report.missing.push("unprivileged-user");
+                    self.report
                         .why
                         .push("setpriv not found (apt-get install util-linux)".into());
                 }
-                sandbox.bwrap = Some(found);
+                self.bwrap = Some(found);
                 match seccomp::programs() {
                     Ok(programs) => {
-                        report.enforced.push("seccomp");
-                        sandbox.seccomp = programs.iter().map(seccomp::bytes).collect();
+                        self.report.enforced.push("seccomp");
+                        self.seccomp = programs.iter().map(seccomp::bytes).collect();
                     }
                     Err(e) => {
-                        report.missing.push("seccomp");
-                        report.why.push(e.to_string());
+                        self.report.missing.push("seccomp");
+                        self.report.why.push(e.to_string());
                     }
                 }
             }
             Err(why) => {
-                report.missing.extend([
+                self.report.missing.extend([
                     "pid-namespace",
                     "network-namespace",
                     "filesystem",
@@ -333,61 +356,61 @@ impl Sandbox {
                     "unprivileged-user",
                     "seccomp",
                 ]);
-                report.why.push(why);
+                self.report.why.push(why);
             }
         }
-        report
-            .enforced
-            .extend(["environment", "open-files", "file-size", "disk-growth"]);
+    }
+
+    /// The disk cap: a loop-mounted image per working copy, when its trial ran and the sandbox
+    /// runs as root, or why not.
+    fn take_images(&mut self, images: Option<Result<image::Images, String>>) {
         // Loop mounts need root, which also means the bot runs as `nobody` (it cannot unmount).
-        let root = matches!(&sandbox.bwrap, Some((_, Identity::Setpriv(_), _)));
+        let root = matches!(&self.bwrap, Some((_, Identity::Setpriv(_), _)));
         let images = match images {
             Some(images) if root => images,
             _ => Err("it needs the sandbox run as root (bubblewrap and setpriv)".into()),
         };
         match images {
             Ok(images) => {
-                report.enforced.push(DISK_CAP);
-                sandbox.images = Some(images);
+                self.report.enforced.push(DISK_CAP);
+                self.images = Some(images);
             }
             Err(why) => {
-                report.missing.push(DISK_CAP);
-                report.why.push(format!("no disk cap: {why}"));
+                self.report.missing.push(DISK_CAP);
+                self.report.why.push(format!("no disk cap: {why}"));
             }
         }
-        sandbox.cgroups = Cgroups::detect();
-        let cg = &sandbox.cgroups;
+    }
+
+    /// The cgroups found writable (memory, processes, the CPU clock when it is the clock, the
+    /// CPU share), or why not.
+    fn take_cgroups(&mut self) {
+        self.cgroups = Cgroups::detect();
+        let cg = &self.cgroups;
         let mut no_cgroup = Vec::new();
         for (name, present, wanted) in [
             ("memory-cgroup", cg.memory.is_some(), true),
             ("pids-cgroup", cg.pids.is_some(), true),
-            ("cpu-clock", cg.cpu.is_some(), clock == Clock::Cpu),
+            ("cpu-clock", cg.cpu.is_some(), self.clock == Clock::Cpu),
             ("cpu-share", cg.share.is_some(), true),
         ] {
             match (wanted, present) {
-                (true, true) => report.enforced.push(name),
+                (true, true) => self.report.enforced.push(name),
                 (true, false) => {
-                    report.missing.push(name);
+                    self.report.missing.push(name);
                     no_cgroup.push(name);
                 }
                 (false, _) => {}
             }
         }
         if !no_cgroup.is_empty() {
-            report.why.push(format!(
+            self.report.why.push(format!(
                 "no writable cgroup for {}: run as root with cgroup v1 memory, pids, cpuacct and \
-                 cpu hierarchies mounted, or cgroup v2 with the memory, pids and cpu controllers \
-                 delegated",
+             cpu hierarchies mounted, or cgroup v2 with the memory, pids and cpu controllers \
+             delegated",
                 no_cgroup.join(", ")
             ));
         }
-        if mode == Mode::Strict && !report.missing.is_empty() {
-            return Err(SandboxError {
-                missing: report.missing.join(", "),
-                why: report.why.join("; "),
-            });
-        }
-        Ok(sandbox)
     }
 
     /// A launcher without isolation (process group and rlimits only), for tests of what runs

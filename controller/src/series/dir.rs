@@ -83,23 +83,6 @@ impl SeriesDir {
         }
     }
 
-    /// An existing series folder (to resume, verify or rebuild): `results/latest` is followed
-    /// to the folder it names. The id is the one `series.toml` records, when it can be read.
-    pub fn open(path: &Path) -> Result<SeriesDir, SeriesError> {
-        let path = fs::canonicalize(path).map_err(read_err(path))?;
-        if !path.is_dir() {
-            return Err(SeriesError::NotASeries(path));
-        }
-        let id = super::manifest::Manifest::read(&path)
-            .map(|m| m.series)
-            .unwrap_or_else(|_| {
-                path.file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-            });
-        Ok(SeriesDir { id, path })
-    }
-
     /// Points `results/latest` at this folder: its first game is about to be played.
     pub fn make_latest(&self) {
         let Some(results) = self.path.parent() else {

@@ -10,7 +10,7 @@ use tokio::task::JoinSet;
 use super::reporter::GameSet;
 use crate::config::Settings;
 use crate::record::Level;
-use crate::schedule::{Entrant, Schedule};
+use crate::schedule::{Entrant, GamePlan, Schedule};
 use crate::shard::Shard;
 use crate::table::{GameOutcome, Occupant, TableGame, TableSeat};
 
@@ -49,25 +49,7 @@ pub async fn dispatch(
                 && !lineup.enough.load(Ordering::Relaxed)
             {
                 let Some(plan) = plans.next() else { break };
-                let table = TableGame {
-                    game: plan.game,
-                    rules: settings.game.clone(),
-                    seed: plan.seed,
-                    subset: plan.subset,
-                    rotation: plan.rotation,
-                    rounds: settings.rounds,
-                    seats: plan
-                        .seats
-                        .iter()
-                        .map(|e| match e {
-                            Entrant::Bot(i) => seats[*i].clone(),
-                            Entrant::Builtin(strategy, _) => TableSeat {
-                                name: e.name(names),
-                                occupant: Occupant::Builtin(*strategy),
-                            },
-                        })
-                        .collect(),
-                };
+                let table = table_of(&plan, settings, seats, names);
                 let tx = tx.clone();
                 let game = async move {
                     let mut outcome = table.rules.clone().play(table, limits).await;
@@ -78,30 +60,9 @@ pub async fn dispatch(
                     let _ = tx.send(Box::new(outcome)).await;
                 };
                 let number = free.pop().expect("fewer games than jobs are running");
-                match super::lanes::lane(number) {
-                    Ok(lane) => {
-                        let cpu = cpus.get(number).copied();
-                        let game = async move {
-                            // The lane's thread (and what it starts) on the table's processor,
-                            // or, unpinned, wherever the system puts it.
-                            crate::affinity::pin_thread(cpu);
-                            game.await
-                        };
-                        let task = running.spawn_on(game, &lane);
-                        lane_of.insert(task.id(), number);
-                    }
-                    // The same games, on the shared runtime: only slower.
-                    Err(e) => {
-                        if !lanes_failed {
-                            lanes_failed = true;
-                            tracing::warn!(
-                                "cannot start a thread for a table ({e}): tables share the runtime's threads"
-                            );
-                        }
-                        let task = running.spawn(game);
-                        lane_of.insert(task.id(), number);
-                    }
-                }
+                let cpu = cpus.get(number).copied();
+                let task = on_lane(&mut running, number, cpu, game, &mut lanes_failed);
+                lane_of.insert(task, number);
             }
             let id = match running.join_next_with_id().await {
                 None => break,
@@ -118,4 +79,65 @@ pub async fn dispatch(
     // Dropping a game's task drops its processes, which kills their process groups.
     running.shutdown().await;
     interrupted
+}
+
+/// The table of a planned game: the series' game and rounds, its bots' seats as the lineup
+/// made them, and its built-ins named by their place (`random#2`).
+fn table_of(
+    plan: &GamePlan,
+    settings: &Settings,
+    seats: &[TableSeat],
+    names: &[String],
+) -> TableGame {
+    TableGame {
+        game: plan.game,
+        rules: settings.game.clone(),
+        seed: plan.seed,
+        subset: plan.subset,
+        rotation: plan.rotation,
+        rounds: settings.rounds,
+        seats: plan
+            .seats
+            .iter()
+            .map(|e| match e {
+                Entrant::Bot(i) => seats[*i].clone(),
+                Entrant::Builtin(strategy, _) => TableSeat {
+                    name: e.name(names),
+                    occupant: Occupant::Builtin(*strategy),
+                },
+            })
+            .collect(),
+    }
+}
+
+/// Starts a game on lane `number` (a thread of its own, on processor `cpu` when tables are
+/// pinned). A lane that cannot start plays its games on the shared runtime: the same games,
+/// only slower, said once (`lanes_failed`). The game's task id.
+fn on_lane(
+    running: &mut JoinSet<()>,
+    number: usize,
+    cpu: Option<usize>,
+    game: impl Future<Output = ()> + Send + 'static,
+    lanes_failed: &mut bool,
+) -> tokio::task::Id {
+    match super::lanes::lane(number) {
+        Ok(lane) => {
+            let game = async move {
+                // The lane's thread (and what it starts) on the table's processor, or,
+                // unpinned, wherever the system puts it.
+                crate::affinity::pin_thread(cpu);
+                game.await
+            };
+            running.spawn_on(game, &lane).id()
+        }
+        Err(e) => {
+            if !*lanes_failed {
+                *lanes_failed = true;
+                tracing::warn!(
+                    "cannot start a thread for a table ({e}): tables share the runtime's threads"
+                );
+            }
+            running.spawn(game).id()
+        }
+    }
 }

@@ -137,6 +137,25 @@ pub struct SkippedBot {
     pub reason: String,
 }
 
+/// Opening a series folder reads its manifest for the id, so it is written here, beside the
+/// manifest, and the folder's own file (`dir.rs`) needs no manifest.
+impl SeriesDir {
+    /// An existing series folder (to resume, verify or rebuild): `results/latest` is followed
+    /// to the folder it names. The id is the one `series.toml` records, when it can be read.
+    pub fn open(path: &Path) -> Result<SeriesDir, SeriesError> {
+        let path = std::fs::canonicalize(path).map_err(dir::read_err(path))?;
+        if !path.is_dir() {
+            return Err(SeriesError::NotASeries(path));
+        }
+        let id = Manifest::read(&path).map(|m| m.series).unwrap_or_else(|_| {
+            path.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+        Ok(SeriesDir { id, path })
+    }
+}
+
 impl Manifest {
     /// The manifest of a series about to start (status `running`, no games yet).
     pub fn new(

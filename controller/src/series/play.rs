@@ -117,43 +117,7 @@ pub(super) async fn play(
     let threads =
         settings.builtins_only && !settings.async_tables && settings.game.fast_builtins().is_some();
     let (mut reporter, result, interrupted) = match threads {
-        false => {
-            let seats: Vec<TableSeat> = lineup
-                .bots
-                .iter()
-                .map(|(bot, set)| TableSeat {
-                    name: bot.name.clone(),
-                    occupant: Occupant::Bot {
-                        workdir: bot.workdir.clone(),
-                        templates: Arc::clone(set),
-                        sandbox: Arc::clone(sandbox.expect("a series of bots has a launcher")),
-                        transcript: settings.transcript.clone(),
-                    },
-                })
-                .chain(settings.human.iter().map(|name| TableSeat {
-                    name: name.clone(),
-                    occupant: Occupant::Human(Keyboard::new()),
-                }))
-                .collect();
-            let (tx, rx) = mpsc::channel(settings.jobs * 2);
-            let done = reporter.state().done.clone();
-            let task = tokio::spawn(async move {
-                let result = reporter.run(rx).await;
-                (reporter, result)
-            });
-            let interrupted =
-                dispatch::dispatch(schedule, &done, &seats, lineup, settings, tx, stop).await;
-            let (reporter, result) = task.await.expect("the reporter does not panic");
-            // Every game's tree is killed by now; wait for its last processes to exit (a loaded
-            // machine may take a while to run a killed process) and its cgroups to go.
-            if let Some(settling) = sandbox.cloned() {
-                let _ = tokio::task::spawn_blocking(move || {
-                    settling.settle(Duration::from_secs(10));
-                })
-                .await;
-            }
-            (reporter, result, interrupted)
-        }
+        false => on_tables(settings, lineup, schedule, sandbox, reporter, stop).await,
         // Built-ins only: plain threads, no launcher.
         true => {
             let plan = threads::Plan {
@@ -194,4 +158,61 @@ pub(super) async fn play(
         games_played: state.lines,
         seed: settings.seed,
     })
+}
+
+/// The async tables (every game that is not built-ins only on plain threads): the games go
+/// to [`dispatch::dispatch`], their outcomes to the reporter on a task of its own. The
+/// reporter back, how it ended and whether `stop` cut the series short.
+async fn on_tables(
+    settings: &Settings,
+    lineup: &Lineup,
+    schedule: &Schedule,
+    sandbox: Option<&Arc<Sandbox>>,
+    mut reporter: Reporter,
+    stop: impl Future<Output = ()>,
+) -> (Reporter, Result<(), super::reporter::SinkError>, bool) {
+    let seats = seats_of(settings, lineup, sandbox);
+    let (tx, rx) = mpsc::channel(settings.jobs * 2);
+    let done = reporter.state().done.clone();
+    let task = tokio::spawn(async move {
+        let result = reporter.run(rx).await;
+        (reporter, result)
+    });
+    let interrupted = dispatch::dispatch(schedule, &done, &seats, lineup, settings, tx, stop).await;
+    let (reporter, result) = task.await.expect("the reporter does not panic");
+    // Every game's tree is killed by now; wait for its last processes to exit (a loaded
+    // machine may take a while to run a killed process) and its cgroups to go.
+    if let Some(settling) = sandbox.cloned() {
+        let _ = tokio::task::spawn_blocking(move || {
+            settling.settle(Duration::from_secs(10));
+        })
+        .await;
+    }
+    (reporter, result, interrupted)
+}
+
+/// The seats of the series' entrants: each bot from its working copy in the series' sandbox,
+/// with its template set, then the person at the keyboard if any.
+fn seats_of(
+    settings: &Settings,
+    lineup: &Lineup,
+    sandbox: Option<&Arc<Sandbox>>,
+) -> Vec<TableSeat> {
+    lineup
+        .bots
+        .iter()
+        .map(|(bot, set)| TableSeat {
+            name: bot.name.clone(),
+            occupant: Occupant::Bot {
+                workdir: bot.workdir.clone(),
+                templates: Arc::clone(set),
+                sandbox: Arc::clone(sandbox.expect("a series of bots has a launcher")),
+                transcript: settings.transcript.clone(),
+            },
+        })
+        .chain(settings.human.iter().map(|name| TableSeat {
+            name: name.clone(),
+            occupant: Occupant::Human(Keyboard::new()),
+        }))
+        .collect()
 }

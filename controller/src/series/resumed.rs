@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use super::manifest::Manifest;
 use super::reporter::Reporter;
-use crate::bots::Skipped;
-use crate::config::RunArgs;
-use crate::games::take6::protocol::TemplateLibrary;
-use crate::sandbox::Release;
+use crate::bots::{Bot, Skipped};
+use crate::config::{RunArgs, Settings};
+use crate::games::take6::protocol::{TemplateLibrary, TemplateSet};
+use crate::sandbox::{Release, Sandbox};
 use crate::schedule::Schedule;
 
 use super::dir::{GAMES, SeriesDir};
@@ -30,21 +30,7 @@ pub async fn resume(
     bar: BarSlot,
 ) -> Result<SeriesOutcome, SeriesError> {
     let _lock = dir.lock()?;
-    let mut manifest = Manifest::read(&dir.path).map_err(|e| {
-        SeriesError::Refused(format!(
-            "{e} (a series stopped before its bots were ready has nothing to resume; start a new one)"
-        ))
-    })?;
-    if manifest.status == Status::NoUsableBot {
-        return Err(SeriesError::Refused(
-            "the series had no usable bot; start a new one".into(),
-        ));
-    }
-    if manifest.human().is_some() {
-        return Err(SeriesError::Refused(
-            "a game at the keyboard (take6 play) cannot be resumed".into(),
-        ));
-    }
+    let mut manifest = resumable_manifest(dir)?;
     let origin = accept::origin(&manifest, &dir.path);
     let settings = accept::settings(args, &manifest, origin.as_deref())?;
     for warning in &manifest.warnings {
@@ -81,13 +67,7 @@ pub async fn resume(
     };
 
     // The log must be sound before more is added to it.
-    let verification = verify(&dir.path)?;
-    if let Some(p) = verification.problems.iter().find(|p| !p.torn) {
-        return Err(SeriesError::Refused(format!(
-            "{p} (see take6 verify {})",
-            dir.path.display()
-        )));
-    }
+    sound_log(dir)?;
 
     let sandbox = if settings.builtins_only {
         None
@@ -96,24 +76,7 @@ pub async fn resume(
     };
     let _release = sandbox.as_ref().map(|s| Release(Arc::clone(s)));
     if let Some(sandbox) = &sandbox {
-        for (bot, _) in &bots {
-            sandbox.resume_workdir(&bot.workdir).map_err(|e| {
-                SeriesError::Refused(format!(
-                    "bot {}: its working copy {} cannot be used: {e}",
-                    bot.name,
-                    bot.workdir.display()
-                ))
-            })?;
-        }
-    }
-    if let Some(sandbox) = &sandbox {
-        let tools = crate::bots::Toolchains::for_sandbox(sandbox);
-        let ctx = game_context(&settings, dir, sandbox, &tools);
-        settings
-            .game
-            .prepare(&ctx)
-            .await
-            .map_err(SeriesError::Game)?;
+        workdirs_and_game(&settings, dir, sandbox, &bots).await?;
     }
     manifest.sandbox = sandbox.as_ref().map(|s| s.report().into());
     manifest.attempts += 1;
@@ -152,4 +115,60 @@ pub async fn resume(
         stop,
     )
     .await
+}
+
+/// The series' manifest, if the series can be resumed: not one stopped before its bots were
+/// ready, nor one that had no usable bot, nor a game at the keyboard.
+fn resumable_manifest(dir: &SeriesDir) -> Result<Manifest, SeriesError> {
+    let manifest = Manifest::read(&dir.path).map_err(|e| {
+        SeriesError::Refused(format!(
+            "{e} (a series stopped before its bots were ready has nothing to resume; start a new one)"
+        ))
+    })?;
+    if manifest.status == Status::NoUsableBot {
+        return Err(SeriesError::Refused(
+            "the series had no usable bot; start a new one".into(),
+        ));
+    }
+    if manifest.human().is_some() {
+        return Err(SeriesError::Refused(
+            "a game at the keyboard (take6 play) cannot be resumed".into(),
+        ));
+    }
+    Ok(manifest)
+}
+
+/// Refuses a log that does not verify (more must not be added to it), but for a torn last
+/// line, which the replay drops.
+fn sound_log(dir: &SeriesDir) -> Result<(), SeriesError> {
+    let verification = verify(&dir.path)?;
+    if let Some(p) = verification.problems.iter().find(|p| !p.torn) {
+        return Err(SeriesError::Refused(format!(
+            "{p} (see take6 verify {})",
+            dir.path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The sandbox takes the bots' working copies back (each must still be usable), and the game
+/// prepares its own programs again (a loaded game's judge and padding bots).
+async fn workdirs_and_game(
+    settings: &Settings,
+    dir: &SeriesDir,
+    sandbox: &Arc<Sandbox>,
+    bots: &[(Bot, Arc<TemplateSet>)],
+) -> Result<(), SeriesError> {
+    for (bot, _) in bots {
+        sandbox.resume_workdir(&bot.workdir).map_err(|e| {
+            SeriesError::Refused(format!(
+                "bot {}: its working copy {} cannot be used: {e}",
+                bot.name,
+                bot.workdir.display()
+            ))
+        })?;
+    }
+    let tools = crate::bots::Toolchains::for_sandbox(sandbox);
+    let ctx = game_context(settings, dir, sandbox, &tools);
+    settings.game.prepare(&ctx).await.map_err(SeriesError::Game)
 }

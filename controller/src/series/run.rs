@@ -32,13 +32,7 @@ pub async fn run(
     if settings.builtins_only {
         return run_builtins(settings, dir, stop, bar).await;
     }
-    // Settings that cannot seat the bots found are refused before any is copied or built.
-    if settings.human.is_none() && settings.against.is_none() {
-        let at_most = bots::entrants_at_most(&settings.bots, &settings.game);
-        if at_most > 0 {
-            Schedule::new(settings.schedule_request(at_most))?;
-        }
-    }
+    refuse_unseatable(settings)?;
     for warning in settings.warnings() {
         eprintln!("take6: warning: {warning}");
     }
@@ -52,39 +46,8 @@ pub async fn run(
     let mut stop = std::pin::pin!(stop);
     // What a folder without `launch` can be built with, looked up once for the series.
     let tools = bots::Toolchains::for_sandbox(&sandbox);
-    let (found, mut skipped) = tokio::select! {
-        prepared = bots::prepare(
-            &settings.bots,
-            &dir.path,
-            settings.build_timeout(),
-            settings.jobs,
-            settings.max_bot_bytes(),
-            &sandbox,
-            bots::Prewarm {
-                games_at_once: settings.jobs.min(usize::try_from(settings.games).unwrap_or(usize::MAX)),
-                seats: settings.players,
-            },
-            &tools,
-            &settings.game,
-        ) => prepared?,
-        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
-    };
-    // The game's own programs (a loaded game's judge and padding bots), built as the bots are.
-    let ctx = game_context(settings, dir, &sandbox, &tools);
-    tokio::select! {
-        ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
-        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
-    };
-    // Compiling and trial-rendering the bots' own template sets is CPU work, bounded per render
-    // but not in total: off the async threads, and given up at a stop.
-    let compiled = tokio::task::spawn_blocking(move || {
-        let bots = with_templates(&library, found, &mut skipped);
-        (bots, skipped)
-    });
-    let (mut bots, mut skipped) = tokio::select! {
-        compiled = compiled => compiled.expect("compiling templates does not panic"),
-        () = &mut stop => return Err(SeriesError::InterruptedBeforeGames),
-    };
+    let (mut bots, mut skipped) =
+        prepare_entrants(settings, dir, &sandbox, &tools, library, &mut stop).await?;
     let chosen = match &settings.against {
         Some(against) => choose(
             against,
@@ -135,6 +98,64 @@ pub async fn run(
         stop,
     )
     .await
+}
+
+/// Settings that cannot seat the bots found are refused before any is copied or built (a
+/// build can take minutes; a schedule that cannot be made is known at once).
+fn refuse_unseatable(settings: &Settings) -> Result<(), SeriesError> {
+    if settings.human.is_none() && settings.against.is_none() {
+        let at_most = bots::entrants_at_most(&settings.bots, settings.game.name());
+        if at_most > 0 {
+            Schedule::new(settings.schedule_request(at_most))?;
+        }
+    }
+    Ok(())
+}
+
+/// Everything made before the first game, each step given up at a stop: the bots copied and
+/// built, the game's own programs (a loaded game's judge and padding bots) built as the bots
+/// are, and the bots' own template sets compiled and trial-rendered. The bots with their
+/// template sets, and those skipped.
+async fn prepare_entrants(
+    settings: &Settings,
+    dir: &SeriesDir,
+    sandbox: &Arc<Sandbox>,
+    tools: &bots::Toolchains,
+    library: TemplateLibrary,
+    stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
+) -> Result<(Vec<(Bot, Arc<TemplateSet>)>, Vec<Skipped>), SeriesError> {
+    let (found, mut skipped) = tokio::select! {
+        prepared = bots::prepare(
+            &settings.bots,
+            &dir.path,
+            settings.build_timeout(),
+            settings.jobs,
+            settings.max_bot_bytes(),
+            sandbox,
+            bots::Prewarm {
+                games_at_once: settings.jobs.min(usize::try_from(settings.games).unwrap_or(usize::MAX)),
+                seats: settings.players,
+            },
+            tools,
+            settings.game.name(),
+        ) => prepared?,
+        () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
+    };
+    let ctx = game_context(settings, dir, sandbox, tools);
+    tokio::select! {
+        ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
+        () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
+    };
+    // Compiling and trial-rendering the bots' own template sets is CPU work, bounded per render
+    // but not in total: off the async threads, and given up at a stop.
+    let compiled = tokio::task::spawn_blocking(move || {
+        let bots = with_templates(&library, found, &mut skipped);
+        (bots, skipped)
+    });
+    tokio::select! {
+        compiled = compiled => Ok(compiled.expect("compiling templates does not panic")),
+        () = stop.as_mut() => Err(SeriesError::InterruptedBeforeGames),
+    }
 }
 
 /// `take6 play`: the person at the keyboard always plays, so a bot of their name is refused

@@ -8,12 +8,20 @@ pub mod seats;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::game::BuiltinKind;
 use crate::games::take6::protocol::TemplateSet;
 use crate::player::transcript::Transcript;
 use crate::player::{Console, StderrLog};
 use crate::record::GameRecord;
 use crate::sandbox::Sandbox;
+
+/// A built-in player as the machinery knows it: its index in its game's
+/// [`crate::game::Game::builtins`] (which the game maps to its own player) and its name (`random`, which
+/// makes the seat's name `random#2`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BuiltinKind {
+    pub index: u8,
+    pub name: &'static str,
+}
 
 /// Who plays a seat.
 #[derive(Clone)]

@@ -323,7 +323,7 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         &ctx.sandbox,
         crate::bots::Prewarm::NONE,
         &ctx.tools,
-        &game,
+        game.name(),
     )
     .await
     .map_err(|e| e.to_string())?;
@@ -346,7 +346,7 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
             &ctx.sandbox,
             crate::bots::Prewarm::NONE,
             &ctx.tools,
-            &game,
+            game.name(),
         )
         .await
         .map_err(|e| e.to_string())?;
@@ -430,7 +430,7 @@ fn build_for_verify(manifest: &Manifest) -> Result<PathBuf, String> {
                 &sandbox,
                 crate::bots::Prewarm::NONE,
                 &tools,
-                &game,
+                game.name(),
             )
             .await
             .map_err(|e| e.to_string())?;

@@ -38,6 +38,10 @@ pub struct SeriesFacts {
     /// Everything else, shown under "More".
     #[serde(flatten)]
     pub other: BTreeMap<String, toml::Value>,
+    /// The game `settings` names, when this take6 knows it: found by whoever reads the facts
+    /// (the registry is above the records), `None` otherwise (the records' game is used).
+    #[serde(skip)]
+    pub game: Option<crate::game::GameRef>,
 }
 
 /// How even a balanced schedule came out: games per bot, and games per pair of bots.

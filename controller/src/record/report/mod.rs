@@ -20,7 +20,8 @@ pub use facts::{FactBalance, FactBot, FactSkipped, SeriesFacts};
 pub use stats::{Distribution, FAULT_NOTES, FaultNote, ReportStats, VIEWER_SAMPLE, ViewerGame};
 
 use super::Standing;
-use crate::game::{Direction, GameRef};
+use crate::game::GameRef;
+use crate::record::Direction;
 
 /// The file name of the report in a series folder.
 pub const REPORT: &str = "report.html";
@@ -47,14 +48,14 @@ pub struct Report<'a> {
 }
 
 impl Report<'_> {
-    /// The game the series played: as `series.toml` says, else as the records do.
-    /// A game the settings name that this take6 does not know is the records' game (a
-    /// series' records name their game), never silently the default.
+    /// The game the series played: as `series.toml` says ([`SeriesFacts::game`]), else as
+    /// the records do. A game the settings name that this take6 does not know is the records'
+    /// game (a series' records name their game), never silently the default.
     fn game(&self) -> GameRef {
-        match self.facts.settings.get("game").and_then(|g| g.as_str()) {
-            Some(name) => crate::games::by_name(name).unwrap_or_else(|_| self.stats.rules()),
-            None => self.stats.rules(),
-        }
+        self.facts
+            .game
+            .clone()
+            .unwrap_or_else(|| self.stats.rules())
     }
 
     /// "lower" or "higher": which scores are better.
@@ -162,6 +163,16 @@ fn leaderboard(page: &mut String, report: &Report<'_>) {
         .map(|s| s.mean_score + s.ci95.unwrap_or(0.0))
         .fold(f64::NEG_INFINITY, f64::max);
     let axis = svg::Axis::around(lo, hi);
+    leaderboard_head(page, report, &axis);
+    for s in report.standings {
+        standing_row(page, report, s, &axis);
+    }
+    page.push_str("</tbody></table></section>\n");
+}
+
+/// The leaderboard's heading, its note (which way is better, the scale, what decides the rank,
+/// the `~`) and its table's header row.
+fn leaderboard_head(page: &mut String, report: &Report<'_>, axis: &svg::Axis) {
     let rating_head = if report.ratings.is_some() {
         "<th>rating</th>"
     } else {
@@ -199,77 +210,80 @@ fn leaderboard(page: &mut String, report: &Report<'_>) {
         report.better(),
         svg::tick_label(axis.lo, axis.step),
         svg::tick_label(axis.hi, axis.step),
-        svg::ci_axis(&axis)
+        svg::ci_axis(axis)
     );
-    for s in report.standings {
-        let ci = s.ci95.map(|c| format!("{c:.3}")).unwrap_or_default();
-        let rating = match report.ratings {
-            Some(r) => match r.get(&s.bot) {
-                Some(v) => format!("<td class=\"num\">{v:.1}</td>"),
-                None => "<td></td>".into(),
-            },
-            None => String::new(),
-        };
-        let faults = if s.fault_kinds.is_empty() {
-            s.faults.to_string()
-        } else {
-            let kinds: Vec<String> = s
-                .fault_kinds
-                .iter()
-                .map(|(k, n)| format!("{} {n}", escape(k)))
-                .collect();
-            format!(
-                "<a href=\"#fault-{}\">{}</a> <small>({})</small>",
-                escape(&anchor(&s.bot)),
-                s.faults,
-                kinds.join(", ")
-            )
-        };
-        let watch = match report.stats.best_and_worst(&s.bot) {
-            Some((best, worst)) => format!(
-                "<a href=\"#game={best}\" class=\"best\">best</a> · \
-                 <a href=\"#game={worst}\" class=\"worst\">worst</a>"
-            ),
-            None => String::new(),
-        };
-        let name = escape(&s.bot);
-        let builtin = if s.builtin {
-            " <span class=\"tag\">built-in</span>"
-        } else {
-            ""
-        };
-        let (tilde, separated) = match s.separated_from_above {
-            Some(false) => (
-                "<abbr class=\"tilde\" title=\"not separated at 95 % from the rank above\">~</abbr>",
-                "false",
-            ),
-            Some(true) => ("", "true"),
-            None => ("", ""),
-        };
-        let _ = write!(
-            page,
-            "<tr class=\"standing{}\" data-rank=\"{}\" data-bot=\"{name}\" data-builtin=\"{}\" \
-             data-games=\"{}\" data-mean=\"{:.3}\" data-ci95=\"{ci}\" data-wins=\"{}\" \
-             data-faults=\"{}\" data-separated=\"{separated}\"><td class=\"num\">{}{tilde}</td>\
-             <td>{name}{builtin}</td><td class=\"num\">{}</td><td class=\"num\">{:.2}</td>\
-             <td class=\"num\">{}</td><td>{}</td>{rating}<td class=\"num\">{}</td>\
-             <td class=\"num\">{faults}</td><td>{watch}</td></tr>",
-            if s.builtin { " builtin" } else { "" },
-            s.rank,
-            s.builtin,
-            s.games,
-            s.mean_score,
-            super::export::format_wins(s.wins),
+}
+
+/// One player's row of the leaderboard: its numbers (also as data attributes, for scripts and
+/// tests), its interval on the scale, its rating if any, its faults linked to their section
+/// and its best and worst games to watch.
+fn standing_row(page: &mut String, report: &Report<'_>, s: &Standing, axis: &svg::Axis) {
+    let ci = s.ci95.map(|c| format!("{c:.3}")).unwrap_or_default();
+    let rating = match report.ratings {
+        Some(r) => match r.get(&s.bot) {
+            Some(v) => format!("<td class=\"num\">{v:.1}</td>"),
+            None => "<td></td>".into(),
+        },
+        None => String::new(),
+    };
+    let faults = if s.fault_kinds.is_empty() {
+        s.faults.to_string()
+    } else {
+        let kinds: Vec<String> = s
+            .fault_kinds
+            .iter()
+            .map(|(k, n)| format!("{} {n}", escape(k)))
+            .collect();
+        format!(
+            "<a href=\"#fault-{}\">{}</a> <small>({})</small>",
+            escape(&anchor(&s.bot)),
             s.faults,
-            s.rank,
-            s.games,
-            s.mean_score,
-            s.ci95.map(|c| format!("{c:.2}")).unwrap_or_default(),
-            svg::ci_bar(s.mean_score, s.ci95, &axis),
-            super::export::format_wins(s.wins),
-        );
-    }
-    page.push_str("</tbody></table></section>\n");
+            kinds.join(", ")
+        )
+    };
+    let watch = match report.stats.best_and_worst(&s.bot) {
+        Some((best, worst)) => format!(
+            "<a href=\"#game={best}\" class=\"best\">best</a> · \
+             <a href=\"#game={worst}\" class=\"worst\">worst</a>"
+        ),
+        None => String::new(),
+    };
+    let name = escape(&s.bot);
+    let builtin = if s.builtin {
+        " <span class=\"tag\">built-in</span>"
+    } else {
+        ""
+    };
+    let (tilde, separated) = match s.separated_from_above {
+        Some(false) => (
+            "<abbr class=\"tilde\" title=\"not separated at 95 % from the rank above\">~</abbr>",
+            "false",
+        ),
+        Some(true) => ("", "true"),
+        None => ("", ""),
+    };
+    let _ = write!(
+        page,
+        "<tr class=\"standing{}\" data-rank=\"{}\" data-bot=\"{name}\" data-builtin=\"{}\" \
+         data-games=\"{}\" data-mean=\"{:.3}\" data-ci95=\"{ci}\" data-wins=\"{}\" \
+         data-faults=\"{}\" data-separated=\"{separated}\"><td class=\"num\">{}{tilde}</td>\
+         <td>{name}{builtin}</td><td class=\"num\">{}</td><td class=\"num\">{:.2}</td>\
+         <td class=\"num\">{}</td><td>{}</td>{rating}<td class=\"num\">{}</td>\
+         <td class=\"num\">{faults}</td><td>{watch}</td></tr>",
+        if s.builtin { " builtin" } else { "" },
+        s.rank,
+        s.builtin,
+        s.games,
+        s.mean_score,
+        super::export::format_wins(s.wins),
+        s.faults,
+        s.rank,
+        s.games,
+        s.mean_score,
+        s.ci95.map(|c| format!("{c:.2}")).unwrap_or_default(),
+        svg::ci_bar(s.mean_score, s.ci95, axis),
+        super::export::format_wins(s.wins),
+    );
 }
 
 /// An element id for a player's name: its characters that may stand in an id as they are,

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::game::{Direction, GameRef};
+use crate::game::GameRef;
+use crate::record::Direction;
 use crate::record::interner::{Interner, PairMap, pair_key};
 use crate::record::{ABSENT, FaultPhase, GameRecord};
 
@@ -224,19 +225,7 @@ impl ReportStats {
         let mut ids = std::mem::take(&mut self.seats);
         ids.clear();
         ids.extend(r.players.iter().map(|name| self.names.id(name)));
-        if !self.varied_lineups {
-            // Numbers stand for names one to one: the same set of numbers is the same players.
-            let mut lineup = std::mem::take(&mut self.lineup);
-            lineup.clear();
-            lineup.extend_from_slice(&ids);
-            lineup.sort_unstable();
-            match &self.first_lineup {
-                None => self.first_lineup = Some(lineup.clone()),
-                Some(first) if *first != lineup => self.varied_lineups = true,
-                Some(_) => {}
-            }
-            self.lineup = lineup;
-        }
+        self.note_lineup(&ids);
         for (seat, &id) in ids.iter().enumerate() {
             let i = id as usize;
             self.scores
@@ -266,23 +255,55 @@ impl ReportStats {
                     game: view(),
                 };
             }
-            for (other_seat, &other) in ids.iter().enumerate().skip(seat + 1) {
-                let (key, flip) = pair_key(id, other);
-                let other_score = badness(direction, r.scores[other_seat]);
-                let (sa, sb) = if flip {
-                    (other_score, score)
-                } else {
-                    (score, other_score)
-                };
-                let m = self.meetings.entry(key);
-                m.games += 1;
-                m.half_points += match sa.cmp(&sb) {
-                    std::cmp::Ordering::Less => 2,
-                    std::cmp::Ordering::Equal => 1,
-                    std::cmp::Ordering::Greater => 0,
-                };
-            }
+            self.meet(&ids, seat, score, direction, r);
         }
+        self.keep_sample(r, &mut view);
+        self.note_faults(r, &ids);
+        self.seats = ids;
+    }
+
+    /// Whether the games so far all had the same players (the same set of numbers: numbers
+    /// stand for names one to one); once they vary, no more is checked.
+    fn note_lineup(&mut self, ids: &[u32]) {
+        if self.varied_lineups {
+            return;
+        }
+        let mut lineup = std::mem::take(&mut self.lineup);
+        lineup.clear();
+        lineup.extend_from_slice(ids);
+        lineup.sort_unstable();
+        match &self.first_lineup {
+            None => self.first_lineup = Some(lineup.clone()),
+            Some(first) if *first != lineup => self.varied_lineups = true,
+            Some(_) => {}
+        }
+        self.lineup = lineup;
+    }
+
+    /// The meetings of seat `seat` with each later seat of the game: who did better, in half
+    /// points (2 a win, 1 a tie), by pair of players.
+    fn meet(&mut self, ids: &[u32], seat: usize, score: u32, direction: Direction, r: &GameRecord) {
+        for (other_seat, &other) in ids.iter().enumerate().skip(seat + 1) {
+            let (key, flip) = pair_key(ids[seat], other);
+            let other_score = badness(direction, r.scores[other_seat]);
+            let (sa, sb) = if flip {
+                (other_score, score)
+            } else {
+                (score, other_score)
+            };
+            let m = self.meetings.entry(key);
+            m.games += 1;
+            m.half_points += match sa.cmp(&sb) {
+                std::cmp::Ordering::Less => 2,
+                std::cmp::Ordering::Equal => 1,
+                std::cmp::Ordering::Greater => 0,
+            };
+        }
+    }
+
+    /// Keeps the game for the viewer when it is among the [`VIEWER_SAMPLE`] lowest-numbered
+    /// games so far (the same sample whatever order the games finished in).
+    fn keep_sample(&mut self, r: &GameRecord, view: &mut impl FnMut() -> Arc<ViewerGame>) {
         let full = self.sample.len() >= VIEWER_SAMPLE;
         if !full
             || self
@@ -295,6 +316,11 @@ impl ReportStats {
                 self.sample.pop_last();
             }
         }
+    }
+
+    /// The game's faults in each player's notes: the [`FAULT_NOTES`] first in game order (a
+    /// seat absent after an earlier round's fault is not a new fault).
+    fn note_faults(&mut self, r: &GameRecord, ids: &[u32]) {
         for (round, f) in r.faults() {
             let Some(&id) = ids.get(f.seat) else { continue };
             if f.kind == ABSENT {
@@ -315,7 +341,6 @@ impl ReportStats {
                 notes.truncate(FAULT_NOTES);
             }
         }
-        self.seats = ids;
     }
 
     /// The numbers of players the games were played at, fewest first.

@@ -17,7 +17,7 @@ mod shards;
 
 use crate::record::{Chain, GameRecord, Standing};
 use crate::series::dir::{self, GAMES, SeriesDir};
-use crate::series::manifest::MergedShard;
+use crate::series::manifest::{Manifest, MergedShard};
 use crate::series::reporter::{Event, Reporter, Sink, Start};
 use crate::series::sinks::{self, Footer, games::GamesFile};
 use crate::series::{SeriesError, Status};
@@ -114,8 +114,40 @@ fn write(
 ) -> Result<Merged, SeriesError> {
     let dir = SeriesDir::create(results)?;
     dir.make_latest();
-    let first = &parts[0].manifest;
-    let mut manifest = first.clone();
+    let manifest = merged_manifest(&parts, &dir, &missing);
+    let mut reporter = Reporter::new(&dir.id, merged_sinks(&parts, &dir, manifest, out));
+    let start = Start {
+        line: String::new(),
+        planned,
+    };
+    reporter.handle(&Event::Started(&start))?;
+    replay_in_order(&parts, planned, &mut reporter)?;
+    reporter.flush()?;
+    reporter.handle(&Event::Checkpoint)?;
+    for p in &parts {
+        copy_logs(&p.dir.path.join("logs"), &dir.path.join("logs"), p.shard)?;
+    }
+    let status = if missing.is_empty() {
+        Status::Complete
+    } else {
+        Status::Interrupted
+    };
+    reporter.handle(&Event::Finished(status))?;
+    let state = reporter.state();
+    Ok(Merged {
+        dir,
+        planned,
+        games: state.lines,
+        missing,
+        standings: state.tally.standings(),
+    })
+}
+
+/// The merged series' manifest: the first shard's settings and bots (the shards agree on
+/// them), as a new whole series (no shard) that says which shards it was made from and which
+/// games are missing.
+fn merged_manifest(parts: &[Part], dir: &SeriesDir, missing: &[u64]) -> Manifest {
+    let mut manifest = parts[0].manifest.clone();
     manifest.series = dir.id.clone();
     manifest.started = dir::now();
     manifest.finished = None;
@@ -134,13 +166,25 @@ fn write(
             chain: p.chain.clone(),
         })
         .collect();
-    manifest.missing = missing.clone();
+    manifest.missing = missing.to_vec();
+    manifest
+}
+
+/// A merged series' outputs: its games file, leaderboard and manifest, and the summary on
+/// `out` (no report or logs per game: the shards made those).
+fn merged_sinks(
+    parts: &[Part],
+    dir: &SeriesDir,
+    manifest: Manifest,
+    out: Box<dyn Write + Send>,
+) -> Vec<Box<dyn Sink>> {
+    let first = &parts[0].manifest;
     let skipped = first
         .skipped
         .iter()
         .map(|s| (s.name.clone(), s.reason.clone()))
         .collect();
-    let sinks: Vec<Box<dyn Sink>> = vec![
+    vec![
         Box::new(GamesFile::new(dir.file(GAMES))),
         Box::new(sinks::Leaderboard::new(dir.path.clone())),
         Box::new(sinks::ManifestFile::new(dir.path.clone(), manifest)),
@@ -152,17 +196,20 @@ fn write(
                 dir: dir.path.clone(),
             },
         )),
-    ];
-    let mut reporter = Reporter::new(&dir.id, sinks);
-    let start = Start {
-        line: String::new(),
-        planned,
-    };
-    reporter.handle(&Event::Started(&start))?;
+    ]
+}
+
+/// Hands every game of the shards to `reporter` in number order, reading each from its
+/// shard's file at the offset the shard's index gives.
+fn replay_in_order(
+    parts: &[Part],
+    planned: u64,
+    reporter: &mut Reporter,
+) -> Result<(), SeriesError> {
     // Each shard's file with the position its reader is at: games finish roughly in order, so
     // the next game of a shard is usually the next line and needs no seek.
     let mut files = Vec::new();
-    for p in &parts {
+    for p in parts {
         let path = p.dir.file(GAMES);
         files.push(match File::open(&path) {
             Ok(f) => Some((BufReader::with_capacity(1 << 16, f), 0u64)),
@@ -205,25 +252,7 @@ fn write(
             reporter.flush()?;
         }
     }
-    reporter.flush()?;
-    reporter.handle(&Event::Checkpoint)?;
-    for p in &parts {
-        copy_logs(&p.dir.path.join("logs"), &dir.path.join("logs"), p.shard)?;
-    }
-    let status = if missing.is_empty() {
-        Status::Complete
-    } else {
-        Status::Interrupted
-    };
-    reporter.handle(&Event::Finished(status))?;
-    let state = reporter.state();
-    Ok(Merged {
-        dir,
-        planned,
-        games: state.lines,
-        missing,
-        standings: state.tally.standings(),
-    })
+    Ok(())
 }
 
 /// Copies a shard's logs into `logs/shard-I-of-N/` of the merged series.

@@ -58,7 +58,12 @@ pub fn write_report(
     replies: &ReplyStats,
 ) -> Result<(), SeriesError> {
     let manifest = std::fs::read_to_string(dir.join(MANIFEST)).unwrap_or_default();
-    let facts = SeriesFacts::from_manifest(&manifest);
+    let mut facts = SeriesFacts::from_manifest(&manifest);
+    facts.game = facts
+        .settings
+        .get("game")
+        .and_then(|g| g.as_str())
+        .and_then(|name| crate::games::by_name(name).ok());
     // Missing files (a series of built-ins only has no timed reply and no bot log) leave
     // their parts of the page saying so.
     let reply_times = replies.rows();

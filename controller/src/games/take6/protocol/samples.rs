@@ -7,7 +7,6 @@ use std::sync::OnceLock;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 
-use super::set::phase_index;
 use crate::games::take6::game::{Deal, Game, Phase, View};
 
 /// Views a table could send for each phase ([`Phase::ALL`] order), each with a short label,
@@ -86,4 +85,13 @@ pub fn random_game_views(seed: u64, players: usize) -> Vec<View> {
     }
     all(&game, Phase::Score, &mut out);
     out
+}
+
+/// A phase's place in [`Phase::ALL`]: the index of its template in a set. Here, beside the
+/// sample views it sorts, so that the set imports the samples and not the other way round.
+pub(super) fn phase_index(phase: Phase) -> usize {
+    Phase::ALL
+        .iter()
+        .position(|&p| p == phase)
+        .expect("every phase is in ALL")
 }

@@ -10,7 +10,7 @@ use super::context::{Recent, Uses};
 use super::load::{Entry, RawEntries, default_entries, parse_entries};
 use super::native;
 use super::reply::ReplyPattern;
-use super::samples::sample_views;
+use super::samples::{phase_index, sample_views};
 use super::{MESSAGE_KEYS, RENDER_FUEL, REPLY_KEYS, ReplyError, TemplateError, VARIABLES};
 use crate::games::take6::game::{Phase, View};
 
@@ -39,13 +39,6 @@ pub struct TemplateSet {
     /// (a bot's own `template.toml`): otherwise a bot could compute its move in its template,
     /// inside the controller, on nobody's clock. The host's sets are not charged.
     charged: bool,
-}
-
-pub(super) fn phase_index(phase: Phase) -> usize {
-    Phase::ALL
-        .iter()
-        .position(|&p| p == phase)
-        .expect("every phase is in ALL")
 }
 
 /// Turns a rendered message into what is sent: `None` when it holds nothing but whitespace (how

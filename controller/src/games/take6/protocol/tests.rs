@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::load::default_entries;
-use super::set::phase_index;
+use super::samples::phase_index;
 use super::*;
 use crate::games::take6::game::{Deal, Game, Phase, View};
 use rand::SeedableRng;
