@@ -222,9 +222,11 @@ fn two_bots_talk_through_machine_wide_counters_without_the_sandbox() {
     for (counter, values) in &read {
         let right = bits_right(counter, values);
         eprintln!("{counter}: {right}/32 bits right");
-        // Chance is 16; 24 or more happens by chance once in 300. (file-nr passes too on a
-        // quiet machine; beside other builds its noise is a thousand files.)
-        if ["processes", "loadavg"].contains(&counter.as_str()) {
+        // Chance is 16; 24 or more happens by chance once in 300. `processes` (the forks
+        // since boot) carries the bits on any machine; loadavg and file-nr pass too on a quiet
+        // one, but beside other builds their noise (a load of 20, a thousand files) drowns
+        // them, so they only prove the fixture where the machine is quiet.
+        if counter == "processes" {
             assert!(right >= 24, "{counter}: {right}/32 right: {values:?}");
         }
     }
