@@ -4,7 +4,8 @@
 //! `reply_times.csv`'s, its faults carry their reasons and the bot's stderr, and stepping the
 //! game viewer (through the URL hash, as a link does, which scrolls to the viewer) shows the
 //! board the record says: Take 6's rows as `take6 replay` does, Kingdomino's kingdoms with the
-//! record's scores, the tiles offered with who took them, and the PICK messages.
+//! record's scores, the tiles offered with who took them, and the PICK messages; a Botzone
+//! game's requests, responses and displays step by step.
 
 use std::path::Path;
 use std::process::Command;
@@ -499,4 +500,58 @@ fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
         y > 0.0 && (-2.0..600.0).contains(&top),
         "scrolled to {y}, viewer at {top}"
     );
+}
+
+/// A Botzone game's report (a game loaded from its folder, whose judge speaks Botzone's
+/// protocol): the generic viewer shows, at each step, every player's request and response as
+/// the record's log holds them, and the judge's display after them.
+#[test]
+fn a_botzone_report_shows_each_steps_requests_responses_and_display() {
+    let Some(browser) = chromium() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    copy_dir(&tests.join("games/duel"), &tmp.path().join("game"));
+    copy_dir(&fixtures().join("bz-py"), &tmp.path().join("bots/py"));
+    copy_dir(&fixtures().join("bz-c"), &tmp.path().join("bots/c"));
+    let out = take6(
+        tmp.path(),
+        &["--game", "game", "--games", "2", "--seed", "5"],
+    );
+    assert_ok(&out);
+    let page = series_dir(tmp.path()).join("report.html");
+    let (dom, log) = dump_dom(browser, &page, "");
+    no_errors(&dom, &log);
+    // Records name their game: a loaded one is known once its folder is.
+    take6::games::find(tmp.path().join("game").to_str().unwrap()).unwrap();
+    for game in games(tmp.path()) {
+        let body = game.body.as_ref().expect("a Botzone record keeps its log");
+        let steps = body["log"].as_array().unwrap();
+        assert!(steps.len() >= 3, "a game of several steps");
+        for turn in 1..=(steps.len() - 1) / 2 {
+            let (dom, log) = dump_dom(browser, &page, &format!("#game={}&turn={turn}", game.game));
+            no_errors(&dom, &log);
+            let asked = &steps[2 * (turn - 1)]["output"]["content"];
+            let answers = &steps[2 * turn - 1];
+            let table = inner_text(&dom, "<table id=\"bz-seats\">", "</table>");
+            for (seat, name) in game.players.iter().enumerate() {
+                let key = seat.to_string();
+                let request = asked[&key].to_string();
+                let answer = &answers[&key];
+                let response = match answer["verdict"].as_str() {
+                    Some("OK") => answer["response"].to_string(),
+                    Some(verdict) => verdict.to_string(),
+                    None => String::new(),
+                };
+                assert!(
+                    table.contains(&format!("{name}{request}{response}")),
+                    "game {} turn {turn}, {name}: {request} then {response} in {table}",
+                    game.game
+                );
+            }
+            let shown = inner_text(&dom, "<pre id=\"bz-display\">", "</pre>");
+            let display: serde_json::Value =
+                serde_json::from_str(shown.trim_start_matches("display: ")).unwrap();
+            assert_eq!(display, steps[2 * turn]["output"]["display"], "turn {turn}");
+        }
+    }
 }
