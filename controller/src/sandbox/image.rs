@@ -168,13 +168,31 @@ impl Images {
         fs::File::create(&part)?.set_len(size)?;
         // `nodiscard`: mkfs would otherwise punch the allocated image full of holes again.
         let owner = format!("root_owner={}:{},nodiscard", root.uid(), root.gid());
-        let filled = run(Command::new(&self.mkfs)
-            .args(["-q", "-F", "-b", "4096", "-I", "256", "-m", "0"])
-            .args(["-N", &inodes.to_string()])
-            .args(["-O", "^has_journal,^resize_inode", "-E", &owner])
-            .arg(&part))
-        .and_then(|()| fs::create_dir(&staging))
-        .and_then(|()| self.fill(&part, &staging, workdir, root.uid()));
+        let mkfs = |from: Option<&Path>| {
+            let mut mkfs = Command::new(&self.mkfs);
+            mkfs.args(["-q", "-F", "-b", "4096", "-I", "256", "-m", "0"])
+                .args(["-N", &inodes.to_string()])
+                .args(["-O", "^has_journal,^resize_inode", "-E", &owner]);
+            if let Some(from) = from {
+                mkfs.arg("-d").arg(from);
+            }
+            run(mkfs.arg(&part))
+        };
+        // mkfs copies the folder in itself, with no mount: a mount of the image made while a
+        // sandbox starts elsewhere in the series would be copied into that sandbox's mount
+        // namespace, keep its file system alive there unwritten, and the image mounted next
+        // would be found empty. Only a tree mkfs cannot copy (`-d` aborts a few thousand
+        // folders deep) is filled through a mount, synced to the image before it is unmounted.
+        let filled = mkfs(Some(workdir)).or_else(|e| {
+            tracing::info!(
+                "{}: mkfs.ext4 -d could not copy the folder ({e}); filling the image by \
+                 descriptors",
+                workdir.display()
+            );
+            mkfs(None)
+                .and_then(|()| fs::create_dir(&staging))
+                .and_then(|()| self.fill(&part, &staging, workdir, root.uid()))
+        });
         let _ = fs::remove_dir(&staging);
         if let Err(e) = filled
             .map(|()| allocate(&part, size))
@@ -207,7 +225,12 @@ impl Images {
     fn fill(&self, part: &Path, staging: &Path, workdir: &Path, owner: u32) -> io::Result<()> {
         self.attach(part, staging)?;
         let copied = super::deep::copy_into(workdir, staging, owner);
+        // Everything on the image before the mount goes, wherever else the mount is held.
+        let synced = fs::File::open(staging).and_then(|d| {
+            nix::unistd::syncfs(std::os::fd::AsFd::as_fd(&d)).map_err(io::Error::from)
+        });
         super::loopdev::unmount(staging)?;
+        synced?;
         for (path, kind) in copied? {
             tracing::warn!(
                 "{}: '{}' is a {kind}; left out of the working copy",
