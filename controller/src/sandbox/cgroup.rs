@@ -78,6 +78,11 @@ impl Cgroups {
         for base in found.bases() {
             clean_stale(base);
         }
+        if let Some(share) = &found.share {
+            // Best effort: where the weight cannot be written the bots still share fairly
+            // among themselves, only less against the host's other work.
+            let _ = set_base_weight(share, found.v2, processors());
+        }
         found
     }
 
@@ -145,6 +150,36 @@ impl Cgroups {
         }
         Ok(group)
     }
+}
+
+/// The weight of the folder that holds every tree (`take6`) against its siblings, the host's
+/// other processes and groups: as many ordinary processes' worth as there are processors
+/// (v1 `cpu.shares` 1024 × processors; v2 `cpu.weight` 100 × processors, at most 10 000).
+///
+/// Why: the trees' equal weights only share what their common parent gets. Left at the
+/// default, that parent weighs as much as one ordinary process, so on a busy host all the
+/// bots of every table together got one process's share, while the same bots unsandboxed
+/// compete as the processes they are: a sandboxed series of 10 `cgap` bots at `--jobs 2`,
+/// load average 20 to 30 from other builds, took 8.6 to 12.3 s against 2.7 to 3.0 s without
+/// the sandbox, its CPU time only 1.17 × (docs/performance.md). A series uses at most one
+/// table per processor (`--jobs`), so this is what its bots would weigh unsandboxed, and the
+/// fairness between bots (equal weights below it) is unchanged.
+pub fn base_weight(v2: bool, processors: u64) -> u64 {
+    let processors = processors.max(1);
+    if v2 {
+        (CPU_SHARES * 100 / 1024 * processors).min(10_000)
+    } else {
+        CPU_SHARES * processors
+    }
+}
+
+fn set_base_weight(base: &Path, v2: bool, processors: u64) -> io::Result<()> {
+    let file = if v2 { "cpu.weight" } else { "cpu.shares" };
+    fs::write(base.join(file), base_weight(v2, processors).to_string())
+}
+
+fn processors() -> u64 {
+    std::thread::available_parallelism().map_or(1, |n| n.get() as u64)
 }
 
 /// Gives the group at `dir` the weight every tree gets, and the quota if `quota`.
@@ -473,6 +508,30 @@ cgroup2 /sys/fs/cgroup/unified cgroup2 rw,relatime 0 0
         assert_eq!(own_path(own, "cpuacct").as_deref(), Some("/x"));
         assert_eq!(own_path(own, "").as_deref(), Some("/user.slice/s"));
         assert_eq!(own_path(own, "blkio"), None);
+    }
+
+    #[test]
+    fn the_folder_of_every_tree_weighs_as_many_processes_as_there_are_processors() {
+        assert_eq!(base_weight(false, 2), 2048);
+        assert_eq!(base_weight(true, 2), 200);
+        assert_eq!(base_weight(true, 1000), 10_000, "v2's largest weight");
+        assert_eq!(base_weight(false, 0), 1024);
+        let cgroups = Cgroups::detect();
+        let Some(share) = cgroups.share.clone() else {
+            eprintln!("no writable cpu hierarchy here; skipping");
+            return;
+        };
+        let file = if cgroups.v2 {
+            "cpu.weight"
+        } else {
+            "cpu.shares"
+        };
+        let written: u64 = fs::read_to_string(share.join(file))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert_eq!(written, base_weight(cgroups.v2, processors()));
     }
 
     #[test]
