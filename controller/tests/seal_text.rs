@@ -1,7 +1,7 @@
 //! Issue 27, items 1-4: what a bot, its folder or its build controls reaches the host only as
-//! inert text. Hostile fixtures (`tests/bots/hostile-escapes`, `tests/bots/kd-escapes`, and
-//! folders this file writes: a `bot.toml` line, a FIFO's name and a source file's name carrying
-//! escapes) run through the real binary inside the sandbox as bots do; every byte of the
+//! inert text. Hostile fixtures (`tests/bots/hostile-escapes`, `tests/bots/hostile-names`,
+//! `tests/bots/kd-escapes`, and folders this file writes: a `bot.toml` line, a FIFO's name and
+//! a source file's name carrying escapes) run through the real binary inside the sandbox as bots do; every byte of the
 //! output of `run`, `check`, `replay`, `leaderboard` and `verify`, and of every file under
 //! `logs/`, is checked. Names that hide characters or pass for another bot are refused with
 //! the rule they broke; the CSVs read back with the `csv` crate, and the report keeps a bot
@@ -92,11 +92,13 @@ fn hostile_name(stem: &str, ext: &str) -> PathBuf {
     PathBuf::from(std::ffi::OsStr::from_bytes(&bytes))
 }
 
-/// The bots of the Take 6 attack beside `honest`: `hostile-escapes` (replies and stderr), a
-/// copy whose `bot.toml` has an invalid line carrying escapes, and a folder holding a FIFO whose
-/// name carries them (both skipped with a reason quoting the bytes).
+/// The bots of the Take 6 attack beside `honest`: `hostile-escapes` (replies and stderr),
+/// `hostile-names` (a FIFO and a file it makes at run time in its working copy, their names
+/// carrying CR, ESC, U+202E, SO, VT and a line feed), a copy whose `bot.toml` has an invalid
+/// line carrying escapes, and a folder holding a FIFO whose name carries them (both skipped
+/// with a reason quoting the bytes).
 fn escapes_zoo() -> Zoo {
-    let zoo = Zoo::new("escapes", &["hostile-escapes"]);
+    let zoo = Zoo::new("escapes", &["hostile-escapes", "hostile-names"]);
     let toml = zoo.bots().join("hostile-toml");
     copy_dir(&fixtures().join("hostile-escapes"), &toml);
     let mut line = b"template = \"x".to_vec();
@@ -166,6 +168,17 @@ fn nothing_a_bot_writes_reaches_a_terminal_or_a_log_raw() {
     );
     let logs = assert_logs_inert(&series.join("logs"));
     assert!(logs >= 2, "controller.log and hostile-escapes.games.log");
+    // The FIFO hostile-names made at run time was left out when its working copy was copied
+    // back out of its disk image, and the warning naming it is inert on stderr and in the
+    // controller's log (tracing's own escaping lets CR, SO, VT and U+202E through).
+    let made = zoo.work("hostile-names").join(std::ffi::OsStr::from_bytes(
+        b"file\r\x1b[2J\xe2\x80\xae\x0e\x0b\nend",
+    ));
+    assert!(made.exists(), "hostile-names did not make its files");
+    let fifo = "'pipe\\r\\x1b[2J\\u{202e}\\x0e\\x0b\\nend' is a FIFO (named pipe); left out";
+    assert!(stderr.contains(fifo), "{stderr}");
+    let controller_log = fs::read_to_string(series.join("logs/controller.log")).unwrap();
+    assert!(controller_log.contains(fifo), "{controller_log}");
     let log = fs::read_to_string(series.join("logs/hostile-escapes.games.log")).unwrap();
     assert!(
         log.contains("second line evil:\\x1b]0;PWNED-TITLE\\x07") && log.contains(":end\\x9b2J\n"),
