@@ -146,9 +146,9 @@ impl Images {
 
     /// Makes the image of the prepared working copy `workdir` (its files, modes and owner),
     /// with room for the disk limit, and mounts it there in place of the folder's content.
-    /// The image is made empty (`mkfs.ext4`), mounted beside the folder and filled by
-    /// descriptors, whatever the depth of the folder (`mkfs.ext4 -d` aborts on a tree a few
-    /// thousand folders deep, which a bot may have left before a `--resume`); only a filled
+    /// `mkfs.ext4 -d` copies the folder into the image, with no mount; a folder it cannot
+    /// copy (it aborts on a tree a few thousand folders deep, which a bot may have left before
+    /// a `--resume`) goes into an empty image mounted beside it, by descriptors. Only a filled
     /// image gets its name, so a controller killed meanwhile leaves the folder the truth.
     pub(super) fn make(&self, workdir: &Path) -> io::Result<()> {
         let closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
@@ -184,10 +184,12 @@ impl Images {
         // would be found empty. Only a tree mkfs cannot copy (`-d` aborts a few thousand
         // folders deep) is filled through a mount, synced to the image before it is unmounted.
         let filled = mkfs(Some(workdir)).or_else(|e| {
+            // mkfs's error may name the bot's files: untrusted text.
             tracing::info!(
-                "{}: mkfs.ext4 -d could not copy the folder ({e}); filling the image by \
+                "{}: mkfs.ext4 -d could not copy the folder ({}); filling the image by \
                  descriptors",
-                workdir.display()
+                workdir.display(),
+                crate::untrusted::log(&e.to_string())
             );
             mkfs(None)
                 .and_then(|()| fs::create_dir(&staging))
