@@ -245,6 +245,32 @@ fn take6_check_shows_replies_stderr_and_file_names_inert() {
     assert!(said.contains("bot\\x1b]0;PWNED-TITLE\\x07"), "{said}");
 }
 
+/// `take6 check` of a folder whose name is refused (here for a zero-width space) says the rule
+/// it broke and the fix, inert, not "no game was played" (the skip is recorded under the name
+/// as shown, escaped).
+#[test]
+fn take6_check_of_a_refused_name_says_the_rule() {
+    let tmp = tempfile::tempdir().unwrap();
+    let name = "victim\u{200B}";
+    copy_dir(
+        &fixtures().join("first"),
+        &tmp.path().join("bots").join(name),
+    );
+    let out = take6(
+        tmp.path(),
+        &["check", "--games", "1", &format!("bots/{name}")],
+    );
+    assert_output_inert("take6 check of a refused name", &out);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("victim\\u{200b} did not play: ") && said.contains("U+200B"),
+        "{said}"
+    );
+    assert!(said.contains("rename"), "no fix: {said}");
+    assert!(!said.contains("no game was played"), "{said}");
+    assert!(!out.status.success());
+}
+
 /// Two Kingdomino bots at a table: the strict reader and `kd-escapes`.
 #[test]
 fn kingdomino_pick_messages_and_faults_are_inert_in_replay() {
