@@ -1,9 +1,9 @@
 //! Issue 27, items 1-4: what a bot, its folder or its build controls reaches the host only as
 //! inert text. Hostile fixtures (`tests/bots/hostile-escapes`, `tests/bots/hostile-names`,
-//! `tests/bots/kd-escapes`, and folders this file writes: a `bot.toml` line, a FIFO's name and
-//! a source file's name carrying escapes) run through the real binary inside the sandbox as bots do; every byte of the
-//! output of `run`, `check`, `replay`, `leaderboard` and `verify`, and of every file under
-//! `logs/`, is checked. Names that hide characters or pass for another bot are refused with
+//! `tests/bots/kd-escapes`, `tests/bots/bz-escapes` of the Botzone test game, and folders this
+//! file writes: a `bot.toml` line, a FIFO's name and a source file's name carrying escapes) run
+//! through the real binary inside the sandbox as bots do; every byte of the output of `run`,
+//! `check`, `replay`, `leaderboard` and `verify`, and of every file under `logs/`, is checked. Names that hide characters or pass for another bot are refused with
 //! the rule they broke; the CSVs read back with the `csv` crate, and the report keeps a bot
 //! whose name has `,` and `"`.
 
@@ -328,6 +328,147 @@ fn kingdomino_pick_messages_and_faults_are_inert_in_replay() {
     for verb in ["verify", "leaderboard"] {
         assert_output_inert(verb, &take6(tmp.path(), &[verb, &folder]));
     }
+}
+
+/// `take6 check` of `kd-escapes`: its PICK messages in the transcript, the fault quoting its
+/// reply and its stderr, all inert.
+#[test]
+fn take6_check_of_kingdomino_escapes_is_inert() {
+    if !sandbox_available("take6_check_of_kingdomino_escapes_is_inert") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &fixtures().join("kd-escapes"),
+        &tmp.path().join("bots/kd-escapes"),
+    );
+    let out = take6(
+        tmp.path(),
+        &[
+            "check",
+            "--game",
+            "kingdomino",
+            "--games",
+            "2",
+            "--first-reply-ms",
+            "10000",
+            "--reply-ms",
+            "5000",
+            "bots/kd-escapes",
+        ],
+    );
+    assert_output_inert("take6 check --game kingdomino bots/kd-escapes", &out);
+    let said = text(&out.stdout);
+    // The attack is real: the PICK messages and the reply the fault quotes are shown, escaped.
+    assert!(said.contains("PICK "), "{said}");
+    assert!(said.contains("\\x1b]0;PWNED-TITLE\\x07"), "{said}");
+    assert!(said.contains("\\u{202e}"), "{said}");
+    assert!(said.contains("FAULT in game"), "{said}");
+    let series = fs::canonicalize(tmp.path().join("results/checks/latest")).unwrap();
+    assert_logs_inert(&series.join("logs"));
+}
+
+/// The Botzone test game (`tests/games/duel`) with `bz-escapes` against the strict `bz-py`:
+/// its responses (a JSON string the judge's display quotes, a line that is not JSON and is
+/// faulted), debug, data and stderr carry every C0/C1 control, ESC/CSI/OSC sequences and bidi
+/// overrides; `run`, `leaderboard`, `verify`, `replay`, `check` and the logs show them inert.
+#[test]
+fn botzone_responses_debug_and_stderr_are_inert() {
+    if !sandbox_available("botzone_responses_debug_and_stderr_are_inert") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let duel = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel");
+    copy_dir(&duel, &tmp.path().join("game"));
+    // Limits far above what the fixtures need, for every bot.
+    let toml = tmp.path().join("game/game.toml");
+    let generous = "\n[limits]\nfirst_turn_ms = 20000\nturn_ms = 20000\nkept_running_ms = 20000\n";
+    fs::write(&toml, fs::read_to_string(&toml).unwrap() + generous).unwrap();
+    let bot = tmp.path().join("bots/bz-escapes");
+    copy_dir(&fixtures().join("bz-escapes"), &bot);
+    fs::copy(
+        fixtures().join("hostile-escapes/payload.py"),
+        bot.join("payload.py"),
+    )
+    .unwrap();
+    copy_dir(&fixtures().join("bz-py"), &tmp.path().join("bots/bz-py"));
+    let out = take6(
+        tmp.path(),
+        &[
+            "run",
+            "--game",
+            "game",
+            "--games",
+            "4",
+            "--jobs",
+            "1",
+            "--seed",
+            "3",
+            "--sandbox",
+            "strict",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_output_inert("take6 run (Botzone)", &out);
+    let series = fs::canonicalize(tmp.path().join("results/latest")).unwrap();
+    // The attack is real: the records keep the raw text (JSON escapes it), a fault quotes it.
+    let jsonl = fs::read_to_string(series.join("games.jsonl")).unwrap();
+    assert!(
+        jsonl.contains("PWNED-TITLE") && jsonl.contains('\u{202e}'),
+        "{jsonl}"
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("bz-escapes faulted") && stderr.contains("\\u{202e}"),
+        "{stderr}"
+    );
+    assert_logs_inert(&series.join("logs"));
+    let log = fs::read_to_string(series.join("logs/bz-escapes.games.log")).unwrap();
+    assert!(
+        log.contains("second line evil:\\x1b]0;PWNED-TITLE\\x07") && log.contains(":end\\x9b2J\n"),
+        "{log}"
+    );
+
+    let folder = series.display().to_string();
+    for args in [
+        vec!["leaderboard", folder.as_str()],
+        vec!["verify", folder.as_str()],
+    ] {
+        let out = take6(tmp.path(), &args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        assert_output_inert(&format!("take6 {} (Botzone)", args[0]), &out);
+    }
+    let mut shown = String::new();
+    for game in ["0", "1", "2", "3"] {
+        let out = take6(tmp.path(), &["replay", &folder, game]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_output_inert("take6 replay (Botzone)", &out);
+        shown.push_str(&text(&out.stdout));
+    }
+    // The response the judge's display quotes, and the faulted turn's verdict.
+    assert!(
+        shown.contains("response of bz-escapes") && shown.contains("\\u{202e}\\u{202d}"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("bz-escapes (1): NJ") || shown.contains("bz-escapes (0): NJ"),
+        "{shown}"
+    );
+
+    let out = take6(
+        tmp.path(),
+        &["check", "--game", "game", "--games", "1", "bots/bz-escapes"],
+    );
+    assert_output_inert("take6 check (Botzone)", &out);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("\"debug\": \"evil:"),
+        "the reply in the transcript:\n{said}"
+    );
+    assert!(said.contains("| second line evil:"), "its stderr:\n{said}");
+    assert!(said.contains("FAULT in game 0, turn 2"), "{said}");
+    let checked = fs::canonicalize(tmp.path().join("results/checks/latest")).unwrap();
+    assert_logs_inert(&checked.join("logs"));
 }
 
 /// The folders of the names test, as `first` copies: `(folder name, the rule it breaks)`.
