@@ -109,10 +109,16 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         .collect();
     mine.sort_by_key(|(g, _)| g.game);
     out.push_str(&generated(dir, bot));
-    if let Some(skip) = facts.skipped.iter().find(|s| s.name == bot) {
+    // A name refused for what it holds (an invisible character, say) is recorded as shown.
+    let shown = untrusted::terminal(bot);
+    if let Some(skip) = facts
+        .skipped
+        .iter()
+        .find(|s| s.name == bot || s.name == shown)
+    {
         let _ = writeln!(
             out,
-            "\n{bot} did not play: {}",
+            "\n{shown} did not play: {}",
             untrusted::terminal_text(&skip.reason)
         );
         let log = dir.join("logs").join(format!("{bot}.build.log"));

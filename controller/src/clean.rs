@@ -76,10 +76,29 @@ pub fn plan(args: &CleanArgs) -> std::io::Result<Vec<Doomed>> {
 pub fn apply(doomed: &[Doomed]) -> std::io::Result<u64> {
     let mut freed = 0;
     for d in doomed {
-        fs::remove_dir_all(&d.path)?;
+        remove_series(&d.path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", d.path.display())))?;
         freed += d.bytes;
     }
     Ok(freed)
+}
+
+/// The files that make a folder a series for [`plan`]: removed last.
+const MARKERS: [&str; 2] = [MANIFEST, "games.jsonl"];
+
+/// Removes the series folder `path`, whatever the depth of the working copies a bot left in
+/// it (by descriptors, one folder open at a time: `fs::remove_dir_all` holds one per level and
+/// ran out of them 1,000 deep). Everything but the files that make it a series goes first, so
+/// that a removal that fails half-way leaves a folder the next `clean` lists and finishes.
+fn remove_series(path: &Path) -> std::io::Result<()> {
+    let mut names: Vec<_> = fs::read_dir(path)?
+        .map(|e| e.map(|e| e.file_name()))
+        .collect::<Result<_, _>>()?;
+    names.sort_by_key(|n| MARKERS.iter().any(|m| n == m));
+    for name in names {
+        crate::sandbox::deep::remove_tree(&path.join(name))?;
+    }
+    fs::remove_dir(path)
 }
 
 /// Whether a running take6 holds the series' lock (it is being played or resumed now).
@@ -96,17 +115,18 @@ fn busy(path: &Path) -> bool {
     }
 }
 
-/// Bytes of the files under `path` (links not followed).
+/// Bytes of the files under `path` (links not followed), whatever the depth of its folders
+/// (walked by descriptors: a path 2,500 folders deep is past the kernel's 4,096 bytes).
 fn size(path: &Path) -> u64 {
-    let Ok(meta) = fs::symlink_metadata(path) else {
-        return 0;
-    };
-    if !meta.is_dir() {
-        return meta.len();
-    }
-    fs::read_dir(path)
-        .map(|d| d.flatten().map(|e| size(&e.path())).sum())
-        .unwrap_or(0)
+    let mut bytes = 0;
+    let _ = crate::sandbox::deep::walk(path, |_, _, st| {
+        use nix::sys::stat::SFlag;
+        if st.st_mode & SFlag::S_IFMT.bits() != SFlag::S_IFDIR.bits() {
+            bytes += st.st_size as u64;
+        }
+        Ok(())
+    });
+    bytes
 }
 
 /// Bytes for people: `1.5 MiB`.

@@ -68,11 +68,13 @@ pub fn name_problem(name: &str) -> Option<String> {
 }
 
 /// What a name looks like, for telling names apart: its UTS #39 confusable skeleton after
-/// case folding, so `vIctim`, `Victim` and Cyrillic `vісtim` all look like `victim`.
+/// full Unicode case folding (not only lowercasing: `straße` folds to `strasse`, `ﬃ` to
+/// `ffi`), so `vIctim`, `Victim` and Cyrillic `vісtim` all look like `victim`, and `STRASSE`
+/// like `straße`.
 pub fn look(name: &str) -> String {
-    unicode_security::skeleton(&name.to_lowercase())
-        .collect::<String>()
-        .to_lowercase()
+    let skeleton: String =
+        unicode_security::skeleton(&caseless::default_case_fold_str(name)).collect();
+    caseless::default_case_fold_str(&skeleton)
 }
 
 /// The names among `names` that look like another of them ([`look`]), each with the names it
@@ -163,6 +165,22 @@ mod tests {
         assert!(found["m"] == ["rn"]);
         assert!(!found.contains_key("other"));
         assert!(lookalike_problem(&found["m"]).contains("'rn'"));
+    }
+
+    #[test]
+    fn names_alike_after_full_case_folding_are_found() {
+        // Lowercasing leaves `ß` and `ς` as they are; full case folding makes them `ss`, `σ`.
+        for (a, b) in [
+            ("straße", "STRASSE"),
+            ("straße", "strasse"),
+            ("ΣΟΦΟΣ", "σοφος"),
+            ("ﬃx", "FFIX"),
+            ("Ǆemal", "džemal"),
+        ] {
+            assert_eq!(look(a), look(b), "{a} {b}");
+            assert_eq!(lookalikes([a, b]).len(), 2, "{a} {b}");
+        }
+        assert_ne!(look("strase"), look("strasse"));
     }
 }
 

@@ -1,7 +1,8 @@
 //! Issue 21, what a newcomer's probe found on the way: a working copy thousands of folders deep
 //! is copied back out of its disk image at the end of the series, and by `--resume` after a
 //! `kill -9`, by descriptors (its paths pass the kernel's 4,096 bytes). Issue 27: after a
-//! Ctrl-C (the copy back done, the working copy a plain folder 2,500 deep), `--resume` works.
+//! Ctrl-C (the copy back done, the working copy a plain folder 2,500 deep), `--resume` works,
+//! and `take6 clean` measures and removes such a series.
 
 #[path = "hostile/checks.rs"]
 mod checks;
@@ -170,4 +171,102 @@ fn a_working_copy_2500_folders_deep_after_ctrl_c_is_resumed_and_verifies() {
         );
     }
     zoo.assert_no_process_left();
+}
+
+/// A chain of 2,500 folders named `d` under `root`, made by descriptors (its path is too long
+/// for one call), with `bytes` in a file at the bottom.
+fn make_deep(root: &Path, bytes: usize) {
+    use nix::sys::stat::mkdirat;
+    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW;
+    let mut dir = openat(nix::fcntl::AT_FDCWD, root, flags, Mode::empty()).unwrap();
+    for _ in 0..2500 {
+        mkdirat(&dir, "d", Mode::from_bits_truncate(0o755)).unwrap();
+        dir = openat(&dir, OsStr::new("d"), flags, Mode::empty()).unwrap();
+    }
+    let file = openat(
+        &dir,
+        "bottom.bin",
+        OFlag::O_WRONLY | OFlag::O_CREAT,
+        Mode::from_bits_truncate(0o644),
+    )
+    .unwrap();
+    std::io::Write::write_all(&mut File::from(file), &vec![7u8; bytes]).unwrap();
+}
+
+/// Issue 27: `take6 clean` removes a series whose working copy is 2,500 folders deep with 256
+/// descriptors at most (one per level ran out of them), and counts the bytes at its bottom
+/// (walking by paths found none past the kernel's 4,096 bytes).
+#[test]
+fn take6_clean_removes_a_series_whose_working_copy_is_2500_folders_deep() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::copy_dir(
+        &common::fixtures().join("first"),
+        &tmp.path().join("bots/first"),
+    );
+    for _ in 0..2 {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("take6"))
+            .current_dir(tmp.path())
+            .args([
+                "run",
+                "--games",
+                "1",
+                "--sandbox",
+                "none",
+                "--reply-ms",
+                "5000",
+            ])
+            .output()
+            .unwrap();
+        common::assert_ok(&out);
+    }
+    let results = tmp.path().join("results");
+    let latest = std::fs::canonicalize(results.join("latest")).unwrap();
+    let old = std::fs::read_dir(&results)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.join("series.toml").is_file() && std::fs::canonicalize(p).unwrap() != latest)
+        .expect("the older series");
+    make_deep(&old.join("work/first"), 3 << 20);
+    let clean = |args: &str| {
+        std::process::Command::new("sh")
+            .current_dir(tmp.path())
+            .arg("-c")
+            .arg(format!(
+                "ulimit -n 256 && exec \"$0\" clean --keep 0 --series {args}"
+            ))
+            .arg(assert_cmd::cargo::cargo_bin("take6"))
+            .output()
+            .unwrap()
+    };
+    let out = clean("--dry-run");
+    common::assert_ok(&out);
+    let said = common::text(&out.stdout);
+    // The size a line says, in MiB (`… (3.2 MiB)`, `… freed 3.2 MiB`).
+    let mib = |line: &str| -> f64 {
+        let end = line
+            .rfind(" MiB")
+            .unwrap_or_else(|| panic!("no MiB: {line}"));
+        line[..end]
+            .rsplit([' ', '('])
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let listed = said
+        .lines()
+        .find(|l| l.starts_with("would remove "))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(mib(listed) >= 3.0, "the bottom's 3 MiB not counted: {said}");
+    let out = clean("");
+    common::assert_ok(&out);
+    let said = common::text(&out.stdout);
+    let freed = said
+        .lines()
+        .find(|l| l.starts_with("removed 1 folder, freed "))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(mib(freed) >= 3.0, "{said}");
+    assert!(!old.exists(), "{} is left", old.display());
+    assert!(latest.join("series.toml").is_file(), "latest is kept");
 }

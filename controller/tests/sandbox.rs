@@ -505,24 +505,32 @@ fn special_files_a_bot_made_are_left_out_when_its_working_copy_is_copied_back() 
 #[test]
 fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
     let tmp = arena();
+    // Issue 27: what `none` means, in words, on the start line: the default (short) one and
+    // the long one of `-v`.
+    let user = nix::unistd::User::from_uid(nix::unistd::getuid())
+        .unwrap()
+        .unwrap()
+        .name;
+    let in_words = format!(
+        "builds and bots run as the controller's own user, {user} (uid {}), with no sandbox: \
+         they can read, change and delete whatever that user can",
+        nix::unistd::getuid()
+    );
+    let short = run(tmp.path(), &["--games", "1", "--sandbox", "none"]);
+    let err = String::from_utf8_lossy(&short.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("take6: sandbox none: "))
+        .unwrap_or_else(|| panic!("no sandbox line:\n{err}"));
+    assert!(line.contains(&in_words), "{line}");
+    assert!(!line.contains("protections enforced"), "{line}");
     let none = run(tmp.path(), &["--games", "1", "--sandbox", "none", "-v"]);
     let err = String::from_utf8_lossy(&none.stderr);
     assert!(
         err.contains("take6: sandbox: none: enforced process-group"),
         "{err}"
     );
-    // Issue 27: what `none` means, in words, on the start line.
-    let user = nix::unistd::User::from_uid(nix::unistd::getuid())
-        .unwrap()
-        .unwrap()
-        .name;
-    assert!(
-        err.contains(&format!(
-            "builds and bots run as the controller's own user, {user} (uid {}), with no sandbox",
-            nix::unistd::getuid()
-        )),
-        "{err}"
-    );
+    assert!(err.contains(&in_words), "{err}");
     let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
     assert!(
         manifest.contains("[sandbox]\nmode = \"none\""),

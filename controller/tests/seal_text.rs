@@ -1,9 +1,9 @@
 //! Issue 27, items 1-4: what a bot, its folder or its build controls reaches the host only as
-//! inert text. Hostile fixtures (`tests/bots/hostile-escapes`, `tests/bots/kd-escapes`, and
-//! folders this file writes: a `bot.toml` line, a FIFO's name and a source file's name carrying
-//! escapes) run through the real binary inside the sandbox as bots do; every byte of the
-//! output of `run`, `check`, `replay`, `leaderboard` and `verify`, and of every file under
-//! `logs/`, is checked. Names that hide characters or pass for another bot are refused with
+//! inert text. Hostile fixtures (`tests/bots/hostile-escapes`, `tests/bots/hostile-names`,
+//! `tests/bots/kd-escapes`, `tests/bots/bz-escapes` of the Botzone test game, and folders this
+//! file writes: a `bot.toml` line, a FIFO's name and a source file's name carrying escapes) run
+//! through the real binary inside the sandbox as bots do; every byte of the output of `run`,
+//! `check`, `replay`, `leaderboard` and `verify`, and of every file under `logs/`, is checked. Names that hide characters or pass for another bot are refused with
 //! the rule they broke; the CSVs read back with the `csv` crate, and the report keeps a bot
 //! whose name has `,` and `"`.
 
@@ -92,11 +92,13 @@ fn hostile_name(stem: &str, ext: &str) -> PathBuf {
     PathBuf::from(std::ffi::OsStr::from_bytes(&bytes))
 }
 
-/// The bots of the Take 6 attack beside `honest`: `hostile-escapes` (replies and stderr), a
-/// copy whose `bot.toml` has an invalid line carrying escapes, and a folder holding a FIFO whose
-/// name carries them (both skipped with a reason quoting the bytes).
+/// The bots of the Take 6 attack beside `honest`: `hostile-escapes` (replies and stderr),
+/// `hostile-names` (a FIFO and a file it makes at run time in its working copy, their names
+/// carrying CR, ESC, U+202E, SO, VT and a line feed), a copy whose `bot.toml` has an invalid
+/// line carrying escapes, and a folder holding a FIFO whose name carries them (both skipped
+/// with a reason quoting the bytes).
 fn escapes_zoo() -> Zoo {
-    let zoo = Zoo::new("escapes", &["hostile-escapes"]);
+    let zoo = Zoo::new("escapes", &["hostile-escapes", "hostile-names"]);
     let toml = zoo.bots().join("hostile-toml");
     copy_dir(&fixtures().join("hostile-escapes"), &toml);
     let mut line = b"template = \"x".to_vec();
@@ -166,6 +168,17 @@ fn nothing_a_bot_writes_reaches_a_terminal_or_a_log_raw() {
     );
     let logs = assert_logs_inert(&series.join("logs"));
     assert!(logs >= 2, "controller.log and hostile-escapes.games.log");
+    // The FIFO hostile-names made at run time was left out when its working copy was copied
+    // back out of its disk image, and the warning naming it is inert on stderr and in the
+    // controller's log (tracing's own escaping lets CR, SO, VT and U+202E through).
+    let made = zoo.work("hostile-names").join(std::ffi::OsStr::from_bytes(
+        b"file\r\x1b[2J\xe2\x80\xae\x0e\x0b\nend",
+    ));
+    assert!(made.exists(), "hostile-names did not make its files");
+    let fifo = "'pipe\\r\\x1b[2J\\u{202e}\\x0e\\x0b\\nend' is a FIFO (named pipe); left out";
+    assert!(stderr.contains(fifo), "{stderr}");
+    let controller_log = fs::read_to_string(series.join("logs/controller.log")).unwrap();
+    assert!(controller_log.contains(fifo), "{controller_log}");
     let log = fs::read_to_string(series.join("logs/hostile-escapes.games.log")).unwrap();
     assert!(
         log.contains("second line evil:\\x1b]0;PWNED-TITLE\\x07") && log.contains(":end\\x9b2J\n"),
@@ -232,6 +245,32 @@ fn take6_check_shows_replies_stderr_and_file_names_inert() {
     assert!(said.contains("bot\\x1b]0;PWNED-TITLE\\x07"), "{said}");
 }
 
+/// `take6 check` of a folder whose name is refused (here for a zero-width space) says the rule
+/// it broke and the fix, inert, not "no game was played" (the skip is recorded under the name
+/// as shown, escaped).
+#[test]
+fn take6_check_of_a_refused_name_says_the_rule() {
+    let tmp = tempfile::tempdir().unwrap();
+    let name = "victim\u{200B}";
+    copy_dir(
+        &fixtures().join("first"),
+        &tmp.path().join("bots").join(name),
+    );
+    let out = take6(
+        tmp.path(),
+        &["check", "--games", "1", &format!("bots/{name}")],
+    );
+    assert_output_inert("take6 check of a refused name", &out);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("victim\\u{200b} did not play: ") && said.contains("U+200B"),
+        "{said}"
+    );
+    assert!(said.contains("rename"), "no fix: {said}");
+    assert!(!said.contains("no game was played"), "{said}");
+    assert!(!out.status.success());
+}
+
 /// Two Kingdomino bots at a table: the strict reader and `kd-escapes`.
 #[test]
 fn kingdomino_pick_messages_and_faults_are_inert_in_replay() {
@@ -289,6 +328,147 @@ fn kingdomino_pick_messages_and_faults_are_inert_in_replay() {
     for verb in ["verify", "leaderboard"] {
         assert_output_inert(verb, &take6(tmp.path(), &[verb, &folder]));
     }
+}
+
+/// `take6 check` of `kd-escapes`: its PICK messages in the transcript, the fault quoting its
+/// reply and its stderr, all inert.
+#[test]
+fn take6_check_of_kingdomino_escapes_is_inert() {
+    if !sandbox_available("take6_check_of_kingdomino_escapes_is_inert") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &fixtures().join("kd-escapes"),
+        &tmp.path().join("bots/kd-escapes"),
+    );
+    let out = take6(
+        tmp.path(),
+        &[
+            "check",
+            "--game",
+            "kingdomino",
+            "--games",
+            "2",
+            "--first-reply-ms",
+            "10000",
+            "--reply-ms",
+            "5000",
+            "bots/kd-escapes",
+        ],
+    );
+    assert_output_inert("take6 check --game kingdomino bots/kd-escapes", &out);
+    let said = text(&out.stdout);
+    // The attack is real: the PICK messages and the reply the fault quotes are shown, escaped.
+    assert!(said.contains("PICK "), "{said}");
+    assert!(said.contains("\\x1b]0;PWNED-TITLE\\x07"), "{said}");
+    assert!(said.contains("\\u{202e}"), "{said}");
+    assert!(said.contains("FAULT in game"), "{said}");
+    let series = fs::canonicalize(tmp.path().join("results/checks/latest")).unwrap();
+    assert_logs_inert(&series.join("logs"));
+}
+
+/// The Botzone test game (`tests/games/duel`) with `bz-escapes` against the strict `bz-py`:
+/// its responses (a JSON string the judge's display quotes, a line that is not JSON and is
+/// faulted), debug, data and stderr carry every C0/C1 control, ESC/CSI/OSC sequences and bidi
+/// overrides; `run`, `leaderboard`, `verify`, `replay`, `check` and the logs show them inert.
+#[test]
+fn botzone_responses_debug_and_stderr_are_inert() {
+    if !sandbox_available("botzone_responses_debug_and_stderr_are_inert") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let duel = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel");
+    copy_dir(&duel, &tmp.path().join("game"));
+    // Limits far above what the fixtures need, for every bot.
+    let toml = tmp.path().join("game/game.toml");
+    let generous = "\n[limits]\nfirst_turn_ms = 20000\nturn_ms = 20000\nkept_running_ms = 20000\n";
+    fs::write(&toml, fs::read_to_string(&toml).unwrap() + generous).unwrap();
+    let bot = tmp.path().join("bots/bz-escapes");
+    copy_dir(&fixtures().join("bz-escapes"), &bot);
+    fs::copy(
+        fixtures().join("hostile-escapes/payload.py"),
+        bot.join("payload.py"),
+    )
+    .unwrap();
+    copy_dir(&fixtures().join("bz-py"), &tmp.path().join("bots/bz-py"));
+    let out = take6(
+        tmp.path(),
+        &[
+            "run",
+            "--game",
+            "game",
+            "--games",
+            "4",
+            "--jobs",
+            "1",
+            "--seed",
+            "3",
+            "--sandbox",
+            "strict",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_output_inert("take6 run (Botzone)", &out);
+    let series = fs::canonicalize(tmp.path().join("results/latest")).unwrap();
+    // The attack is real: the records keep the raw text (JSON escapes it), a fault quotes it.
+    let jsonl = fs::read_to_string(series.join("games.jsonl")).unwrap();
+    assert!(
+        jsonl.contains("PWNED-TITLE") && jsonl.contains('\u{202e}'),
+        "{jsonl}"
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("bz-escapes faulted") && stderr.contains("\\u{202e}"),
+        "{stderr}"
+    );
+    assert_logs_inert(&series.join("logs"));
+    let log = fs::read_to_string(series.join("logs/bz-escapes.games.log")).unwrap();
+    assert!(
+        log.contains("second line evil:\\x1b]0;PWNED-TITLE\\x07") && log.contains(":end\\x9b2J\n"),
+        "{log}"
+    );
+
+    let folder = series.display().to_string();
+    for args in [
+        vec!["leaderboard", folder.as_str()],
+        vec!["verify", folder.as_str()],
+    ] {
+        let out = take6(tmp.path(), &args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        assert_output_inert(&format!("take6 {} (Botzone)", args[0]), &out);
+    }
+    let mut shown = String::new();
+    for game in ["0", "1", "2", "3"] {
+        let out = take6(tmp.path(), &["replay", &folder, game]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_output_inert("take6 replay (Botzone)", &out);
+        shown.push_str(&text(&out.stdout));
+    }
+    // The response the judge's display quotes, and the faulted turn's verdict.
+    assert!(
+        shown.contains("response of bz-escapes") && shown.contains("\\u{202e}\\u{202d}"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("bz-escapes (1): NJ") || shown.contains("bz-escapes (0): NJ"),
+        "{shown}"
+    );
+
+    let out = take6(
+        tmp.path(),
+        &["check", "--game", "game", "--games", "1", "bots/bz-escapes"],
+    );
+    assert_output_inert("take6 check (Botzone)", &out);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("\"debug\": \"evil:"),
+        "the reply in the transcript:\n{said}"
+    );
+    assert!(said.contains("| second line evil:"), "its stderr:\n{said}");
+    assert!(said.contains("FAULT in game 0, turn 2"), "{said}");
+    let checked = fs::canonicalize(tmp.path().join("results/checks/latest")).unwrap();
+    assert_logs_inert(&checked.join("logs"));
 }
 
 /// The folders of the names test, as `first` copies: `(folder name, the rule it breaks)`.

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 /// The files covered: each the machine's, moving with every process's activity (process and
 /// task counts, context switches, interrupts, open files, memory, disk and pressure figures,
 /// idle time, the lock table).
-pub const FROZEN: [&str; 22] = [
+pub const FROZEN: [&str; 23] = [
     "/proc/stat",
     "/proc/loadavg",
     "/proc/uptime",
@@ -43,6 +43,8 @@ pub const FROZEN: [&str; 22] = [
     "/proc/sys/fs/dentry-state",
     "/proc/sys/fs/aio-nr",
     "/proc/sys/kernel/random/entropy_avail",
+    // The machine's count of pseudo-terminals: every sandbox's own devpts counts in it.
+    "/proc/sys/kernel/pty/nr",
 ];
 
 /// The frozen copies, in a folder of the controller's own (readable by the bots' users, whose
@@ -167,7 +169,12 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let views = Views::make(tmp.path()).unwrap();
         let binds: Vec<_> = views.binds().map(|(c, f)| (c.to_path_buf(), f)).collect();
-        for wanted in ["/proc/stat", "/proc/loadavg", "/proc/sys/fs/file-nr"] {
+        for wanted in [
+            "/proc/stat",
+            "/proc/loadavg",
+            "/proc/sys/fs/file-nr",
+            "/proc/sys/kernel/pty/nr",
+        ] {
             assert!(
                 binds.iter().any(|(_, f)| *f == wanted),
                 "{wanted}: {binds:?}"

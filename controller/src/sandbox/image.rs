@@ -146,9 +146,9 @@ impl Images {
 
     /// Makes the image of the prepared working copy `workdir` (its files, modes and owner),
     /// with room for the disk limit, and mounts it there in place of the folder's content.
-    /// The image is made empty (`mkfs.ext4`), mounted beside the folder and filled by
-    /// descriptors, whatever the depth of the folder (`mkfs.ext4 -d` aborts on a tree a few
-    /// thousand folders deep, which a bot may have left before a `--resume`); only a filled
+    /// `mkfs.ext4 -d` copies the folder into the image, with no mount; a folder it cannot
+    /// copy (it aborts on a tree a few thousand folders deep, which a bot may have left before
+    /// a `--resume`) goes into an empty image mounted beside it, by descriptors. Only a filled
     /// image gets its name, so a controller killed meanwhile leaves the folder the truth.
     pub(super) fn make(&self, workdir: &Path) -> io::Result<()> {
         let closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
@@ -184,10 +184,12 @@ impl Images {
         // would be found empty. Only a tree mkfs cannot copy (`-d` aborts a few thousand
         // folders deep) is filled through a mount, synced to the image before it is unmounted.
         let filled = mkfs(Some(workdir)).or_else(|e| {
+            // mkfs's error may name the bot's files: untrusted text.
             tracing::info!(
-                "{}: mkfs.ext4 -d could not copy the folder ({e}); filling the image by \
+                "{}: mkfs.ext4 -d could not copy the folder ({}); filling the image by \
                  descriptors",
-                workdir.display()
+                workdir.display(),
+                crate::untrusted::log(&e.to_string())
             );
             mkfs(None)
                 .and_then(|()| fs::create_dir(&staging))
@@ -231,13 +233,7 @@ impl Images {
         });
         super::loopdev::unmount(staging)?;
         synced?;
-        for (path, kind) in copied? {
-            tracing::warn!(
-                "{}: '{}' is a {kind}; left out of the working copy",
-                workdir.display(),
-                path.display()
-            );
-        }
+        warn_left_out(workdir, copied?);
         Ok(())
     }
 
@@ -259,10 +255,11 @@ impl Images {
                 .stdin(Stdio::null())
                 .output()?;
             if status.status.code().is_none_or(|c| c > 2) {
+                // Its output names the bot's files: untrusted text.
                 tracing::warn!(
                     "{}: e2fsck -p found problems it did not fix ({}): mounting it anyway",
                     image.display(),
-                    String::from_utf8_lossy(&status.stdout).trim()
+                    crate::untrusted::terminal_bytes(status.stdout.trim_ascii())
                 );
             }
         }
@@ -365,14 +362,7 @@ impl Images {
         super::deep::remove_tree(&staging)?;
         // By descriptors, whatever the depth of the folders the bot made.
         let owner = fs::symlink_metadata(workdir)?.uid();
-        let left_out = super::deep::copy_tree(workdir, &staging, owner)?;
-        for (path, kind) in left_out {
-            tracing::warn!(
-                "{}: '{}' is a {kind}; left out of the working copy",
-                workdir.display(),
-                path.display()
-            );
-        }
+        warn_left_out(workdir, super::deep::copy_tree(workdir, &staging, owner)?);
         // ext4's own folder, unless something was put there (e2fsck may).
         let _ = fs::remove_dir(staging.join("lost+found"));
         // If busy (a process of the bot not yet gone): detached now, freed when unused.
@@ -393,6 +383,25 @@ impl Images {
         );
         Ok(())
     }
+}
+
+/// Warns of each special file left out of the copy of `workdir`, on stderr and in
+/// `logs/controller.log`. The file's name is the bot's (made at run time): it is shown through
+/// [`crate::untrusted`], as tracing's own escaping lets CR, SO, VT and bidi controls through.
+fn warn_left_out(workdir: &Path, left_out: Vec<super::deep::LeftOut>) {
+    for (path, kind) in left_out {
+        tracing::warn!("{}", left_out_line(workdir, &path, kind));
+    }
+}
+
+/// The line [`warn_left_out`] says of `path` (relative to `workdir`), inert.
+fn left_out_line(workdir: &Path, path: &Path, kind: &str) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut line = workdir.as_os_str().as_bytes().to_vec();
+    line.extend_from_slice(b": '");
+    line.extend_from_slice(path.as_os_str().as_bytes());
+    line.extend_from_slice(format!("' is a {kind}; left out of the working copy").as_bytes());
+    crate::untrusted::terminal_bytes(&line)
 }
 
 /// Allocates the rest of the filled image `part` on the host's disk now, not as the bot writes:
@@ -461,6 +470,17 @@ mod tests {
         // A huge limit does not ask for a huge inode table.
         let (_, inodes) = geometry(0, 0, 1 << 40);
         assert_eq!(inodes, 1024 + (1 << 20));
+    }
+
+    #[test]
+    fn a_special_file_left_out_is_named_inert() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::OsStr::from_bytes(b"d/p\r\x1b[2J\xe2\x80\xae\x0e\x0b\n\xff");
+        assert_eq!(
+            left_out_line(Path::new("/r/work/b"), Path::new(name), "FIFO (named pipe)"),
+            "/r/work/b: 'd/p\\r\\x1b[2J\\u{202e}\\x0e\\x0b\\n\\xff' is a FIFO (named pipe); left \
+             out of the working copy"
+        );
     }
 
     #[test]

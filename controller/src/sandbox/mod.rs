@@ -131,6 +131,14 @@ impl Report {
             Mode::None => "none",
         };
         let total = self.enforced.len() + self.missing.len();
+        if self.mode == Mode::None {
+            // Nothing isolates the bots: said in words, not as protections "all enforced".
+            return format!(
+                "sandbox none: {}; kept: {} (take6 -v lists them, as does series.toml)",
+                unsandboxed_user(),
+                plural(self.enforced.len(), "safeguard")
+            );
+        }
         if self.missing.is_empty() {
             return format!(
                 "sandbox {mode}: all {total} protections enforced (take6 -v lists them, as does \
@@ -179,6 +187,15 @@ pub fn unsandboxed_user() -> String {
         "builds and bots run as the controller's own user, {name}, with no sandbox: they can \
          read, change and delete whatever that user can"
     )
+}
+
+/// `n` and `word`, plural unless one.
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 fn list(items: &[&str]) -> String {

@@ -1,6 +1,7 @@
 import ctypes
 import json
 import os
+import socket
 import sys
 import threading
 import time
@@ -25,6 +26,15 @@ def loadavg_tasks():
 
 def file_nr():
     return int(open('/proc/sys/fs/file-nr').read().split()[0])
+
+
+def pty_nr():
+    return int(open('/proc/sys/kernel/pty/nr').read())
+
+
+def softnet_processed():
+    # Packets processed per processor (its first column, hex), summed: loopback ones included.
+    return sum(int(line.split()[0], 16) for line in open('/proc/net/softnet_stat'))
 
 
 class Sysinfo(ctypes.Structure):
@@ -56,6 +66,8 @@ COUNTERS = {
     'file-nr': file_nr,
     'statvfs': lambda: os.statvfs('/usr').f_bfree,
     'sysinfo': sysinfo_procs,
+    'pty-nr': pty_nr,
+    'softnet': softnet_processed,
 }
 
 start = (int(time.time()) // 2 + 2) * 2
@@ -74,6 +86,25 @@ if ROLE == 'send':
         for t in threads:
             t.start()
         files = [os.open('/etc/passwd', os.O_RDONLY) for _ in range(200)]
+        ptys = []
+        for _ in range(5):
+            try:
+                ptys.extend(os.openpty())
+            except OSError:
+                break
+        # Packets over the sandbox's own loopback: counted in softnet_stat's processed column.
+        rx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        rx.bind(('127.0.0.1', 0))
+        rx.setblocking(False)
+        tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        for _ in range(2000):
+            tx.sendto(b'x', rx.getsockname())
+            try:
+                rx.recv(16)
+            except BlockingIOError:
+                pass
+        tx.close()
+        rx.close()
         out.write(os.urandom(WRITE << 10))
         out.flush()
         os.fsync(out.fileno())
@@ -82,7 +113,7 @@ if ROLE == 'send':
             if pid == 0:
                 os._exit(0)
             os.waitpid(pid, 0)
-        for f in files:
+        for f in files + ptys:
             os.close(f)
         stop.set()
         for t in threads:
