@@ -685,18 +685,18 @@ print(json.dumps({"response": {"n": 2}}))
         .args(["run", "--resume"])
         .output()
         .unwrap();
-    assert_ok(&out);
     let said = text(&out.stderr);
-    assert!(
-        said.contains("take6: limits: each bot's by ") && said.contains("game.toml"),
-        "{said}"
-    );
     let games = records(&series);
-    assert_eq!(games.len(), 4);
+    assert_eq!(games.len(), 4, "{said}");
     for g in &games {
         assert_eq!(g.invalid, [], "game {}: {}", g.game, logs(&series));
         assert_eq!(g.void, None);
     }
+    assert_ok(&out);
+    assert!(
+        said.contains("take6: limits: each bot's by ") && said.contains("game.toml"),
+        "{said}"
+    );
     assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
 }
 
