@@ -106,6 +106,19 @@ struct BotToml {
     template: Option<String>,
     /// The games the bot plays, e.g. `["kingdomino"]`; absent: whatever the series plays.
     games: Option<Vec<String>>,
+    /// A Botzone bot's "keep running" option: it may ask to be kept running between its
+    /// turns (its input then stays open after each request). Absent: false, as on Botzone.
+    keep_running: Option<bool>,
+}
+
+/// Whether the bot whose working copy is `workdir` enabled Botzone's keep-running in its
+/// `bot.toml` (`keep_running = true`); a `bot.toml` that cannot be read says no.
+pub fn keeps_running(workdir: &Path) -> bool {
+    folder::read_text(&workdir.join(BOT_TOML), BOT_TOML_CAP)
+        .ok()
+        .and_then(|text| toml::from_str::<BotToml>(&text).ok())
+        .and_then(|t| t.keep_running)
+        .unwrap_or(false)
 }
 
 /// Largest `bot.toml` read: it holds one short key.
@@ -703,8 +716,9 @@ fn bot_toml(folder: &Path, listing: &Listing) -> Result<BotToml, String> {
         folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP).map_err(|e| e.to_string())?;
     toml::from_str(&text).map_err(|e| {
         format!(
-            "bot.toml is not valid (its keys are template = \"<set name>\" and games = \
-             [\"take6\" or \"kingdomino\", ...]): {}",
+            "bot.toml is not valid (its keys are template = \"<set name>\", games = \
+             [\"take6\" or \"kingdomino\", ...] and, for a Botzone game, keep_running = \
+             true): {}",
             toml_problem(&text, &e)
         )
     })

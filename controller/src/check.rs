@@ -26,6 +26,76 @@ pub enum CheckError {
     NotAFolder(PathBuf),
     #[error("{0} is a file, not a folder; give the bot's folder (the one holding 'launch')")]
     NotADirectory(PathBuf),
+    #[error(
+        "the game {0} has no judge of its own to check; give a bot's folder to check a bot \
+         (take6 check --game GAME DIR), or --game a game folder to check its judge"
+    )]
+    NoJudge(String),
+}
+
+/// Whether `game` has a judge `take6 check --game FOLDER` can check (a game folder's).
+pub fn judge_checkable(game: &crate::game::GameRef) -> Result<(), CheckError> {
+    if game.runs_programs() {
+        Ok(())
+    } else {
+        Err(CheckError::NoJudge(game.name().to_string()))
+    }
+}
+
+/// The check of a game folder's judge, once its padding bots played it in the series in
+/// `dir`: the first game's log step by step (requests, responses, displays, the finish),
+/// each game's end (scores, or why it was void, with the judge's stderr) and the padding
+/// bots' faults; and whether it passed (no game void).
+pub fn judge_report(dir: &Path) -> (String, bool) {
+    let mut out = String::new();
+    let games: Vec<GameRecord> = std::fs::File::open(dir.join("games.jsonl"))
+        .ok()
+        .and_then(|f| crate::record::read_games_jsonl(std::io::BufReader::new(f)).ok())
+        .unwrap_or_default();
+    let mut games: Vec<&GameRecord> = games.iter().collect();
+    games.sort_by_key(|g| g.game);
+    let Some(first) = games.first() else {
+        out.push_str("\nFAILED: no game was played.\n");
+        return (out, false);
+    };
+    let _ = writeln!(
+        out,
+        "\nThe judge's log of game {} ({}):",
+        first.game,
+        first.players.join(", ")
+    );
+    out.push_str(&first.rules.replay_text(first));
+    out.push_str("\nEvery game:\n");
+    let mut void = 0;
+    for g in &games {
+        let end = match &g.void {
+            Some(why) => {
+                void += 1;
+                format!("VOID: {why}")
+            }
+            None => format!("scores {:?}", g.scores),
+        };
+        let _ = writeln!(out, "  game {} ({}): {end}", g.game, g.players.join(", "));
+        for f in &g.invalid {
+            let who = g.players.get(f.seat).map_or("?", String::as_str);
+            let _ = writeln!(
+                out,
+                "    fault of {who} at step {}: {} ({})",
+                f.turn, f.reason, f.kind
+            );
+        }
+    }
+    let played = crate::names::count(games.len() as u64, "game");
+    if void == 0 {
+        let _ = writeln!(out, "\nOK: the judge finished every one of {played}.");
+    } else {
+        let _ = writeln!(
+            out,
+            "\nFAILED: the judge failed in {} of {played} (the game is void).",
+            void
+        );
+    }
+    (out, void == 0)
 }
 
 /// The bot to check: its own folder, which the series takes as its `--bots` (a bot folder

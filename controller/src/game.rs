@@ -118,6 +118,18 @@ pub trait Game: Send + Sync + 'static {
         None
     }
 
+    /// Whether the game runs programs of its own ([`Game::prepare`] builds them): a series of
+    /// its built-ins only then needs the sandbox and the preparation a series of bots gets.
+    fn runs_programs(&self) -> bool {
+        false
+    }
+
+    /// Whether the series' seed deals the game (a bot that finds a small seed then knows
+    /// every hand). A game whose judge draws its own randomness is not dealt by it.
+    fn dealt_by_seed(&self) -> bool {
+        true
+    }
+
     /// Prepares the programs the game itself runs (a loaded game's judge, its padding bots),
     /// once per series before its first game (a new series and a resumed one): copied into
     /// the series' folder and built through the series' sandbox as bots are. A game with

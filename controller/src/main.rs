@@ -59,7 +59,13 @@ fn print_untrusted(text: &str) {
 struct Start {
     settings: Option<Settings>,
     resume: Option<(SeriesDir, take6::config::RunArgs)>,
-    checked: Option<take6::check::Staged>,
+    checked: Option<Checked>,
+}
+
+/// What `take6 check` checks: a bot, or a game folder's judge.
+enum Checked {
+    Bot(take6::check::Staged),
+    Judge,
 }
 
 /// A command: those that play games go through [`play_series`], the others are done here.
@@ -67,12 +73,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let start = match cli.command {
         Command::Check(args) => {
             let mut settings = Settings::resolve_check(&args, PathBuf::new())?;
-            let staged = take6::check::Staged::new(&args.dir)?;
-            settings.bots = staged.bots.clone();
-            Start {
-                settings: Some(settings),
-                resume: None,
-                checked: Some(staged),
+            match &args.dir {
+                Some(dir) => {
+                    let staged = take6::check::Staged::new(dir)?;
+                    settings.bots = staged.bots.clone();
+                    Start {
+                        settings: Some(settings),
+                        resume: None,
+                        checked: Some(Checked::Bot(staged)),
+                    }
+                }
+                None => {
+                    take6::check::judge_checkable(&settings.game)?;
+                    settings.builtins_only = true;
+                    settings.transcript = None;
+                    Start {
+                        settings: Some(settings),
+                        resume: None,
+                        checked: Some(Checked::Judge),
+                    }
+                }
             }
         }
         Command::Run(args) => match &args.resume {
@@ -171,10 +191,14 @@ fn play_series(start: Start) -> anyhow::Result<ExitCode> {
     // Whatever a cancelled task may have left running.
     signals::kill_children();
     let interrupted = ExitCode::from(stop.received().map_or(INTERRUPTED, signals::exit_code));
-    if let (Some(staged), Some(settings)) = (&checked, &settings)
-        && !check_report(staged, settings, &dir, &result)
-    {
-        return Ok(ExitCode::FAILURE);
+    if let (Some(checked), Some(settings)) = (&checked, &settings) {
+        let passed = match checked {
+            Checked::Bot(staged) => check_report(staged, settings, &dir, &result),
+            Checked::Judge => result.is_err() || judge_report(&dir),
+        };
+        if !passed {
+            return Ok(ExitCode::FAILURE);
+        }
     }
     if result.is_err() && resume.is_none() && checked.is_none() {
         // A new series refused before its first game: nothing worth keeping, and `latest`
@@ -255,6 +279,15 @@ fn check_report(
         }
         Err(_) => true,
     }
+}
+
+/// `take6 check --game FOLDER`'s report, once its series is over: false when a game was void.
+fn judge_report(dir: &SeriesDir) -> bool {
+    let (text, ok) = take6::check::judge_report(&dir.path);
+    // The judge's requests, displays and stderr, and the padding bots' responses.
+    print_untrusted(&text);
+    println!("Results of the check: {}", dir.path.display());
+    ok
 }
 
 /// The exit status of a series that played: [`SKIPPED_BOTS`] when skips matter and a bot was

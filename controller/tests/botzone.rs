@@ -43,10 +43,34 @@ fn arena(bots: &[(&str, &str, bool)], extra: &str) -> TempDir {
         let dir = tmp.path().join("bots").join(name);
         copy_dir(&fixtures().join(fixture), &dir);
         if *keep {
+            // The fixture asks to be kept running; Botzone's bot setting allows it.
             fs::write(dir.join("keep"), "").unwrap();
+            fs::write(dir.join("bot.toml"), "keep_running = true\n").unwrap();
         }
     }
     tmp
+}
+
+/// A game folder `game/` of the duel with `rounds` rounds and this `[limits]` table, its
+/// padding bot kept or not.
+fn duel_toml(tmp: &Path, rounds: u32, limits: &str, padding: bool) {
+    let padding = if padding {
+        "padding = [\"cycler\"]\n"
+    } else {
+        ""
+    };
+    fs::write(
+        tmp.join("game/game.toml"),
+        format!(
+            "name = \"duel\"\nplayers = 2\ninitdata = {{ rounds = {rounds} }}\n{padding}\
+             [judge]\ntime_ms = 5000\n[limits]\n{limits}\n"
+        ),
+    )
+    .unwrap();
+    if !padding.is_empty() {
+        return;
+    }
+    fs::remove_dir_all(tmp.join("game/cycler")).unwrap();
 }
 
 /// A bot folder `bots/NAME` whose `launch` is the shell script `body`.
@@ -252,10 +276,10 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
         &["--bots", "bots/hog", "--memory-mib", "128"],
     );
     let said = text(&out.stderr);
-    let sandbox = said.lines().find(|l| l.contains("sandbox:")).unwrap_or("");
-    let enforced = sandbox.split("NOT").next().unwrap_or("");
-    if !enforced.contains("memory-cgroup") {
-        common::skipped(&format!("no memory cgroup here: {sandbox}"));
+    // The series says on its `take6: memory:` line whether a memory cgroup holds each tree.
+    if !said.contains("take6: memory: each bot's process tree is held") {
+        assert!(said.contains("has no memory cgroup"), "{said}");
+        common::skipped(&format!("no memory cgroup here: {said}"));
         return;
     }
     let g = &records(&series_dir(tmp.path()))[0];
@@ -472,6 +496,12 @@ fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
     .unwrap();
     let out = run(tmp.path(), "2", "1", &[]);
     assert_ok(&out);
+    // Seed 1 deals nothing here: the judge draws its own randomness.
+    assert!(
+        !text(&out.stderr).contains("every hand"),
+        "{}",
+        text(&out.stderr)
+    );
     assert!(
         text(&out.stderr).contains("it plays take6"),
         "{}",
@@ -600,4 +630,337 @@ fn a_bad_game_folder_is_refused_with_the_fix() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// Issue 29 (audit, item 1): `--resume` plays each bot under the limits the series began with:
+/// here game.toml's 6000 ms, which a bot burning 1.5 s of CPU a turn needs, not the series'
+/// 1000 ms defaults; and `run --resume` says so on its limits line.
+#[test]
+fn resume_keeps_each_bots_own_limits() {
+    let tmp = arena(&[("py", "bz-py", false)], "");
+    duel_toml(
+        tmp.path(),
+        1,
+        "first_turn_ms = 6000\nturn_ms = 6000\nkept_running_ms = 6000",
+        true,
+    );
+    script_bot(
+        tmp.path(),
+        "burner",
+        r#"exec python3 -c '
+import json, sys, time
+inp = json.loads(sys.stdin.readline())
+if set(inp) != {"requests", "responses", "data", "globaldata", "time_limit", "memory_limit"}:
+    sys.exit("burner: input keys %s" % sorted(inp))
+if inp["time_limit"] != 6:
+    sys.exit("burner: time_limit %r" % inp["time_limit"])
+start = time.process_time()
+while time.process_time() - start < 1.5:
+    pass
+print(json.dumps({"response": {"n": 2}}))
+'"#,
+    );
+    let mut child = take6_cmd(tmp.path())
+        .args(series_flags("4", "9"))
+        .args(["--jobs", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let lines = fs::read_to_string(tmp.path().join("results/latest/games.jsonl"))
+            .map(|s| s.lines().count())
+            .unwrap_or(0);
+        if lines >= 1 || started.elapsed() > Duration::from_secs(120) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let series = series_dir(tmp.path());
+    assert!(records(&series).len() < 4, "killed part-way");
+    let out = take6_cmd(tmp.path())
+        .args(["run", "--resume"])
+        .output()
+        .unwrap();
+    let said = text(&out.stderr);
+    let games = records(&series);
+    assert_eq!(games.len(), 4, "{said}");
+    for g in &games {
+        assert_eq!(g.invalid, [], "game {}: {}", g.game, logs(&series));
+        assert_eq!(g.void, None);
+    }
+    assert_ok(&out);
+    assert!(
+        said.contains("take6: limits: each bot's by ") && said.contains("game.toml"),
+        "{said}"
+    );
+    assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+}
+
+/// Issue 29 (audit, item 2): a game folder without padding bots and fewer bots than seats is
+/// refused before anything is built, naming the game folder and the fix, by `run`, `check`
+/// and `--builtins-only` alike (it was a division by zero).
+#[test]
+fn a_game_without_padding_bots_and_too_few_bots_is_refused_with_the_fix() {
+    let tmp = arena(&[("py", "bz-py", false)], "");
+    duel_toml(tmp.path(), 5, "", false);
+    let game = fs::canonicalize(tmp.path().join("game")).unwrap();
+    for args in [
+        vec!["run", "--game", "game", "--games", "2"],
+        vec!["check", "--game", "game", "bots/py"],
+        vec!["run", "--game", "game", "--builtins-only", "--games", "2"],
+        vec!["check", "--game", "game"],
+    ] {
+        let out = take6_cmd(tmp.path()).args(&args).output().unwrap();
+        let said = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {said}");
+        assert!(!said.contains("panicked"), "{args:?}: {said}");
+        assert!(
+            said.contains(&format!("the game {} has no padding bots", game.display()))
+                && said.contains("add padding bots to the game folder"),
+            "{args:?}: {said}"
+        );
+        assert!(
+            !tmp.path().join("results/latest/work").exists(),
+            "{args:?}: nothing was built"
+        );
+    }
+}
+
+/// Issue 29 (audit, item 3): `take6 check --game FOLDER` without a bot checks the folder's
+/// judge: its padding bots play it, and the judge's log (requests, responses, displays, the
+/// finish) is printed; a judge that fails is shown failing, with its stderr.
+#[test]
+fn check_of_a_game_folder_shows_its_judges_log() {
+    let tmp = arena(&[], GENEROUS);
+    let out = take6_cmd(tmp.path())
+        .args(["check", "--game", "game", "--games", "2", "--seed", "4"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let said = text(&out.stdout);
+    for expected in [
+        "The judge's log of game",
+        "request to cycler#1 (",
+        "request to cycler#2 (",
+        "response of cycler#",
+        "display:",
+        "finish:",
+        "OK: the judge finished every one of 2 games",
+    ] {
+        assert!(said.contains(expected), "{expected}: {said}");
+    }
+    // A judge that crashes on its second call.
+    let game = tmp.path().join("game");
+    fs::write(
+        game.join("judge.py"),
+        "import json, sys\nfull = json.loads(sys.stdin.readline())\nif not full['log']:\n    \
+         print(json.dumps({'command': 'request', 'content': {'0': 1, '1': 1}}))\n    \
+         sys.exit(0)\nsys.stderr.write('judge blew up\\n')\nsys.exit(2)\n",
+    )
+    .unwrap();
+    let out = take6_cmd(tmp.path())
+        .args(["check", "--game", "game", "--games", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("VOID") && said.contains("judge blew up") && said.contains("FAILED"),
+        "{said}"
+    );
+    // A game without a judge of its own has none to check.
+    let out = take6_cmd(tmp.path())
+        .args(["check", "--game", "take6"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("has no judge of its own"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// Issue 29 (audit, item 4): a finished game forged into a void one is reported by verify:
+/// with its finish kept (the judge finished it with scores take6 ranks), and with its finish
+/// cut (the judge answers the log it is said to have failed on).
+#[test]
+fn verify_catches_a_game_forged_into_a_void_one() {
+    let tmp = arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
+    assert_ok(&run(tmp.path(), "3", "3", &[]));
+    let series = series_dir(tmp.path());
+    let id = series.file_name().unwrap().to_str().unwrap().to_string();
+    let jsonl = series.join("games.jsonl");
+    let pristine = fs::read(&jsonl).unwrap();
+    records(&series);
+    type Edit = fn(&mut GameRecord);
+    let forgeries: [(Edit, &str); 3] = [
+        (
+            |g| {
+                g.void = Some("the judge faulted: timeout".into());
+                g.scores = vec![0, 0];
+            },
+            "that take6 ranks",
+        ),
+        (
+            |g| {
+                g.void = Some("the judge faulted: timeout".into());
+                g.scores = vec![0, 0];
+                let body = g.body.as_mut().unwrap();
+                body["log"].as_array_mut().unwrap().pop();
+                body.as_object_mut().unwrap().remove("scores");
+            },
+            "but the judge answers",
+        ),
+        (
+            |g| g.void = Some("the judge faulted: timeout".into()),
+            "a void game's are 0",
+        ),
+    ];
+    for (edit, says) in forgeries {
+        fs::write(&jsonl, &pristine).unwrap();
+        forge(&jsonl, &id, 2, edit);
+        let out = take6_cmd(tmp.path()).args(["verify"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{says}: {}", text(&out.stdout));
+        let said = text(&out.stdout) + &text(&out.stderr);
+        assert!(
+            said.contains("line 2") && said.contains(says),
+            "{says}: {said}"
+        );
+    }
+}
+
+/// Issue 29 (audit, item 5): a bot's tree is held to Botzone's memory limit, the 256 MB it is
+/// told, under the series' default --memory-mib of 1024; the judge to its [judge] memory_mb.
+/// Skipped where the sandbox has no memory cgroup (the series' limit holds then, as it says).
+#[test]
+fn bots_and_the_judge_are_held_to_their_botzone_memory_limits() {
+    let tmp = arena(&[("py", "bz-py", false)], GENEROUS);
+    script_bot(
+        tmp.path(),
+        "hog",
+        r#"read x; exec python3 -c 'b = bytearray(400 << 20); print("{\"response\": {\"n\": 2}}")'"#,
+    );
+    let out = run(tmp.path(), "1", "5", &[]);
+    let said = text(&out.stderr);
+    if !said.contains("take6: memory: each bot's process tree is held") {
+        assert!(said.contains("has no memory cgroup"), "{said}");
+        common::skipped(&format!("no memory cgroup here: {said}"));
+        return;
+    }
+    let g = &records(&series_dir(tmp.path()))[0];
+    let seat = g.players.iter().position(|p| p == "hog").unwrap();
+    assert_eq!(g.invalid.len(), 1, "{said}: {:?}", g.invalid);
+    assert_eq!(
+        (g.invalid[0].seat, g.invalid[0].kind.as_str()),
+        (seat, "memory_limit"),
+        "{:?}",
+        g.invalid
+    );
+    assert!(g.invalid[0].reason.contains("256"), "{:?}", g.invalid);
+    // The same bot under game.toml's 512 MB plays.
+    let toml = tmp.path().join("game/game.toml");
+    let text0 = fs::read_to_string(&toml).unwrap();
+    fs::write(
+        &toml,
+        text0.replace("[limits]\n", "[limits]\nmemory_mb = 512\n"),
+    )
+    .unwrap();
+    assert_ok(&run(tmp.path(), "1", "5", &[]));
+    let g = &records(&series_dir(tmp.path()))[0];
+    assert_eq!(g.invalid, []);
+    // A judge over its [judge] memory_mb voids the game.
+    fs::write(
+        &toml,
+        text0.replace("[judge]\n", "[judge]\nmemory_mb = 100\n"),
+    )
+    .unwrap();
+    let judge = tmp.path().join("game/judge.py");
+    let source = fs::read_to_string(&judge).unwrap();
+    fs::write(
+        &judge,
+        source.replace("import json\n", "import json\nHOG = bytearray(200 << 20)\n"),
+    )
+    .unwrap();
+    let out = run(tmp.path(), "1", "5", &["--bots", "bots/py"]);
+    let g = &records(&series_dir(tmp.path()))[0];
+    let why = g.void.as_deref().unwrap_or("");
+    assert!(why.contains("memory"), "{why}: {}", text(&out.stderr));
+}
+
+/// Issue 29 (audit, item 6): as on Botzone, a bot started afresh gets its request and then the
+/// end of its input (a bot that reads to the end of file plays), and a bot that asks to be
+/// kept running without enabling it (bot.toml keep_running) faults, saying why.
+#[test]
+fn a_bot_started_afresh_sees_the_end_of_its_input() {
+    let tmp = arena(
+        &[("eof", "bz-eof", false), ("py", "bz-py", false)],
+        GENEROUS,
+    );
+    let out = run(tmp.path(), "2", "6", &["--bots", "bots/eof"]);
+    assert_ok(&out);
+    for g in records(&series_dir(tmp.path())) {
+        assert_eq!(g.invalid, [], "{}", logs(&series_dir(tmp.path())));
+    }
+    // bz-py with its `keep` file but no bot.toml: it asks, and is not allowed.
+    fs::write(tmp.path().join("bots/py/keep"), "").unwrap();
+    let out = run(tmp.path(), "1", "6", &["--bots", "bots/py"]);
+    assert_ok(&out);
+    let g = &records(&series_dir(tmp.path()))[0];
+    let seat = g.players.iter().position(|p| p == "py").unwrap();
+    assert_eq!(g.invalid.len(), 1, "{:?}", g.invalid);
+    assert_eq!(g.invalid[0].seat, seat);
+    assert!(
+        g.invalid[0].reason.contains("asked to be kept running")
+            && g.invalid[0]
+                .reason
+                .contains("keep_running = true in its bot.toml"),
+        "{:?}",
+        g.invalid
+    );
+    let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+    assert_eq!(log[1][seat.to_string()], json!({"verdict": "NJ"}));
+    // Enabled, it is kept running.
+    fs::write(tmp.path().join("bots/py/bot.toml"), "keep_running = true\n").unwrap();
+    let out = run(tmp.path(), "1", "6", &["--bots", "bots/py"]);
+    assert_ok(&out);
+    assert_eq!(records(&series_dir(tmp.path()))[0].invalid, []);
+}
+
+/// Issue 29 (audit, item 7): a bot's globaldata, updated at every turn by a bot at two tables
+/// at once (`--jobs 2`), loses no update: a turn that starts the bot reads it as it is and
+/// keeps what it answers before the next such turn reads it.
+#[test]
+fn globaldata_loses_no_update_at_two_tables() {
+    let tmp = arena(
+        &[("counter", "bz-counter", false), ("py", "bz-py", false)],
+        GENEROUS,
+    );
+    fs::write(
+        tmp.path().join("bots/counter/.botzone-globaldata"),
+        "\"count 0\"",
+    )
+    .unwrap();
+    let out = run(tmp.path(), "6", "2", &["--jobs", "2"]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let games = records(&series);
+    let mut turns = 0;
+    for g in &games {
+        assert_eq!(g.invalid, [], "{}", logs(&series));
+        let seat = g.players.iter().position(|p| p == "counter").unwrap();
+        let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+        turns += log
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .filter(|e| e.get(seat.to_string()).is_some())
+            .count();
+    }
+    let kept = fs::read_to_string(series.join("work/counter/.botzone-globaldata")).unwrap();
+    assert_eq!(kept, format!("\"count {turns}\""));
 }

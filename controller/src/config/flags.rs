@@ -45,7 +45,9 @@ pub enum Command {
     /// Check a bot before submitting it: build it, play a few games against the built-ins
     /// and print the transcript of the first game, each fault with what a correct reply would
     /// have been, reply times against the limits and the mean score. Exits 0 only when the bot
-    /// never faulted. The bot's folder is only read (a copy is built and played).
+    /// never faulted. The bot's folder is only read (a copy is built and played). Without a
+    /// bot, `take6 check --game FOLDER` checks a game folder's judge: its padding bots play
+    /// it and its log is printed; exits 0 only when no game was void.
     Check(CheckArgs),
     /// Print one recorded game turn by turn: the rows after each turn, where every card went,
     /// who took what, and the running cows (what report.html's game viewer shows).
@@ -98,8 +100,10 @@ pub struct RunArgs {
     /// The flags `take6 play` shares.
     #[command(flatten)]
     pub table: TableArgs,
-    /// The game: take6 (Take 6!, 2 to 10 players, lower scores win) or kingdomino
-    /// (CodinGame's Kingdomino, 2 to 4 players, higher scores win) [default: take6]
+    /// The game: take6 (Take 6!, 2 to 10 players, lower scores win), kingdomino
+    /// (CodinGame's Kingdomino, 2 to 4 players, higher scores win), or a game folder (a
+    /// game.toml and a judge speaking Botzone's protocol: see docs/botzone.md)
+    /// [default: take6]
     #[arg(long, value_name = "GAME")]
     pub game: Option<String>,
     /// Games to play (the budget); see --schedule for more bots than seats [default: 100]
@@ -260,7 +264,8 @@ pub struct PlayArgs {
     /// Your name at the table
     #[arg(long, value_name = "NAME", default_value = "you")]
     pub name: String,
-    /// The game: take6 or kingdomino [default: take6]
+    /// The game: a game's name (take6, kingdomino) or a game folder (a game.toml and a
+    /// judge speaking Botzone's protocol) [default: take6]
     #[arg(long, value_name = "GAME")]
     pub game: Option<String>,
     /// Your opponents: bots of the bots folder and built-ins by name (Take 6: random, first,
@@ -278,10 +283,12 @@ pub struct PlayArgs {
 /// Flags of `take6 check`.
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
-    /// The bot's folder
-    #[arg(value_name = "DIR")]
-    pub dir: PathBuf,
-    /// The game the bot plays: take6 or kingdomino [default: take6]
+    /// The bot's folder. Left out with --game FOLDER, the game folder's judge is checked:
+    /// its padding bots play each other and the judge's log is shown
+    #[arg(value_name = "DIR", required_unless_present = "game")]
+    pub dir: Option<PathBuf>,
+    /// The game the bot plays: a game's name (take6, kingdomino) or a game folder (a
+    /// game.toml and a judge speaking Botzone's protocol) [default: take6]
     #[arg(long, value_name = "GAME")]
     pub game: Option<String>,
     /// Games to play against the built-ins

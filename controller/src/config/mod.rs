@@ -63,6 +63,12 @@ pub struct Settings {
     pub jobs: usize,
     pub first_reply_ms: u64,
     pub reply_ms: u64,
+    /// Whether a flag or the settings file set the reply limits (else they are the game's
+    /// defaults): a Botzone game then plays every bot under them rather than each bot's own
+    /// (its language's, or `game.toml`'s). Recorded so that `--resume` plays as the series
+    /// began; left out of `series.toml` when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub limits_given: bool,
     pub build_timeout_s: u64,
     pub grace_ms: u64,
     /// The sandbox mode asked for (what it enforced is in `series.toml`'s `[sandbox]`).
@@ -181,6 +187,7 @@ impl Settings {
         // Recorded, but not keys of a settings file.
         for key in [
             "seed_given",
+            "limits_given",
             "human",
             "against",
             "bots_repository",
@@ -197,7 +204,22 @@ impl Settings {
                 }
             })?;
         let mut settings = Settings::resolve_from(args, file, None)?;
-        settings.limits_from = [game_limits::Source::Recorded; 2];
+        // Whether the series' limits were given is what it recorded (a series recorded
+        // before take6 kept it had its limits given only where a Botzone game's did not
+        // matter), or a flag given now (which, if it changes the games, the caller refuses).
+        settings.limits_given = recorded
+            .get("limits_given")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false)
+            || args.table.first_reply_ms.is_some()
+            || args.table.reply_ms.is_some();
+        // A game whose bots each have their own limits (a Botzone game's) says so, as the
+        // series said when it began; others say the limits are the recorded ones.
+        settings.limits_from = if !settings.limits_given && settings.game.limits_note().is_some() {
+            [game_limits::Source::Default; 2]
+        } else {
+            [game_limits::Source::Recorded; 2]
+        };
         settings.seed_given = recorded
             .get("seed_given")
             .and_then(serde_json::Value::as_bool)
@@ -263,6 +285,9 @@ impl Settings {
             jobs: shape.jobs,
             first_reply_ms: allowed.first_reply_ms,
             reply_ms: allowed.reply_ms,
+            limits_given: limits_from
+                .iter()
+                .any(|s| *s != game_limits::Source::Default),
             build_timeout_s: allowed.build_timeout_s,
             grace_ms: allowed.grace_ms,
             max_bot_mib: allowed.max_bot_mib,
@@ -457,7 +482,7 @@ impl Settings {
             return Vec::new();
         }
         let mut warnings = Vec::new();
-        if self.seed_given {
+        if self.seed_given && self.game.dealt_by_seed() {
             warnings.extend(self.seed.warning());
         }
         if self.duplicate == Some(true) {
@@ -515,10 +540,7 @@ impl Settings {
             wall_factor: self.wall_factor,
             line_cap: self.line_cap_bytes,
             stderr_cap: self.stderr_cap_kib * 1024,
-            reply_given: self
-                .limits_from
-                .iter()
-                .any(|s| *s != game_limits::Source::Default),
+            reply_given: self.limits_given,
         }
     }
 

@@ -117,6 +117,7 @@ impl Cgroups {
             memory: None,
             pids: None,
             cpu: None,
+            memory_limit: None,
         };
         let events = if self.v2 {
             "memory.events"
@@ -131,6 +132,7 @@ impl Cgroups {
             if self.memory.as_ref() == Some(base) {
                 set_memory(&dir, self.v2, limits.memory_bytes)?;
                 group.memory = Some(File::open(dir.join(events))?);
+                group.memory_limit = Some((dir.clone(), AtomicU64::new(limits.memory_bytes)));
             }
             if self.pids.as_ref() == Some(base) {
                 fs::write(dir.join("pids.max"), limits.max_procs.to_string())?;
@@ -229,9 +231,24 @@ pub struct Group {
     pids: Option<File>,
     /// `cpu.stat` or `cpuacct.usage`.
     cpu: Option<File>,
+    /// The memory controller's folder and the limit it holds now, in bytes.
+    memory_limit: Option<(PathBuf, AtomicU64)>,
 }
 
 impl Group {
+    /// Sets the memory the tree may use to `bytes`, where the group has the memory
+    /// controller (a warm sandbox's group, made before the game said its bot's limit).
+    pub fn set_memory_limit(&self, bytes: u64) -> io::Result<()> {
+        let Some((dir, now)) = &self.memory_limit else {
+            return Ok(());
+        };
+        if now.load(Ordering::Relaxed) != bytes {
+            set_memory(dir, self.v2, bytes)?;
+            now.store(bytes, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
     /// Moves the calling process into the group. Runs in the forked child before `exec`, so it
     /// allocates nothing: the pid is formatted on the stack and written to files opened earlier.
     pub fn join_self(procs: &[File]) -> io::Result<()> {

@@ -242,6 +242,9 @@ pub struct Sandbox {
     /// [`crate::affinity`]): the `k`-th warm sandbox a bot gets before the games is table
     /// `k`'s.
     table_cpus: Vec<usize>,
+    /// Memory limits of some working copies' trees, in MiB, lower than `limits`' (a Botzone
+    /// game's per bot and judge, [`Sandbox::limit_memory`]).
+    memory_of: Mutex<HashMap<PathBuf, u64>>,
 }
 
 /// The report's name of the frozen machine-wide counters (see [`counters`]).
@@ -273,6 +276,7 @@ impl Sandbox {
             images: None,
             _counters: None,
             table_cpus: Vec::new(),
+            memory_of: Mutex::default(),
         };
         if mode == Mode::None {
             sandbox.report.enforced = vec!["process-group", "address-space", "no-core-dumps"];
@@ -456,6 +460,36 @@ impl Sandbox {
         self.warm.is_some()
     }
 
+    /// Holds the trees started in `workdir` to `mib` of memory (at most the series' own
+    /// limit), where the memory cgroup holds each tree; returns whether it does (without it,
+    /// every tree keeps the series' address-space limit, which a lower one would break for
+    /// runtimes that reserve address space: Java, Go, JavaScript).
+    pub fn limit_memory(&self, workdir: &Path, mib: u64) -> bool {
+        if !self.memory_cgroup() {
+            return false;
+        }
+        let mib = mib.min(self.limits.memory_mib);
+        let mut memory_of = self.memory_of.lock().expect("not poisoned");
+        if memory_of.get(workdir) != Some(&mib) {
+            memory_of.insert(workdir.to_path_buf(), mib);
+        }
+        true
+    }
+
+    /// Whether each tree's memory is held by a memory cgroup.
+    pub fn memory_cgroup(&self) -> bool {
+        self.cgroups.memory.is_some()
+    }
+
+    /// The limits of a tree started in `workdir`: the series', with its own memory limit.
+    fn limits_of(&self, workdir: &Path) -> Limits {
+        let mut limits = self.limits;
+        if let Some(&mib) = self.memory_of.lock().expect("not poisoned").get(workdir) {
+            limits.memory_mib = mib;
+        }
+        limits
+    }
+
     /// Pins the tables to processors: `cpus[k]` is table `k`'s (empty: none are pinned).
     pub fn pin_tables(&mut self, cpus: Vec<usize>) {
         self.table_cpus = cpus;
@@ -550,6 +584,12 @@ impl Sandbox {
         // The sandbox's group outlives games: this game counts from here, before its launch
         // and after the last game's end is done (its processes killed and reaped).
         warm.settle().map_err(SpawnError::Start)?;
+        let limits = self.limits_of(workdir);
+        if let Some(group) = warm.group() {
+            group
+                .set_memory_limit(limits.memory_mib << 20)
+                .map_err(SpawnError::Start)?;
+        }
         let counters = warm.group().map(tree::Counters::of).unwrap_or_default();
         let (in_read, in_write) = io::pipe().map_err(SpawnError::Start)?;
         let (out_read, out_write) = io::pipe().map_err(SpawnError::Start)?;
@@ -578,15 +618,7 @@ impl Sandbox {
             stdin: Box::new(stdin),
             stdout: Box::new(stdout),
             stderr: Box::new(stderr),
-            tree: Tree::in_warm(
-                warm,
-                Arc::clone(pool),
-                counters,
-                cpu,
-                workdir,
-                base,
-                self.limits,
-            ),
+            tree: Tree::in_warm(warm, Arc::clone(pool), counters, cpu, workdir, base, limits),
         })
     }
 
@@ -698,6 +730,7 @@ impl Sandbox {
     ) -> Result<(Child, Tree), SpawnError> {
         let disk = self.limits.disk_mib << 20;
         let base = self.disk_base(workdir)?;
+        let limits = self.limits_of(workdir);
         // Groups of games that ended since the last start, without waiting.
         cgroup::settle(std::time::Duration::ZERO);
         let group = if self.cgroups == Cgroups::default() {
@@ -706,7 +739,7 @@ impl Sandbox {
             Some(
                 self.cgroups
                     .create(GroupLimits {
-                        memory_bytes: self.limits.memory_mib << 20,
+                        memory_bytes: limits.memory_mib << 20,
                         max_procs: self.limits.max_procs,
                         cpu_quota: program != "build",
                     })
@@ -789,7 +822,7 @@ impl Sandbox {
         drop(filters);
         let leader = child.id().ok_or(SpawnError::ExitedAtOnce)?;
         let cpu = self.clock == Clock::Cpu;
-        let tree = Tree::new(leader, group, cpu, workdir, base, self.limits);
+        let tree = Tree::new(leader, group, cpu, workdir, base, limits);
         Ok((child, tree))
     }
 

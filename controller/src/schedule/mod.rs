@@ -179,6 +179,16 @@ pub enum ScheduleError {
         players: usize,
         needed: u64,
     },
+    #[error(
+        "the game {game} has no padding bots, and {} cannot fill its {players} seats; add padding bots to the game folder (bot folders inside it, or padding = [...] in its game.toml; a copy of a bot's folder is one), or play more bots",
+        if *entrants == 1 { "1 bot".to_string() } else { format!("{entrants} bots") }
+    )]
+    NoPadding {
+        /// The game as `--game` names it (a game folder's path).
+        game: String,
+        entrants: usize,
+        players: usize,
+    },
 }
 
 impl Schedule {
@@ -212,6 +222,15 @@ impl Schedule {
         }
         if games > MAX_GAMES {
             return Err(ScheduleError::TooManyGames { games });
+        }
+        // A table short of bots is padded with the game's built-ins: a game with none (a
+        // game folder without padding bots) needs a bot in every seat.
+        if entrants < players && game.builtins().is_empty() {
+            return Err(ScheduleError::NoPadding {
+                game: game.spec(),
+                entrants,
+                players,
+            });
         }
         let p = players as u64;
         let layout = if entrants <= players {
@@ -287,6 +306,13 @@ impl Schedule {
     /// of `request.players` entrants (so duplicate deals follow the same rule), its seats
     /// shuffled per table from the game seed as always.
     pub fn builtins_only(request: Request) -> Result<Schedule, ScheduleError> {
+        if request.game.builtins().is_empty() {
+            return Err(ScheduleError::NoPadding {
+                game: request.game.spec(),
+                entrants: 0,
+                players: request.players,
+            });
+        }
         let schedule = Schedule::new(Request {
             entrants: request.players,
             ..request
@@ -368,13 +394,17 @@ impl Schedule {
     }
 
     /// The built-ins of `strategies` that pad a table of `entrants` entrants to `players`
-    /// seats, cycling through them in order.
+    /// seats, cycling through them in order (none when there are none: [`Schedule::new`]
+    /// refuses a table they cannot fill).
     pub fn padding_with(
         strategies: &[BuiltinKind],
         entrants: usize,
         players: usize,
     ) -> Vec<Entrant> {
         let mut count = vec![0usize; strategies.len()];
+        if strategies.is_empty() {
+            return Vec::new();
+        }
         (0..players.saturating_sub(entrants))
             .map(|i| {
                 let k = i % strategies.len();

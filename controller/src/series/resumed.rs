@@ -69,7 +69,9 @@ pub async fn resume(
     // The log must be sound before more is added to it.
     sound_log(dir)?;
 
-    let sandbox = if settings.builtins_only {
+    // Built-ins that are programs of the game (a game folder's padding bots) are built and
+    // run through the sandbox as bots are.
+    let sandbox = if settings.builtins_only && !settings.game.runs_programs() {
         None
     } else {
         Some(launcher(&settings)?)

@@ -261,7 +261,26 @@ pub(super) async fn run_builtins(
     bar: BarSlot,
 ) -> Result<SeriesOutcome, SeriesError> {
     let schedule = Schedule::builtins_only(settings.schedule_request(0))?;
-    let manifest = Manifest::new(dir, settings, &[], &[], &[], Some(&schedule));
+    let mut manifest = Manifest::new(dir, settings, &[], &[], &[], Some(&schedule));
+    let mut stop = std::pin::pin!(stop);
+    // A game's built-ins that are its own programs (a game folder's padding bots, and its
+    // judge) are built as a series of bots builds them, and run through the sandbox.
+    let sandbox = if settings.game.runs_programs() {
+        eprintln!("take6: {}", settings.limits_line());
+        let sandbox = launcher(settings)?;
+        let tools = bots::Toolchains::for_sandbox(&sandbox);
+        let ctx = game_context(settings, dir, &sandbox, &tools);
+        tokio::select! {
+            ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
+            () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
+        };
+        manifest.sandbox = Some(sandbox.report().into());
+        manifest.toolchains = tools.record();
+        Some(sandbox)
+    } else {
+        None
+    };
+    let _release = sandbox.as_ref().map(|s| Release(Arc::clone(s)));
     let lineup = Lineup {
         bots: Vec::new(),
         names: Vec::new(),
@@ -270,7 +289,16 @@ pub(super) async fn run_builtins(
     };
     dir.make_latest();
     let reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
-    play(settings, dir, &lineup, &schedule, None, reporter, stop).await
+    play(
+        settings,
+        dir,
+        &lineup,
+        &schedule,
+        sandbox.as_ref(),
+        reporter,
+        stop,
+    )
+    .await
 }
 
 /// What the game's [`crate::game::Game::prepare`] builds with: the series' folder, sandbox,

@@ -93,9 +93,11 @@ pub struct BotLimits {
     /// A turn of a bot kept running since its last.
     pub kept_running_ms: u64,
     pub memory_mb: u64,
-    /// Whether a bot may ask to be kept running: its input then stays open after each
-    /// request; otherwise it is closed after the request, as Botzone does for a bot that did
-    /// not enable keep-running (a bot that reads its input to the end then sees the end).
+    /// Whether a bot may ask to be kept running (the game allows it, `[limits] keep_running`,
+    /// and the bot enabled it, `bot.toml` `keep_running = true`): its input then stays open
+    /// after each request; otherwise it is closed after the request, as Botzone does for a
+    /// bot that did not enable keep-running (a bot that reads its input to the end then sees
+    /// the end), and a bot that asks all the same has faulted, saying why.
     pub keep_running: bool,
 }
 

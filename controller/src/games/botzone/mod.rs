@@ -163,6 +163,15 @@ impl Game for Botzone {
         &self.builtins
     }
 
+    fn runs_programs(&self) -> bool {
+        true
+    }
+
+    fn dealt_by_seed(&self) -> bool {
+        // The judge draws its own randomness (take6 passes it game.toml's initdata, no seed).
+        false
+    }
+
     fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
         Box::pin(async move {
             let prepared = build(&self.manifest, ctx).await?;
@@ -182,20 +191,27 @@ impl Game for Botzone {
             .seats
             .iter()
             .map(|s| {
-                let language = match (&s.occupant, &prepared) {
+                let (language, workdir) = match (&s.occupant, &prepared) {
                     (Occupant::Builtin(kind), Some(p)) => {
-                        p.padding.get(kind.index as usize).and_then(|(_, l)| *l)
+                        match p.padding.get(kind.index as usize) {
+                            Some((workdir, language)) => (*language, Some(workdir.as_path())),
+                            None => (None, None),
+                        }
                     }
-                    (Occupant::Bot { workdir, .. }, _) => language_of(workdir),
-                    _ => None,
+                    (Occupant::Bot { workdir, .. }, _) => (language_of(workdir), Some(&**workdir)),
+                    _ => (None, None),
                 };
-                (s.occupant.clone(), self.bot_limits(language, &limits))
+                let mut bot_limits = self.bot_limits(language, &limits);
+                // Kept running only where the game allows it and the bot enabled it, as a
+                // Botzone bot does in its settings (bot.toml keep_running = true).
+                bot_limits.keep_running &= workdir.is_some_and(crate::bots::keeps_running);
+                (s.occupant.clone(), bot_limits)
             })
             .collect();
         Box::pin(async move {
             let started = Instant::now();
             let Some(prepared) = prepared else {
-                let why = "the game's judge was not prepared for this series".to_string();
+                let why = record::NOT_PREPARED.to_string();
                 return record::void_outcome(&table, why, started);
             };
             let mut kinds = Vec::with_capacity(seats.len());
@@ -335,6 +351,20 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         ));
     }
     let judge = built.pop().ok_or("the judge was not built")?;
+    let limit = ctx.sandbox.limits().memory_mib;
+    if ctx.sandbox.memory_cgroup() {
+        eprintln!(
+            "take6: memory: each bot's process tree is held to its memory_mb (Botzone's 256 MB \
+             unless game.toml's [limits] memory_mb says otherwise), the judge's to [judge] \
+             memory_mb, each at most --memory-mib ({limit} MiB)"
+        );
+    } else {
+        eprintln!(
+            "take6: memory: this sandbox has no memory cgroup: bots and the judge are held to \
+             --memory-mib ({limit} MiB of address space per process), not to the memory_mb \
+             bots are told or [judge] memory_mb"
+        );
+    }
     let mut padding = Vec::new();
     for (name, folder) in &manifest.padding {
         let (mut bots, skipped) = crate::bots::prepare(

@@ -184,7 +184,10 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
             }
         }
     }
-    if record.void.is_none() {
+    if record.void.is_some() {
+        return check_void_shape(record, log, players, map);
+    }
+    {
         let exact = record.body.as_ref().and_then(|b| b.get("scores"));
         let last = &log[log.len() - 1]["output"];
         if last["command"] != "finish" {
@@ -207,7 +210,59 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
     Ok(())
 }
 
-/// Runs the judge built in `judge` afresh over every prefix of the recorded log.
+/// Why a game was void when take6 could not run its judge at all (no log).
+pub const NOT_PREPARED: &str = "the game's judge was not prepared for this series";
+
+/// A void game as take6 records one: no scores, and either a log that ends with responses
+/// (the judge failed on it: [`check_with_judge`] runs it again to see it fail), or one that
+/// ends with a `finish` whose scores take6 cannot rank after `[scores]`.
+fn check_void_shape(
+    record: &GameRecord,
+    log: &[Value],
+    players: usize,
+    map: (f64, f64),
+) -> Result<(), String> {
+    if record.scores.iter().any(|&s| s != 0) {
+        return Err(format!(
+            "the game is void, but the record gives it scores {:?} (a void game's are 0)",
+            record.scores
+        ));
+    }
+    if record.void.as_deref() == Some(NOT_PREPARED) && !log.is_empty() {
+        return Err("the game is void as never played, but its log holds steps".into());
+    }
+    if log.len().is_multiple_of(2) {
+        // The judge failed on this log: check_with_judge sees it fail again.
+        return Ok(());
+    }
+    let last = &log[log.len() - 1]["output"];
+    let given = wire::parse_judge(&last.to_string(), players).map_err(|e| e.to_string())?;
+    let Command::Finish(scores) = given.command else {
+        return Err(
+            "the game is void, but its log ends with a request of the judge, not with the \
+             responses the judge failed on"
+                .into(),
+        );
+    };
+    let exact = record.body.as_ref().and_then(|b| b.get("scores"));
+    if exact != Some(&json!(scores)) {
+        return Err(format!(
+            "the game is void, but its judge finished it with scores {} (the record says {})",
+            json!(scores),
+            exact.map_or("none".to_string(), Value::to_string)
+        ));
+    }
+    if whole(&scores, map).is_some() {
+        return Err(format!(
+            "the game is void, but its judge finished it with scores {} that take6 ranks",
+            json!(scores)
+        ));
+    }
+    Ok(())
+}
+
+/// Runs the judge built in `judge` afresh over every prefix of the recorded log; for a void
+/// game whose judge failed, over the whole log too, where it must fail again.
 pub fn check_with_judge(
     record: &GameRecord,
     judge: &Path,
@@ -233,6 +288,13 @@ pub fn check_with_judge(
         ..Limits::default()
     };
     let players = manifest.players;
+    // A void game whose log ends with the responses (or is empty) ended when its judge
+    // failed on that log.
+    let void_on_failure = record
+        .void
+        .as_deref()
+        .is_some_and(|why| why != NOT_PREPARED)
+        && log.len().is_multiple_of(2);
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -263,6 +325,16 @@ pub fn check_with_judge(
                         wire::excerpt(&recorded.to_string())
                     )
                 });
+            }
+            if void_on_failure {
+                let step = log.len() / 2;
+                if let Ok(output) = table::call_once(&spec, &log, &effective, players, base).await {
+                    return Err(format!(
+                        "step {step}: the game is recorded void (the judge failed), but the \
+                         judge answers {} to the recorded log",
+                        wire::excerpt(&output.raw.to_string())
+                    ));
+                }
             }
             Ok(())
         })

@@ -74,7 +74,6 @@ struct Seat {
     requests: Vec<Value>,
     responses: Vec<Value>,
     data: Value,
-    globaldata: Value,
     /// A bot kept running since its last turn.
     kept: Option<Process>,
     replies: Vec<ReplyTime>,
@@ -100,21 +99,14 @@ pub async fn play(
     let players = seats.len();
     let mut seats: Vec<Seat> = seats
         .into_iter()
-        .map(|kind| {
-            let globaldata = match &kind {
-                SeatKind::Bot { workdir, .. } => read_globaldata(workdir),
-                SeatKind::Human(_) => Value::String(String::new()),
-            };
-            Seat {
-                kind,
-                requests: Vec::new(),
-                responses: Vec::new(),
-                data: Value::String(String::new()),
-                globaldata,
-                kept: None,
-                replies: Vec::new(),
-                stderr: StderrLog::default(),
-            }
+        .map(|kind| Seat {
+            kind,
+            requests: Vec::new(),
+            responses: Vec::new(),
+            data: Value::String(String::new()),
+            kept: None,
+            replies: Vec::new(),
+            stderr: StderrLog::default(),
         })
         .collect();
     let mut runner = Judge {
@@ -192,8 +184,7 @@ pub async fn play(
             }
             s.absorb(finished);
         }
-        if let SeatKind::Bot { workdir, .. } = &s.kind {
-            write_globaldata(workdir, &s.globaldata);
+        if let SeatKind::Bot { .. } = &s.kind {
             ended.push((
                 seat,
                 std::mem::take(&mut s.replies),
@@ -240,9 +231,15 @@ impl Seat {
                 transcript.clone(),
             ),
         };
+        // A turn that starts the bot reads its globaldata as it is now and keeps what it
+        // answers before the next such turn of the bot, in this game or another, reads it:
+        // once the bot uses globaldata, those turns take its working copy's lock.
+        let mut _globaldata_lock = None;
         let (mut process, input) = match self.kept.take() {
             Some(p) => (p, request.to_string()),
             None => {
+                _globaldata_lock = globaldata_lock(&workdir).await;
+                let globaldata = read_globaldata(&workdir);
                 let first = self.requests.len() == 1;
                 let turn_ms = if first {
                     limits.first_turn_ms
@@ -256,6 +253,9 @@ impl Seat {
                     stderr_cap: STDERR_CAP,
                     ..base
                 };
+                // Botzone's memory limit, the one the bot is told, where the sandbox can hold
+                // its tree to it (a memory cgroup); else the series' --memory-mib holds it.
+                sandbox.limit_memory(&workdir, limits.memory_mb);
                 let p = Process::spawn(&sandbox, &workdir, templates, process_limits)?;
                 let p = match transcript {
                     Some((t, game)) => p.with_transcript(t.game(game)),
@@ -265,7 +265,7 @@ impl Seat {
                     &self.requests,
                     &self.responses,
                     &self.data,
-                    &self.globaldata,
+                    &globaldata,
                     turn_ms,
                     limits.memory_mb,
                 );
@@ -288,6 +288,20 @@ impl Seat {
                 return Err(fault);
             }
         };
+        if kept && !limits.keep_running {
+            let finished = process.finish_text(None).await;
+            self.absorb(finished);
+            return Err(Fault::BadReply(
+                format!(
+                    "it asked to be kept running ({}), which needs keep_running = true in its \
+                     bot.toml (Botzone's bot setting) and a game that allows it (game.toml \
+                     [limits] keep_running, true unless set to false); its input was closed \
+                     after the request, as Botzone closes it for a bot started afresh",
+                    wire::KEEP_RUNNING
+                ),
+                "bad_reply",
+            ));
+        }
         let answer = match wire::parse_bot(&lines) {
             Ok(answer) => answer,
             Err(why) => {
@@ -299,8 +313,9 @@ impl Seat {
         self.responses.push(answer.response.clone());
         self.data = answer.data.unwrap_or_else(|| Value::String(String::new()));
         if let Some(g) = answer.globaldata.filter(|g| !is_empty(g)) {
-            self.globaldata = g;
+            write_globaldata(&workdir, &g);
         }
+        drop(_globaldata_lock);
         if kept {
             self.kept = Some(process);
         } else {
@@ -342,6 +357,26 @@ fn append_stderr(into: &mut StderrLog, more: StderrLog) {
     into.dropped += (more.kept.len() - room) as u64 + more.dropped;
 }
 
+/// The lock of a bot's `globaldata`, by working copy: held by a turn that starts the bot, from
+/// reading its globaldata to keeping its answer, once the bot has some (a bot that never
+/// writes any is never held up). Tables of a series run in one process.
+async fn globaldata_lock(workdir: &std::path::Path) -> Option<tokio::sync::OwnedMutexGuard<()>> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static LOCKS: OnceLock<Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>> = OnceLock::new();
+    if !workdir.join(GLOBALDATA).exists() {
+        return None;
+    }
+    let lock = {
+        let mut locks = LOCKS
+            .get_or_init(Mutex::default)
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(locks.entry(workdir.to_path_buf()).or_default())
+    };
+    Some(lock.lock_owned().await)
+}
+
 /// A bot's `globaldata` from its working copy (a string, as Botzone keeps it), or "".
 fn read_globaldata(workdir: &std::path::Path) -> Value {
     let text = std::fs::read(workdir.join(GLOBALDATA)).unwrap_or_default();
@@ -354,8 +389,16 @@ fn write_globaldata(workdir: &std::path::Path, value: &Value) {
     if is_empty(value) {
         return;
     }
+    // Written beside and renamed over: a turn that reads it meanwhile reads the old value or
+    // the new one, never half of one.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let path = workdir.join(GLOBALDATA);
-    if let Err(e) = std::fs::write(&path, value.to_string()) {
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = workdir.join(format!("{GLOBALDATA}.{}-{n}", std::process::id()));
+    let written =
+        std::fs::write(&temp, value.to_string()).and_then(|()| std::fs::rename(&temp, &path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temp);
         tracing::warn!("cannot keep globaldata in {}: {e}", path.display());
     }
 }
@@ -455,6 +498,9 @@ impl Judge {
                     stderr_cap: STDERR_CAP,
                     ..self.base
                 };
+                self.spec
+                    .sandbox
+                    .limit_memory(&self.spec.workdir, self.spec.limits.memory_mb);
                 let p = Process::spawn(
                     &self.spec.sandbox,
                     &self.spec.workdir,
