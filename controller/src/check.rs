@@ -282,22 +282,23 @@ fn reply_times(said: &[Said], settings: &Settings) -> String {
 }
 
 /// When the check stopped before its `planned` games because the bot had the same fault in
-/// two games in a row (see `series::sinks::repeated`): what to say.
+/// two games in a row (see `series::repeated`): what to say.
 fn stopped_early(mine: &[(&GameRecord, usize)], planned: u64) -> Option<String> {
     if mine.len() as u64 >= planned {
         return None;
     }
     let signatures: Vec<_> = mine
         .iter()
-        .map(|(g, seat)| crate::series::sinks::repeated::signature(g, *seat))
+        .map(|(g, seat)| crate::series::repeated::signature(g, *seat))
         .collect();
     let repeated = signatures
         .windows(2)
         .find_map(|w| w[0].clone().filter(|s| w[1].as_ref() == Some(s)))?;
     Some(format!(
-        "\nStopped after {} of {planned}: the same fault ({}) twice in a row; the other games \
-         would repeat it. Fix it and check again.\n",
-        crate::names::count(mine.len() as u64, "game"),
+        "\nStopped after {} of {}: the same fault ({}) twice in a row; the other games would \
+         repeat it. Fix it and check again.\n",
+        mine.len(),
+        crate::names::count(planned, "game"),
         repeated.0
     ))
 }

@@ -409,18 +409,20 @@ fn the_readme_installs_with_the_lockfile() {
 }
 
 /// Item 6: `check` of a bot that does not flush stops once it has had the same fault twice in
-/// a row and says so, instead of five identical fault blocks at a wall limit each; its reply
-/// times name their clock beside limits that count CPU time.
+/// a row and says so, instead of five identical fault blocks at a wall limit each, whatever
+/// the machine's processors and take6.toml's `jobs` (a check plays one game at a time, so no
+/// third game is under way when the second faults); its reply times name their clock beside
+/// limits that count CPU time.
 #[test]
 fn check_stops_after_the_same_fault_twice_in_a_row() {
     let tmp = arena(&["unflushed"]);
+    // As many games at once as a run would play on a big machine: the check plays one.
+    fs::write(tmp.path().join("take6.toml"), "jobs = 8\n").unwrap();
     let out = take6(
         tmp.path(),
         &[
             "check",
             "bots/unflushed",
-            "--games",
-            "8",
             "--reply-ms",
             "100",
             "--first-reply-ms",
@@ -431,12 +433,18 @@ fn check_stops_after_the_same_fault_twice_in_a_row() {
     let shown = text(&out.stdout);
     assert!(
         shown.contains(
-            "of 8: the same fault (timeout) twice in a row; the other games would repeat it"
+            "\nStopped after 2 of 5 games: the same fault (timeout) twice in a row; the other \
+             games would repeat it"
         ),
         "{shown}"
     );
     let blocks = shown.matches("\nFAULT in game").count();
-    assert!((2..8).contains(&blocks), "{blocks} fault blocks: {shown}");
+    assert_eq!(blocks, 2, "{shown}");
+    assert!(shown.contains("\nFAILED: 2 faults in 2 games."), "{shown}");
+    // The series holds the two games and no more.
+    let series = tmp.path().join("results/checks/latest");
+    let lines = fs::read_to_string(series.join("games.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 2, "{lines}");
     assert!(
         shown.contains(
             "Reply times (wall-clock time from the message to the reply; the limits count CPU \
