@@ -180,7 +180,8 @@ fn seat_the_person(
             skipped.push(Skipped {
                 name: bot.name,
                 reason: format!(
-                    "the table is full: {human} plays with at most {} (choose them with --bots DIR)",
+                    "the table is full: at most {} can sit with {human} (choose them with \
+                     --against NAME..., or give a folder of fewer bots with --bots DIR)",
                     crate::names::count(settings.players as u64 - 1, "bot")
                 ),
             });
