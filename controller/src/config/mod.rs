@@ -390,6 +390,7 @@ impl Settings {
                 seed: args.seed,
                 first_reply_ms: args.first_reply_ms,
                 reply_ms: args.reply_ms,
+                sandbox: args.sandbox,
                 ..TableArgs::default()
             },
             game: args.game.clone(),
