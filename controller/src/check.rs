@@ -147,6 +147,9 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         }
     }
 
+    if let Some(hint) = another_game(settings, &mine) {
+        out.push_str(&hint);
+    }
     out.push_str(&reply_times(said, settings));
     out.push_str(&scores(&games, bot));
     if let Some(stop) = stopped_early(&mine, settings.games) {
@@ -233,6 +236,38 @@ fn fault_text(
     );
     out.push_str(&stderr_of(dir, bot, g.game));
     out
+}
+
+/// A bot checked at a game other than the default that faulted on its first turn in every
+/// game, and whose `bot.toml` does not say which games it plays, may be a bot of the default
+/// game (a Take 6 bot at a Kingdomino table waits for lines that never come): said once, with
+/// the fix, beside the faults themselves.
+fn another_game(settings: &Settings, mine: &[(&GameRecord, usize)]) -> Option<String> {
+    if settings.game.is_default() || crate::bots::names_its_games(&settings.bots) {
+        return None;
+    }
+    let on_first_turn = |(g, seat): &(&GameRecord, usize)| {
+        g.invalid
+            .iter()
+            .filter(|f| f.seat == *seat)
+            .map(|f| f.turn)
+            .min()
+            .is_some_and(|turn| turn <= 1)
+    };
+    if mine.is_empty() || !mine.iter().all(on_first_turn) {
+        return None;
+    }
+    let default = crate::games::default_game();
+    Some(format!(
+        "
+It faulted on its first turn in every game, and its bot.toml does not say which \
+         games it plays: if it is a {} bot, check it without --game {}. A bot.toml with games = \
+         [\"{}\"] (or [\"{}\"]) keeps a bot out of the series of other games.\n",
+        default.title(),
+        settings.game.name(),
+        default.name(),
+        settings.game.name()
+    ))
 }
 
 /// The bot's reply times against their limits: first replies of a game, and the others.

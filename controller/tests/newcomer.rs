@@ -526,6 +526,8 @@ fn check_stops_after_the_same_fault_twice_in_a_row() {
     let blocks = shown.matches("\nFAULT in game").count();
     assert_eq!(blocks, 2, "{shown}");
     assert!(shown.contains("\nFAILED: 2 faults in 2 games."), "{shown}");
+    // A Take 6 check of a Take 6 bot: no word of other games, whatever its faults.
+    assert!(!shown.contains("which games"), "{shown}");
     // The series holds the two games and no more.
     let series = tmp.path().join("results/checks/latest");
     let lines = fs::read_to_string(series.join("games.jsonl")).unwrap();
@@ -1237,4 +1239,50 @@ fn check_help_gives_every_games_default_limits() {
             "{game}"
         );
     }
+}
+
+/// A bot whose `bot.toml` does not say its game, checked at Kingdomino, that faults on its
+/// first turn in every game: the check says it may be a Take 6 bot and how to say so. A bot
+/// that says its game is left out instead; a Take 6 check says nothing of other games.
+#[test]
+fn a_bot_of_another_game_is_named_as_one_by_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = take6(tmp.path(), &["new", "old", "--lang", "python"]);
+    assert!(out.status.success(), "{}", said(&out));
+    let kd = [
+        "check",
+        "--game",
+        "kingdomino",
+        "--first-reply-ms",
+        "300",
+        "--reply-ms",
+        "300",
+        "bots/old",
+    ];
+    // As written, it says it plays Take 6: left out, with the fix.
+    let out = take6(tmp.path(), &kd);
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+    assert!(said(&out).contains("for another game: "), "{}", said(&out));
+    // An older bot, with no bot.toml.
+    fs::remove_file(tmp.path().join("bots/old/bot.toml")).unwrap();
+    let out = take6(tmp.path(), &kd);
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("\nFAULT in game 0, turn 1 "), "{shown}");
+    assert!(
+        shown.contains(
+            "\nIt faulted on its first turn in every game, and its bot.toml does not say which \
+             games it plays: if it is a Take 6! bot, check it without --game kingdomino. A \
+             bot.toml with games = [\"take6\"] (or [\"kingdomino\"]) keeps a bot out of the \
+             series of other games.\n"
+        ),
+        "{shown}"
+    );
+    // The same bot at its own game: no word of other games.
+    let out = take6(
+        tmp.path(),
+        &["check", "--games", "1", "--reply-ms", "5000", "bots/old"],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    assert!(!said(&out).contains("which games"), "{}", said(&out));
 }
