@@ -1181,11 +1181,13 @@ fn take6_bots_stay_out_of_kingdomino_games() {
     let shown = said(&out);
     assert!(
         shown.contains(
-            "bots/kd2: skipped: the table is full: at most 1 bot can sit with you (choose them \
+            "bots/kd2: skipped: the table is full: at most 1 bot can sit with you (choose which \
              with --against NAME..., or give a folder of fewer bots with --bots DIR)"
         ),
         "{shown}"
     );
+    // Bots of another game were never candidates for the person's table: not listed.
+    assert!(!shown.contains("for another game"), "{shown}");
     assert!(!shown.contains("flushing"), "{shown}");
     let board =
         fs::read_to_string(tmp.path().join("results/plays/latest/leaderboard.csv")).unwrap();
