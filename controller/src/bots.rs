@@ -298,6 +298,15 @@ pub fn entrants_at_most(bots_dir: &Path, game: &str) -> usize {
         .count()
 }
 
+/// Whether the `bot.toml` of the bot folder `folder` says which games the bot plays (its
+/// `games` key); an absent, unreadable or invalid one does not.
+pub fn names_its_games(folder: &Path) -> bool {
+    folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP)
+        .ok()
+        .and_then(|text| toml::from_str::<BotToml>(&text).ok())
+        .is_some_and(|t| t.games.is_some())
+}
+
 /// The folders' names that look alike (case folding, Unicode confusables), each with the
 /// reason it is refused: all of them, since any could otherwise pass for another on every
 /// screen, CSV and page. Names refused for themselves ([`name_problem`]) are left out.

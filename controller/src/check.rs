@@ -223,6 +223,9 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         }
     }
 
+    if let Some(hint) = another_game(settings, &mine) {
+        out.push_str(&hint);
+    }
     out.push_str(&reply_times(said, settings));
     out.push_str(&scores(&games, bot));
     if let Some(stop) = stopped_early(&mine, settings.games) {
@@ -311,6 +314,38 @@ fn fault_text(
     out
 }
 
+/// A bot checked at a game other than the default that faulted on its first turn in every
+/// game, and whose `bot.toml` does not say which games it plays, may be a bot of the default
+/// game (a Take 6 bot at a Kingdomino table waits for lines that never come): said once, with
+/// the fix, beside the faults themselves.
+fn another_game(settings: &Settings, mine: &[(&GameRecord, usize)]) -> Option<String> {
+    if settings.game.is_default() || crate::bots::names_its_games(&settings.bots) {
+        return None;
+    }
+    let on_first_turn = |(g, seat): &(&GameRecord, usize)| {
+        g.invalid
+            .iter()
+            .filter(|f| f.seat == *seat)
+            .map(|f| f.turn)
+            .min()
+            .is_some_and(|turn| turn <= 1)
+    };
+    if mine.is_empty() || !mine.iter().all(on_first_turn) {
+        return None;
+    }
+    let default = crate::games::default_game();
+    Some(format!(
+        "
+It faulted on its first turn in every game, and its bot.toml does not say which \
+         games it plays: if it is a {} bot, check it without --game {}. A bot.toml with games = \
+         [\"{}\"] (or [\"{}\"]) keeps a bot out of the series of other games.\n",
+        default.title(),
+        settings.game.name(),
+        default.name(),
+        settings.game.name()
+    ))
+}
+
 /// The bot's reply times against their limits: first replies of a game, and the others.
 fn reply_times(said: &[Said], settings: &Settings) -> String {
     let mut out = String::new();
@@ -358,22 +393,23 @@ fn reply_times(said: &[Said], settings: &Settings) -> String {
 }
 
 /// When the check stopped before its `planned` games because the bot had the same fault in
-/// two games in a row (see `series::sinks::repeated`): what to say.
+/// two games in a row (see `series::repeated`): what to say.
 fn stopped_early(mine: &[(&GameRecord, usize)], planned: u64) -> Option<String> {
     if mine.len() as u64 >= planned {
         return None;
     }
     let signatures: Vec<_> = mine
         .iter()
-        .map(|(g, seat)| crate::series::sinks::repeated::signature(g, *seat))
+        .map(|(g, seat)| crate::series::repeated::signature(g, *seat))
         .collect();
     let repeated = signatures
         .windows(2)
         .find_map(|w| w[0].clone().filter(|s| w[1].as_ref() == Some(s)))?;
     Some(format!(
-        "\nStopped after {} of {planned}: the same fault ({}) twice in a row; the other games \
-         would repeat it. Fix it and check again.\n",
-        crate::names::count(mine.len() as u64, "game"),
+        "\nStopped after {} of {}: the same fault ({}) twice in a row; the other games would \
+         repeat it. Fix it and check again.\n",
+        mine.len(),
+        crate::names::count(planned, "game"),
         repeated.0
     ))
 }

@@ -112,10 +112,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             resume: None,
             checked: None,
         },
-        Command::Leaderboard { dir } => return leaderboard(&dir),
-        Command::Verify { dir } => return verify(&dir),
+        Command::Leaderboard { dir } => {
+            return leaderboard(&dir).map_err(|e| latest_hint(&dir, "leaderboard", e));
+        }
+        Command::Verify { dir } => return verify(&dir).map_err(|e| latest_hint(&dir, "verify", e)),
         Command::Replay { dir, game } => {
-            let record = series::find_game(&dir, game)?;
+            let record = series::find_game(&dir, game)
+                .map_err(|e| latest_hint(&dir, &format!("replay {game}"), e.into()))?;
             // The replay quotes what bots wrote (PICK messages, responses, fault reasons).
             print_untrusted(&record.rules.replay_text(&record));
             return Ok(ExitCode::SUCCESS);
@@ -125,6 +128,33 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::New(args) => return new_bot(&args),
     };
     play_series(start)
+}
+
+/// `e`, an error of a command given `dir`: when `dir` is a `latest` that is not there (no
+/// `take6 run` here yet) but a check's or a play's `latest` is, the error says where those are
+/// and how to give one to `command` (issue 30: a new user's first results are a check's).
+fn latest_hint(dir: &std::path::Path, command: &str, e: anyhow::Error) -> anyhow::Error {
+    if dir.exists() || dir.file_name() != Some("latest".as_ref()) {
+        return e;
+    }
+    let results = dir.parent().unwrap_or(std::path::Path::new(""));
+    let found: Vec<(&str, PathBuf)> = [("check", "checks"), ("play", "plays")]
+        .into_iter()
+        .map(|(what, folder)| (what, results.join(folder).join("latest")))
+        .filter(|(_, latest)| latest.exists())
+        .collect();
+    let Some((_, first)) = found.first() else {
+        return e;
+    };
+    let said: Vec<String> = found
+        .iter()
+        .map(|(what, latest)| format!("the last {what} is {}", latest.display()))
+        .collect();
+    anyhow::anyhow!(
+        "{e}: it is the last series of take6 run, and none was run here; {} (take6 {command} {})",
+        said.join(", "),
+        first.display()
+    )
 }
 
 /// `take6 leaderboard`: rebuilt from the records, with a warning when they do not verify.

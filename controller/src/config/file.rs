@@ -57,6 +57,18 @@ pub(super) fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     })?;
     toml::from_str(&text).map_err(|e| ConfigError::Parse {
         path: path.to_path_buf(),
-        message: super::file_errors::explain(&text, &e),
+        message: super::file_errors::explain(&text, &e, &words_of),
     })
+}
+
+/// The words a key that takes one may have (`sandbox`: auto, strict, none), as serde lists
+/// them when given none of them; none for other keys.
+fn words_of(key: &str) -> Vec<String> {
+    let probe = format!("{key} = \"\"\n");
+    match toml::from_str::<FileConfig>(&probe) {
+        Err(e) => super::file_errors::unknown_variant(e.message())
+            .map(|(_, words)| words)
+            .unwrap_or_default(),
+        Ok(_) => Vec::new(),
+    }
 }

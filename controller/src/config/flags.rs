@@ -300,12 +300,18 @@ pub struct CheckArgs {
     /// Folder the check's series folder is made in [default: results]
     #[arg(long, value_name = "DIR")]
     pub results: Option<PathBuf>,
-    /// Time limit for the first reply of a game [default: 3000]
+    /// Time limit for a bot's first reply of a game, start-up included [default: 3000 for
+    /// take6, 1000 for kingdomino]
     #[arg(long, value_name = "MS")]
     pub first_reply_ms: Option<u64>,
-    /// Time limit for every later reply [default: 1000]
+    /// Time limit for every later reply [default: 1000 for take6, 50 for kingdomino]
     #[arg(long, value_name = "MS")]
     pub reply_ms: Option<u64>,
+    /// How much isolation the bot gets, as for run: auto, strict, or none (no sandbox: its
+    /// build and the bot run as your own user, e.g. with a toolchain in your home folder that
+    /// the sandbox does not see) [default: auto]
+    #[arg(long, value_name = "MODE")]
+    pub sandbox: Option<Mode>,
 }
 
 /// Flags of `take6 clean` (here with the other commands' flags: what they do is

@@ -406,7 +406,7 @@ impl Settings {
     }
 
     /// Resolves the settings of `take6 check`: a series of the bots in `bots` (the check's
-    /// copy of the bot) whose messages and replies are recorded.
+    /// copy of the bot) whose messages and replies are recorded, played one game at a time.
     pub fn resolve_check(args: &CheckArgs, bots: PathBuf) -> Result<Settings, ConfigError> {
         let mut settings = Settings::resolve(&RunArgs {
             table: TableArgs {
@@ -415,6 +415,7 @@ impl Settings {
                 seed: args.seed,
                 first_reply_ms: args.first_reply_ms,
                 reply_ms: args.reply_ms,
+                sandbox: args.sandbox,
                 ..TableArgs::default()
             },
             game: args.game.clone(),
@@ -422,6 +423,9 @@ impl Settings {
             ..RunArgs::default()
         })?;
         settings.transcript = Some(crate::player::transcript::Transcript::default());
+        // One game at a time: a bot with the same fault in two games in a row stops the check
+        // there (series::repeated), with no other game already under way.
+        settings.jobs = 1;
         Ok(settings)
     }
 

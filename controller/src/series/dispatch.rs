@@ -2,6 +2,7 @@
 //! own runtime, see [`super::lanes`]), each game's outcome sent to the reporter.
 
 use std::future::Future;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use tokio::sync::mpsc;
@@ -40,6 +41,13 @@ pub async fn dispatch(
     let mut plans = schedule
         .plans()
         .filter(|p| shard.holds(p.game) && !done.contains(p.game));
+    // `take6 check` (one game at a time): the same fault twice in a row is enough to explain,
+    // seen before the game's table is free, so that no later game starts.
+    let repeated = settings.transcript.is_some().then(|| {
+        Arc::new(super::repeated::RepeatedFault::new(Arc::clone(
+            &lineup.enough,
+        )))
+    });
     let work = async {
         loop {
             // A closed channel means the reporter failed (it reports why): play no more.
@@ -51,8 +59,12 @@ pub async fn dispatch(
                 let Some(plan) = plans.next() else { break };
                 let table = table_of(&plan, settings, seats, names);
                 let tx = tx.clone();
+                let repeated = repeated.clone();
                 let game = async move {
                     let mut outcome = table.rules.clone().play(table, limits).await;
+                    if let Some(repeated) = repeated {
+                        repeated.see(&outcome.record);
+                    }
                     if level == Level::Summary {
                         outcome.record = outcome.record.summary();
                     }

@@ -30,6 +30,7 @@ mod lineup;
 pub mod manifest;
 pub mod merge;
 mod play;
+pub mod repeated;
 mod replay;
 pub mod reporter;
 mod resume;

@@ -66,12 +66,6 @@ pub(super) fn sinks(
             .until_separated(settings.until_separated.then_some(settings.top)),
         ),
     ];
-    if settings.transcript.is_some() {
-        // `take6 check`: the same fault twice in a row is enough to explain.
-        sinks.push(Box::new(sinks::repeated::RepeatedFault::new(Arc::clone(
-            &lineup.enough,
-        ))));
-    }
     if settings.until_separated {
         sinks.push(Box::new(sinks::Separation::new(
             settings.top,

@@ -33,10 +33,6 @@ pub async fn resume(
     let mut manifest = resumable_manifest(dir)?;
     let origin = accept::origin(&manifest, &dir.path);
     let settings = accept::settings(args, &manifest, origin.as_deref())?;
-    for warning in &manifest.warnings {
-        eprintln!("take6: warning: {warning}");
-    }
-    eprintln!("take6: {}", settings.limits_line());
     let library = TemplateLibrary::load(settings.templates.as_deref())
         .map_err(|e| SeriesError::Templates(e.to_string()))?;
     let mut failed = Vec::new();
@@ -59,6 +55,11 @@ pub async fn resume(
             games: manifest.games_played,
         });
     }
+    // Only for a series that plays on: a complete one's error comes alone.
+    for warning in &manifest.warnings {
+        eprintln!("take6: warning: {warning}");
+    }
+    eprintln!("take6: {}", settings.limits_line());
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
     let schedule = if settings.builtins_only {
         Schedule::builtins_only(settings.schedule_request(0))?

@@ -166,6 +166,9 @@ fn seat_the_person(
     skipped: &mut Vec<Skipped>,
 ) -> Result<(), SeriesError> {
     if let Some(human) = &settings.human {
+        // A person sits at a table of one game: bots of another were never candidates, and
+        // are not listed (as with --against).
+        skipped.retain(|s| !s.is_for_another_game());
         // A bot whose name looks like the person's (case folding, confusables) is as taken.
         let look = crate::names::look(human);
         if bots
@@ -180,7 +183,8 @@ fn seat_the_person(
             skipped.push(Skipped {
                 name: bot.name,
                 reason: format!(
-                    "the table is full: {human} plays with at most {} (choose them with --bots DIR)",
+                    "the table is full: at most {} can sit with {human} (choose which with \
+                     --against NAME..., or give a folder of fewer bots with --bots DIR)",
                     crate::names::count(settings.players as u64 - 1, "bot")
                 ),
             });

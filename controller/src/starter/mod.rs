@@ -114,14 +114,20 @@ pub fn write(args: &NewArgs) -> Result<Written, StarterError> {
         move |error| StarterError::Write { path, error }
     };
     fs::create_dir_all(&folder).map_err(write_err(&folder))?;
-    let mut files = vec![(folder.join(file), text.replace("NAME", &args.name))];
-    if !game.is_default() {
-        // Left out of a Take 6 series by design, and `take6 check` says to add --game.
-        files.push((
+    // Every starter says which game it plays, so a series of another game leaves it out by
+    // design (and `take6 check` says to add --game) instead of seating it where it can only
+    // fault: a Take 6 bot at a Kingdomino table waits for lines that never come.
+    let files = [
+        (folder.join(file), text.replace("NAME", &args.name)),
+        (
             folder.join("bot.toml"),
-            format!("games = [\"{}\"]\n", game.name()),
-        ));
-    }
+            format!(
+                "# The games this bot plays: a series of another game leaves it out.\n\
+                 games = [\"{}\"]\n",
+                game.name()
+            ),
+        ),
+    ];
     for (path, text) in &files {
         fs::write(path, text).map_err(write_err(path))?;
     }

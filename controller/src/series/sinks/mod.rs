@@ -5,7 +5,6 @@
 pub mod bot_logs;
 pub mod games;
 pub mod progress;
-pub mod repeated;
 pub mod reply_times;
 pub mod report;
 mod unseparated;

@@ -1,13 +1,15 @@
 //! Under `take6 check`: raises `enough` once a bot has the same fault (kind and phase) in two
 //! games in a row, so that no more games are started (issue 30: a bot that never flushes
-//! took 5 games × a 30 s wall limit to check, five identical fault blocks). `check`'s report
-//! then says it stopped and why.
+//! took 5 games × a 30 s wall limit to check, five identical fault blocks). `check` plays its
+//! games one at a time and each game is seen here before its table is free for the next
+//! (see [`super::dispatch`]), so the check stops after exactly the second of them. `check`'s
+//! report then says it stopped and why.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::super::reporter::{Event, Origin, Sink, SinkError, State};
 use crate::record::GameRecord;
 
 /// A seat's first fault in a game: its kind and phase.
@@ -20,34 +22,31 @@ pub fn signature(game: &GameRecord, seat: usize) -> Option<(String, String)> {
 
 /// Watches each bot's faults game after game.
 pub struct RepeatedFault {
-    last: HashMap<String, Option<(String, String)>>,
+    last: Mutex<HashMap<String, Option<(String, String)>>>,
     enough: Arc<AtomicBool>,
 }
 
 impl RepeatedFault {
     pub fn new(enough: Arc<AtomicBool>) -> RepeatedFault {
         RepeatedFault {
-            last: HashMap::new(),
+            last: Mutex::default(),
             enough,
         }
     }
-}
 
-impl Sink for RepeatedFault {
-    fn event(&mut self, event: &Event<'_>, _: &State) -> Result<(), SinkError> {
-        let Event::GameFinished(game, Origin::Played { .. }) = event else {
-            return Ok(());
-        };
+    /// A game just played, in the order the games are played: raises `enough` when one of
+    /// its bots had the same first fault as in its game before.
+    pub fn see(&self, game: &GameRecord) {
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         for (seat, bot) in game.players.iter().enumerate() {
             if game.builtin.get(seat).copied().unwrap_or(true) {
                 continue;
             }
             let now = signature(game, seat);
-            let before = self.last.insert(bot.clone(), now.clone());
+            let before = last.insert(bot.clone(), now.clone());
             if now.is_some() && before.flatten() == now {
                 self.enough.store(true, Ordering::Relaxed);
             }
         }
-        Ok(())
     }
 }
