@@ -102,6 +102,15 @@ fn two_bots_talk_through_the_kernel_without_the_sandbox() {
     }
 }
 
+/// The counter tests one at a time: the counters are machine-wide, so the sandboxed test's
+/// sender (5 pseudo-terminals a 1-bit, loopback packets) moves what the test without the
+/// sandbox reads (pty-nr read 10 where its own sender held 5), and the other way round.
+static COUNTER_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_counter_test_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    COUNTER_TESTS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// A zoo with two copies of `hostile-counter`, `counter-a` sending and `counter-b` receiving.
 fn counters(test: &str) -> Zoo {
     let zoo = Zoo::new(test, &[]);
@@ -174,6 +183,7 @@ const FROZEN: [&str; 7] = [
 
 #[test]
 fn two_bots_cannot_talk_through_machine_wide_counters() {
+    let _alone = one_counter_test_at_a_time();
     if !sandbox_available("counters") {
         return;
     }
@@ -218,6 +228,7 @@ fn two_bots_cannot_talk_through_machine_wide_counters() {
 
 #[test]
 fn two_bots_talk_through_machine_wide_counters_without_the_sandbox() {
+    let _alone = one_counter_test_at_a_time();
     let zoo = counters("counters-none");
     zoo::assert_ok(&zoo.run("none", &ARGS));
     let read = readings(&zoo);
