@@ -141,7 +141,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
 
     let mut faults = 0;
     for (g, seat) in &mine {
-        for f in g.invalid.iter().filter(|f| f.seat == *seat) {
+        for f in g.first().invalid.iter().filter(|f| f.seat == *seat) {
             faults += 1;
             out.push_str(&fault_text(dir, bot, settings, said, g, f));
         }

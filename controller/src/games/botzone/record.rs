@@ -22,8 +22,11 @@ use super::manifest::Manifest;
 use super::table::{self, JudgeSpec, Played};
 use super::wire::{self, Command};
 use crate::player::Limits;
-use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes};
+use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes, RoundRecord};
 use crate::table::{GameOutcome, TableGame};
+
+/// The fault phase of a seat asked for a step's response.
+pub const MOVE: FaultPhase = FaultPhase::named("move");
 
 /// The record of a game played at `table`.
 pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64)) -> GameRecord {
@@ -65,7 +68,7 @@ pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64))
         .map(|f| InvalidRecord {
             seat: f.seat,
             turn: f.step.min(u8::MAX as usize) as u8,
-            phase: FaultPhase::Move,
+            phase: MOVE,
             kind: f.fault.kind().to_string(),
             reason: f.fault.to_string(),
         })
@@ -79,8 +82,11 @@ pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64))
             .collect(),
         body: Some(body),
         void,
-        invalid,
-        scores,
+        rounds: vec![RoundRecord {
+            invalid,
+            scores,
+            ..RoundRecord::default()
+        }],
         ms: started.elapsed().as_millis() as u64,
         ..blank(table)
     }
@@ -93,7 +99,10 @@ pub fn void_outcome(table: &TableGame, why: String, started: Instant) -> GameOut
         record: GameRecord {
             body: Some(json!({"initdata": "", "log": []})),
             void: Some(why),
-            scores: vec![0; players],
+            rounds: vec![RoundRecord {
+                scores: vec![0; players],
+                ..RoundRecord::default()
+            }],
             ms: started.elapsed().as_millis() as u64,
             ..blank(table)
         },
@@ -137,7 +146,10 @@ fn parts(record: &GameRecord) -> Result<(&Vec<Value>, &Value), String> {
 /// game's scores are the judge's.
 pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Result<(), String> {
     let (log, _) = parts(record)?;
-    if record.players.len() != players || record.scores.len() != players {
+    let [round] = record.rounds.as_slice() else {
+        return Err(format!("{} rounds; a game is one", record.rounds.len()));
+    };
+    if record.players.len() != players || round.scores.len() != players {
         return Err(format!(
             "the game has {players} players; the record has {}",
             record.players.len()
@@ -171,10 +183,7 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
                 .parse()
                 .map_err(|_| format!("log[{i}]: player {key:?}"))?;
             let step = (i / 2 + 1).min(u8::MAX as usize) as u8;
-            let faulted = record
-                .invalid
-                .iter()
-                .any(|f| f.seat == seat && f.turn == step);
+            let faulted = (round.invalid.iter()).any(|f| f.seat == seat && f.turn == step);
             if (verdict != "OK") != faulted {
                 return Err(format!(
                     "log[{i}]: player {key}'s verdict is {verdict:?}, but the record {} a fault \
@@ -195,11 +204,11 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
             unreachable!("a finish");
         };
         if exact != Some(&json!(scores))
-            || whole(&scores, map).as_deref() != Some(&record.scores[..])
+            || whole(&scores, map).as_deref() != Some(&round.scores[..])
         {
             return Err(format!(
                 "the scores {:?} are not the judge's {}",
-                record.scores,
+                round.scores,
                 json!(scores)
             ));
         }
