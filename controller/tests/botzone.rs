@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
 use serde_json::json;
-use take6::record::{GameRecord, read_games_jsonl};
+use take6::record::{Body, GameRecord, read_games_jsonl};
 use tempfile::TempDir;
 
 use common::{assert_ok, copy_dir, fixtures, forge, text};
@@ -153,11 +153,14 @@ fn strict_bots_in_both_modes_play_the_strict_judge_and_verify() {
         let games = records(&series);
         assert_eq!(games.len(), 6);
         for g in &games {
-            assert_eq!(g.invalid, [], "{}", logs(&series));
+            assert_eq!(g.rounds[0].invalid, [], "{}", logs(&series));
             assert_eq!(g.void, None);
             // Every bot plays the same numbers: every round is a tie.
-            assert_eq!(g.scores, [1, 1]);
-            let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+            assert_eq!(g.rounds[0].scores, [1, 1]);
+            let log = g.body.as_ref().unwrap().value()["log"]
+                .as_array()
+                .unwrap()
+                .clone();
             assert_eq!(log.len(), 11);
             assert_eq!(log[0]["output"]["initdata"]["keep"], json!(judge_keeps));
             assert_eq!(
@@ -223,20 +226,31 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
         let g = &records(&series)[0];
         assert_eq!(g.void, None, "{name}: {}", text(&out.stderr));
         let seat = g.players.iter().position(|p| p == name).unwrap();
-        assert_eq!(g.invalid.len(), 1, "{name}: {:?}", g.invalid);
         assert_eq!(
-            (g.invalid[0].seat, g.invalid[0].kind.as_str()),
+            g.rounds[0].invalid.len(),
+            1,
+            "{name}: {:?}",
+            g.rounds[0].invalid
+        );
+        assert_eq!(
+            (
+                g.rounds[0].invalid[0].seat,
+                g.rounds[0].invalid[0].kind.as_str()
+            ),
             (seat, kind),
             "{name}"
         );
-        let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+        let log = g.body.as_ref().unwrap().value()["log"]
+            .as_array()
+            .unwrap()
+            .clone();
         assert_eq!(
             log[1][seat.to_string()],
             json!({"verdict": verdict}),
             "{name}"
         );
-        assert_eq!(g.scores[seat], 0, "{name}");
-        assert_eq!(g.scores[1 - seat], 2, "{name}");
+        assert_eq!(g.rounds[0].scores[seat], 0, "{name}");
+        assert_eq!(g.rounds[0].scores[1 - seat], 2, "{name}");
         assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
     }
     // Memory: the sandbox's memory cgroup stops the bot's tree at the limit.
@@ -260,9 +274,21 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
     }
     let g = &records(&series_dir(tmp.path()))[0];
     let seat = g.players.iter().position(|p| p == "hog").unwrap();
-    assert_eq!(g.invalid.len(), 1, "{said}: {:?}", g.invalid);
-    assert_eq!(g.invalid[0].kind, "memory_limit", "{:?}", g.invalid);
-    let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+    assert_eq!(
+        g.rounds[0].invalid.len(),
+        1,
+        "{said}: {:?}",
+        g.rounds[0].invalid
+    );
+    assert_eq!(
+        g.rounds[0].invalid[0].kind, "memory_limit",
+        "{:?}",
+        g.rounds[0].invalid
+    );
+    let log = g.body.as_ref().unwrap().value()["log"]
+        .as_array()
+        .unwrap()
+        .clone();
     assert_eq!(log[1][seat.to_string()], json!({"verdict": "MLE"}));
 }
 
@@ -348,13 +374,21 @@ fn verify_catches_forgeries_and_a_judge_that_is_not_deterministic() {
     records(&series);
     type Edit = fn(&mut GameRecord);
     let forgeries: [(Edit, &str); 3] = [
-        (|g| g.scores = vec![2, 0], "are not the judge's"),
+        (|g| g.rounds[0].scores = vec![2, 0], "are not the judge's"),
         (
-            |g| g.body.as_mut().unwrap()["log"][3]["0"]["response"] = json!({"n": 1}),
+            |g| {
+                let mut body = g.body.as_ref().unwrap().value();
+                body["log"][3]["0"]["response"] = json!({"n": 1});
+                g.body = Some(Body::new(&body));
+            },
             "the judge answers",
         ),
         (
-            |g| g.body.as_mut().unwrap()["log"][2]["output"]["content"]["1"]["round"] = json!(9),
+            |g| {
+                let mut body = g.body.as_ref().unwrap().value();
+                body["log"][2]["output"]["content"]["1"]["round"] = json!(9);
+                g.body = Some(Body::new(&body));
+            },
             "the judge answers",
         ),
     ];
@@ -495,7 +529,7 @@ fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
             }
         );
         assert_eq!(g.builtin.iter().filter(|b| **b).count(), 1);
-        assert_eq!(g.invalid, []);
+        assert_eq!(g.rounds[0].invalid, []);
     }
 }
 
@@ -535,7 +569,7 @@ fn a_person_types_the_responses() {
     // A play's series goes beside the host's series, never moving results/latest.
     let series = fs::canonicalize(tmp.path().join("results/plays/latest")).unwrap();
     let g = &records(&series)[0];
-    assert_eq!(g.invalid, []);
+    assert_eq!(g.rounds[0].invalid, []);
     assert_eq!(g.void, None);
 }
 

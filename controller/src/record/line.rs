@@ -12,7 +12,9 @@ use serde::de::Error as _;
 use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::{Card, GameRecord, InvalidRecord, ReplyTimes, RoundRecord, TurnRecord};
+use serde_json::value::RawValue;
+
+use super::{Body, Card, GameRecord, InvalidRecord, ReplyTimes, RoundRecord, TurnRecord};
 use crate::game::GameRef;
 
 impl Serialize for GameRecord {
@@ -57,7 +59,8 @@ impl Serialize for GameRecord {
             line.serialize_field("replies", &self.replies)?;
         }
         if let Some(body) = &self.body {
-            line.serialize_field("body", body)?;
+            let key = if body.legacy { "kingdomino" } else { "body" };
+            line.serialize_field(key, &body.json)?;
         }
         if let Some(void) = &self.void {
             line.serialize_field("void", void)?;
@@ -112,8 +115,11 @@ struct Line {
     ms: u64,
     #[serde(default)]
     replies: Vec<ReplyTimes>,
-    #[serde(default, alias = "kingdomino")]
-    body: Option<serde_json::Value>,
+    #[serde(default)]
+    body: Option<Box<RawValue>>,
+    /// The body of a Kingdomino line of an earlier version.
+    #[serde(default)]
+    kingdomino: Option<Box<RawValue>>,
     #[serde(default)]
     void: Option<String>,
 }
@@ -134,6 +140,15 @@ impl<'de> Deserialize<'de> for GameRecord {
         rounds.extend(line.rounds);
         check_totals(line.players.len(), &rounds, line.totals.as_deref())
             .map_err(D::Error::custom)?;
+        let body = match (line.body, line.kingdomino) {
+            (Some(_), Some(_)) => return Err(D::Error::duplicate_field("body")),
+            (Some(json), None) => Some(Body {
+                json,
+                legacy: false,
+            }),
+            (None, Some(json)) => Some(Body { json, legacy: true }),
+            (None, None) => None,
+        };
         Ok(GameRecord {
             game: line.game,
             rules: line.rules,
@@ -145,7 +160,7 @@ impl<'de> Deserialize<'de> for GameRecord {
             rounds,
             ms: line.ms,
             replies: line.replies,
-            body: line.body,
+            body,
             void: line.void,
         })
     }
@@ -193,5 +208,41 @@ mod tests {
         );
         let back: GameRecord = serde_json::from_str(&json).unwrap();
         assert_eq!(back.rounds, vec![NO_ROUND.clone()]);
+    }
+
+    /// A body is written as `body` byte for byte; one read from a line of an earlier version
+    /// under its game's name (`kingdomino`) reads the same and is written back under that
+    /// name, so the older line stays what it was.
+    #[test]
+    fn a_body_keeps_its_bytes_and_an_older_lines_name() {
+        let mut r = crate::record::fixtures::result(&["a", "b"], &[1, 2], &[]);
+        r.body = Some(Body::new(
+            &serde_json::json!({"moves": [{"turn": 1, "seat": 0}]}),
+        ));
+        let json = serde_json::to_string(&r).unwrap();
+        assert!(
+            json.contains(r#","body":{"moves":[{"seat":0,"turn":1}]}}"#),
+            "{json}"
+        );
+        let back: GameRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, r);
+
+        let older = r#"{"game":0,"seed":1,"subset":0,"players":["a","b"],"builtin":[false,false],"invalid":[],"scores":[1,2],"ms":3,"kingdomino":{"moves":[{"turn":1,"seat":0}]}}"#;
+        let read: GameRecord = serde_json::from_str(older).unwrap();
+        let body = read.body.as_ref().unwrap();
+        assert_eq!(
+            body.json(),
+            r#"{"moves":[{"turn":1,"seat":0}]}"#,
+            "its bytes kept"
+        );
+        assert_eq!(
+            body.value(),
+            serde_json::json!({"moves": [{"seat": 0, "turn": 1}]})
+        );
+        assert_eq!(serde_json::to_string(&read).unwrap(), older);
+
+        let both = older.replace(r#""ms":3,"#, r#""ms":3,"body":{},"#);
+        let e = serde_json::from_str::<GameRecord>(&both).unwrap_err();
+        assert!(e.to_string().contains("duplicate field `body`"), "{e}");
     }
 }

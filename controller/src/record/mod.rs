@@ -100,12 +100,62 @@ pub struct GameRecord {
     /// The game's own record, opaque to the machinery, which only its game reads: e.g.
     /// Kingdomino's moves, a judge program's log. Absent for Take 6, whose rounds hold its
     /// cards. (Kingdomino lines of earlier versions name it `kingdomino`.)
-    pub body: Option<serde_json::Value>,
+    pub body: Option<Body>,
     /// Why the game is void, when it is: its rules failed (a judge program that crashed or
     /// answered nonsense), so it is recorded but not scored (the tally, ratings and report
     /// leave it out; the series says how many at the end). Absent for a game that counts.
     pub void: Option<String>,
 }
+
+/// A game's own record in its line ([`GameRecord::body`]): JSON the machinery keeps byte for
+/// byte as it was written or read, and which only its game reads (e.g. with [`Body::read`]
+/// into its own type).
+#[derive(Debug, Clone)]
+pub struct Body {
+    json: Box<serde_json::value::RawValue>,
+    /// Read from a line of an earlier version, which named the body after its game
+    /// (Kingdomino's `kingdomino`): written back under that name, so that the line stays
+    /// byte for byte what it was.
+    legacy: bool,
+}
+
+impl Body {
+    /// `value` as a body.
+    ///
+    /// # Panics
+    /// If `value` does not serialize to JSON (a map with keys that are not strings): a game's
+    /// record is made of its own types, which always do.
+    pub fn new<T: Serialize + ?Sized>(value: &T) -> Body {
+        Body {
+            json: serde_json::value::to_raw_value(value).expect("a game's body serializes"),
+            legacy: false,
+        }
+    }
+
+    /// The body as the game's type `T`.
+    pub fn read<T: serde::de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.json.get())
+    }
+
+    /// The body as a JSON value.
+    pub fn value(&self) -> serde_json::Value {
+        self.read().expect("a body is valid JSON")
+    }
+
+    /// The body's JSON text.
+    pub fn json(&self) -> &str {
+        self.json.get()
+    }
+}
+
+/// Bodies are equal when their JSON text is.
+impl PartialEq for Body {
+    fn eq(&self, other: &Body) -> bool {
+        self.json() == other.json()
+    }
+}
+
+impl Eq for Body {}
 
 /// One bot's reply times in one game, in microseconds, in reply order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -387,7 +387,9 @@ mod tests {
         let mut games = series();
         let mut void = result(&["a", "b"], &[0, 99], &[]);
         void.void = Some("the judge exited (status 1)".into());
-        void.body = Some(serde_json::json!({"log": [{"output": {"command": "request"}}]}));
+        void.body = Some(crate::record::Body::new(
+            &serde_json::json!({"log": [{"output": {"command": "request"}}]}),
+        ));
         let line = crate::record::games_jsonl_line(&void);
         assert!(
             line.contains(r#""void":"the judge exited (status 1)""#),

@@ -22,7 +22,7 @@ use super::manifest::Manifest;
 use super::table::{self, JudgeSpec, Played};
 use super::wire::{self, Command};
 use crate::player::Limits;
-use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes, RoundRecord};
+use crate::record::{Body, FaultPhase, GameRecord, InvalidRecord, ReplyTimes, RoundRecord};
 use crate::table::{GameOutcome, TableGame};
 
 /// The fault phase of a seat asked for a step's response.
@@ -80,7 +80,7 @@ pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64))
             .filter(|(_, replies, _)| !replies.is_empty())
             .map(|(seat, replies, _)| ReplyTimes::new(*seat, replies))
             .collect(),
-        body: Some(body),
+        body: Some(Body::new(&body)),
         void,
         rounds: vec![RoundRecord {
             invalid,
@@ -97,7 +97,7 @@ pub fn void_outcome(table: &TableGame, why: String, started: Instant) -> GameOut
     let players = table.seats.len();
     GameOutcome {
         record: GameRecord {
-            body: Some(json!({"initdata": "", "log": []})),
+            body: Some(Body::new(&json!({"initdata": "", "log": []}))),
             void: Some(why),
             rounds: vec![RoundRecord {
                 scores: vec![0; players],
@@ -131,12 +131,14 @@ fn whole(scores: &[f64], (offset, scale): (f64, f64)) -> Option<Vec<u32>> {
         .collect()
 }
 
+/// The record's body.
+fn body(record: &GameRecord) -> Result<Value, String> {
+    let body = (record.body.as_ref()).ok_or("no body: not a Botzone game's record")?;
+    body.read().map_err(|e| format!("the body: {e}"))
+}
+
 /// The body's log and initdata.
-fn parts(record: &GameRecord) -> Result<(&Vec<Value>, &Value), String> {
-    let body = record
-        .body
-        .as_ref()
-        .ok_or("no body: not a Botzone game's record")?;
+fn parts(body: &Value) -> Result<(&Vec<Value>, &Value), String> {
     let log = body["log"].as_array().ok_or("the body has no log")?;
     Ok((log, &body["initdata"]))
 }
@@ -145,7 +147,8 @@ fn parts(record: &GameRecord) -> Result<(&Vec<Value>, &Value), String> {
 /// answer the players asked, every verdict other than OK is a recorded fault, and a finished
 /// game's scores are the judge's.
 pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Result<(), String> {
-    let (log, _) = parts(record)?;
+    let body = body(record)?;
+    let (log, _) = parts(&body)?;
     let [round] = record.rounds.as_slice() else {
         return Err(format!("{} rounds; a game is one", record.rounds.len()));
     };
@@ -194,7 +197,7 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
         }
     }
     if record.void.is_none() {
-        let exact = record.body.as_ref().and_then(|b| b.get("scores"));
+        let exact = body.get("scores");
         let last = &log[log.len() - 1]["output"];
         if last["command"] != "finish" {
             return Err("the game is not void, but the judge's last output is no finish".into());
@@ -222,7 +225,8 @@ pub fn check_with_judge(
     judge: &Path,
     manifest: &Manifest,
 ) -> Result<(), String> {
-    let (log, initdata) = parts(record)?;
+    let body = body(record)?;
+    let (log, initdata) = parts(&body)?;
     let log = log.clone();
     // The initdata every call after the first got; the first call is given it too, so that
     // a judge that draws its deal when it has none (FightTheLandlord) deals the same again.
@@ -282,14 +286,16 @@ pub fn check_with_judge(
 
 /// The request `seat` was sent at `step` (1-based), if the record holds it.
 pub fn request_of(record: &GameRecord, seat: usize, step: usize) -> Option<Value> {
-    let (log, _) = parts(record).ok()?;
+    let body = body(record).ok()?;
+    let (log, _) = parts(&body).ok()?;
     let entry = log.get(2 * step.checked_sub(1)?)?;
     entry["output"]["content"].get(seat.to_string()).cloned()
 }
 
 /// `take6 replay`: each step's requests, responses and display.
 pub fn replay_text(record: &GameRecord) -> String {
-    let Ok((log, initdata)) = parts(record) else {
+    let body = body(record);
+    let Ok((log, initdata)) = body.as_ref().map_err(String::clone).and_then(parts) else {
         return "no Botzone log in this record\n".into();
     };
     let mut out = String::new();

@@ -19,11 +19,12 @@ impl GameLog {
     /// an earlier version reads as the body).
     pub fn of(record: &crate::record::GameRecord) -> Result<GameLog, String> {
         let body = (record.body.as_ref()).ok_or("a Kingdomino record without its moves")?;
-        GameLog::deserialize(body).map_err(|e| format!("a Kingdomino record's moves: {e}"))
+        body.read()
+            .map_err(|e| format!("a Kingdomino record's moves: {e}"))
     }
 
     /// The log as its record's body.
-    pub fn into_body(self) -> serde_json::Value {
-        serde_json::to_value(self).expect("a Kingdomino log always serializes")
+    pub fn into_body(self) -> crate::record::Body {
+        crate::record::Body::new(&self)
     }
 }
