@@ -108,13 +108,7 @@ fn faults_of(game: &GameRecord, bot: &str) -> Vec<(u8, String, String)> {
         .invalid
         .iter()
         .filter(|f| f.seat == seat)
-        .map(|f| {
-            (
-                f.turn,
-                format!("{:?}", f.phase).to_lowercase(),
-                f.kind.clone(),
-            )
-        })
+        .map(|f| (f.turn, f.phase.as_str().to_string(), f.kind.clone()))
         .collect()
 }
 
