@@ -1,5 +1,6 @@
-//! What a series produces, one job per file: the record of each game (here, the schema), its
-//! line in `games.jsonl` with the running SHA-256 chain ([`jsonl`]), the running tally behind
+//! What a series produces, one job per file: the record of each game (here, the schema: an
+//! envelope every game shares, its rounds, and the game's own body; its line as every version
+//! wrote it, `line.rs`), its line in `games.jsonl` with the running SHA-256 chain ([`jsonl`]), the running tally behind
 //! the leaderboard ([`tally`]), exporters that are pure functions of the standings
 //! ([`export`]), ratings ([`rating`]) and the HTML report's frame ([`report`]). Checking a
 //! record against its rules, replaying it for people and drawing its board are its game's
@@ -261,14 +262,6 @@ impl GameRecord {
     /// Round 1, the only one of a game of one round (an empty round in a record of none).
     pub fn first(&self) -> &RoundRecord {
         self.rounds.first().unwrap_or(&NO_ROUND)
-    }
-
-    /// Round 1, made if the record has none.
-    pub fn first_mut(&mut self) -> &mut RoundRecord {
-        if self.rounds.is_empty() {
-            self.rounds.push(RoundRecord::default());
-        }
-        &mut self.rounds[0]
     }
 
     /// Each seat's score over the whole game: the sum over its rounds.
