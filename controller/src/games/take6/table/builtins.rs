@@ -123,7 +123,6 @@ pub fn play_into(
     record.builtin.resize(n, true);
     record.replies.clear();
     let rounds = table.rounds.max(1) as usize;
-    record.rounds.truncate(rounds);
     record.rounds.resize_with(rounds, RoundRecord::default);
     for (i, kept) in record.rounds.iter_mut().enumerate() {
         let mut r = Round::deal(table.seed, n, i as u32, table.rotation);
