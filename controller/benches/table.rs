@@ -44,8 +44,7 @@ fn main() {
             if game < 100 {
                 outcome.record.check().expect("valid record");
             }
-            cows += outcome
-                .record
+            cows += outcome.record.rounds[0]
                 .cows
                 .iter()
                 .map(|&c| u64::from(c))
@@ -70,7 +69,11 @@ fn main() {
             let names = t.seats.iter_mut().map(|s| std::mem::take(&mut s.name));
             let names = names.collect();
             let record = builtins::play_with(&t, names, turns, &mut scratch);
-            sync_cows += record.cows.iter().map(|&c| u64::from(c)).sum::<u64>();
+            sync_cows += record.rounds[0]
+                .cows
+                .iter()
+                .map(|&c| u64::from(c))
+                .sum::<u64>();
         }
         let secs = started.elapsed().as_secs_f64();
         println!(

@@ -73,10 +73,10 @@ pub fn judge_report(dir: &Path) -> (String, bool) {
                 void += 1;
                 format!("VOID: {why}")
             }
-            None => format!("scores {:?}", g.scores),
+            None => format!("scores {:?}", g.total_scores()),
         };
         let _ = writeln!(out, "  game {} ({}): {end}", g.game, g.players.join(", "));
-        for f in &g.invalid {
+        for (_, f) in g.faults() {
             let who = g.players.get(f.seat).map_or("?", String::as_str);
             let _ = writeln!(
                 out,
@@ -217,7 +217,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
 
     let mut faults = 0;
     for (g, seat) in &mine {
-        for f in g.invalid.iter().filter(|f| f.seat == *seat) {
+        for f in g.first().invalid.iter().filter(|f| f.seat == *seat) {
             faults += 1;
             out.push_str(&fault_text(dir, bot, settings, said, g, f));
         }
@@ -323,7 +323,8 @@ fn another_game(settings: &Settings, mine: &[(&GameRecord, usize)]) -> Option<St
         return None;
     }
     let on_first_turn = |(g, seat): &(&GameRecord, usize)| {
-        g.invalid
+        g.first()
+            .invalid
             .iter()
             .filter(|f| f.seat == *seat)
             .map(|f| f.turn)

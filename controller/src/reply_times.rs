@@ -118,7 +118,6 @@ mod tests {
     fn reply_times_are_gathered_per_bot_across_games() {
         let record = |wall: Vec<u64>, cpu: Vec<u64>| GameRecord {
             rules: crate::game::GameRef::default_game(),
-            kingdomino: None,
             body: None,
             void: None,
             game: 0,
@@ -127,15 +126,10 @@ mod tests {
             rotation: 0,
             players: vec!["a".into(), "b".into()],
             builtin: vec![false, true],
-            hands: vec![],
-            rows: [1, 2, 3, 4],
-            turns: vec![],
-            invalid: vec![],
-            cows: vec![],
-            penalty: vec![],
-            scores: vec![],
-            rounds: vec![],
-            totals: None,
+            rounds: vec![crate::record::RoundRecord {
+                rows: [1, 2, 3, 4],
+                ..Default::default()
+            }],
             ms: 0,
             replies: vec![ReplyTimes {
                 seat: 0,

@@ -396,7 +396,7 @@ fn a_person_is_told_why_and_leaving_is_recorded_as_such() {
     let stdout = text(&out.stdout);
     let g = &games_of(&played(tmp.path()))[0];
     let me = g.players.iter().position(|p| p == "you").unwrap();
-    let mut hand = g.hands[me].clone();
+    let mut hand = g.rounds[0].hands[me].clone();
     hand.sort_unstable();
     let listed = hand
         .iter()
@@ -422,12 +422,19 @@ fn a_person_is_told_why_and_leaving_is_recorded_as_such() {
     assert!(stdout.contains("Ctrl-D leaves the game"), "{stdout}");
     assert!(!stdout.contains("you are you"), "{stdout}");
     assert!(stdout.contains("New game at a table of 4"), "{stdout}");
-    assert_eq!(g.invalid.len(), 1, "{:?}", g.invalid);
+    assert_eq!(g.rounds[0].invalid.len(), 1, "{:?}", g.rounds[0].invalid);
     assert_eq!(
-        (g.invalid[0].seat, g.invalid[0].kind.as_str()),
+        (
+            g.rounds[0].invalid[0].seat,
+            g.rounds[0].invalid[0].kind.as_str()
+        ),
         (me, "left")
     );
-    assert!(g.invalid[0].reason.contains("Ctrl-D"), "{:?}", g.invalid[0]);
+    assert!(
+        g.rounds[0].invalid[0].reason.contains("Ctrl-D"),
+        "{:?}",
+        g.rounds[0].invalid[0]
+    );
     let manifest = fs::read_to_string(played(tmp.path()).join("series.toml")).unwrap();
     assert!(manifest.contains("\nplayers = 4\n"), "{manifest}");
     // A name of one's own is said once.

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
 use serde_json::json;
-use take6::record::{GameRecord, read_games_jsonl};
+use take6::record::{Body, GameRecord, read_games_jsonl};
 use tempfile::TempDir;
 
 use common::{assert_ok, copy_dir, fixtures, forge, text};
@@ -177,11 +177,14 @@ fn strict_bots_in_both_modes_play_the_strict_judge_and_verify() {
         let games = records(&series);
         assert_eq!(games.len(), 6);
         for g in &games {
-            assert_eq!(g.invalid, [], "{}", logs(&series));
+            assert_eq!(g.rounds[0].invalid, [], "{}", logs(&series));
             assert_eq!(g.void, None);
             // Every bot plays the same numbers: every round is a tie.
-            assert_eq!(g.scores, [1, 1]);
-            let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+            assert_eq!(g.rounds[0].scores, [1, 1]);
+            let log = g.body.as_ref().unwrap().value()["log"]
+                .as_array()
+                .unwrap()
+                .clone();
             assert_eq!(log.len(), 11);
             assert_eq!(log[0]["output"]["initdata"]["keep"], json!(judge_keeps));
             assert_eq!(
@@ -247,20 +250,31 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
         let g = &records(&series)[0];
         assert_eq!(g.void, None, "{name}: {}", text(&out.stderr));
         let seat = g.players.iter().position(|p| p == name).unwrap();
-        assert_eq!(g.invalid.len(), 1, "{name}: {:?}", g.invalid);
         assert_eq!(
-            (g.invalid[0].seat, g.invalid[0].kind.as_str()),
+            g.rounds[0].invalid.len(),
+            1,
+            "{name}: {:?}",
+            g.rounds[0].invalid
+        );
+        assert_eq!(
+            (
+                g.rounds[0].invalid[0].seat,
+                g.rounds[0].invalid[0].kind.as_str()
+            ),
             (seat, kind),
             "{name}"
         );
-        let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+        let log = g.body.as_ref().unwrap().value()["log"]
+            .as_array()
+            .unwrap()
+            .clone();
         assert_eq!(
             log[1][seat.to_string()],
             json!({"verdict": verdict}),
             "{name}"
         );
-        assert_eq!(g.scores[seat], 0, "{name}");
-        assert_eq!(g.scores[1 - seat], 2, "{name}");
+        assert_eq!(g.rounds[0].scores[seat], 0, "{name}");
+        assert_eq!(g.rounds[0].scores[1 - seat], 2, "{name}");
         assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
     }
     // Memory: the sandbox's memory cgroup stops the bot's tree at the limit.
@@ -284,9 +298,21 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
     }
     let g = &records(&series_dir(tmp.path()))[0];
     let seat = g.players.iter().position(|p| p == "hog").unwrap();
-    assert_eq!(g.invalid.len(), 1, "{said}: {:?}", g.invalid);
-    assert_eq!(g.invalid[0].kind, "memory_limit", "{:?}", g.invalid);
-    let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+    assert_eq!(
+        g.rounds[0].invalid.len(),
+        1,
+        "{said}: {:?}",
+        g.rounds[0].invalid
+    );
+    assert_eq!(
+        g.rounds[0].invalid[0].kind, "memory_limit",
+        "{:?}",
+        g.rounds[0].invalid
+    );
+    let log = g.body.as_ref().unwrap().value()["log"]
+        .as_array()
+        .unwrap()
+        .clone();
     assert_eq!(log[1][seat.to_string()], json!({"verdict": "MLE"}));
 }
 
@@ -372,13 +398,21 @@ fn verify_catches_forgeries_and_a_judge_that_is_not_deterministic() {
     records(&series);
     type Edit = fn(&mut GameRecord);
     let forgeries: [(Edit, &str); 3] = [
-        (|g| g.scores = vec![2, 0], "are not the judge's"),
+        (|g| g.rounds[0].scores = vec![2, 0], "are not the judge's"),
         (
-            |g| g.body.as_mut().unwrap()["log"][3]["0"]["response"] = json!({"n": 1}),
+            |g| {
+                let mut body = g.body.as_ref().unwrap().value();
+                body["log"][3]["0"]["response"] = json!({"n": 1});
+                g.body = Some(Body::new(&body));
+            },
             "the judge answers",
         ),
         (
-            |g| g.body.as_mut().unwrap()["log"][2]["output"]["content"]["1"]["round"] = json!(9),
+            |g| {
+                let mut body = g.body.as_ref().unwrap().value();
+                body["log"][2]["output"]["content"]["1"]["round"] = json!(9);
+                g.body = Some(Body::new(&body));
+            },
             "the judge answers",
         ),
     ];
@@ -525,7 +559,7 @@ fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
             }
         );
         assert_eq!(g.builtin.iter().filter(|b| **b).count(), 1);
-        assert_eq!(g.invalid, []);
+        assert_eq!(g.rounds[0].invalid, []);
     }
 }
 
@@ -565,7 +599,7 @@ fn a_person_types_the_responses() {
     // A play's series goes beside the host's series, never moving results/latest.
     let series = fs::canonicalize(tmp.path().join("results/plays/latest")).unwrap();
     let g = &records(&series)[0];
-    assert_eq!(g.invalid, []);
+    assert_eq!(g.rounds[0].invalid, []);
     assert_eq!(g.void, None);
 }
 
@@ -689,7 +723,13 @@ print(json.dumps({"response": {"n": 2}}))
     let games = records(&series);
     assert_eq!(games.len(), 4, "{said}");
     for g in &games {
-        assert_eq!(g.invalid, [], "game {}: {}", g.game, logs(&series));
+        assert_eq!(
+            g.rounds[0].invalid,
+            [],
+            "game {}: {}",
+            g.game,
+            logs(&series)
+        );
         assert_eq!(g.void, None);
     }
     assert_ok(&out);
@@ -802,17 +842,18 @@ fn verify_catches_a_game_forged_into_a_void_one() {
         (
             |g| {
                 g.void = Some("the judge faulted: timeout".into());
-                g.scores = vec![0, 0];
+                g.rounds[0].scores = vec![0, 0];
             },
             "that take6 ranks",
         ),
         (
             |g| {
                 g.void = Some("the judge faulted: timeout".into());
-                g.scores = vec![0, 0];
-                let body = g.body.as_mut().unwrap();
+                g.rounds[0].scores = vec![0, 0];
+                let mut body = g.body.as_ref().unwrap().value();
                 body["log"].as_array_mut().unwrap().pop();
                 body.as_object_mut().unwrap().remove("scores");
+                g.body = Some(Body::new(&body));
             },
             "but the judge answers",
         ),
@@ -854,14 +895,26 @@ fn bots_and_the_judge_are_held_to_their_botzone_memory_limits() {
     }
     let g = &records(&series_dir(tmp.path()))[0];
     let seat = g.players.iter().position(|p| p == "hog").unwrap();
-    assert_eq!(g.invalid.len(), 1, "{said}: {:?}", g.invalid);
     assert_eq!(
-        (g.invalid[0].seat, g.invalid[0].kind.as_str()),
+        g.rounds[0].invalid.len(),
+        1,
+        "{said}: {:?}",
+        g.rounds[0].invalid
+    );
+    assert_eq!(
+        (
+            g.rounds[0].invalid[0].seat,
+            g.rounds[0].invalid[0].kind.as_str()
+        ),
         (seat, "memory_limit"),
         "{:?}",
-        g.invalid
+        g.rounds[0].invalid
     );
-    assert!(g.invalid[0].reason.contains("256"), "{:?}", g.invalid);
+    assert!(
+        g.rounds[0].invalid[0].reason.contains("256"),
+        "{:?}",
+        g.rounds[0].invalid
+    );
     // The same bot under game.toml's 512 MB plays.
     let toml = tmp.path().join("game/game.toml");
     let text0 = fs::read_to_string(&toml).unwrap();
@@ -872,7 +925,7 @@ fn bots_and_the_judge_are_held_to_their_botzone_memory_limits() {
     .unwrap();
     assert_ok(&run(tmp.path(), "1", "5", &[]));
     let g = &records(&series_dir(tmp.path()))[0];
-    assert_eq!(g.invalid, []);
+    assert_eq!(g.rounds[0].invalid, []);
     // A judge over its [judge] memory_mb voids the game.
     fs::write(
         &toml,
@@ -904,7 +957,7 @@ fn a_bot_started_afresh_sees_the_end_of_its_input() {
     let out = run(tmp.path(), "2", "6", &["--bots", "bots/eof"]);
     assert_ok(&out);
     for g in records(&series_dir(tmp.path())) {
-        assert_eq!(g.invalid, [], "{}", logs(&series_dir(tmp.path())));
+        assert_eq!(g.rounds[0].invalid, [], "{}", logs(&series_dir(tmp.path())));
     }
     // bz-py with its `keep` file but no bot.toml: it asks, and is not allowed.
     fs::write(tmp.path().join("bots/py/keep"), "").unwrap();
@@ -912,23 +965,28 @@ fn a_bot_started_afresh_sees_the_end_of_its_input() {
     assert_ok(&out);
     let g = &records(&series_dir(tmp.path()))[0];
     let seat = g.players.iter().position(|p| p == "py").unwrap();
-    assert_eq!(g.invalid.len(), 1, "{:?}", g.invalid);
-    assert_eq!(g.invalid[0].seat, seat);
+    assert_eq!(g.rounds[0].invalid.len(), 1, "{:?}", g.rounds[0].invalid);
+    assert_eq!(g.rounds[0].invalid[0].seat, seat);
     assert!(
-        g.invalid[0].reason.contains("asked to be kept running")
-            && g.invalid[0]
+        g.rounds[0].invalid[0]
+            .reason
+            .contains("asked to be kept running")
+            && g.rounds[0].invalid[0]
                 .reason
                 .contains("keep_running = true in its bot.toml"),
         "{:?}",
-        g.invalid
+        g.rounds[0].invalid
     );
-    let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+    let log = g.body.as_ref().unwrap().value()["log"]
+        .as_array()
+        .unwrap()
+        .clone();
     assert_eq!(log[1][seat.to_string()], json!({"verdict": "NJ"}));
     // Enabled, it is kept running.
     fs::write(tmp.path().join("bots/py/bot.toml"), "keep_running = true\n").unwrap();
     let out = run(tmp.path(), "1", "6", &["--bots", "bots/py"]);
     assert_ok(&out);
-    assert_eq!(records(&series_dir(tmp.path()))[0].invalid, []);
+    assert_eq!(records(&series_dir(tmp.path()))[0].rounds[0].invalid, []);
 }
 
 /// Issue 29 (audit, item 7): a bot's globaldata, updated at every turn by a bot at two tables
@@ -951,9 +1009,12 @@ fn globaldata_loses_no_update_at_two_tables() {
     let games = records(&series);
     let mut turns = 0;
     for g in &games {
-        assert_eq!(g.invalid, [], "{}", logs(&series));
+        assert_eq!(g.rounds[0].invalid, [], "{}", logs(&series));
         let seat = g.players.iter().position(|p| p == "counter").unwrap();
-        let log = g.body.as_ref().unwrap()["log"].as_array().unwrap().clone();
+        let log = g.body.as_ref().unwrap().value()["log"]
+            .as_array()
+            .unwrap()
+            .clone();
         turns += log
             .iter()
             .skip(1)

@@ -148,8 +148,8 @@ fn a_summary_series_verifies_ranks_as_in_full_and_a_forged_score_is_caught() {
     let good = fs::read(&jsonl).unwrap();
     let id = summary.file_name().unwrap().to_str().unwrap().to_string();
     forge(&jsonl, &id, 3, |g| {
-        g.scores.swap(0, 1);
-        g.cows.swap(0, 1);
+        g.rounds[0].scores.swap(0, 1);
+        g.rounds[0].cows.swap(0, 1);
     });
     let out = verify(tmp.path(), &summary);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));

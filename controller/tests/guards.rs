@@ -216,8 +216,8 @@ fn templates_doing_too_much_work_are_refused_at_load_or_a_template_fault_mid_gam
     assert_eq!(games.len(), 2);
     for g in &games {
         let seat = g.players.iter().position(|p| p == "later").unwrap();
-        assert_eq!(g.invalid.len(), 1, "{:?}", g.invalid);
-        let fault = &g.invalid[0];
+        assert_eq!(g.rounds[0].invalid.len(), 1, "{:?}", g.rounds[0].invalid);
+        let fault = &g.rounds[0].invalid[0];
         assert_eq!(
             (fault.seat, fault.turn, fault.kind.as_str()),
             (seat, 1, "template")

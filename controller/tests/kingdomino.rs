@@ -11,6 +11,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
+use take6::games::kingdomino::GameLog;
 use take6::games::kingdomino::game::Game;
 use take6::record::{GameRecord, read_games_jsonl};
 use tempfile::TempDir;
@@ -103,7 +104,7 @@ fn verdicts(series: &Path, bot: &str) -> Vec<String> {
 
 /// Each seat's kingdom value without tie-break points, replayed from the record.
 fn base_scores(g: &GameRecord) -> Vec<u32> {
-    let moves = &g.kingdomino.as_ref().expect("a Kingdomino record").moves;
+    let moves = &GameLog::of(g).expect("a Kingdomino record").moves;
     Game::replay(g.seed, g.players.len(), moves)
         .unwrap()
         .base_scores()
@@ -127,7 +128,12 @@ fn strict_readers_play_100_games_at_2_3_and_4_players_without_a_fault() {
         assert_eq!(games.len(), 100, "{players} players");
         for g in &games {
             g.check().unwrap_or_else(|e| panic!("game {}: {e}", g.game));
-            assert_eq!(g.invalid, [], "{players} players, game {}", g.game);
+            assert_eq!(
+                g.rounds[0].invalid,
+                [],
+                "{players} players, game {}",
+                g.game
+            );
             assert_eq!(g.players.len(), players.parse::<usize>().unwrap());
         }
         for bot in ["strict-a", "strict-b"] {
@@ -141,7 +147,8 @@ fn strict_readers_play_100_games_at_2_3_and_4_players_without_a_fault() {
             assert_eq!(said, recorded, "{bot} at {players} players");
         }
         // The PICK messages are kept in the record.
-        let messages = games[0].kingdomino.as_ref().unwrap().moves.iter();
+        let log = GameLog::of(&games[0]).unwrap();
+        let messages = log.moves.iter();
         assert!(
             messages
                 .filter_map(|m| m.message.as_deref())
@@ -220,7 +227,8 @@ fn a_bad_pick_and_a_malformed_put_end_the_players_game() {
         g.check().unwrap();
         let faults = |bot: &str| -> Vec<(u8, String)> {
             let seat = seat_of(g, bot);
-            g.invalid
+            g.rounds[0]
+                .invalid
                 .iter()
                 .filter(|f| f.seat == seat)
                 .map(|f| (f.turn, f.kind.clone()))
@@ -229,7 +237,7 @@ fn a_bad_pick_and_a_malformed_put_end_the_players_game() {
         assert_eq!(faults("bad-pick"), [(3, "illegal_pick".to_string())]);
         assert_eq!(faults("garbage"), [(2, "bad_reply".to_string())]);
         assert_eq!(faults("strict"), []);
-        let moves = &g.kingdomino.as_ref().unwrap().moves;
+        let moves = &GameLog::of(g).unwrap().moves;
         let seat = seat_of(g, "garbage");
         let after = moves
             .iter()
@@ -239,7 +247,7 @@ fn a_bad_pick_and_a_malformed_put_end_the_players_game() {
             1,
             "never asked again"
         );
-        let reason = &g
+        let reason = &g.rounds[0]
             .invalid
             .iter()
             .find(|f| f.kind == "illegal_pick")
@@ -272,26 +280,28 @@ fn verify_catches_forged_kingdomino_lines() {
     let original = fs::read(&jsonl).unwrap();
     let id = series.file_name().unwrap().to_str().unwrap().to_string();
     let edits: [(&str, Forgery); 3] = [
-        ("scores are", Box::new(|g| g.scores[1] += 2)),
+        ("scores are", Box::new(|g| g.rounds[0].scores[1] += 2)),
         (
             "the PUT is recorded as",
             Box::new(|g| {
-                let m = g.kingdomino.as_mut().unwrap().moves.iter_mut();
-                let placed = m
+                let mut log = GameLog::of(g).unwrap();
+                let placed = (log.moves.iter_mut())
                     .filter(|m| {
                         m.outcome == Some(take6::games::kingdomino::game::PutOutcome::Placed)
                     })
                     .nth(3)
                     .unwrap();
                 placed.put = Some(take6::games::kingdomino::kingdom::Placement::new(4, 4, 1));
+                g.body = Some(log.into_body());
             }),
         ),
         (
             "which was not free",
             Box::new(|g| {
-                let moves = &mut g.kingdomino.as_mut().unwrap().moves;
-                let first = moves[0].pick;
-                moves[1].pick = first;
+                let mut log = GameLog::of(g).unwrap();
+                let first = log.moves[0].pick;
+                log.moves[1].pick = first;
+                g.body = Some(log.into_body());
             }),
         ),
     ];
@@ -445,7 +455,7 @@ fn bot_toml_games_choose_the_series_a_bot_plays_in() {
     let games = records(&series_dir(tmp.path()));
     assert_eq!(games.len(), 2);
     for g in &games {
-        assert!(g.players.contains(&"kd".to_string()) && g.invalid.is_empty());
+        assert!(g.players.contains(&"kd".to_string()) && g.rounds[0].invalid.is_empty());
     }
 }
 
@@ -489,7 +499,7 @@ fn a_person_plays_kingdomino_at_the_keyboard() {
     let mut players = g.players.clone();
     players.sort();
     assert_eq!(players, ["ann", "greedy#1", "random#1", "strict"]);
-    assert_eq!(g.invalid, [], "{stdout}");
+    assert_eq!(g.rounds[0].invalid, [], "{stdout}");
     g.check().unwrap();
     assert!(
         stdout.contains("ann (you)") && stdout.contains("Legal placements"),
@@ -499,7 +509,7 @@ fn a_person_plays_kingdomino_at_the_keyboard() {
     let finals = g
         .players
         .iter()
-        .zip(&g.scores)
+        .zip(&g.rounds[0].scores)
         .map(|(p, s)| format!("{p} {s}"))
         .collect::<Vec<_>>()
         .join(", ");
@@ -510,7 +520,8 @@ fn a_person_plays_kingdomino_at_the_keyboard() {
         "{stdout}"
     );
     let ann = seat_of(g, "ann");
-    let placed = g.kingdomino.as_ref().unwrap().moves.iter().filter(|m| {
+    let log = GameLog::of(g).unwrap();
+    let placed = log.moves.iter().filter(|m| {
         m.seat == ann && m.outcome == Some(take6::games::kingdomino::game::PutOutcome::Placed)
     });
     assert!(placed.count() >= 6, "the person placed tiles");
@@ -577,9 +588,14 @@ fn the_last_turns_pick_minus_one_is_accepted_and_its_put_still_counts() {
     assert!(!lasts.iter().any(|v| v.starts_with("FAIL")), "{lasts:?}");
     assert_eq!(lasts, ["last -1", "last -1"], "one PICK -1 a game");
     for g in records(&series) {
-        assert!(g.invalid.is_empty(), "game {}: {:?}", g.game, g.invalid);
+        assert!(
+            g.rounds[0].invalid.is_empty(),
+            "game {}: {:?}",
+            g.game,
+            g.rounds[0].invalid
+        );
         let seat = seat_of(&g, "filler");
-        let moves = &g.kingdomino.as_ref().unwrap().moves;
+        let moves = &GameLog::of(&g).unwrap().moves;
         let last = moves.iter().rfind(|m| m.seat == seat).unwrap();
         assert_eq!(last.turn, 13);
         assert!(!last.eliminated && last.outcome.is_some(), "{last:?}");

@@ -488,7 +488,7 @@ fn verify_names_a_deleted_line_an_edited_score_and_an_illegal_move() {
     let id = dir.file_name().unwrap().to_string_lossy().into_owned();
     forge(&jsonl, &id, 4, |g| {
         // Seat 0 plays in turn 1 the card it was dealt last, then again in turn 10.
-        g.turns[0].played[0] = g.hands[0][9];
+        g.rounds[0].turns[0].played[0] = g.rounds[0].hands[0][9];
     });
     let out = verify(tmp.path());
     let first = first_problem(&out);

@@ -68,7 +68,8 @@ fn faults(games: &[GameRecord], bot: &str) -> Vec<(String, String)> {
         .iter()
         .flat_map(|g| {
             let seat = g.players.iter().position(|p| p == bot).unwrap();
-            g.invalid
+            g.rounds[0]
+                .invalid
                 .iter()
                 .filter(move |f| f.seat == seat)
                 .map(|f| (f.kind.clone(), f.reason.clone()))

@@ -109,7 +109,7 @@ fn cpu_used_after_the_last_message_is_counted() {
     assert!(reason.contains("after its last reply"), "{reason}");
     let game = &zoo.games()[0];
     // The fault is the game's last event: at the last turn, after the scores were known.
-    let last = game.invalid.last().unwrap();
+    let last = game.rounds[0].invalid.last().unwrap();
     assert_eq!(last.turn, 10, "{last:?}");
     assert_eq!(faults_of(game, HONEST), vec![]);
     zoo.assert_no_process_left();

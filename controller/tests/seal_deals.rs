@@ -170,7 +170,7 @@ fn the_default_seed_has_128_bits_and_replays() {
     assert_eq!(again["seed"].as_str(), Some(seed.to_string().as_str()));
     let deals = |g: &[take6::record::GameRecord]| -> Vec<_> {
         g.iter()
-            .map(|g| (g.seed, g.hands.clone(), g.rows))
+            .map(|g| (g.seed, g.rounds[0].hands.clone(), g.rounds[0].rows))
             .collect()
     };
     assert_eq!(deals(&games), deals(&replayed));

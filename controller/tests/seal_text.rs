@@ -132,7 +132,7 @@ fn nothing_a_bot_writes_reaches_a_terminal_or_a_log_raw() {
     let games = zoo.games();
     let reasons: Vec<&str> = games
         .iter()
-        .flat_map(|g| g.invalid.iter().map(|f| f.reason.as_str()))
+        .flat_map(|g| g.rounds[0].invalid.iter().map(|f| f.reason.as_str()))
         .collect();
     assert!(
         reasons.iter().any(|r| r.contains("\x1b]0;PWNED-TITLE")),

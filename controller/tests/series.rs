@@ -104,16 +104,11 @@ fn leaderboard(dir: &Path) -> Vec<BTreeMap<String, String>> {
 /// The faults of `bot` in `game`, as (turn, phase, kind).
 fn faults_of(game: &GameRecord, bot: &str) -> Vec<(u8, String, String)> {
     let seat = game.players.iter().position(|p| p == bot).unwrap();
-    game.invalid
+    game.rounds[0]
+        .invalid
         .iter()
         .filter(|f| f.seat == seat)
-        .map(|f| {
-            (
-                f.turn,
-                format!("{:?}", f.phase).to_lowercase(),
-                f.kind.clone(),
-            )
-        })
+        .map(|f| (f.turn, f.phase.as_str().to_string(), f.kind.clone()))
         .collect()
 }
 
@@ -137,7 +132,12 @@ fn sample_bots_play_a_clean_series_and_the_leaderboard_agrees_with_the_games() {
     assert_eq!(games.len(), 12);
     for g in &games {
         g.check().unwrap_or_else(|e| panic!("game {}: {e}", g.game));
-        assert!(g.invalid.is_empty(), "game {}: {:?}", g.game, g.invalid);
+        assert!(
+            g.rounds[0].invalid.is_empty(),
+            "game {}: {:?}",
+            g.game,
+            g.rounds[0].invalid
+        );
         assert_eq!(g.players.len(), 10, "padded to ten");
         for n in &names {
             assert!(g.players.contains(n), "{n} plays every game");
@@ -151,7 +151,7 @@ fn sample_bots_play_a_clean_series_and_the_leaderboard_agrees_with_the_games() {
         let bot = &row["bot"];
         let scores: Vec<u32> = games
             .iter()
-            .map(|g| g.scores[g.players.iter().position(|p| p == bot).unwrap()])
+            .map(|g| g.rounds[0].scores[g.players.iter().position(|p| p == bot).unwrap()])
             .collect();
         let total: u32 = scores.iter().sum();
         assert_eq!(row["games"], "12");
@@ -249,8 +249,8 @@ fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
                 g.game
             );
             let seat = g.players.iter().position(|p| p == bot).unwrap();
-            assert_eq!(g.penalty[seat], 100);
-            assert_eq!(g.scores[seat], g.cows[seat] + 100);
+            assert_eq!(g.rounds[0].penalty[seat], 100);
+            assert_eq!(g.rounds[0].scores[seat], g.rounds[0].cows[seat] + 100);
         };
         one("silent", 1, "card", "timeout");
         one("crash-at-start", 1, "card", "exited");
@@ -269,7 +269,7 @@ fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
         for clean in ["first", "lowest"] {
             assert!(faults_of(g, clean).is_empty(), "{clean} in game {}", g.game);
         }
-        assert!(g.invalid.iter().all(|f| !f.reason.is_empty()));
+        assert!(g.rounds[0].invalid.iter().all(|f| !f.reason.is_empty()));
     }
     assert!(row_faults > 0, "row-seven had to pick a row at least once");
 
@@ -327,7 +327,12 @@ fn chatty_slow_and_child_leaving_bots_are_contained_without_faults() {
     assert_eq!(games.len(), 2);
     for g in &games {
         g.check().unwrap();
-        assert!(g.invalid.is_empty(), "game {}: {:?}", g.game, g.invalid);
+        assert!(
+            g.rounds[0].invalid.is_empty(),
+            "game {}: {:?}",
+            g.game,
+            g.rounds[0].invalid
+        );
     }
     // The orphan's child and the orphan itself are gone with its process group.
     let left: Vec<String> = orphans()
@@ -439,9 +444,9 @@ fn the_same_seed_gives_the_same_games_whatever_jobs_is() {
     for g in &one {
         g.check().unwrap();
         assert!(
-            g.invalid.is_empty(),
+            g.rounds[0].invalid.is_empty(),
             "a CodinGame bot shares the table: {:?}",
-            g.invalid
+            g.rounds[0].invalid
         );
     }
     let other_seed = {
@@ -449,7 +454,7 @@ fn the_same_seed_gives_the_same_games_whatever_jobs_is() {
         assert_ok(&take6(tmp.path(), &["--games", "1", "--seed", "12"]));
         games(tmp.path()).remove(0)
     };
-    assert_ne!(other_seed.hands, one[0].hands);
+    assert_ne!(other_seed.rounds[0].hands, one[0].rounds[0].hands);
 }
 
 /// The processors a process may run on, from a `Cpus_allowed_list` ("0-3,6").
@@ -717,7 +722,11 @@ fn bots_keep_private_files_across_games_of_a_series_but_not_across_series() {
             "0\n",
             "no core dumps (--sandbox {mode})"
         );
-        assert!(games(tmp.path()).iter().all(|g| g.invalid.is_empty()));
+        assert!(
+            games(tmp.path())
+                .iter()
+                .all(|g| g.rounds[0].invalid.is_empty())
+        );
     }
     assert!(!bot.join("games.txt").exists());
 }
@@ -779,7 +788,11 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
     assert_ok(&take6(tmp.path(), &["--games", "1", "--seed", "4"]));
     let game = games(tmp.path()).remove(0);
     game.check().unwrap();
-    assert!(game.invalid.is_empty(), "{:?}", game.invalid);
+    assert!(
+        game.rounds[0].invalid.is_empty(),
+        "{:?}",
+        game.rounds[0].invalid
+    );
     let input = |bot: &str| {
         fs::read_to_string(
             series_dir(tmp.path())
@@ -803,7 +816,7 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
     assert_eq!(lines[0], format!("players {}", game.players.join(" ")));
     assert_eq!(
         lines[1],
-        format!("cards {}", join(&game.hands[seat("named")]))
+        format!("cards {}", join(&game.rounds[0].hands[seat("named")]))
     );
     assert_eq!(lines[2], "count 1 1 1 1");
     assert_eq!(
@@ -812,7 +825,7 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
             let s = seat("named");
             let others: Vec<String> = (0..10)
                 .filter(|&i| i != s)
-                .map(|i| game.scores[i].to_string())
+                .map(|i| game.rounds[0].scores[i].to_string())
                 .collect();
             others.join(" ")
         })
@@ -823,13 +836,13 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
     assert_eq!(lines[0], format!("10 {}", seat("arena")));
     // The live arena's order: 12 lines of state, the hand, then the phase word.
     assert_eq!(lines[1], ["-1"; 10].join(" "));
-    for (row, &start) in game.rows.iter().enumerate() {
+    for (row, &start) in game.rounds[0].rows.iter().enumerate() {
         assert_eq!(lines[2 + 2 * row], "1");
         assert_eq!(lines[3 + 2 * row], start.to_string());
     }
     assert_eq!(lines[10], ["0"; 10].join(" "), "scores");
     assert_eq!(lines[11], "10");
-    assert_eq!(lines[12], join(&game.hands[seat("arena")]));
+    assert_eq!(lines[12], join(&game.rounds[0].hands[seat("arena")]));
     assert_eq!(lines[13], "CHOOSE_CARD_TO_PLAY");
     // Turn 2 shows every seat's turn-1 card, on the line after turn 1's last block.
     let blocks: Vec<usize> = lines
@@ -842,7 +855,10 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
         .iter()
         .position(|&i| lines[i] == "CHOOSE_CARD_TO_PLAY" && i > 13)
         .unwrap();
-    assert_eq!(lines[blocks[second - 1] + 1], join(&game.turns[0].played));
+    assert_eq!(
+        lines[blocks[second - 1] + 1],
+        join(&game.rounds[0].turns[0].played)
+    );
     assert!(
         lines
             .iter()
@@ -853,7 +869,7 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
         .iter()
         .filter(|l| **l == "CHOOSE_LINE_TO_PICK")
         .count();
-    let seat_picks = game
+    let seat_picks = game.rounds[0]
         .turns
         .iter()
         .flat_map(|t| &t.events)
@@ -937,7 +953,7 @@ fn a_recorded_game_is_replayed_turn_by_turn() {
     }
     // The faulting bot is named with its reason; final scores are the record's.
     assert!(shown.contains("FAULT not-held"), "{shown}");
-    for (name, score) in game.players.iter().zip(&game.scores) {
+    for (name, score) in game.players.iter().zip(&game.rounds[0].scores) {
         assert!(
             shown
                 .lines()
@@ -1029,7 +1045,7 @@ fn check_shows_a_bot_author_the_transcript_faults_times_and_scores() {
     let g = &checked_games(tmp.path())[0];
     let seat = g.players.iter().position(|p| p == "not-held").unwrap();
     let hand: Vec<String> = {
-        let mut h: Vec<u8> = g.hands[seat][1..].to_vec();
+        let mut h: Vec<u8> = g.rounds[0].hands[seat][1..].to_vec();
         h.sort_unstable();
         h.iter().map(u8::to_string).collect()
     };
@@ -1041,14 +1057,14 @@ fn check_shows_a_bot_author_the_transcript_faults_times_and_scores() {
         "{section}"
     );
     assert!(
-        section.contains(&format!("< {}", g.hands[seat][0])),
+        section.contains(&format!("< {}", g.rounds[0].hands[seat][0])),
         "{section}"
     );
     assert!(
         section.contains(&format!(
             "one of the cards in its hand {} ({} is not in its hand)",
             hand.join(" "),
-            g.hands[seat][0]
+            g.rounds[0].hands[seat][0]
         )),
         "{section}"
     );
@@ -1223,7 +1239,7 @@ fn a_person_chooses_opponents_and_sees_where_every_card_went() {
     let mut players = g.players.clone();
     players.sort();
     assert_eq!(players, ["ann", "first", "gap#1", "gap#2"]);
-    assert!(g.invalid.is_empty(), "{:?}", g.invalid);
+    assert!(g.rounds[0].invalid.is_empty(), "{:?}", g.rounds[0].invalid);
     // The bots not chosen were not asked to play: nothing is said of them (issue 30).
     for other in ["lowest:", "bots/lowest", "skipped", "not chosen"] {
         assert!(!said_of(&out).contains(other), "{other}: {}", said_of(&out));
@@ -1231,13 +1247,14 @@ fn a_person_chooses_opponents_and_sees_where_every_card_went() {
     // Piped: no colours. Every turn says where every card went, as recorded.
     assert!(!stdout.contains('\x1b'), "{stdout}");
     assert_eq!(stdout.matches("where the cards went:").count(), 10);
-    for e in g.turns.iter().flat_map(|t| &t.events) {
+    for e in g.rounds[0].turns.iter().flat_map(|t| &t.events) {
         let line = format!("{} {} -> row {}", g.players[e.seat], e.card, e.row);
         assert!(stdout.contains(&line), "{line} in {stdout}");
     }
     assert!(stdout.contains("your hand: ") && stdout.contains("scores: "));
     let ann = g.players.iter().position(|p| p == "ann").unwrap();
-    if g.turns
+    if g.rounds[0]
+        .turns
         .iter()
         .flat_map(|t| &t.events)
         .any(|e| e.seat == ann && e.reason.is_some())
@@ -1247,7 +1264,10 @@ fn a_person_chooses_opponents_and_sees_where_every_card_went() {
     // The same seed deals the same cards.
     let again = play(tmp.path(), &input, &args);
     assert_ok(&again);
-    assert_eq!(played_games(tmp.path())[0].hands, g.hands);
+    assert_eq!(
+        played_games(tmp.path())[0].rounds[0].hands,
+        g.rounds[0].hands
+    );
     // A name that is neither a bot nor a built-in is refused, naming what there is.
     let out = play(tmp.path(), "", &["--against", "nobody"]);
     assert!(!out.status.success());
@@ -1281,13 +1301,13 @@ fn a_person_can_play_at_the_keyboard_and_typos_are_asked_again() {
     assert_eq!(played.len(), 1);
     let g = &played[0];
     g.check().unwrap();
-    assert!(g.invalid.is_empty(), "{:?}", g.invalid);
+    assert!(g.rounds[0].invalid.is_empty(), "{:?}", g.rounds[0].invalid);
     let seat = g.players.iter().position(|p| p == "ann").unwrap();
     assert!(!g.builtin[seat]);
     assert!(g.players.contains(&"first".to_string()));
     // The first card accepted each turn is the lowest in hand: typed numbers go up from 0.
-    let mut hand = g.hands[seat].clone();
-    for t in &g.turns {
+    let mut hand = g.rounds[0].hands[seat].clone();
+    for t in &g.rounds[0].turns {
         let lowest = *hand.iter().min().unwrap();
         assert_eq!(t.played[seat], lowest);
         hand.retain(|&c| c != lowest);
@@ -1298,12 +1318,15 @@ fn a_person_can_play_at_the_keyboard_and_typos_are_asked_again() {
     assert_ok(&out);
     let g = &played_games(tmp.path())[0];
     let you = g.players.iter().position(|p| p == "you").unwrap();
-    assert_eq!(g.invalid.len(), 1);
+    assert_eq!(g.rounds[0].invalid.len(), 1);
     assert_eq!(
-        (g.invalid[0].seat, g.invalid[0].kind.as_str()),
+        (
+            g.rounds[0].invalid[0].seat,
+            g.rounds[0].invalid[0].kind.as_str()
+        ),
         (you, "left")
     );
-    assert_eq!(g.penalty[you], 100);
+    assert_eq!(g.rounds[0].penalty[you], 100);
 
     // A name already taken by a bot is refused.
     let out = play(tmp.path(), "", &["--name", "first"]);
@@ -1331,7 +1354,7 @@ fn a_memory_limit_turns_a_memory_hog_into_a_fault() {
 
     assert_ok(&take6(tmp.path(), &["--games", "1", "--seed", "3"]));
     assert!(
-        games(tmp.path())[0].invalid.is_empty(),
+        games(tmp.path())[0].rounds[0].invalid.is_empty(),
         "300 MiB is within the default 1024 MiB"
     );
 
@@ -1345,9 +1368,11 @@ fn a_memory_limit_turns_a_memory_hog_into_a_fault() {
         vec![(1, "card".into(), "memory_limit".into())]
     );
     assert!(
-        g.invalid[0].reason.contains("memory limit of 100 MiB"),
+        g.rounds[0].invalid[0]
+            .reason
+            .contains("memory limit of 100 MiB"),
         "{:?}",
-        g.invalid
+        g.rounds[0].invalid
     );
     assert!(faults_of(&g, "first").is_empty());
     let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
@@ -1398,7 +1423,7 @@ fn strict_readers_of_every_built_in_set_play_100_games_without_a_fault() {
     for bot in ["arena", "statement"] {
         let last_card_took_a_row = played.iter().any(|g| {
             let seat = g.players.iter().position(|p| p == bot).unwrap();
-            g.turns[9]
+            g.rounds[0].turns[9]
                 .events
                 .iter()
                 .any(|e| e.seat == seat && e.reason.is_some())
@@ -1425,7 +1450,12 @@ fn a_strict_reader_fails_on_the_other_codingame_order() {
     fs::write(tmp.path().join("bots/arena/bot.toml"), "# codingame\n").unwrap();
     assert_ok(&take6(tmp.path(), &["--games", "2", "--seed", "1"]));
     for game in games(tmp.path()) {
-        assert_eq!(faults_of(&game, "arena").len(), 1, "{:?}", game.invalid);
+        assert_eq!(
+            faults_of(&game, "arena").len(),
+            1,
+            "{:?}",
+            game.rounds[0].invalid
+        );
     }
     let seen = verdicts(tmp.path(), "arena");
     assert_eq!(seen.len(), 2);

@@ -118,7 +118,12 @@ fn plays_clean(name: &str, language: Language, optional: bool) {
     .unwrap();
     assert_eq!(games.len(), GAMES);
     for g in &games {
-        assert!(g.invalid.is_empty(), "game {}: {:?}", g.game, g.invalid);
+        assert!(
+            g.rounds[0].invalid.is_empty(),
+            "game {}: {:?}",
+            g.game,
+            g.rounds[0].invalid
+        );
     }
     let work = series.join("work").join(name);
     let verdicts = fs::read_to_string(work.join("verdicts.txt")).unwrap();

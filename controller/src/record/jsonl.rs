@@ -288,7 +288,8 @@ pub fn read_games_jsonl(reader: impl BufRead) -> Result<Vec<GameRecord>, RecordE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::fixtures::{hand_made, sample};
+    use crate::games::take6::fixtures::sample;
+    use crate::record::fixtures::hand_made;
 
     fn log(series: &str, games: &[GameRecord]) -> Vec<u8> {
         let mut chain = Chain::start(series);

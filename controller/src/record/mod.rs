@@ -1,11 +1,14 @@
-//! What a series produces, one job per file: the record of each game (here, the schema), its
-//! line in `games.jsonl` with the running SHA-256 chain ([`jsonl`]), the running tally behind
+//! What a series produces, one job per file: the record of each game (here, the schema: an
+//! envelope every game shares, its rounds, and the game's own body; its line as every version
+//! wrote it, `line.rs`), its line in `games.jsonl` with the running SHA-256 chain ([`jsonl`]), the running tally behind
 //! the leaderboard ([`tally`]), exporters that are pure functions of the standings
 //! ([`export`]), ratings ([`rating`]) and the HTML report's frame ([`report`]). Checking a
 //! record against its rules, replaying it for people and drawing its board are its game's
 //! ([`crate::game::Game`]).
 //!
 //! Everything here depends only on game records, never on how the games were played.
+
+use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
@@ -48,6 +51,7 @@ pub(crate) mod fixtures;
 pub mod interner;
 pub mod jsonl;
 pub mod level;
+mod line;
 pub mod rating;
 pub mod report;
 pub mod stats;
@@ -61,16 +65,19 @@ pub use tally::{HeadToHead, Standing, Tally, top_separated};
 
 /// One finished game, as written to `games.jsonl`. Seats are in the game's seat order.
 ///
-/// A game of several rounds (`--rounds`) keeps round 1 in the top-level fields, exactly as a
-/// one-round game (whose line is unchanged), the later rounds in `rounds`, and each seat's
-/// sum over all rounds in `totals`; [`GameRecord::totals`] is what ranks the game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The envelope every game shares (number, game, seed, table, players, reply times, duration,
+/// void) and its rounds: one for a game of one round (every game but Take 6 plays one), more
+/// under `--rounds`. A game other than Take 6 keeps the rest of its record in `body`, which
+/// only it reads.
+///
+/// In its line (`line.rs`) round 1's fields stay at the top level and the later rounds under
+/// `rounds`, with each seat's sum in `totals`, exactly as every earlier version wrote them.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameRecord {
     /// The game's number in the series, from 0.
     pub game: u64,
     /// The game played: absent for Take 6 (and so in every line older versions wrote), else
     /// its name, e.g. `"kingdomino"`.
-    #[serde(default, skip_serializing_if = "GameRef::is_default")]
     pub rules: GameRef,
     /// The seed every random choice of this game derives from.
     pub seed: u64,
@@ -79,58 +86,77 @@ pub struct GameRecord {
     pub subset: u64,
     /// Under duplicate deals, how far the hands are rotated: seat `s` holds the hand dealt to
     /// seat `(s + rotation) % players`. Absent (0) otherwise, so older records read the same.
-    #[serde(default, skip_serializing_if = "is_zero")]
     pub rotation: usize,
     /// Player names in seat order, unique within the game.
     pub players: Vec<String>,
     /// Whether each seat is a built-in player.
     pub builtin: Vec<bool>,
-    /// Each seat's ten cards in dealt order. Absent (empty) in a summary record
-    /// (`--record summary`), whose cards and turns are re-derived from the seed.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub hands: Vec<Vec<Card>>,
-    /// The four row starts (absent, all 0, in a summary record).
-    #[serde(default, skip_serializing_if = "no_rows")]
-    pub rows: [Card; 4],
-    /// Absent (empty) in a summary record.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub turns: Vec<TurnRecord>,
-    /// Every fault, in the order they happened.
-    pub invalid: Vec<InvalidRecord>,
-    /// Cows that count, per seat (Take 6; absent for other games).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub cows: Vec<u32>,
-    /// 0 or 100 per seat (Take 6; absent for other games).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub penalty: Vec<u32>,
-    /// Each seat's score: for Take 6 `cows + penalty`, lower is better; for Kingdomino the
-    /// kingdom's value with its tie-break points, higher is better (see `rules`).
-    pub scores: Vec<u32>,
-    /// Rounds 2, 3, … of a game of several rounds; absent for one round.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Every round in the order played: at least one in a record read or played (a record
+    /// of no rounds is written as one empty round).
     pub rounds: Vec<RoundRecord>,
-    /// Per seat, the sum of `scores` over every round; absent for one round.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub totals: Option<Vec<u32>>,
     /// Wall-clock duration of the game in milliseconds.
     pub ms: u64,
     /// Each external bot's reply times, by seat (absent in records of older versions).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replies: Vec<ReplyTimes>,
-    /// A Kingdomino game: the tiles dealt and every move, from which the checker re-derives
-    /// the kingdoms and scores. Absent for Take 6, whose cards are the fields above.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kingdomino: Option<crate::games::kingdomino::GameLog>,
-    /// The game's own record when it is neither of the typed ones above (a game loaded from a
-    /// folder: e.g. a judge program's log), opaque to the machinery. Absent otherwise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub body: Option<serde_json::Value>,
+    /// The game's own record, opaque to the machinery, which only its game reads: e.g.
+    /// Kingdomino's moves, a judge program's log. Absent for Take 6, whose rounds hold its
+    /// cards. (Kingdomino lines of earlier versions name it `kingdomino`.)
+    pub body: Option<Body>,
     /// Why the game is void, when it is: its rules failed (a judge program that crashed or
     /// answered nonsense), so it is recorded but not scored (the tally, ratings and report
     /// leave it out; the series says how many at the end). Absent for a game that counts.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub void: Option<String>,
 }
+
+/// A game's own record in its line ([`GameRecord::body`]): JSON the machinery keeps byte for
+/// byte as it was written or read, and which only its game reads (e.g. with [`Body::read`]
+/// into its own type).
+#[derive(Debug, Clone)]
+pub struct Body {
+    json: Box<serde_json::value::RawValue>,
+    /// Read from a line of an earlier version, which named the body after its game
+    /// (Kingdomino's `kingdomino`): written back under that name, so that the line stays
+    /// byte for byte what it was.
+    legacy: bool,
+}
+
+impl Body {
+    /// `value` as a body.
+    ///
+    /// # Panics
+    /// If `value` does not serialize to JSON (a map with keys that are not strings): a game's
+    /// record is made of its own types, which always do.
+    pub fn new<T: Serialize + ?Sized>(value: &T) -> Body {
+        Body {
+            json: serde_json::value::to_raw_value(value).expect("a game's body serializes"),
+            legacy: false,
+        }
+    }
+
+    /// The body as the game's type `T`.
+    pub fn read<T: serde::de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.json.get())
+    }
+
+    /// The body as a JSON value.
+    pub fn value(&self) -> serde_json::Value {
+        self.read().expect("a body is valid JSON")
+    }
+
+    /// The body's JSON text.
+    pub fn json(&self) -> &str {
+        self.json.get()
+    }
+}
+
+/// Bodies are equal when their JSON text is.
+impl PartialEq for Body {
+    fn eq(&self, other: &Body) -> bool {
+        self.json() == other.json()
+    }
+}
+
+impl Eq for Body {}
 
 /// One bot's reply times in one game, in microseconds, in reply order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,31 +182,46 @@ impl ReplyTimes {
     }
 }
 
-/// One round after the first of a game of several rounds: a fresh deal played by the same
-/// players in the same seats. Fields as in [`GameRecord`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One round: its faults and scores (every game's), and for Take 6 the deal and the turns
+/// played (a fresh deal per round, by the same players in the same seats).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundRecord {
+    /// Each seat's ten cards in dealt order. Absent (empty) in a summary record
+    /// (`--record summary`), whose cards and turns are re-derived from the seed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hands: Vec<Vec<Card>>,
+    /// The four row starts (absent, all 0, in a summary record).
     #[serde(default, skip_serializing_if = "no_rows")]
     pub rows: [Card; 4],
+    /// Absent (empty) in a summary record.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<TurnRecord>,
+    /// Every fault, in the order they happened.
     pub invalid: Vec<InvalidRecord>,
+    /// Cows that count, per seat (Take 6; absent for other games).
     pub cows: Vec<u32>,
+    /// 0 or 100 per seat (Take 6; absent for other games).
     pub penalty: Vec<u32>,
+    /// Each seat's score: for Take 6 `cows + penalty`, lower is better; for Kingdomino the
+    /// kingdom's value with its tie-break points, higher is better (see `rules`).
     pub scores: Vec<u32>,
 }
 
-/// The fault kind recorded for a seat whose bot is gone (it lives with the faults, in
-/// [`crate::player`], which names it; kept here where the records' readers look for it).
-pub use crate::player::ABSENT;
+/// The round of a record with none (see [`GameRecord::first`]).
+static NO_ROUND: RoundRecord = RoundRecord {
+    hands: Vec::new(),
+    rows: [0; 4],
+    turns: Vec::new(),
+    invalid: Vec::new(),
+    cows: Vec::new(),
+    penalty: Vec::new(),
+    scores: Vec::new(),
+};
 
 impl GameRecord {
     /// The record of game `game` of `rules` at `table`, with nothing played yet: the envelope
-    /// from the table (number, seed, subset, rotation, players, which seats are built-ins),
-    /// every other field empty. A game's table fills in what its game records, so it names
-    /// no other game's fields.
+    /// from the table (number, seed, subset, rotation, players, which seats are built-ins)
+    /// and one empty round. A game's table fills in what its game records.
     pub fn of_table(table: &crate::table::TableGame) -> GameRecord {
         GameRecord {
             game: table.game,
@@ -194,18 +235,9 @@ impl GameRecord {
                 .iter()
                 .map(|s| matches!(s.occupant, crate::table::Occupant::Builtin(_)))
                 .collect(),
-            hands: Vec::new(),
-            rows: [0; 4],
-            turns: Vec::new(),
-            invalid: Vec::new(),
-            cows: Vec::new(),
-            penalty: Vec::new(),
-            scores: Vec::new(),
-            rounds: Vec::new(),
-            totals: None,
+            rounds: vec![RoundRecord::default()],
             ms: 0,
             replies: Vec::new(),
-            kingdomino: None,
             body: None,
             void: None,
         }
@@ -222,36 +254,48 @@ impl GameRecord {
         self.rules.check(self)
     }
 
-    /// Rounds played: 1 plus the later rounds.
+    /// Rounds played.
     pub fn round_count(&self) -> usize {
-        1 + self.rounds.len()
+        self.rounds.len()
+    }
+
+    /// Round 1, the only one of a game of one round (an empty round in a record of none).
+    pub fn first(&self) -> &RoundRecord {
+        self.rounds.first().unwrap_or(&NO_ROUND)
     }
 
     /// Each seat's score over the whole game: the sum over its rounds.
     pub fn totals(&self) -> Vec<u32> {
-        self.total_scores().to_vec()
+        self.total_scores().into_owned()
     }
 
-    /// [`GameRecord::totals`], borrowed (the tallies read it for every game).
-    pub fn total_scores(&self) -> &[u32] {
-        match &self.totals {
-            Some(t) if !self.rounds.is_empty() => t,
-            _ => &self.scores,
+    /// [`GameRecord::totals`], borrowed for a game of one round (the tallies read it for
+    /// every game).
+    pub fn total_scores(&self) -> Cow<'_, [u32]> {
+        match self.rounds.as_slice() {
+            [] => Cow::Borrowed(&[]),
+            [one] => Cow::Borrowed(&one.scores),
+            [first, later @ ..] => {
+                let mut sums = first.scores.clone();
+                for round in later {
+                    for (sum, s) in sums.iter_mut().zip(&round.scores) {
+                        *sum += s;
+                    }
+                }
+                Cow::Owned(sums)
+            }
         }
     }
 
     /// Whether this is a summary record (`--record summary`): the game's seats, faults and
-    /// scores without its cards and turns, which only a series of built-ins may write because
+    /// scores without its turns or body, which only a series of built-ins may write because
     /// replaying the built-ins from the seed re-derives them ([`crate::game::Game::check_summary`]).
     pub fn is_summary(&self) -> bool {
-        self.turns.is_empty() && self.kingdomino.is_none() && self.body.is_none()
+        self.rounds.iter().all(|r| r.turns.is_empty()) && self.body.is_none()
     }
 
     /// The summary of this record: the same record without cards and turns, in every round.
     pub fn summary(mut self) -> GameRecord {
-        self.hands = Vec::new();
-        self.rows = [0; 4];
-        self.turns = Vec::new();
         for round in &mut self.rounds {
             round.hands = Vec::new();
             round.rows = [0; 4];
@@ -263,46 +307,33 @@ impl GameRecord {
     /// Round `i` (0-based) as a one-round record of the same game, e.g. to check or replay it
     /// on its own. `None` past the last round.
     pub fn round(&self, i: usize) -> Option<GameRecord> {
-        let one = GameRecord {
-            rounds: Vec::new(),
-            totals: None,
-            ..self.clone()
-        };
-        match i {
-            0 => Some(one),
-            _ => self.rounds.get(i - 1).map(|r| GameRecord {
-                hands: r.hands.clone(),
-                rows: r.rows,
-                turns: r.turns.clone(),
-                invalid: r.invalid.clone(),
-                cows: r.cows.clone(),
-                penalty: r.penalty.clone(),
-                scores: r.scores.clone(),
-                ..one
-            }),
-        }
+        let round = self.rounds.get(i)?.clone();
+        Some(GameRecord {
+            game: self.game,
+            rules: self.rules.clone(),
+            seed: self.seed,
+            subset: self.subset,
+            rotation: self.rotation,
+            players: self.players.clone(),
+            builtin: self.builtin.clone(),
+            rounds: vec![round],
+            ms: self.ms,
+            replies: self.replies.clone(),
+            body: self.body.clone(),
+            void: self.void.clone(),
+        })
     }
 
     /// Every fault of every round, with its round (0-based); a seat whose bot is gone is
-    /// recorded [`ABSENT`] in each later round.
+    /// recorded [`crate::player::ABSENT`] in each later round.
     pub fn faults(&self) -> impl Iterator<Item = (usize, &InvalidRecord)> {
-        let later = self
-            .rounds
-            .iter()
-            .enumerate()
-            .flat_map(|(i, r)| r.invalid.iter().map(move |f| (i + 1, f)));
-        self.invalid.iter().map(|f| (0, f)).chain(later)
+        (self.rounds.iter().enumerate()).flat_map(|(i, r)| r.invalid.iter().map(move |f| (i, f)))
     }
 }
 
 /// Whether the row starts are left out (a summary record): no deal starts a row with card 0.
 fn no_rows(rows: &[Card; 4]) -> bool {
     *rows == [0; 4]
-}
-
-/// Whether a count is zero, so the field is left out of the JSON.
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 /// One turn: the cards revealed and their placements.
@@ -352,12 +383,20 @@ pub struct InvalidRecord {
     pub reason: String,
 }
 
-/// What the faulting player was asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FaultPhase {
-    Card,
-    Row,
-    /// A Kingdomino sequence (its `PUT` and `PICK` lines are one reply).
-    Move,
+/// What the faulting player was asked for, as its game names it (Take 6's `card` and `row`,
+/// Kingdomino's and a judge program's `move`): written as the name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct FaultPhase(Cow<'static, str>);
+
+impl FaultPhase {
+    /// The phase called `name`, for a game's constants.
+    pub const fn named(name: &'static str) -> FaultPhase {
+        FaultPhase(Cow::Borrowed(name))
+    }
+
+    /// Its name, as its records write it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }

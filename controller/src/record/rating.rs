@@ -43,12 +43,17 @@ impl Ratings {
         let mut finish = std::mem::take(&mut self.finish);
         finish.clear();
         let higher = record.rules.direction() == super::Direction::Higher;
-        for (seat, (name, &total)) in record.players.iter().zip(record.total_scores()).enumerate() {
+        for (seat, (name, &total)) in record
+            .players
+            .iter()
+            .zip(&*record.total_scores())
+            .enumerate()
+        {
             // Ranked by a key where lower is better: Take 6's score itself; a higher-is-better
             // score turned around, and a seat that faulted last whatever its score.
             let key = match higher {
                 false => total,
-                true if record.invalid.iter().any(|f| f.seat == seat) => u32::MAX,
+                true if record.faults().any(|(_, f)| f.seat == seat) => u32::MAX,
                 true => u32::MAX - 1 - total,
             };
             finish.push((self.names.id(name), key));

@@ -163,7 +163,7 @@ impl Tally {
         let scores = record.total_scores();
         self.direction = record.rules.direction();
         let higher = self.direction == Direction::Higher;
-        let best = self.direction.best(scores);
+        let best = self.direction.best(&scores);
         let winners = scores.iter().filter(|&&s| Some(s) == best).count() as u64;
         self.seats.clear();
         for name in &record.players {
@@ -201,7 +201,7 @@ impl Tally {
             let faults = record
                 .faults()
                 .map(|(_, f)| f)
-                .filter(|f| f.seat == seat && f.kind != super::ABSENT);
+                .filter(|f| f.seat == seat && f.kind != crate::player::ABSENT);
             for fault in faults {
                 faulted = true;
                 *p.fault_kinds.entry(fault.kind.clone()).or_default() += 1;
@@ -387,7 +387,9 @@ mod tests {
         let mut games = series();
         let mut void = result(&["a", "b"], &[0, 99], &[]);
         void.void = Some("the judge exited (status 1)".into());
-        void.body = Some(serde_json::json!({"log": [{"output": {"command": "request"}}]}));
+        void.body = Some(crate::record::Body::new(
+            &serde_json::json!({"log": [{"output": {"command": "request"}}]}),
+        ));
         let line = crate::record::games_jsonl_line(&void);
         assert!(
             line.contains(r#""void":"the judge exited (status 1)""#),
@@ -472,7 +474,7 @@ mod tests {
             // "best" faults in every game from the sixth on: ranked last there, its score
             // notwithstanding.
             let faults: &[(usize, &str)] = if i >= 6 { &[(0, "timeout")] } else { &[] };
-            let mut g = kd(&["best", "x", "y"], &g.scores, faults);
+            let mut g = kd(&["best", "x", "y"], &g.rounds[0].scores, faults);
             g.game = i as u64;
             ratings.add(&g);
         }

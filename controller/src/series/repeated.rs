@@ -14,10 +14,9 @@ use crate::record::GameRecord;
 
 /// A seat's first fault in a game: its kind and phase.
 pub fn signature(game: &GameRecord, seat: usize) -> Option<(String, String)> {
-    game.invalid
-        .iter()
+    (game.first().invalid.iter())
         .find(|f| f.seat == seat)
-        .map(|f| (f.kind.clone(), format!("{:?}", f.phase)))
+        .map(|f| (f.kind.clone(), f.phase.as_str().to_string()))
 }
 
 /// Watches each bot's faults game after game.

@@ -222,7 +222,7 @@ impl Reporter {
         self.state.played += 1;
         self.state.faults += record
             .faults()
-            .filter(|(_, f)| f.kind != crate::record::ABSENT)
+            .filter(|(_, f)| f.kind != crate::player::ABSENT)
             .count() as u64;
         let origin = Origin::Played { line: &line, logs };
         let result = self.game(record, origin);
@@ -305,7 +305,8 @@ mod tests {
     use std::sync::{Arc, Mutex};
 
     use super::*;
-    use crate::record::fixtures::{hand_made, sample};
+    use crate::games::take6::fixtures::sample;
+    use crate::record::fixtures::hand_made;
     use crate::series::sinks::Leaderboard;
     use crate::series::sinks::games::GamesFile;
 

@@ -48,7 +48,7 @@ fn four_players_pad_two_bots_with_two_builtins() {
         players.sort();
         assert_eq!(players, ["first", "first#1", "lowest", "random#1"]);
         assert_eq!(g.builtin.iter().filter(|&&b| b).count(), 2);
-        assert!(g.hands.iter().all(|h| h.len() == 10));
+        assert!(g.rounds[0].hands.iter().all(|h| h.len() == 10));
     }
     let board = leaderboard(tmp.path());
     assert_eq!(board.len(), 4);
@@ -178,7 +178,7 @@ fn a_game_of_rounds_keeps_its_bot_processes_and_records_every_round() {
     for g in &games {
         g.check().unwrap_or_else(|e| panic!("game {}: {e}", g.game));
         assert_eq!(g.round_count(), 3);
-        let hands: Vec<_> = (0..3).map(|i| g.round(i).unwrap().hands).collect();
+        let hands: Vec<_> = (0..3).map(|i| g.rounds[i].hands.clone()).collect();
         assert!(
             hands[0] != hands[1] && hands[1] != hands[2],
             "a fresh deal each round"
@@ -189,7 +189,7 @@ fn a_game_of_rounds_keeps_its_bot_processes_and_records_every_round() {
             assert!(
                 g.faults().all(|(_, f)| f.seat != seat),
                 "{bot}: {:?}",
-                g.invalid
+                g.rounds[0].invalid
             );
         }
         // The bot that quits in round 1 is gone: absent, 100 points, in rounds 2 and 3.
@@ -257,19 +257,26 @@ fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
     for deal in games.chunks(4) {
         let first = &deal[0];
         // The deal's four hands, as rotation 0 dealt them.
-        let mut hands = first.hands.clone();
+        let mut hands = first.rounds[0].hands.clone();
         hands.sort();
         for (r, g) in deal.iter().enumerate() {
             g.check().unwrap();
             assert_eq!(g.rotation, r);
-            assert_eq!((g.seed, g.rows), (first.seed, first.rows), "one deal");
+            assert_eq!(
+                (g.seed, g.rounds[0].rows),
+                (first.seed, first.rounds[0].rows),
+                "one deal"
+            );
             assert_eq!(g.players, first.players, "the same seats");
-            let mut these = g.hands.clone();
+            let mut these = g.rounds[0].hands.clone();
             these.sort();
             assert_eq!(these, hands, "the same four hands");
         }
         for seat in 0..4 {
-            let mut held: Vec<_> = deal.iter().map(|g| g.hands[seat].clone()).collect();
+            let mut held: Vec<_> = deal
+                .iter()
+                .map(|g| g.rounds[0].hands[seat].clone())
+                .collect();
             held.sort();
             assert_eq!(
                 held, hands,

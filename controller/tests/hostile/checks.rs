@@ -63,7 +63,8 @@ pub fn faults_of(game: &GameRecord, bot: &str) -> Vec<(String, String)> {
     let Some(seat) = game.players.iter().position(|p| p == bot) else {
         return Vec::new();
     };
-    game.invalid
+    game.rounds[0]
+        .invalid
         .iter()
         .filter(|f| f.seat == seat)
         .map(|f| (f.kind.clone(), f.reason.clone()))

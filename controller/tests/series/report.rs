@@ -272,7 +272,7 @@ fn the_report_loads_in_a_browser_matches_the_csv_and_its_viewer_steps() {
     let (lo, hi, ticks) = scale(&dom, "<svg class=\"boxes\"");
     let all: Vec<f64> = games
         .iter()
-        .flat_map(|g| g.scores.iter().map(|&s| f64::from(s)))
+        .flat_map(|g| g.rounds[0].scores.iter().map(|&s| f64::from(s)))
         .collect();
     let (min, max) = (
         all.iter().copied().fold(f64::INFINITY, f64::min),
@@ -326,7 +326,8 @@ fn the_report_loads_in_a_browser_matches_the_csv_and_its_viewer_steps() {
         .iter()
         .flat_map(|g| {
             let seat = g.players.iter().position(|p| p == "not-held");
-            g.invalid
+            g.rounds[0]
+                .invalid
                 .iter()
                 .filter(move |f| Some(f.seat) == seat)
                 .map(move |f| (g.game, f))
@@ -422,7 +423,8 @@ fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
     assert!(faults.contains("illegal_pick"), "{faults}");
 
     for game in &games {
-        let moves = &game.kingdomino.as_ref().expect("a Kingdomino record").moves;
+        let log = take6::games::kingdomino::GameLog::of(game).expect("a Kingdomino record");
+        let moves = &log.moves;
         let turns = moves.iter().map(|m| m.turn).max().unwrap();
         let hash = |t: u8| format!("#game={}&turn={t}", game.game);
         // The end: each kingdom has the squares the record placed, and the record's score.
@@ -448,7 +450,7 @@ fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
             );
             assert_eq!(
                 attr(k, "data-score"),
-                game.scores[seat].to_string(),
+                game.rounds[0].scores[seat].to_string(),
                 "seat {seat}"
             );
         }
@@ -483,9 +485,9 @@ fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
     }
     let faulted = games
         .iter()
-        .find(|g| !g.invalid.is_empty())
+        .find(|g| !g.rounds[0].invalid.is_empty())
         .expect("bad-pick faults");
-    let fault = &faulted.invalid[0];
+    let fault = &faulted.rounds[0].invalid[0];
     let (dom, _) = dump_dom(
         browser,
         &page,
@@ -524,7 +526,11 @@ fn a_botzone_report_shows_each_steps_requests_responses_and_display() {
     // Records name their game: a loaded one is known once its folder is.
     take6::games::find(tmp.path().join("game").to_str().unwrap()).unwrap();
     for game in games(tmp.path()) {
-        let body = game.body.as_ref().expect("a Botzone record keeps its log");
+        let body = game
+            .body
+            .as_ref()
+            .expect("a Botzone record keeps its log")
+            .value();
         let steps = body["log"].as_array().unwrap();
         assert!(steps.len() >= 3, "a game of several steps");
         for turn in 1..=(steps.len() - 1) / 2 {

@@ -283,7 +283,8 @@ impl Game for Botzone {
     }
 
     fn viewer_data(&self, record: &GameRecord) -> Value {
-        serde_json::json!({ "botzone": record.body.clone().unwrap_or(Value::Null) })
+        let body = record.body.as_ref().map_or(Value::Null, |b| b.value());
+        serde_json::json!({ "botzone": body })
     }
 
     fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice {

@@ -22,8 +22,11 @@ use super::manifest::Manifest;
 use super::table::{self, JudgeSpec, Played};
 use super::wire::{self, Command};
 use crate::player::Limits;
-use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes};
+use crate::record::{Body, FaultPhase, GameRecord, InvalidRecord, ReplyTimes, RoundRecord};
 use crate::table::{GameOutcome, TableGame};
+
+/// The fault phase of a seat asked for a step's response.
+pub const MOVE: FaultPhase = FaultPhase::named("move");
 
 /// The record of a game played at `table`.
 pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64)) -> GameRecord {
@@ -65,7 +68,7 @@ pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64))
         .map(|f| InvalidRecord {
             seat: f.seat,
             turn: f.step.min(u8::MAX as usize) as u8,
-            phase: FaultPhase::Move,
+            phase: MOVE,
             kind: f.fault.kind().to_string(),
             reason: f.fault.to_string(),
         })
@@ -77,10 +80,13 @@ pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64))
             .filter(|(_, replies, _)| !replies.is_empty())
             .map(|(seat, replies, _)| ReplyTimes::new(*seat, replies))
             .collect(),
-        body: Some(body),
+        body: Some(Body::new(&body)),
         void,
-        invalid,
-        scores,
+        rounds: vec![RoundRecord {
+            invalid,
+            scores,
+            ..RoundRecord::default()
+        }],
         ms: started.elapsed().as_millis() as u64,
         ..blank(table)
     }
@@ -91,9 +97,12 @@ pub fn void_outcome(table: &TableGame, why: String, started: Instant) -> GameOut
     let players = table.seats.len();
     GameOutcome {
         record: GameRecord {
-            body: Some(json!({"initdata": "", "log": []})),
+            body: Some(Body::new(&json!({"initdata": "", "log": []}))),
             void: Some(why),
-            scores: vec![0; players],
+            rounds: vec![RoundRecord {
+                scores: vec![0; players],
+                ..RoundRecord::default()
+            }],
             ms: started.elapsed().as_millis() as u64,
             ..blank(table)
         },
@@ -122,12 +131,14 @@ fn whole(scores: &[f64], (offset, scale): (f64, f64)) -> Option<Vec<u32>> {
         .collect()
 }
 
+/// The record's body.
+fn body(record: &GameRecord) -> Result<Value, String> {
+    let body = (record.body.as_ref()).ok_or("no body: not a Botzone game's record")?;
+    body.read().map_err(|e| format!("the body: {e}"))
+}
+
 /// The body's log and initdata.
-fn parts(record: &GameRecord) -> Result<(&Vec<Value>, &Value), String> {
-    let body = record
-        .body
-        .as_ref()
-        .ok_or("no body: not a Botzone game's record")?;
+fn parts(body: &Value) -> Result<(&Vec<Value>, &Value), String> {
     let log = body["log"].as_array().ok_or("the body has no log")?;
     Ok((log, &body["initdata"]))
 }
@@ -136,8 +147,12 @@ fn parts(record: &GameRecord) -> Result<(&Vec<Value>, &Value), String> {
 /// answer the players asked, every verdict other than OK is a recorded fault, and a finished
 /// game's scores are the judge's.
 pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Result<(), String> {
-    let (log, _) = parts(record)?;
-    if record.players.len() != players || record.scores.len() != players {
+    let body = body(record)?;
+    let (log, _) = parts(&body)?;
+    let [round] = record.rounds.as_slice() else {
+        return Err(format!("{} rounds; a game is one", record.rounds.len()));
+    };
+    if record.players.len() != players || round.scores.len() != players {
         return Err(format!(
             "the game has {players} players; the record has {}",
             record.players.len()
@@ -171,10 +186,7 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
                 .parse()
                 .map_err(|_| format!("log[{i}]: player {key:?}"))?;
             let step = (i / 2 + 1).min(u8::MAX as usize) as u8;
-            let faulted = record
-                .invalid
-                .iter()
-                .any(|f| f.seat == seat && f.turn == step);
+            let faulted = (round.invalid.iter()).any(|f| f.seat == seat && f.turn == step);
             if (verdict != "OK") != faulted {
                 return Err(format!(
                     "log[{i}]: player {key}'s verdict is {verdict:?}, but the record {} a fault \
@@ -185,10 +197,10 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
         }
     }
     if record.void.is_some() {
-        return check_void_shape(record, log, players, map);
+        return check_void_shape(record, &body, log, players, map);
     }
     {
-        let exact = record.body.as_ref().and_then(|b| b.get("scores"));
+        let exact = body.get("scores");
         let last = &log[log.len() - 1]["output"];
         if last["command"] != "finish" {
             return Err("the game is not void, but the judge's last output is no finish".into());
@@ -198,11 +210,11 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
             unreachable!("a finish");
         };
         if exact != Some(&json!(scores))
-            || whole(&scores, map).as_deref() != Some(&record.scores[..])
+            || whole(&scores, map).as_deref() != Some(&round.scores[..])
         {
             return Err(format!(
                 "the scores {:?} are not the judge's {}",
-                record.scores,
+                round.scores,
                 json!(scores)
             ));
         }
@@ -218,14 +230,15 @@ pub const NOT_PREPARED: &str = "the game's judge was not prepared for this serie
 /// ends with a `finish` whose scores take6 cannot rank after `[scores]`.
 fn check_void_shape(
     record: &GameRecord,
+    body: &Value,
     log: &[Value],
     players: usize,
     map: (f64, f64),
 ) -> Result<(), String> {
-    if record.scores.iter().any(|&s| s != 0) {
+    let scores = record.total_scores();
+    if scores.iter().any(|&s| s != 0) {
         return Err(format!(
-            "the game is void, but the record gives it scores {:?} (a void game's are 0)",
-            record.scores
+            "the game is void, but the record gives it scores {scores:?} (a void game's are 0)"
         ));
     }
     if record.void.as_deref() == Some(NOT_PREPARED) && !log.is_empty() {
@@ -244,7 +257,7 @@ fn check_void_shape(
                 .into(),
         );
     };
-    let exact = record.body.as_ref().and_then(|b| b.get("scores"));
+    let exact = body.get("scores");
     if exact != Some(&json!(scores)) {
         return Err(format!(
             "the game is void, but its judge finished it with scores {} (the record says {})",
@@ -268,7 +281,8 @@ pub fn check_with_judge(
     judge: &Path,
     manifest: &Manifest,
 ) -> Result<(), String> {
-    let (log, initdata) = parts(record)?;
+    let body = body(record)?;
+    let (log, initdata) = parts(&body)?;
     let log = log.clone();
     // The initdata every call after the first got; the first call is given it too, so that
     // a judge that draws its deal when it has none (FightTheLandlord) deals the same again.
@@ -345,14 +359,16 @@ pub fn check_with_judge(
 
 /// The request `seat` was sent at `step` (1-based), if the record holds it.
 pub fn request_of(record: &GameRecord, seat: usize, step: usize) -> Option<Value> {
-    let (log, _) = parts(record).ok()?;
+    let body = body(record).ok()?;
+    let (log, _) = parts(&body).ok()?;
     let entry = log.get(2 * step.checked_sub(1)?)?;
     entry["output"]["content"].get(seat.to_string()).cloned()
 }
 
 /// `take6 replay`: each step's requests, responses and display.
 pub fn replay_text(record: &GameRecord) -> String {
-    let Ok((log, initdata)) = parts(record) else {
+    let body = body(record);
+    let Ok((log, initdata)) = body.as_ref().map_err(String::clone).and_then(parts) else {
         return "no Botzone log in this record\n".into();
     };
     let mut out = String::new();

@@ -20,15 +20,18 @@ pub fn check_record(r: &GameRecord) -> Result<(), String> {
     if !(2..=4).contains(&n) {
         return Err(format!("{n} players; a Kingdomino table seats 2 to 4"));
     }
-    for (what, len) in [("builtin", r.builtin.len()), ("scores", r.scores.len())] {
+    let [round] = r.rounds.as_slice() else {
+        return Err(format!(
+            "{} rounds; a Kingdomino game is one",
+            r.rounds.len()
+        ));
+    };
+    for (what, len) in [("builtin", r.builtin.len()), ("scores", round.scores.len())] {
         if len != n {
             return Err(format!("{what} has {len} entries for {n} players"));
         }
     }
-    let log = r
-        .kingdomino
-        .as_ref()
-        .ok_or("a Kingdomino record without its moves")?;
+    let log = super::GameLog::of(r)?;
     let mut game = Game::new(r.seed, n);
     let mut grids = vec![Grid::new(); n];
     for (i, m) in log.moves.iter().enumerate() {
@@ -40,10 +43,10 @@ pub fn check_record(r: &GameRecord) -> Result<(), String> {
     check_faults(r, &log.moves)?;
     let stats: Vec<(u32, u32, u32)> = grids.iter().map(Grid::stats).collect();
     let scores = tie_break(&stats);
-    if scores != r.scores {
+    if scores != round.scores {
         return Err(format!(
             "scores are {:?}, but the kingdoms are worth {scores:?}",
-            r.scores
+            round.scores
         ));
     }
     if scores != game.scores() {
@@ -114,7 +117,7 @@ fn replay_move(game: &mut Game, grids: &mut [Grid], m: &MoveRecord) -> Result<()
 /// faulted seats are.
 fn check_faults(r: &GameRecord, moves: &[MoveRecord]) -> Result<(), String> {
     for seat in 0..r.players.len() {
-        let faulted = r.invalid.iter().any(|f| f.seat == seat);
+        let faulted = r.faults().any(|(_, f)| f.seat == seat);
         let eliminated = moves.iter().any(|m| m.eliminated && m.seat == seat);
         if faulted != eliminated {
             return Err(format!(
@@ -285,24 +288,26 @@ mod tests {
             assert_eq!(check_record(&r), Ok(()), "seed {seed}");
 
             let mut forged = r.clone();
-            forged.scores[0] += 1;
+            forged.rounds[0].scores[0] += 1;
             let e = check_record(&forged).unwrap_err();
             assert!(e.contains("scores are"), "{e}");
 
             // A tile put where it cannot go: onto the castle.
             let mut forged = r.clone();
-            let moves = &mut forged.kingdomino.as_mut().unwrap().moves;
-            let m = moves
+            let mut log = super::super::GameLog::of(&forged).unwrap();
+            let m = (log.moves)
                 .iter_mut()
                 .find(|m| m.outcome == Some(PutOutcome::Placed))
                 .unwrap();
             m.put = Some(Placement::new(4, 4, 0));
+            forged.body = Some(log.into_body());
             let e = check_record(&forged).unwrap_err();
             assert!(e.contains("the PUT is recorded as Some(Placed)"), "{e}");
 
             // A pick of a tile another king took this turn.
             let mut forged = r.clone();
-            let moves = &mut forged.kingdomino.as_mut().unwrap().moves;
+            let mut log = super::super::GameLog::of(&forged).unwrap();
+            let moves = &mut log.moves;
             let (a, b) = (0..moves.len())
                 .flat_map(|i| (i + 1..moves.len()).map(move |j| (i, j)))
                 .find(|&(i, j)| {
@@ -312,15 +317,16 @@ mod tests {
                 })
                 .unwrap();
             moves[b].pick = moves[a].pick;
+            forged.body = Some(log.into_body());
             let e = check_record(&forged).unwrap_err();
             assert!(e.contains("which was not free"), "{e}");
 
             // A fault without the elimination it means.
             let mut forged = r.clone();
-            forged.invalid.push(crate::record::InvalidRecord {
+            forged.rounds[0].invalid.push(crate::record::InvalidRecord {
                 seat: 1,
                 turn: 3,
-                phase: crate::record::FaultPhase::Move,
+                phase: crate::games::kingdomino::MOVE,
                 kind: "timeout".into(),
                 reason: "forged".into(),
             });

@@ -27,11 +27,14 @@ use crate::game::{
     Viewer,
 };
 use crate::player::Limits;
-use crate::record::{GameRecord, InvalidRecord};
+use crate::record::{FaultPhase, GameRecord, InvalidRecord};
 use crate::table::TableGame;
 
 /// The game's name on the command line, in `bot.toml` and in records.
 pub const NAME: &str = "kingdomino";
+
+/// The fault phase of a seat asked for its sequence (its `PUT` and `PICK` are one reply).
+pub const MOVE: FaultPhase = FaultPhase::named("move");
 
 /// The built-in that plays the placement scoring most now ([`builtins::Greedy`]).
 pub const GREEDY: BuiltinKind = BuiltinKind {

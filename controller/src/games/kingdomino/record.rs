@@ -1,5 +1,5 @@
-//! What a Kingdomino game adds to its line of `games.jsonl`: every sequence and elimination in
-//! order. With the game's seed (which draws the tiles) that is the whole game, so `take6
+//! What a Kingdomino game adds to its line of `games.jsonl`, as the record's body: every
+//! sequence and elimination in order. With the game's seed (which draws the tiles) that is the whole game, so `take6
 //! verify` re-derives every kingdom and score from it, and a viewer can draw it turn by turn.
 
 use serde::{Deserialize, Serialize};
@@ -12,4 +12,19 @@ pub struct GameLog {
     /// Every sequence played (its PUT, what the PUT did, its PICK and message) and every
     /// elimination, in the order they happened.
     pub moves: Vec<MoveRecord>,
+}
+
+impl GameLog {
+    /// The moves of a Kingdomino record, from its body (the `kingdomino` field of a line of
+    /// an earlier version reads as the body).
+    pub fn of(record: &crate::record::GameRecord) -> Result<GameLog, String> {
+        let body = (record.body.as_ref()).ok_or("a Kingdomino record without its moves")?;
+        body.read()
+            .map_err(|e| format!("a Kingdomino record's moves: {e}"))
+    }
+
+    /// The log as its record's body.
+    pub fn into_body(self) -> crate::record::Body {
+        crate::record::Body::new(&self)
+    }
 }

@@ -145,13 +145,12 @@ pub fn replay_text(record: &GameRecord) -> String {
         n,
         record.players.join(", ")
     );
-    let Some(log) = &record.kingdomino else {
+    let Ok(log) = super::GameLog::of(record) else {
         out.push_str("(the record holds no moves)\n");
         return out;
     };
-    let faults: Vec<(usize, String)> = record
-        .invalid
-        .iter()
+    let faults: Vec<(usize, String)> = (record.faults())
+        .map(|(_, f)| f)
         .map(|f| {
             let shown = |text: &str| crate::untrusted::terminal(text);
             (f.seat, format!("{} [{}]", shown(&f.reason), shown(&f.kind)))
@@ -185,7 +184,7 @@ pub fn replay_text(record: &GameRecord) -> String {
         record
             .players
             .iter()
-            .zip(&record.scores)
+            .zip(&*record.total_scores())
             .map(|(p, s)| format!("{p} {s}"))
             .collect::<Vec<_>>()
             .join(", ")

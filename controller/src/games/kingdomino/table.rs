@@ -17,7 +17,7 @@ use super::record::GameLog;
 use super::wire;
 use crate::game::BuiltinKind;
 use crate::player::{Fault, Limits, Process};
-use crate::record::{FaultPhase, GameRecord, InvalidRecord, ReplyTimes};
+use crate::record::{GameRecord, InvalidRecord, ReplyTimes, RoundRecord};
 use crate::table::seats::{self, Endings};
 use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
 
@@ -78,15 +78,20 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         state.play_sequence(&mut game, turn).await;
     }
     let (replies, logs) = state.finish(&mut game).await;
-    let record = GameRecord {
-        rotation: 0,
+    let round = RoundRecord {
         invalid: state.invalid,
         scores: game.scores(),
+        ..RoundRecord::default()
+    };
+    let body = GameLog {
+        moves: game.log().to_vec(),
+    };
+    let record = GameRecord {
+        rotation: 0,
+        rounds: vec![round],
         ms: started.elapsed().as_millis() as u64,
         replies,
-        kingdomino: Some(GameLog {
-            moves: game.log().to_vec(),
-        }),
+        body: Some(body.into_body()),
         ..GameRecord::of_table(&table)
     };
     GameOutcome { record, logs }
@@ -161,7 +166,7 @@ impl Table {
             name,
             seat,
             game.turn(),
-            FaultPhase::Move,
+            super::MOVE,
             fault,
         ));
         game.eliminate(seat);

@@ -89,7 +89,8 @@ impl ViewerKingdomino {
     /// shows what could be replayed rather than nothing.
     pub fn of(r: &GameRecord) -> ViewerKingdomino {
         let players = r.players.len();
-        let moves: &[MoveRecord] = r.kingdomino.as_ref().map_or(&[], |k| &k.moves);
+        let log = super::GameLog::of(r).ok();
+        let moves: &[MoveRecord] = log.as_ref().map_or(&[], |k| &k.moves);
         let playable = (2..=4).contains(&players);
         let turns = if playable {
             crate::games::kingdomino::game::turns(players)

@@ -3,12 +3,13 @@
 
 use super::game::Card;
 use crate::game::Advice;
-use crate::record::{FaultPhase, GameRecord, InvalidRecord};
+use crate::record::{GameRecord, InvalidRecord};
 
 /// The advice for `fault`, to which the bot had replied `reply`.
 pub fn advice(record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice {
-    let (asked, correct) = match fault.phase {
-        FaultPhase::Card | FaultPhase::Move => {
+    let (asked, correct) = match fault.phase == super::ROW {
+        true => ("choosing a row", "a row number from 0 to 3".to_string()),
+        false => {
             let hand = hand_at(record, fault.seat, fault.turn);
             let replied = reply.and_then(|r| r.trim().parse::<i64>().ok());
             let correct = match replied {
@@ -20,7 +21,6 @@ pub fn advice(record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -
             };
             ("choosing a card", correct)
         }
-        FaultPhase::Row => ("choosing a row", "a row number from 0 to 3".to_string()),
     };
     Advice {
         asked: asked.to_string(),
@@ -31,12 +31,14 @@ pub fn advice(record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -
 /// The seat's hand at the start of `turn` (1-based), sorted.
 fn hand_at(record: &GameRecord, seat: usize, turn: u8) -> Vec<Card> {
     let played: Vec<Card> = record
+        .first()
         .turns
         .iter()
         .take(usize::from(turn.saturating_sub(1)))
         .map(|t| t.played[seat])
         .collect();
     let mut hand: Vec<Card> = record
+        .first()
         .hands
         .get(seat)
         .into_iter()

@@ -1,7 +1,9 @@
 //! The independent rules checker: replays a game record with a second, minimal implementation
 //! of the rules, so `take6 verify` and the tests catch a bug (or an edit) in either.
 
-use crate::record::{ABSENT, FaultPhase, GameRecord, RowChoice};
+use super::ROW;
+use crate::player::ABSENT;
+use crate::record::{GameRecord, RoundRecord, RowChoice};
 
 /// Checks that a game record is internally consistent by replaying it with a second, minimal
 /// implementation of the rules written here on purpose (it does not use `crate::games::take6::game`), so
@@ -22,18 +24,19 @@ use crate::record::{ABSENT, FaultPhase, GameRecord, RowChoice};
 ///
 /// A game of several rounds is checked round by round as above, and across rounds: a seat
 /// whose bot faulted is recorded `absent` at turn 1 of every later round and never faults
-/// otherwise again; `absent` appears nowhere else; `totals` is the sum of the rounds' scores
-/// (absent for one round).
+/// otherwise again; `absent` appears nowhere else. (A line's `totals`, the sums of the rounds'
+/// scores, are checked as it is read: `crate::record`.)
 ///
 /// Returns a message naming the first inconsistency found (and its round, with several).
 pub fn check_record(r: &GameRecord) -> Result<(), String> {
     let rounds = r.round_count();
+    if rounds == 0 {
+        return Err("a record of no rounds".to_string());
+    }
     let n = r.players.len();
     // Per seat, whether its bot is gone (faulted in an earlier round).
     let mut gone = vec![false; n];
-    let mut totals = vec![0u32; n];
-    for i in 0..rounds {
-        let round = r.round(i).expect("i is below the round count");
+    for (i, round) in r.rounds.iter().enumerate() {
         let at = |e: String| {
             if rounds > 1 {
                 format!("round {}: {e}", i + 1)
@@ -41,7 +44,7 @@ pub fn check_record(r: &GameRecord) -> Result<(), String> {
                 e
             }
         };
-        check_round(&round).map_err(at)?;
+        check_round(r, round).map_err(at)?;
         let mut absent = vec![false; n];
         for f in &round.invalid {
             match (gone[f.seat], f.kind == ABSENT) {
@@ -70,27 +73,16 @@ pub fn check_record(r: &GameRecord) -> Result<(), String> {
         for f in &round.invalid {
             gone[f.seat] = true;
         }
-        for (t, s) in totals.iter_mut().zip(&round.scores) {
-            *t += s;
-        }
     }
-    match &r.totals {
-        None if rounds == 1 => Ok(()),
-        Some(t) if rounds > 1 && *t == totals => Ok(()),
-        Some(t) if rounds > 1 => Err(format!(
-            "totals {t:?} are not the sums of the rounds' scores {totals:?}"
-        )),
-        None => Err(format!("{rounds} rounds but no totals")),
-        Some(_) => Err("totals in a game of one round".to_string()),
-    }
+    Ok(())
 }
 
-/// Checks one round (a record without later rounds) on its own.
-fn check_round(r: &GameRecord) -> Result<(), String> {
-    let n = check_shape(r)?;
-    let dealt = check_dealt(r)?;
-    let fault_turn = check_faults(r, n)?;
-    let (board, piles, counted) = replay(r, n, &fault_turn)?;
+/// Checks round `d` of `r` on its own.
+fn check_round(r: &GameRecord, d: &RoundRecord) -> Result<(), String> {
+    let n = check_shape(r, d)?;
+    let dealt = check_dealt(d)?;
+    let fault_turn = check_faults(d, n)?;
+    let (board, piles, counted) = replay(d, n, &fault_turn)?;
     // Every card dealt is on the board or in a pile, once.
     let mut end: Vec<u8> = board.concat();
     end.extend(piles.concat());
@@ -99,7 +91,7 @@ fn check_round(r: &GameRecord) -> Result<(), String> {
         return Err("the cards on the board and in the piles are not the cards dealt".into());
     }
 
-    check_scores(r, &fault_turn, &counted)
+    check_scores(d, n, &fault_turn, &counted)
 }
 
 const TURNS: usize = 10;
@@ -125,17 +117,17 @@ fn sum_cows(cards: &[u8]) -> u32 {
 }
 
 /// Shape: one entry per player in every per-seat vector, unique names. Returns the players.
-fn check_shape(r: &GameRecord) -> Result<usize, String> {
+fn check_shape(r: &GameRecord, d: &RoundRecord) -> Result<usize, String> {
     let n = r.players.len();
     if n == 0 || n > 10 {
         return Err(format!("{n} players; a game seats 1 to 10"));
     }
     for (what, len) in [
         ("builtin", r.builtin.len()),
-        ("hands", r.hands.len()),
-        ("cows", r.cows.len()),
-        ("penalty", r.penalty.len()),
-        ("scores", r.scores.len()),
+        ("hands", d.hands.len()),
+        ("cows", d.cows.len()),
+        ("penalty", d.penalty.len()),
+        ("scores", d.scores.len()),
     ] {
         if len != n {
             return Err(format!("{what} has {len} entries for {n} players"));
@@ -150,9 +142,9 @@ fn check_shape(r: &GameRecord) -> Result<usize, String> {
 }
 
 /// The deal: 10 cards a seat, all in the deck, none twice. Returns every card dealt, sorted.
-fn check_dealt(r: &GameRecord) -> Result<Vec<u8>, String> {
-    let mut dealt: Vec<u8> = r.rows.to_vec();
-    for (seat, hand) in r.hands.iter().enumerate() {
+fn check_dealt(d: &RoundRecord) -> Result<Vec<u8>, String> {
+    let mut dealt: Vec<u8> = d.rows.to_vec();
+    for (seat, hand) in d.hands.iter().enumerate() {
         if hand.len() != HAND {
             return Err(format!(
                 "seat {seat} was dealt {} cards, not 10",
@@ -172,10 +164,10 @@ fn check_dealt(r: &GameRecord) -> Result<Vec<u8>, String> {
 }
 
 /// Faults: valid seats and turns, in turn order, no seat twice. Returns each seat's fault turn.
-fn check_faults(r: &GameRecord, n: usize) -> Result<Vec<Option<u8>>, String> {
+fn check_faults(d: &RoundRecord, n: usize) -> Result<Vec<Option<u8>>, String> {
     let mut fault_turn: Vec<Option<u8>> = vec![None; n];
     let mut last_turn = 0;
-    for f in &r.invalid {
+    for f in &d.invalid {
         if f.seat >= n {
             return Err(format!("fault of seat {}, which does not exist", f.seat));
         }
@@ -200,15 +192,15 @@ fn check_faults(r: &GameRecord, n: usize) -> Result<Vec<Option<u8>>, String> {
 type Replayed = (Vec<Vec<u8>>, Vec<Vec<u8>>, Vec<u32>);
 
 /// Replays the turns: every card played from its seat's hand, placed by the rules.
-fn replay(r: &GameRecord, n: usize, fault_turn: &[Option<u8>]) -> Result<Replayed, String> {
-    if r.turns.len() != TURNS {
-        return Err(format!("{} turns, not 10", r.turns.len()));
+fn replay(d: &RoundRecord, n: usize, fault_turn: &[Option<u8>]) -> Result<Replayed, String> {
+    if d.turns.len() != TURNS {
+        return Err(format!("{} turns, not 10", d.turns.len()));
     }
-    let mut board: Vec<Vec<u8>> = r.rows.iter().map(|&c| vec![c]).collect();
-    let mut held: Vec<Vec<u8>> = r.hands.clone();
+    let mut board: Vec<Vec<u8>> = d.rows.iter().map(|&c| vec![c]).collect();
+    let mut held: Vec<Vec<u8>> = d.hands.clone();
     let mut piles: Vec<Vec<u8>> = vec![Vec::new(); n];
     let mut counted = vec![0u32; n];
-    for (i, turn) in r.turns.iter().enumerate() {
+    for (i, turn) in d.turns.iter().enumerate() {
         let t = i + 1;
         check_played(t, turn, n, &mut held)?;
         for ev in &turn.events {
@@ -225,8 +217,8 @@ fn replay(r: &GameRecord, n: usize, fault_turn: &[Option<u8>]) -> Result<Replaye
             }
             piles[ev.seat].extend(took);
         }
-        for f in r.invalid.iter().filter(|f| usize::from(f.turn) == t) {
-            if f.phase == FaultPhase::Row
+        for f in d.invalid.iter().filter(|f| usize::from(f.turn) == t) {
+            if f.phase == ROW
                 && !turn
                     .events
                     .iter()
@@ -366,30 +358,34 @@ fn place(
 }
 
 /// Scores: each seat's cows that count, its penalty (100 exactly when it faulted) and their sum.
-fn check_scores(r: &GameRecord, fault_turn: &[Option<u8>], counted: &[u32]) -> Result<(), String> {
-    let n = r.players.len();
+fn check_scores(
+    d: &RoundRecord,
+    n: usize,
+    fault_turn: &[Option<u8>],
+    counted: &[u32],
+) -> Result<(), String> {
     for seat in 0..n {
         let penalty = if fault_turn[seat].is_some() {
             PENALTY
         } else {
             0
         };
-        if r.cows[seat] != counted[seat] {
+        if d.cows[seat] != counted[seat] {
             return Err(format!(
                 "seat {seat} recorded {} cows, took {} that count",
-                r.cows[seat], counted[seat]
+                d.cows[seat], counted[seat]
             ));
         }
-        if r.penalty[seat] != penalty {
+        if d.penalty[seat] != penalty {
             return Err(format!(
                 "seat {seat} recorded penalty {}, should be {penalty}",
-                r.penalty[seat]
+                d.penalty[seat]
             ));
         }
-        if r.scores[seat] != counted[seat] + penalty {
+        if d.scores[seat] != counted[seat] + penalty {
             return Err(format!(
                 "seat {seat} recorded score {}, should be {}",
-                r.scores[seat],
+                d.scores[seat],
                 counted[seat] + penalty
             ));
         }
@@ -400,9 +396,10 @@ fn check_scores(r: &GameRecord, fault_turn: &[Option<u8>], counted: &[u32]) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::take6::CARD;
+    use crate::games::take6::fixtures::{Fault, events, play, sample};
     use crate::games::take6::game::Deal;
-    use crate::record::fixtures::ev;
-    use crate::record::fixtures::{Fault, events, hand_made, play, sample};
+    use crate::record::fixtures::{ev, hand_made};
     use crate::record::{InvalidRecord, PlacementRecord};
     use proptest::prelude::*;
     use rand::SeedableRng;
@@ -418,21 +415,22 @@ mod tests {
         // Faulting in turn 10's card phase: the 1 is forced onto the cheapest row, row 0
         // ([5]: 2 cows; [20] and [30] have 3, [45 46 50 51] has 7), and counts for nothing.
         let mut r = hand_made();
-        r.invalid.push(InvalidRecord {
+        r.rounds[0].invalid.push(InvalidRecord {
             seat: 0,
             turn: 10,
-            phase: FaultPhase::Card,
+            phase: CARD,
             kind: "timeout".into(),
             reason: "no card within 1s".into(),
         });
-        r.turns[9].events[0] = PlacementRecord {
+        r.rounds[0].turns[9].events[0] = PlacementRecord {
             reason: Some(RowChoice::Forced),
             ..ev(0, 1, 0, &[5], 2)
         };
-        (r.cows, r.penalty, r.scores) = (vec![14], vec![100], vec![114]);
+        (r.rounds[0].cows, r.rounds[0].penalty, r.rounds[0].scores) =
+            (vec![14], vec![100], vec![114]);
         assert_eq!(check_record(&r), Ok(()));
         // A row-phase fault in that turn is just as consistent.
-        r.invalid[0].phase = FaultPhase::Row;
+        r.rounds[0].invalid[0].phase = ROW;
         assert_eq!(check_record(&r), Ok(()));
     }
 
@@ -440,7 +438,7 @@ mod tests {
     fn sample_passes() {
         let r = sample();
         assert_eq!(check_record(&r), Ok(()));
-        assert_eq!(r.penalty[..2], [100, 100]);
+        assert_eq!(r.rounds[0].penalty[..2], [100, 100]);
     }
 
     proptest! {
@@ -488,48 +486,54 @@ mod tests {
         caught("builtin has 4 entries", |r| {
             r.builtin.pop();
         });
-        caught("scores has 6 entries", |r| r.scores.push(0));
+        caught("scores has 6 entries", |r| r.rounds[0].scores.push(0));
         caught("appears twice", |r| r.players[1] = r.players[0].clone());
         caught("9 turns", |r| {
-            r.turns.pop();
+            r.rounds[0].turns.pop();
         });
         caught("seat 2 was dealt 9 cards", |r| {
-            r.hands[2].pop();
+            r.rounds[0].hands[2].pop();
         });
     }
 
     #[test]
     fn corrupt_deals_are_caught() {
-        caught("dealt twice", |r| r.hands[1][9] = r.hands[0][9]);
-        caught("dealt twice", |r| r.rows[0] = r.hands[4][0]);
-        caught("not in the deck", |r| r.hands[3][5] = 105);
+        caught("dealt twice", |r| {
+            r.rounds[0].hands[1][9] = r.rounds[0].hands[0][9]
+        });
+        caught("dealt twice", |r| {
+            r.rounds[0].rows[0] = r.rounds[0].hands[4][0]
+        });
+        caught("not in the deck", |r| r.rounds[0].hands[3][5] = 105);
     }
 
     #[test]
     fn cards_not_held_are_caught() {
         // Another seat's card.
-        caught("does not hold", |r| r.turns[0].played[0] = r.hands[1][5]);
+        caught("does not hold", |r| {
+            r.rounds[0].turns[0].played[0] = r.rounds[0].hands[1][5]
+        });
         // A card played before.
         caught("does not hold", |r| {
-            r.turns[1].played[2] = r.turns[0].played[2];
+            r.rounds[0].turns[1].played[2] = r.rounds[0].turns[0].played[2];
         });
     }
 
     #[test]
     fn corrupt_event_lists_are_caught() {
-        caught("out of order", |r| r.turns[4].events.swap(0, 1));
+        caught("out of order", |r| r.rounds[0].turns[4].events.swap(0, 1));
         caught("placed twice", |r| {
-            r.turns[4].events[1].seat = r.turns[4].events[0].seat
+            r.rounds[0].turns[4].events[1].seat = r.rounds[0].turns[4].events[0].seat
         });
         caught("placements for", |r| {
-            r.turns[6].events.pop();
+            r.rounds[0].turns[6].events.pop();
         });
         caught("but played", |r| {
             // The seat's turn-3 and turn-10 plays swapped: both held, but events disagree.
-            let s = r.turns[2].events[0].seat;
-            let later = r.turns[9].played[s];
-            r.turns[9].played[s] = r.turns[2].played[s];
-            r.turns[2].played[s] = later;
+            let s = r.rounds[0].turns[2].events[0].seat;
+            let later = r.rounds[0].turns[9].played[s];
+            r.rounds[0].turns[9].played[s] = r.rounds[0].turns[2].played[s];
+            r.rounds[0].turns[2].played[s] = later;
         });
     }
 
@@ -537,31 +541,31 @@ mod tests {
     fn wrong_placements_are_caught() {
         caught("belongs in row", |r| {
             let (t, i) = find(r, |e| e.reason.is_none() && e.took.is_empty());
-            let e = &mut r.turns[t].events[i];
+            let e = &mut r.rounds[0].turns[t].events[i];
             e.row = (e.row + 1) % 4;
         });
         caught("recorded taking", |r| {
             // A 6th card that does not take the row.
             let (t, i) = find(r, |e| e.reason.is_none() && !e.took.is_empty());
-            let e = &mut r.turns[t].events[i];
+            let e = &mut r.rounds[0].turns[t].events[i];
             e.took.clear();
             e.cows = 0;
         });
         caught("recorded taking", |r| {
             // A 5th card that takes the row.
             let (t, i) = find(r, |e| e.reason.is_none() && !e.took.is_empty());
-            let e = &mut r.turns[t].events[i];
+            let e = &mut r.rounds[0].turns[t].events[i];
             e.took.pop();
         });
         caught("recorded taking", |r| {
             // A pick that names one row and takes another's cards.
             let (t, i) = find(r, |e| e.reason == Some(RowChoice::Pick));
-            let e = &mut r.turns[t].events[i];
+            let e = &mut r.rounds[0].turns[t].events[i];
             e.row = (e.row + 1) % 4;
         });
         caught("cows, took", |r| {
             let (t, i) = find(r, |e| !e.took.is_empty());
-            r.turns[t].events[i].cows += 1;
+            r.rounds[0].turns[t].events[i].cows += 1;
         });
     }
 
@@ -569,29 +573,27 @@ mod tests {
     fn wrong_reasons_are_caught() {
         caught("has no reason", |r| {
             let (t, i) = find(r, |e| e.reason.is_some());
-            r.turns[t].events[i].reason = None;
+            r.rounds[0].turns[t].events[i].reason = None;
         });
         caught("fits a row", |r| {
             let (t, i) = find(r, |e| e.reason.is_none());
-            r.turns[t].events[i].reason = Some(RowChoice::Pick);
+            r.rounds[0].turns[t].events[i].reason = Some(RowChoice::Pick);
         });
         caught("without a fault", |r| {
             let (t, i) = find(r, |e| e.reason == Some(RowChoice::Pick) && e.seat > 1);
-            r.turns[t].events[i].reason = Some(RowChoice::Forced);
+            r.rounds[0].turns[t].events[i].reason = Some(RowChoice::Forced);
         });
         caught("not the cheapest row", |r| {
             let (t, i) = find(r, |e| e.reason == Some(RowChoice::Forced));
-            let e = &mut r.turns[t].events[i];
+            let e = &mut r.rounds[0].turns[t].events[i];
             e.row = (e.row + 1) % 4;
         });
         caught("not forced", |r| {
-            let f = r
-                .invalid
-                .iter()
-                .find(|f| f.phase == FaultPhase::Row)
+            let f = (r.rounds[0].invalid.iter())
+                .find(|f| f.phase == ROW)
                 .unwrap();
             let (seat, t) = (f.seat, usize::from(f.turn) - 1);
-            let e = r.turns[t]
+            let e = r.rounds[0].turns[t]
                 .events
                 .iter_mut()
                 .find(|e| e.seat == seat)
@@ -603,45 +605,45 @@ mod tests {
     #[test]
     fn wrong_faults_are_caught() {
         caught("faults twice", |r| {
-            let mut again = r.invalid[0].clone();
+            let mut again = r.rounds[0].invalid[0].clone();
             again.turn = 10;
-            r.invalid.push(again);
+            r.rounds[0].invalid.push(again);
         });
         caught("is recorded after", |r| {
-            let mut early = r.invalid[0].clone();
+            let mut early = r.rounds[0].invalid[0].clone();
             early.seat = 4;
             early.turn = 1;
-            r.invalid.push(early);
+            r.rounds[0].invalid.push(early);
         });
-        caught("does not exist", |r| r.invalid[0].seat = 5);
-        caught("in turn 11", |r| r.invalid[0].turn = 11);
+        caught("does not exist", |r| r.rounds[0].invalid[0].seat = 5);
+        caught("in turn 11", |r| r.rounds[0].invalid[0].turn = 11);
         // Seat 0 faulted in turn 3: counting the cows it took from then on is wrong.
         caught("seat 0 recorded", |r| {
             let all: u32 = events(r)
                 .filter(|(_, _, e)| e.seat == 0)
                 .map(|(_, _, e)| e.cows)
                 .sum();
-            assert!(all > r.cows[0]);
-            r.scores[0] += all - r.cows[0];
-            r.cows[0] = all;
+            assert!(all > r.rounds[0].cows[0]);
+            r.rounds[0].scores[0] += all - r.rounds[0].cows[0];
+            r.rounds[0].cows[0] = all;
         });
     }
 
     #[test]
     fn wrong_scores_are_caught() {
         caught("seat 2 recorded", |r| {
-            r.cows[2] += 1;
-            r.scores[2] += 1;
+            r.rounds[0].cows[2] += 1;
+            r.rounds[0].scores[2] += 1;
         });
         caught("seat 0 recorded penalty 0", |r| {
-            r.penalty[0] = 0;
-            r.scores[0] -= 100;
+            r.rounds[0].penalty[0] = 0;
+            r.rounds[0].scores[0] -= 100;
         });
         caught("seat 3 recorded penalty 100", |r| {
-            r.penalty[3] = 100;
-            r.scores[3] += 100;
+            r.rounds[0].penalty[3] = 100;
+            r.rounds[0].scores[3] += 100;
         });
-        caught("seat 4 recorded score", |r| r.scores[4] += 1);
+        caught("seat 4 recorded score", |r| r.rounds[0].scores[4] += 1);
     }
 
     /// A game of three rounds of five seats: seat 0's bot faults in turn 3 of round 1, so it
@@ -650,27 +652,13 @@ mod tests {
         let round = |r: u32, faults: &[(usize, Fault)]| {
             play(&crate::games::take6::table::deal(7, 5, r, 0), faults)
         };
-        let mut first = round(0, &[(0, Fault::Card(3))]);
-        let mut later = Vec::new();
+        let mut game = round(0, &[(0, Fault::Card(3))]);
         for r in 1..3 {
             let mut g = round(r, &[(0, Fault::Card(1))]);
-            g.invalid[0].kind = ABSENT.to_string();
-            later.push(crate::record::RoundRecord {
-                hands: g.hands,
-                rows: g.rows,
-                turns: g.turns,
-                invalid: g.invalid,
-                cows: g.cows,
-                penalty: g.penalty,
-                scores: g.scores,
-            });
+            g.rounds[0].invalid[0].kind = ABSENT.to_string();
+            game.rounds.append(&mut g.rounds);
         }
-        let totals = (0..5)
-            .map(|s| first.scores[s] + later.iter().map(|r| r.scores[s]).sum::<u32>())
-            .collect();
-        first.rounds = later;
-        first.totals = Some(totals);
-        first
+        game
     }
 
     #[test]
@@ -679,7 +667,7 @@ mod tests {
         check_record(&r).unwrap();
         assert_eq!(
             r.totals()[0],
-            r.scores[0] + 200,
+            r.rounds[0].scores[0] + 200,
             "100 per round it was gone"
         );
         let caught = |expect: &str, corrupt: &dyn Fn(&mut GameRecord)| {
@@ -691,20 +679,43 @@ mod tests {
             }
         };
         caught("round 3: turn 2: seat 1 played", &|r| {
-            r.rounds[1].turns[1].played[1] = r.rounds[1].turns[0].played[1];
+            r.rounds[2].turns[1].played[1] = r.rounds[2].turns[0].played[1];
         });
         // Its forced rows then have no fault behind them, or it is not recorded absent.
-        caught("round 2: ", &|r| r.rounds[0].invalid.clear());
+        caught("round 2: ", &|r| r.rounds[1].invalid.clear());
         caught("round 1: seat 0 is absent without", &|r| {
-            r.invalid[0].kind = ABSENT.to_string();
+            r.rounds[0].invalid[0].kind = ABSENT.to_string();
         });
         caught("round 2: seat 0 faults again", &|r| {
-            r.rounds[0].invalid[0].kind = "timeout".to_string();
+            r.rounds[1].invalid[0].kind = "timeout".to_string();
         });
-        caught("are not the sums", &|r| r.totals.as_mut().unwrap()[1] += 1);
-        caught("no totals", &|r| r.totals = None);
-        caught("totals in a game of one round", &|r| {
-            r.rounds.clear();
+    }
+
+    /// A line's `totals` are the sums of its rounds' scores, present exactly with several
+    /// rounds: a line that says otherwise does not read (its record derives them).
+    #[test]
+    fn totals_that_are_not_the_sums_do_not_read() {
+        let line = serde_json::to_value(three_rounds()).unwrap();
+        assert_eq!(line["totals"], serde_json::json!(three_rounds().totals()));
+        let refused = |expect: &str, corrupt: &dyn Fn(&mut serde_json::Value)| {
+            let mut bad = line.clone();
+            corrupt(&mut bad);
+            match serde_json::from_value::<GameRecord>(bad) {
+                Ok(_) => panic!("corruption not caught (expected {expect:?})"),
+                Err(e) => assert!(
+                    e.to_string().contains(expect),
+                    "expected {expect:?}, got {e}"
+                ),
+            }
+        };
+        refused("are not the sums", &|l| {
+            l["totals"][1] = serde_json::json!(l["totals"][1].as_u64().unwrap() + 1);
+        });
+        refused("no totals", &|l| {
+            l.as_object_mut().unwrap().remove("totals");
+        });
+        refused("totals in a game of one round", &|l| {
+            l.as_object_mut().unwrap().remove("rounds");
         });
     }
 }

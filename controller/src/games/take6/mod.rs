@@ -9,6 +9,8 @@
 pub mod advice;
 pub mod builtin;
 pub mod check;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod game;
 pub mod human;
 pub mod protocol;
@@ -23,11 +25,16 @@ use crate::game::{
     GameFuture, OnFault, SeatRange, Supports, Viewer,
 };
 use crate::player::Limits;
-use crate::record::{GameRecord, InvalidRecord};
+use crate::record::{FaultPhase, GameRecord, InvalidRecord};
 use crate::table::TableGame;
 
 /// The game's name on the command line and in records (which leave it out: the default).
 pub const NAME: &str = "take6";
+
+/// The fault phase of a seat asked for a card.
+pub const CARD: FaultPhase = FaultPhase::named("card");
+/// The fault phase of a seat asked for a row.
+pub const ROW: FaultPhase = FaultPhase::named("row");
 
 /// The fewest players at a table.
 pub const MIN_TABLE: usize = 2;

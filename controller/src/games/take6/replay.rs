@@ -33,18 +33,18 @@ pub struct Frame {
 pub fn frames(record: &GameRecord) -> Vec<Frame> {
     let mut frame = Frame {
         turn: 0,
-        rows: record.rows.map(|c| vec![c]),
+        rows: record.first().rows.map(|c| vec![c]),
         cows: vec![0; record.players.len()],
         placed: Vec::new(),
     };
     let mut fault_turn = vec![usize::MAX; record.players.len()];
-    for f in &record.invalid {
+    for f in &record.first().invalid {
         if let Some(t) = fault_turn.get_mut(f.seat) {
             *t = (*t).min(usize::from(f.turn));
         }
     }
     let mut out = vec![frame.clone()];
-    for (i, turn) in record.turns.iter().enumerate() {
+    for (i, turn) in record.first().turns.iter().enumerate() {
         frame.turn = i + 1;
         frame.placed.clear();
         for e in &turn.events {
@@ -134,7 +134,7 @@ pub fn replay_text(record: &GameRecord) -> String {
             out.push_str("\nStart\n");
         } else {
             out.push_str(&format!("\nTurn {}\n", frame.turn));
-            let played: Vec<String> = record.turns[frame.turn - 1]
+            let played: Vec<String> = record.first().turns[frame.turn - 1]
                 .played
                 .iter()
                 .zip(names)
@@ -145,6 +145,7 @@ pub fn replay_text(record: &GameRecord) -> String {
                 out.push_str(&format!("  {line}\n"));
             }
             for f in record
+                .first()
                 .invalid
                 .iter()
                 .filter(|f| f.turn as usize == frame.turn)
@@ -171,13 +172,13 @@ pub fn replay_text(record: &GameRecord) -> String {
     }
     out.push_str("\nFinal scores (lower is better):\n");
     let mut order: Vec<usize> = (0..names.len()).collect();
-    order.sort_by_key(|&s| (record.scores.get(s).copied().unwrap_or(0), s));
+    order.sort_by_key(|&s| (record.first().scores.get(s).copied().unwrap_or(0), s));
     for s in order {
-        let penalty = record.penalty.get(s).copied().unwrap_or(0);
+        let penalty = record.first().penalty.get(s).copied().unwrap_or(0);
         let note = if penalty > 0 {
             format!(
                 " ({} + {penalty} penalty)",
-                cows_text(record.cows.get(s).copied().unwrap_or(0))
+                cows_text(record.first().cows.get(s).copied().unwrap_or(0))
             )
         } else {
             String::new()
@@ -190,7 +191,7 @@ pub fn replay_text(record: &GameRecord) -> String {
         out.push_str(&format!(
             "  {}{builtin}: {}{note}\n",
             names[s],
-            record.scores.get(s).copied().unwrap_or(0)
+            record.first().scores.get(s).copied().unwrap_or(0)
         ));
     }
     out
@@ -199,14 +200,14 @@ pub fn replay_text(record: &GameRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::fixtures::sample;
+    use crate::games::take6::fixtures::sample;
 
     #[test]
     fn frames_end_with_the_recorded_cows_and_every_card_on_the_board_or_taken() {
         let record = sample();
         let frames = frames(&record);
-        assert_eq!(frames.len(), record.turns.len() + 1);
-        assert_eq!(frames.last().unwrap().cows, record.cows);
+        assert_eq!(frames.len(), record.first().turns.len() + 1);
+        assert_eq!(frames.last().unwrap().cows, record.first().cows);
         for f in &frames {
             let on_board: usize = f.rows.iter().map(Vec::len).sum();
             let taken: usize = frames[..=f.turn]
@@ -230,6 +231,7 @@ mod tests {
         assert!(text.contains("Final scores"));
         assert!(text.contains(&format!("seed {}", record.seed)));
         let takes = record
+            .first()
             .turns
             .iter()
             .flat_map(|t| &t.events)

@@ -96,22 +96,8 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
             scores: game.scores(),
         });
     }
-    let totals: Vec<u32> = (0..n)
-        .map(|seat| rounds.iter().map(|r| r.scores[seat]).sum())
-        .collect();
-    let mut rounds = rounds.into_iter();
-    let first = rounds.next().expect("at least one round");
-    let later: Vec<RoundRecord> = rounds.collect();
     let record = GameRecord {
-        hands: first.hands,
-        rows: first.rows,
-        turns: first.turns,
-        invalid: first.invalid,
-        cows: first.cows,
-        penalty: first.penalty,
-        scores: first.scores,
-        totals: (!later.is_empty()).then_some(totals),
-        rounds: later,
+        rounds,
         ms: started.elapsed().as_millis() as u64,
         replies: state.replies,
         ..GameRecord::of_table(&table)
@@ -166,7 +152,7 @@ impl Table {
         game.begin_turn();
         for seat in 0..self.players.len() {
             if let Some(fault) = self.start_faults[seat].take() {
-                self.record_fault(game, seat, FaultPhase::Card, fault);
+                self.record_fault(game, seat, super::CARD, fault);
             }
         }
         let cards = self.choose_cards(game).await;
@@ -220,7 +206,7 @@ impl Table {
             .finish(finishing, &self.names)
             .await;
         for (seat, fault) in &ended.faults {
-            self.note_fault(game, *seat, FaultPhase::Card, fault);
+            self.note_fault(game, *seat, super::CARD, fault);
         }
         self.replies = ended.replies;
         ended.logs
@@ -276,7 +262,7 @@ impl Table {
             let card = match answer.and_then(|n| held_card(n, &views[seat].hand)) {
                 Ok(card) => card,
                 Err(fault) => {
-                    self.record_fault(game, seat, FaultPhase::Card, fault);
+                    self.record_fault(game, seat, super::CARD, fault);
                     self.substitute(seat).card(&views[seat])
                 }
             };
@@ -296,7 +282,7 @@ impl Table {
                 .and_then(row_index)
             {
                 Ok(row) => return (game.take_row(seat, row), Some(RowChoice::Pick)),
-                Err(fault) => self.record_fault(game, seat, FaultPhase::Row, fault),
+                Err(fault) => self.record_fault(game, seat, super::ROW, fault),
             }
         }
         let row = game.board().cheapest_row();
@@ -381,9 +367,9 @@ mod tests {
         for seed in 0..20 {
             let a = play(builtin_table(seed, seed), Limits::default()).await;
             check_record(&a.record).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-            assert!(a.record.invalid.is_empty());
-            assert_eq!(a.record.turns.len(), 10);
-            let total: u32 = a.record.cows.iter().sum();
+            assert!(a.record.rounds[0].invalid.is_empty());
+            assert_eq!(a.record.rounds[0].turns.len(), 10);
+            let total: u32 = a.record.rounds[0].cows.iter().sum();
             assert!(total > 0, "someone takes cows in a game of ten");
             let b = play(builtin_table(seed, seed), Limits::default()).await;
             assert_eq!(
@@ -413,12 +399,12 @@ mod tests {
             }
         );
         assert_ne!(
-            three.hands, three.rounds[0].hands,
+            three.rounds[0].hands, three.rounds[1].hands,
             "a fresh deal each round"
         );
-        assert_ne!(three.rounds[0].hands, three.rounds[1].hands);
+        assert_ne!(three.rounds[1].hands, three.rounds[2].hands);
         let sums: Vec<u32> = (0..10)
-            .map(|s| three.scores[s] + three.rounds.iter().map(|r| r.scores[s]).sum::<u32>())
+            .map(|s| three.rounds.iter().map(|r| r.scores[s]).sum::<u32>())
             .collect();
         assert_eq!(three.totals(), sums);
         let json = crate::record::games_jsonl_line(&one);

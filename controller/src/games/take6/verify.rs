@@ -13,8 +13,7 @@ pub fn check_deal(record: &GameRecord) -> Result<(), String> {
     if record.is_summary() {
         return Ok(());
     }
-    for i in 0..record.round_count() {
-        let round = record.round(i).ok_or("a round is missing")?;
+    for (i, round) in record.rounds.iter().enumerate() {
         let deal = table::deal(record.seed, record.players.len(), i as u32, record.rotation);
         if deal.hands != round.hands || deal.rows != round.rows {
             return Err(format!(

@@ -20,8 +20,9 @@ impl ViewerTake6 {
     /// The viewer's data of round 1 of `r`.
     pub fn of(r: &GameRecord) -> ViewerTake6 {
         ViewerTake6 {
-            rows: r.rows,
+            rows: r.first().rows,
             turns: r
+                .first()
                 .turns
                 .iter()
                 .map(|t| {
@@ -45,8 +46,8 @@ impl ViewerTake6 {
                         .collect()
                 })
                 .collect(),
-            cows: r.cows.clone(),
-            penalty: r.penalty.clone(),
+            cows: r.first().cows.clone(),
+            penalty: r.first().penalty.clone(),
         }
     }
 }

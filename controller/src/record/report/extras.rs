@@ -63,7 +63,7 @@ mod tests {
     #[test]
     fn the_stderr_of_one_game_is_cut_out_of_the_log() {
         let log = "=== game 1 (seat 0) ===\nnoise of game 1\n\
-                   === game 4 (seat 2) ===\nfault in turn 3 (Card): exited\n\
+                   === game 4 (seat 2) ===\nfault in turn 3 (card): exited\n\
                    Traceback (most recent call last):\nValueError: x\n\
                    === game 5 (seat 2) ===\nlater\n";
         let e = stderr_of_game(log.as_bytes(), "logs/b.games.log".into(), 4).unwrap();

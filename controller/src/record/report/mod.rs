@@ -408,7 +408,7 @@ fn faults(page: &mut String, report: &Report<'_>) {
                 page,
                 "<li><a href=\"#game={g}&amp;turn={t}\">game {g}</a>, {round}turn {t} ({}): \
                  <b>{}</b>: <span class=\"reason\">{}</span></li>",
-                escape(n.phase),
+                escape(n.phase.as_str()),
                 escape(&n.kind),
                 escape(&n.reason),
                 g = n.game,

@@ -9,9 +9,10 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::game::GameRef;
+use crate::player::ABSENT;
 use crate::record::Direction;
 use crate::record::interner::{Interner, PairMap, pair_key};
-use crate::record::{ABSENT, FaultPhase, GameRecord};
+use crate::record::{FaultPhase, GameRecord};
 
 /// How many games the viewer embeds besides each player's best and worst game: the ones with
 /// the lowest numbers. Keeps the page small (a game is about 2 KB) for series of any size.
@@ -26,8 +27,8 @@ pub struct ViewerGame {
     pub players: Vec<String>,
     pub builtin: Vec<bool>,
     pub scores: Vec<u32>,
-    /// `[seat, turn, "card" | "row" | "move", kind, reason]`.
-    pub faults: Vec<(usize, u8, &'static str, String, String)>,
+    /// `[seat, turn, phase (as its game names it), kind, reason]`.
+    pub faults: Vec<(usize, u8, String, String, String)>,
     /// The game's own fields ([`crate::game::Game::viewer_data`]), side by side with the
     /// common ones in the page's JSON. Kept as JSON text: a kept game is a few kilobytes so,
     /// where a `serde_json::Value` of it is ten times that.
@@ -61,15 +62,13 @@ impl ViewerGame {
             seed: r.seed,
             players: r.players.clone(),
             builtin: r.builtin.clone(),
-            scores: r.scores.clone(),
-            faults: r
-                .invalid
-                .iter()
+            scores: r.first().scores.clone(),
+            faults: (r.first().invalid.iter())
                 .map(|f| {
                     (
                         f.seat,
                         f.turn,
-                        phase_name(f.phase),
+                        f.phase.as_str().to_string(),
                         f.kind.clone(),
                         f.reason.clone(),
                     )
@@ -77,15 +76,6 @@ impl ViewerGame {
                 .collect(),
             play,
         }
-    }
-}
-
-/// The phase of a fault as the page names it.
-fn phase_name(phase: FaultPhase) -> &'static str {
-    match phase {
-        FaultPhase::Card => "card",
-        FaultPhase::Row => "row",
-        FaultPhase::Move => "move",
     }
 }
 
@@ -101,8 +91,8 @@ pub struct FaultNote {
     pub round: usize,
     /// The turn of the fault, where the link opens the viewer.
     pub turn: u8,
-    /// What the player was asked for: `card`, `row` or `move`.
-    pub phase: &'static str,
+    /// What the player was asked for, as its game names it (`card`, `row`, `move`).
+    pub phase: FaultPhase,
     /// The short kind (`timeout`, `illegal_pick`, …) and the reason for people.
     pub kind: String,
     pub reason: String,
@@ -230,8 +220,8 @@ impl ReportStats {
             let i = id as usize;
             self.scores
                 .resize_with(self.scores.len().max(i + 1), Default::default);
-            self.scores[i].add(r.scores[seat]);
-            let score = badness(direction, r.scores[seat]);
+            self.scores[i].add(r.first().scores[seat]);
+            let score = badness(direction, r.first().scores[seat]);
             if i == self.best.len() {
                 self.fault_notes.push(Vec::new());
                 let extreme = Extreme {
@@ -285,7 +275,7 @@ impl ReportStats {
     fn meet(&mut self, ids: &[u32], seat: usize, score: u32, direction: Direction, r: &GameRecord) {
         for (other_seat, &other) in ids.iter().enumerate().skip(seat + 1) {
             let (key, flip) = pair_key(ids[seat], other);
-            let other_score = badness(direction, r.scores[other_seat]);
+            let other_score = badness(direction, r.first().scores[other_seat]);
             let (sa, sb) = if flip {
                 (other_score, score)
             } else {
@@ -330,7 +320,7 @@ impl ReportStats {
                 game: r.game,
                 round: round + 1,
                 turn: f.turn,
-                phase: phase_name(f.phase),
+                phase: f.phase.clone(),
                 kind: f.kind.clone(),
                 reason: f.reason.clone(),
             };
@@ -474,7 +464,7 @@ mod tests {
             })
             .collect();
         // b's best game lies beyond the sample.
-        games[(n - 1) as usize].scores = vec![30, 1];
+        games[(n - 1) as usize].rounds[0].scores = vec![30, 1];
         let forward = stats(&games);
         games.reverse();
         let backward = stats(&games);

@@ -2,8 +2,9 @@
 
 use super::*;
 use crate::games::kingdomino::viewer::{self as kingdomino, ViewerKingdomino};
+use crate::games::take6::fixtures::sample;
 use crate::record::GameRecord;
-use crate::record::fixtures::{sample, series, tally};
+use crate::record::fixtures::{series, tally};
 
 fn stats_of(games: &[GameRecord]) -> ReportStats {
     let mut s = ReportStats::default();
@@ -101,7 +102,7 @@ fn kingdomino_record(n: u64, seed: u64, players: usize, out: Option<usize>) -> G
             invalid.push(crate::record::InvalidRecord {
                 seat: t.seat,
                 turn: t.turn,
-                phase: crate::record::FaultPhase::Move,
+                phase: crate::games::kingdomino::MOVE,
                 kind: "illegal_pick".into(),
                 reason: "picked tile 99, which is not <free>".into(),
             });
@@ -123,14 +124,15 @@ fn kingdomino_record(n: u64, seed: u64, players: usize, out: Option<usize>) -> G
     record.rules = crate::games::by_name("kingdomino").unwrap();
     record.game = n;
     record.seed = seed;
-    record.hands = Vec::new();
-    record.rows = [0; 4];
-    record.cows = Vec::new();
-    record.penalty = Vec::new();
-    record.invalid = invalid;
-    record.kingdomino = Some(crate::games::kingdomino::GameLog {
+    record.rounds[0] = crate::record::RoundRecord {
+        invalid,
+        scores: game.scores(),
+        ..Default::default()
+    };
+    let log = crate::games::kingdomino::GameLog {
         moves: game.log().to_vec(),
-    });
+    };
+    record.body = Some(log.into_body());
     record
 }
 
@@ -146,7 +148,8 @@ fn a_kingdomino_game_is_embedded_with_the_offers_its_seed_drew_and_every_move() 
     for players in 2..=4 {
         let record = kingdomino_record(0, 7 + players as u64, players, Some(1));
         let view = ViewerKingdomino::of(&record);
-        let moves = &record.kingdomino.as_ref().unwrap().moves;
+        let log = crate::games::kingdomino::GameLog::of(&record).unwrap();
+        let moves = &log.moves;
         assert_eq!(view.moves.len(), moves.len());
         let turns = crate::games::kingdomino::game::turns(players);
         assert_eq!(view.turns, turns);
@@ -178,10 +181,12 @@ fn a_kingdomino_game_is_embedded_with_the_offers_its_seed_drew_and_every_move() 
     }
     // A summary record, or one the rules refuse, still gives a viewer game.
     let mut summary = kingdomino_record(0, 3, 3, None);
-    summary.kingdomino = None;
+    summary.body = None;
     assert!(ViewerKingdomino::of(&summary).moves.is_empty());
     let mut forged = kingdomino_record(0, 3, 3, None);
-    forged.kingdomino.as_mut().unwrap().moves[5].pick = Some(99);
+    let mut log = crate::games::kingdomino::GameLog::of(&forged).unwrap();
+    log.moves[5].pick = Some(99);
+    forged.body = Some(log.into_body());
     assert_eq!(ViewerKingdomino::of(&forged).moves.len(), 5);
 }
 
@@ -209,7 +214,10 @@ fn a_kingdomino_page_says_higher_is_better_and_ranks_games_that_way() {
     assert!(!html.contains("Take 6's board"));
     // p0's best game is its highest score.
     let stats = stats_of(&games);
-    let p0: Vec<(u32, u64)> = games.iter().map(|g| (g.scores[0], g.game)).collect();
+    let p0: Vec<(u32, u64)> = games
+        .iter()
+        .map(|g| (g.rounds[0].scores[0], g.game))
+        .collect();
     let best = p0
         .iter()
         .max_by_key(|(s, g)| (*s, std::cmp::Reverse(*g)))

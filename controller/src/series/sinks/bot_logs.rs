@@ -37,7 +37,7 @@ impl BotLogs {
             }
             let faults: Vec<_> = record
                 .faults()
-                .filter(|(_, f)| f.seat == seat && f.kind != crate::record::ABSENT)
+                .filter(|(_, f)| f.seat == seat && f.kind != crate::player::ABSENT)
                 .collect();
             let stderr = logs.iter().find(|l| l.seat == seat);
             let has_stderr = stderr.is_some_and(|l| !l.stderr.kept.is_empty());
@@ -65,9 +65,9 @@ impl BotLogs {
                     _ => format!("round {}, ", round + 1),
                 };
                 text.push_str(&format!(
-                    "fault in {round}turn {} ({:?}): {}\n",
+                    "fault in {round}turn {} ({}): {}\n",
                     f.turn,
-                    f.phase,
+                    f.phase.as_str(),
                     untrusted::log(&f.reason)
                 ));
             }

@@ -157,7 +157,7 @@ impl Console {
                 continue;
             };
             if record.builtin.get(f.seat).copied().unwrap_or(true)
-                || f.kind == record::ABSENT
+                || f.kind == crate::player::ABSENT
                 || self.person.as_ref() == Some(name)
                 || !self.faulted.insert(name.clone())
             {

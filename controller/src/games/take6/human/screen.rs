@@ -247,15 +247,15 @@ pub fn placements(before: &[Vec<Card>; ROWS], used: &[Card], after: &[Vec<Card>]
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::take6::fixtures::sample;
     use crate::games::take6::game::{Deal, Game, Phase};
     use crate::games::take6::replay::frames;
-    use crate::record::fixtures::sample;
 
     #[test]
     fn placements_are_rebuilt_from_the_boards_as_recorded() {
         let record = sample();
         let frames = frames(&record);
-        for (t, turn) in record.turns.iter().enumerate() {
+        for (t, turn) in record.first().turns.iter().enumerate() {
             let after: Vec<Vec<Card>> = frames[t + 1].rows.to_vec();
             let placed = placements(&frames[t].rows, &turn.played, &after);
             let expected: Vec<(usize, Card, usize, Vec<Card>)> = turn

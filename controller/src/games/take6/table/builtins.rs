@@ -83,7 +83,6 @@ pub fn play_with(
 pub fn blank_record() -> GameRecord {
     GameRecord {
         rules: crate::game::GameRef::default_game(),
-        kingdomino: None,
         body: None,
         void: None,
         game: 0,
@@ -92,14 +91,6 @@ pub fn blank_record() -> GameRecord {
         rotation: 0,
         players: Vec::new(),
         builtin: Vec::new(),
-        hands: Vec::new(),
-        rows: [0; crate::games::take6::game::ROWS],
-        turns: Vec::new(),
-        invalid: Vec::new(),
-        cows: Vec::new(),
-        penalty: Vec::new(),
-        scores: Vec::new(),
-        totals: None,
         rounds: Vec::new(),
         ms: 0,
         replies: Vec::new(),
@@ -107,8 +98,8 @@ pub fn blank_record() -> GameRecord {
 }
 
 /// Plays `table` into `record`, overwriting every field but `players` (the caller's, one
-/// name per seat) and reusing the record's vectors: a summary record of a game played into a
-/// record of the same table size allocates nothing.
+/// name per seat) and reusing the record's vectors, its rounds' included: a summary record of
+/// a game played into a record of the same table size and rounds allocates nothing.
 pub fn play_into(
     table: &BuiltinTable<'_>,
     turns: bool,
@@ -130,51 +121,29 @@ pub fn play_into(
     record.rotation = table.rotation;
     record.builtin.clear();
     record.builtin.resize(n, true);
-    record.invalid.clear();
     record.replies.clear();
-    record.turns.clear();
-    record.rounds.clear();
-    let rounds = table.rounds.max(1);
-    let mut totals = [0u32; crate::games::take6::game::MAX_PLAYERS];
-    for round in 0..rounds {
-        let mut r = Round::deal(table.seed, n, round, table.rotation);
-        let (hands, rows) = match turns {
-            true => (r.hands(), r.starts),
-            false => (Vec::new(), [0; crate::games::take6::game::ROWS]),
-        };
-        let mut played = Vec::new();
-        let keep = if round == 0 {
-            &mut record.turns
-        } else {
-            &mut played
-        };
-        r.play(&mut scratch.players, turns.then_some(keep));
-        let cows = &r.cows[..n];
-        for (total, &c) in totals.iter_mut().zip(cows) {
-            *total += c;
-        }
-        if round == 0 {
-            record.hands = hands;
-            record.rows = rows;
-            for v in [&mut record.cows, &mut record.scores] {
-                v.clear();
-                v.extend_from_slice(cows);
+    let rounds = table.rounds.max(1) as usize;
+    record.rounds.resize_with(rounds, RoundRecord::default);
+    for (i, kept) in record.rounds.iter_mut().enumerate() {
+        let mut r = Round::deal(table.seed, n, i as u32, table.rotation);
+        match turns {
+            true => (kept.hands, kept.rows) = (r.hands(), r.starts),
+            false => {
+                kept.hands.clear();
+                kept.rows = [0; crate::games::take6::game::ROWS];
             }
-            record.penalty.clear();
-            record.penalty.resize(n, 0);
-        } else {
-            record.rounds.push(RoundRecord {
-                hands,
-                rows,
-                turns: played,
-                invalid: Vec::new(),
-                cows: cows.to_vec(),
-                penalty: vec![0; n],
-                scores: cows.to_vec(),
-            });
         }
+        kept.turns.clear();
+        r.play(&mut scratch.players, turns.then_some(&mut kept.turns));
+        let cows = &r.cows[..n];
+        kept.invalid.clear();
+        for v in [&mut kept.cows, &mut kept.scores] {
+            v.clear();
+            v.extend_from_slice(cows);
+        }
+        kept.penalty.clear();
+        kept.penalty.resize(n, 0);
     }
-    record.totals = (rounds > 1).then(|| totals[..n].to_vec());
     record.ms = started.elapsed().as_millis() as u64;
 }
 
