@@ -6,7 +6,6 @@
 //! how a seat lives and ends is here.
 
 use std::future::Future;
-use std::sync::Arc;
 
 use futures::future::join_all;
 use rand::SeedableRng;
@@ -23,15 +22,15 @@ use crate::record::{FaultPhase, InvalidRecord, ReplyTimes};
 pub fn spawn_bot(occupant: &Occupant, game: u64, limits: Limits) -> Option<Result<Process, Fault>> {
     let Occupant::Bot {
         workdir,
-        templates,
         sandbox,
         transcript,
+        ..
     } = occupant
     else {
         return None;
     };
     Some(
-        Process::spawn(sandbox, workdir, Arc::clone(templates), limits).map(|p| match transcript {
+        Process::spawn(sandbox, workdir, limits).map(|p| match transcript {
             Some(t) => p.with_transcript(t.game(game)),
             None => p,
         }),

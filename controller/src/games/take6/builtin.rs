@@ -7,8 +7,9 @@ use rand::rngs::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::game::{Card, ROW_LIMIT, ROWS, View};
-use crate::game::BuiltinKind;
-use crate::player::{Fault, Player};
+use super::seat::Player;
+use crate::player::Fault;
+use crate::table::BuiltinKind;
 
 /// How a built-in player chooses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -11,13 +11,15 @@ use futures::future::join_all;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
+use super::bot::BotPlayer;
 use super::builtin::{Builtin, Strategy};
 use super::game::{
     Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Moment, Phase, Placement, ROWS, View,
 };
 use super::human::Human;
-use super::seat::Seat;
-use crate::player::{Fault, Limits, Player};
+use super::protocol::{TemplateSet, default_set};
+use super::seat::{Player, Seat};
+use crate::player::{Fault, Limits};
 use crate::record::{
     FaultPhase, GameRecord, InvalidRecord, PlacementRecord, ReplyTimes, RoundRecord, RowChoice,
     TurnRecord,
@@ -61,9 +63,15 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
                 Seat::Builtin(Builtin::new(Strategy::of(*kind), table.seed, seat))
             }
             Occupant::Human(console) => Seat::Human(Human::new(Arc::clone(console))),
-            bot @ Occupant::Bot { .. } => {
+            bot @ Occupant::Bot { wire, .. } => {
                 match seats::spawn_bot(bot, table.game, limits).expect("a bot's seat") {
-                    Ok(p) => Seat::Process(p),
+                    // The template set the bot speaks, as the series made it (`wires`).
+                    Ok(p) => Seat::Bot(BotPlayer::new(
+                        p,
+                        wire.as_ref()
+                            .and_then(|w| w.get::<TemplateSet>())
+                            .unwrap_or_else(default_set),
+                    )),
                     Err(fault) => {
                         state.start_faults[seat] = Some(fault);
                         Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, table.seed, seat))
@@ -209,7 +217,7 @@ impl Table {
         for (seat, player) in std::mem::take(&mut self.players).into_iter().enumerate() {
             let view = self.view_at(game, &moment, seat, Phase::Score);
             match player {
-                Seat::Process(p) => {
+                Seat::Bot(p) => {
                     finishing.push(async move { (seat, p.finish(Some(view)).await) });
                 }
                 Seat::Human(mut h) => h.tell(&view).await,
@@ -307,7 +315,7 @@ impl Table {
     fn record_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: Fault) {
         self.note_fault(game, seat, phase, &fault);
         let substitute = Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, self.seed, seat));
-        if let Seat::Process(p) = std::mem::replace(&mut self.players[seat], substitute) {
+        if let Seat::Bot(p) = std::mem::replace(&mut self.players[seat], substitute) {
             let view = self.view(game, seat, Phase::Invalid);
             self.endings
                 .retire(seat, async move { p.finish(Some(view)).await });
@@ -327,7 +335,7 @@ impl Table {
     fn substitute(&mut self, seat: usize) -> &mut Builtin {
         match &mut self.players[seat] {
             Seat::Builtin(b) => b,
-            Seat::Process(_) | Seat::Human(_) => {
+            Seat::Bot(_) | Seat::Human(_) => {
                 unreachable!("a faulted seat is played by a built-in")
             }
         }
@@ -339,14 +347,30 @@ fn held_card(n: i64, hand: &[Card]) -> Result<Card, Fault> {
     Card::try_from(n)
         .ok()
         .filter(|c| (LOWEST_CARD..=HIGHEST_CARD).contains(c) && hand.contains(c))
-        .ok_or(Fault::NotInHand(n))
+        .ok_or_else(|| not_in_hand(n))
 }
 
 fn row_index(n: i64) -> Result<usize, Fault> {
     usize::try_from(n)
         .ok()
         .filter(|&r| r < ROWS)
-        .ok_or(Fault::NoSuchRow(n))
+        .ok_or_else(|| no_such_row(n))
+}
+
+/// The fault of a bot that played `card`, a card it does not hold.
+fn not_in_hand(card: i64) -> Fault {
+    Fault::BadReply(
+        format!("played {card}, a card it does not hold"),
+        "not_in_hand",
+    )
+}
+
+/// The fault of a bot that picked row `row`, which is not a row.
+fn no_such_row(row: i64) -> Fault {
+    Fault::BadReply(
+        format!("picked row {row}; rows are 0 to {}", ROWS - 1),
+        "no_such_row",
+    )
 }
 
 #[cfg(test)]
@@ -431,15 +455,23 @@ mod tests {
     #[test]
     fn answers_are_checked_against_the_hand_and_the_rows() {
         assert_eq!(held_card(7, &[3, 7]), Ok(7));
-        assert_eq!(held_card(8, &[3, 7]), Err(Fault::NotInHand(8)));
+        assert_eq!(held_card(8, &[3, 7]), Err(not_in_hand(8)));
         assert_eq!(
             held_card(263, &[7]),
-            Err(Fault::NotInHand(263)),
+            Err(not_in_hand(263)),
             "no wrapping to 7"
         );
-        assert_eq!(held_card(-1, &[7]), Err(Fault::NotInHand(-1)));
+        assert_eq!(held_card(-1, &[7]), Err(not_in_hand(-1)));
         assert_eq!(row_index(3), Ok(3));
-        assert_eq!(row_index(4), Err(Fault::NoSuchRow(4)));
-        assert_eq!(row_index(-1), Err(Fault::NoSuchRow(-1)));
+        assert_eq!(row_index(4), Err(no_such_row(4)));
+        assert_eq!(row_index(-1), Err(no_such_row(-1)));
+        // As the records have always said them.
+        assert_eq!(not_in_hand(8).kind(), "not_in_hand");
+        assert_eq!(
+            not_in_hand(8).to_string(),
+            "played 8, a card it does not hold"
+        );
+        assert_eq!(no_such_row(4).kind(), "no_such_row");
+        assert_eq!(no_such_row(4).to_string(), "picked row 4; rows are 0 to 3");
     }
 }
