@@ -147,14 +147,15 @@ pub trait Wires: Send + Sync {
 /// One bot's words on the wire, as its game made them from the bot's choice for a series
 /// ([`Wires::wire`]). The machinery keeps it with the bot, writes its fingerprint in
 /// `series.toml` and hands it back with each of the bot's seats
-/// ([`crate::table::Occupant::Bot`]); what it holds is the game's own.
+/// ([`crate::table::Occupant::Bot`]); what it holds is the game's own. Cloned with every game's
+/// seats, so a clone allocates nothing.
 #[derive(Clone)]
 pub struct Wire {
     /// What the wire says, as a hash: a resume refuses a bot whose wire changed since its
     /// series began.
-    pub fingerprint: String,
+    pub fingerprint: Arc<str>,
     /// The wire as that refusal names it, e.g. `template set 'mine' (templates/mine.toml)`.
-    pub shown: String,
+    pub shown: Arc<str>,
     /// The game's own value (Take 6: the compiled template set), taken back by its table
     /// with [`Wire::get`], once per seat and game.
     pub value: Arc<dyn Any + Send + Sync>,
@@ -301,11 +302,12 @@ pub struct Supports {
     pub templates: bool,
 }
 
-/// What a bot's fault does to its seat.
+/// What a bot's fault does to its seat ([`crate::table::seats::successor`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnFault {
-    /// A built-in takes the seat over and plays the game to its end.
-    Substitute,
+    /// This built-in (one of [`Game::builtins`]) takes the seat over and plays the game to its
+    /// end.
+    Substitute(BuiltinKind),
     /// The player is out of the game; its score stands as the rules say.
     Eliminate,
 }

@@ -786,6 +786,33 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_message_its_game_failed_to_write_is_never_sent() {
+        // The bot keeps every line it reads in got.txt.
+        let dir = tempfile::tempdir().unwrap();
+        let launch = dir.path().join("launch");
+        std::fs::write(&launch, "#!/bin/sh\ncat > got.txt\n").unwrap();
+        std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut p = Process::spawn(&Sandbox::none(), dir.path(), limits()).unwrap();
+        p.queue_with(|out| {
+            out.push_str("news\n");
+            Ok(())
+        })
+        .unwrap();
+        let fault = Fault::Template("no such variable".into());
+        let failed = p.queue_with(|out| {
+            out.push_str("half a messa");
+            Err(fault.clone())
+        });
+        assert_eq!(failed, Err(fault.clone()));
+        // The bot has faulted: the next question says so, and sends nothing.
+        assert_eq!(p.ask_with(|_| Ok(())).await, Err(fault));
+        // Its last message is sent alone: neither the news before the fault nor the half.
+        p.finish_text(Some("invalid\n")).await;
+        let got = std::fs::read_to_string(dir.path().join("got.txt")).unwrap();
+        assert_eq!(got, "invalid\n");
+    }
+
+    #[tokio::test]
     async fn a_missing_interpreter_is_a_fault_at_start() {
         let dir = tempfile::tempdir().unwrap();
         let launch = dir.path().join("launch");

@@ -211,7 +211,7 @@ impl Manifest {
                         TemplateChoice::Set(_) => None,
                         TemplateChoice::File(path) => Some(path.clone()),
                     },
-                    template_hash: wire.as_ref().map(|w| w.fingerprint.clone()),
+                    template_hash: wire.as_ref().map(|w| w.fingerprint.to_string()),
                     generated: b.generated.clone(),
                 })
                 .collect(),

@@ -10,7 +10,7 @@ use crate::config::{RunArgs, Settings};
 
 /// Settings a resume may change: they do not change any game.
 const MAY_CHANGE: [&str; 9] = [
-    // Its sets' content is what matters, and `same_templates` checks it bot by bot.
+    // Its sets' content is what matters, and `same_wires` checks it bot by bot.
     "templates",
     "allow_skips",
     "jobs",
@@ -158,7 +158,7 @@ pub fn same_wires(manifest: &Manifest, bots: &[super::lineup::Entrant]) -> Resul
             .iter()
             .find(|b| b.name == bot.name)
             .and_then(|b| b.template_hash.as_deref());
-        if kept.is_some_and(|hash| hash != wire.fingerprint) {
+        if kept.is_some_and(|hash| hash != &*wire.fingerprint) {
             return Err(SeriesError::Refused(format!(
                 "bot {}: its {} changed since the series began; put it back as it was, or \
                  start a new series",

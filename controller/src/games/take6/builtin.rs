@@ -57,11 +57,12 @@ impl Strategy {
     pub fn from_name(name: &str) -> Option<Strategy> {
         Strategy::ALL.into_iter().find(|s| s.name() == name)
     }
-
-    /// The strategy that takes over a faulted seat: a sensible one, so that the other players'
-    /// game stays close to what it would have been.
-    pub const SUBSTITUTE: Strategy = Strategy::Gap;
 }
+
+/// The built-in that takes over a faulted seat (the game's [`crate::game::OnFault`]): a
+/// sensible one, `gap`, so that the other players' game stays close to what it would have
+/// been.
+pub const SUBSTITUTE: BuiltinKind = BUILTINS[4];
 
 /// The built-ins as the machinery knows them: [`Strategy::ALL`]'s, in padding order.
 pub const BUILTINS: [BuiltinKind; 5] = [

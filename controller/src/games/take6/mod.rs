@@ -82,7 +82,7 @@ impl Game for Take6 {
     }
 
     fn on_fault(&self) -> OnFault {
-        OnFault::Substitute
+        OnFault::Substitute(builtin::SUBSTITUTE)
     }
 
     fn builtins(&self) -> &[BuiltinKind] {

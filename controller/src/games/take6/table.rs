@@ -45,8 +45,13 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let started = Instant::now();
     let n = table.seats.len();
     let names: Arc<[String]> = table.seats.iter().map(|s| s.name.clone()).collect();
+    // The game says who takes a faulted seat over; Take 6's rules play every seat to the end.
+    let substitute = seats::successor(&table.rules)
+        .map(Strategy::of)
+        .expect("Take 6 substitutes a faulted seat (Game::on_fault)");
     let mut state = Table {
         seed: table.seed,
+        substitute,
         names,
         players: Vec::with_capacity(n),
         invalid: Vec::new(),
@@ -74,7 +79,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
                     )),
                     Err(fault) => {
                         state.start_faults[seat] = Some(fault);
-                        Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, table.seed, seat))
+                        Seat::Builtin(Builtin::new(substitute, table.seed, seat))
                     }
                 }
             }
@@ -130,6 +135,8 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
 /// The players of a game in progress and what has gone wrong so far.
 struct Table {
     seed: u64,
+    /// The built-in that takes over a faulted seat, as the game says.
+    substitute: Strategy,
     /// The players in seat order, shared with every view.
     names: Arc<[String]>,
     players: Vec<Seat>,
@@ -314,7 +321,7 @@ impl Table {
     /// Records `fault` and starts shutting the bot down (it is sent `invalid` first).
     fn record_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: Fault) {
         self.note_fault(game, seat, phase, &fault);
-        let substitute = Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, self.seed, seat));
+        let substitute = Seat::Builtin(Builtin::new(self.substitute, self.seed, seat));
         if let Seat::Bot(p) = std::mem::replace(&mut self.players[seat], substitute) {
             let view = self.view(game, seat, Phase::Invalid);
             self.endings

@@ -225,8 +225,8 @@ impl crate::game::Wires for TemplateLibrary {
         }
         .map_err(|e| e.to_string())?;
         Ok(crate::game::Wire {
-            fingerprint: set.fingerprint().to_string(),
-            shown: format!("template set '{}' ({})", set.name(), set.path()),
+            fingerprint: set.fingerprint().into(),
+            shown: format!("template set '{}' ({})", set.name(), set.path()).into(),
             value: set,
         })
     }
