@@ -521,7 +521,7 @@ fn scores(games: &[GameRecord], bot: &str) -> String {
     };
     let builtins: Vec<&Standing> = standings.iter().filter(|s| s.builtin).collect();
     let better = match games.first().map(|g| g.rules.direction()) {
-        Some(crate::game::Direction::Higher) => "higher",
+        Some(crate::record::Direction::Higher) => "higher",
         _ => "lower",
     };
     let mut text = format!(

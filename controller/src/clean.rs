@@ -11,7 +11,7 @@ use std::time::SystemTime;
 
 use crate::series::{MANIFEST, SeriesDir};
 
-pub use crate::config::CleanArgs;
+use crate::config::CleanArgs;
 
 /// One series folder `clean` would remove.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,21 +7,19 @@
 //! verify, merge, shards, `check`, `replay`, `play`, the report's frame) holds a [`GameRef`]
 //! and asks it; it never names a game.
 
+use std::any::Any;
 use std::fmt;
 use std::future::Future;
+use std::path::Path;
 use std::pin::Pin;
 use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
+use crate::bots::TemplateChoice;
 use crate::player::Limits;
-use crate::record::{GameRecord, InvalidRecord};
-use crate::table::{GameOutcome, TableGame};
-
-/// Plain data the lower modules name too, defined where they are used: which way scores
-/// point with the records, a built-in's handle with the table's seats.
-pub use crate::record::Direction;
-pub use crate::table::BuiltinKind;
+use crate::record::{Direction, GameRecord, InvalidRecord};
+use crate::table::{BuiltinKind, GameOutcome, TableGame};
 
 /// A game: its facts, how one game of it is played over the machinery's seats, and how its
 /// records are checked and shown. Object safe: the machinery holds an `Arc<dyn Game>`
@@ -58,6 +56,16 @@ pub trait Game: Send + Sync + 'static {
 
     /// Which settings mean something in this game (the others are refused).
     fn supports(&self) -> Supports;
+
+    /// How this game's bots choose their words on the wire ([`Supports::templates`]), made
+    /// once per series (new or resumed) before its bots are prepared, from the series'
+    /// template folder (`--templates`, when there is one): an error (a folder that cannot be
+    /// read) stops the series with its reason. `None` (the default): the game's wire is its
+    /// own, and a bot's `template` means nothing.
+    fn wires(&self, folder: Option<&Path>) -> Result<Option<Box<dyn Wires>>, String> {
+        let _ = folder;
+        Ok(None)
+    }
 
     /// What a bot's fault does to its seat.
     fn on_fault(&self) -> OnFault;
@@ -137,6 +145,44 @@ pub trait Game: Send + Sync + 'static {
     fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
         let _ = ctx;
         Box::pin(async { Ok(()) })
+    }
+}
+
+/// A game's way of making each bot's [`Wire`] for one series ([`Game::wires`]).
+pub trait Wires: Send + Sync {
+    /// The wire of a bot whose `bot.toml` (or own `template.toml`) chose `choice`; the error
+    /// is why the bot is skipped. May be CPU work (a template set compiled and
+    /// trial-rendered): called off the async threads.
+    fn wire(&self, choice: &TemplateChoice) -> Result<Wire, String>;
+}
+
+/// One bot's words on the wire, as its game made them from the bot's choice for a series
+/// ([`Wires::wire`]). The machinery keeps it with the bot, writes its fingerprint in
+/// `series.toml` and hands it back with each of the bot's seats
+/// ([`crate::table::Occupant::Bot`]); what it holds is the game's own. Cloned with every game's
+/// seats, so a clone allocates nothing.
+#[derive(Clone)]
+pub struct Wire {
+    /// What the wire says, as a hash: a resume refuses a bot whose wire changed since its
+    /// series began.
+    pub fingerprint: Arc<str>,
+    /// The wire as that refusal names it, e.g. `template set 'mine' (templates/mine.toml)`.
+    pub shown: Arc<str>,
+    /// The game's own value (Take 6: the compiled template set), taken back by its table
+    /// with [`Wire::get`], once per seat and game.
+    pub value: Arc<dyn Any + Send + Sync>,
+}
+
+impl Wire {
+    /// The game's own value, if it is a `T`.
+    pub fn get<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        Arc::clone(&self.value).downcast().ok()
+    }
+}
+
+impl fmt::Debug for Wire {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Wire({})", self.shown)
     }
 }
 
@@ -268,11 +314,12 @@ pub struct Supports {
     pub templates: bool,
 }
 
-/// What a bot's fault does to its seat.
+/// What a bot's fault does to its seat ([`crate::table::seats::successor`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnFault {
-    /// A built-in takes the seat over and plays the game to its end.
-    Substitute,
+    /// This built-in (one of [`Game::builtins`]) takes the seat over and plays the game to its
+    /// end.
+    Substitute(BuiltinKind),
     /// The player is out of the game; its score stands as the rules say.
     Eliminate,
 }

@@ -3,32 +3,33 @@
 //!
 //! The library is a one-way pipeline, one module per stage:
 //! [`config`] → [`bots`] → [`schedule`] → [`table`] (handed to its game's [`game::Game::play`],
-//! which drives that game's pure rules through [`player`]s) → [`record`].
+//! which drives that game's pure rules, asking its bots through the game-blind
+//! [`player::Process`]) → [`record`].
 //! The machinery knows a game only through the [`game::Game`] trait; everything that knows a
 //! game lives in its own folder under [`games`], whose registry ([`games::find`]) is the one
 //! place that maps a name to a game. [`series`] wires the stages together and owns the single reporter,
 //! which hands typed events to sinks (one per output); every output can be rebuilt by
 //! replaying `games.jsonl`. `main.rs` is only the command line.
 
-pub mod affinity;
+pub(crate) mod affinity;
 pub mod bots;
 pub mod check;
 pub mod clean;
 pub mod config;
-pub mod decimal;
+pub(crate) mod decimal;
 pub mod folder;
 pub mod game;
 pub mod games;
 pub mod names;
 pub mod player;
 pub mod record;
-pub mod reply_times;
-pub mod repo;
+pub(crate) mod reply_times;
+pub(crate) mod repo;
 pub mod sandbox;
 pub mod schedule;
-pub mod seed;
+pub(crate) mod seed;
 pub mod series;
-pub mod shard;
+pub(crate) mod shard;
 pub mod signals;
 pub mod starter;
 pub mod table;

@@ -375,7 +375,7 @@ fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `take6 clean`: each folder removed (or, with --dry-run, that would be) and the space freed.
-fn clean(args: &take6::clean::CleanArgs) -> anyhow::Result<ExitCode> {
+fn clean(args: &take6::config::CleanArgs) -> anyhow::Result<ExitCode> {
     use take6::clean;
     let doomed =
         clean::plan(args).with_context(|| format!("cannot read {}", args.results.display()))?;

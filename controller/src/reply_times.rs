@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::record::GameRecord;
-pub use crate::record::report::ReplyRow;
+use crate::record::report::ReplyRow;
 
 /// The file name in a series folder.
 pub const REPLY_TIMES: &str = "reply_times.csv";

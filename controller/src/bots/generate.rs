@@ -495,7 +495,6 @@ fn plan(lang: Language, files: &[String], folder: &Path) -> Result<Generated, St
         build,
         launch,
     };
-    let jvm = JVM_OPTIONS.join(" ");
     Ok(match lang {
         Language::C => made(
             files.to_vec(),
@@ -534,32 +533,12 @@ fn plan(lang: Language, files: &[String], folder: &Path) -> Result<Generated, St
             )
         }
         Language::TypeScript => {
-            let main = entry_point(lang, files, &["main.ts", "bot.ts", "index.ts"])?;
-            let js = format!("{}.js", main.trim_end_matches(".ts"));
-            made(
-                vec![main.clone()],
-                // tsc writes the JavaScript even when it finds type errors (a bot that uses
-                // node's `require` without @types/node): those are the author's to see in the
-                // build log, not a reason to refuse the bot.
-                Some(format!(
-                    "tsc --target es2020 --module commonjs --outDir . {} || test -f {}",
-                    shell_word(&main),
-                    shell_word(&js)
-                )),
-                format!("node {}", shell_word(&js)),
-            )
+            let (main, build, launch) = typescript(files)?;
+            made(vec![main], Some(build), launch)
         }
         Language::Java => {
-            let class = java_main(folder, files)?;
-            let javac_jvm = JVM_OPTIONS.map(|o| format!("-J{o}")).join(" ");
-            made(
-                files.to_vec(),
-                Some(format!(
-                    "{JVM_SIZING}javac {javac_jvm} -encoding UTF-8 -d . {}",
-                    words(files)
-                )),
-                format!("java {jvm} -cp . {class}"),
-            )
+            let (build, launch) = java(folder, files)?;
+            made(files.to_vec(), Some(build), launch)
         }
         Language::Rust if files.iter().any(|f| f == "Cargo.toml") => {
             let bin = cargo_binary(folder)?;
@@ -590,6 +569,39 @@ fn plan(lang: Language, files: &[String], folder: &Path) -> Result<Generated, St
             )
         }
     })
+}
+
+/// A TypeScript bot's entry point, its build (compiled to JavaScript beside it) and its launch.
+fn typescript(files: &[String]) -> Result<(String, String, String), String> {
+    let main = entry_point(
+        Language::TypeScript,
+        files,
+        &["main.ts", "bot.ts", "index.ts"],
+    )?;
+    let js = format!("{}.js", main.trim_end_matches(".ts"));
+    // tsc writes the JavaScript even when it finds type errors (a bot that uses node's
+    // `require` without @types/node): those are the author's to see in the build log, not a
+    // reason to refuse the bot.
+    let build = format!(
+        "tsc --target es2020 --module commonjs --outDir . {} || test -f {}",
+        shell_word(&main),
+        shell_word(&js)
+    );
+    let launch = format!("node {}", shell_word(&js));
+    Ok((main, build, launch))
+}
+
+/// A Java bot's build (every file compiled, the JVM sized for the sandbox) and its launch (the
+/// class with `main`).
+fn java(folder: &Path, files: &[String]) -> Result<(String, String), String> {
+    let class = java_main(folder, files)?;
+    let javac_jvm = JVM_OPTIONS.map(|o| format!("-J{o}")).join(" ");
+    let build = format!(
+        "{JVM_SIZING}javac {javac_jvm} -encoding UTF-8 -d . {}",
+        words(files)
+    );
+    let jvm = JVM_OPTIONS.join(" ");
+    Ok((build, format!("java {jvm} -cp . {class}")))
 }
 
 /// The class to run among the Java `files` of `folder`: the one whose source has a

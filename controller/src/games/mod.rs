@@ -154,6 +154,10 @@ mod tests {
                 assert_eq!(usize::from(b.index), i);
                 assert_eq!(game.builtin(b.name), Some(*b));
             }
+            // A substitute is one of the game's own built-ins.
+            if let crate::game::OnFault::Substitute(kind) = game.on_fault() {
+                assert_eq!(game.builtin(kind.name), Some(kind));
+            }
         }
         assert_eq!(known()[0], DEFAULT);
         assert!(GameRef::default().is_default());
@@ -173,5 +177,10 @@ mod tests {
         for kind in take6::builtin::BUILTINS {
             assert_eq!(take6::builtin::Strategy::of(kind).name(), kind.name);
         }
+        // `gap` takes a faulted seat over.
+        assert_eq!(
+            take6::builtin::Strategy::of(take6::builtin::SUBSTITUTE),
+            take6::builtin::Strategy::Gap
+        );
     }
 }

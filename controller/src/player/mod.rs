@@ -1,21 +1,17 @@
-//! Who sits at a seat: the [`Player`] trait (Take 6's questions) and what any game's seat is
-//! made of — an external bot's [`process`], the terminal a person types at ([`console`]),
-//! the transcript of messages and replies ([`transcript`]), a [`Fault`]. Each game's
-//! built-ins and person at the keyboard are its own (`crate::games::*`).
+//! What any game's seat is made of, whatever the game: an external bot's [`process`], the
+//! terminal a person types at ([`console`]), the transcript of messages and replies
+//! ([`transcript`]), a [`Fault`]. What a seat is asked, and its built-ins and person at the
+//! keyboard, are each game's own (`crate::games::*`).
 //!
-//! A player answers two questions (which card, which row) and is told everything else. It
-//! never judges its own answers: the table checks them against the rules, so a bot's bad
-//! answer and a bot's crash end up as the same kind of value, a [`Fault`].
+//! A bot never judges its own answers: its game's table checks them against the rules, so a
+//! bot's bad answer and a bot's crash end up as the same kind of value, a [`Fault`].
 
 pub mod console;
 pub mod process;
 pub mod transcript;
 
 use std::fmt;
-use std::future::Future;
 
-use crate::games::take6::game::View;
-use crate::games::take6::protocol::ReplyError;
 use crate::sandbox::{Breach, Clock};
 
 pub use console::Console;
@@ -50,8 +46,8 @@ pub enum Fault {
     /// The bot's tree went past a limit of its sandbox (memory, processes, disk).
     Limit(Breach),
     /// A reply came, but the bot's whole tree (background processes included), with the
-    /// controller's time on the bot's own templates, used more CPU time since its previous
-    /// reply than the limit; or, `after_last`, that much after its last reply, found when the
+    /// controller's time on its behalf (its own templates, see [`Process::charging`]), used
+    /// more CPU time since its previous reply than the limit; or, `after_last`, that much after its last reply, found when the
     /// game ended. Recorded as a `timeout`: the time is the same clock's.
     CpuOverrun {
         used_ms: u64,
@@ -67,12 +63,10 @@ pub enum Fault {
     Exited { status: Option<String> },
     /// A reply line longer than the cap (the rest is never buffered).
     LineTooLong { cap: usize },
-    /// The reply did not match the expected pattern or was not an integer.
+    /// A reply its game cannot use, and why: it did not match the expected pattern, was not
+    /// a number, or is against the rules. The kind is the record's (`not_a_number`,
+    /// `not_in_hand`, `illegal_move`, …), the game's to name.
     BadReply(String, &'static str),
-    /// A card the player does not hold.
-    NotInHand(i64),
-    /// A row index outside 0–3.
-    NoSuchRow(i64),
     /// The seat's bot faulted in an earlier round of the game and plays no more rounds.
     Absent { round: u32 },
     /// The bot's template could not render a message. Templates are checked at series start,
@@ -91,18 +85,10 @@ impl Fault {
             Fault::LineTooLong { .. } => "line_too_long",
             Fault::Partial { .. } => "bad_reply",
             Fault::BadReply(_, kind) => kind,
-            Fault::NotInHand(_) => "not_in_hand",
-            Fault::NoSuchRow(_) => "no_such_row",
             Fault::Template(_) => "template",
             Fault::Absent { .. } => ABSENT,
             Fault::Limit(breach) => breach.kind(),
         }
-    }
-}
-
-impl From<ReplyError> for Fault {
-    fn from(e: ReplyError) -> Self {
-        Fault::BadReply(e.to_string(), e.kind())
     }
 }
 
@@ -163,8 +149,6 @@ impl fmt::Display for Fault {
             Fault::Left => write!(f, "left the game (end of input: Ctrl-D)"),
             Fault::LineTooLong { cap } => write!(f, "reply line longer than {cap} bytes"),
             Fault::BadReply(why, _) => write!(f, "{why}"),
-            Fault::NotInHand(c) => write!(f, "played {c}, a card it does not hold"),
-            Fault::NoSuchRow(r) => write!(f, "picked row {r}; rows are 0 to 3"),
             Fault::Template(why) => write!(f, "template error: {why}"),
             Fault::Absent { round } => {
                 write!(
@@ -174,19 +158,4 @@ impl fmt::Display for Fault {
             }
         }
     }
-}
-
-/// Something that can play a seat.
-///
-/// The futures are `Send` so that a table can run on any worker thread.
-pub trait Player: Send {
-    /// Delivers a message that needs no answer. Delivery problems are not reported here: they
-    /// surface as a fault at the next question, where the rules say what a fault costs.
-    fn tell(&mut self, view: &View) -> impl Future<Output = ()> + Send;
-
-    /// Asks for a card; the answer is checked by the table.
-    fn choose_card(&mut self, view: &View) -> impl Future<Output = Result<i64, Fault>> + Send;
-
-    /// Asks for a row to take; the answer is checked by the table.
-    fn choose_row(&mut self, view: &View) -> impl Future<Output = Result<i64, Fault>> + Send;
 }

@@ -72,6 +72,61 @@ struct Level {
     mode: u32,
 }
 
+/// How [`copy_into`] copies regular files: their owner, the files with several names copied
+/// so far (to link their other names), a buffer for the data.
+struct Files {
+    uid: Option<Uid>,
+    gid: Option<Gid>,
+    linked: std::collections::HashMap<(u64, u64), OwnedFd>,
+    buf: Vec<u8>,
+}
+
+impl Files {
+    /// Copies the regular file `name` of `src` (`st` its status, `rel` its path for errors)
+    /// into `dst`, its mode kept, owned by the copy's owner: its data, holes kept, or, for a
+    /// file with several names one of which was copied already, a link to that copy.
+    fn copy(
+        &mut self,
+        src: &OwnedFd,
+        dst: &OwnedFd,
+        name: &std::ffi::OsStr,
+        st: &FileStat,
+        rel: &Path,
+    ) -> std::io::Result<()> {
+        let key = (st.st_dev, st.st_ino);
+        if st.st_nlink > 1
+            && let Some(first) = self.linked.get(&key)
+        {
+            // Another name of a file copied already (root may link by descriptor).
+            return linkat(first, "", dst, name, AtFlags::AT_EMPTY_PATH).map_err(io);
+        }
+        let input = openat(
+            src,
+            name,
+            OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(io)?;
+        let output = openat(
+            dst,
+            name,
+            OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_CLOEXEC,
+            Mode::from_bits_truncate(0o600),
+        )
+        .map_err(io)?;
+        let (input, output) = (File::from(input), File::from(output));
+        // Holes stay holes: a sparse file of the bot's stays sparse.
+        let size = u64::try_from(st.st_size).unwrap_or(0);
+        crate::folder::copy_data(&input, &output, size, &mut self.buf, rel)?;
+        fchmod(&output, Mode::from_bits_truncate(st.st_mode & 0o7777)).map_err(io)?;
+        nix::unistd::fchown(&output, self.uid, self.gid).map_err(io)?;
+        if st.st_nlink > 1 && self.linked.len() < LINKED_MAX {
+            self.linked.insert(key, output.into());
+        }
+        Ok(())
+    }
+}
+
 /// Copies the folder `from` (its files, folders and symlinks, modes kept) into the new folder
 /// `to`, every entry owned by `owner`, files with several names linked once copied. Special
 /// files are left out and returned.
@@ -89,13 +144,17 @@ pub fn copy_into(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<Left
     let mut dst = open_dir(nix::fcntl::AT_FDCWD, to.as_os_str())?;
     nix::unistd::fchown(&dst, uid, gid).map_err(io)?;
     let mut left_out = Vec::new();
-    let mut linked: std::collections::HashMap<(u64, u64), OwnedFd> = Default::default();
+    let mut files = Files {
+        uid,
+        gid,
+        linked: Default::default(),
+        buf: vec![0u8; 1 << 16],
+    };
     let mut stack = vec![Level {
         names: names(&src)?.into_iter(),
         rel: PathBuf::new(),
         mode: std::os::unix::fs::PermissionsExt::mode(&root_mode),
     }];
-    let mut buf = vec![0u8; 1 << 16];
     loop {
         let Some(name) = stack.last_mut().and_then(|l| l.names.next()) else {
             // This folder is done: its mode, then back up.
@@ -132,40 +191,7 @@ pub fn copy_into(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<Left
                 src = child_src;
                 dst = child_dst;
             }
-            SFlag::S_IFREG => {
-                let key = (st.st_dev, st.st_ino);
-                if st.st_nlink > 1
-                    && let Some(first) = linked.get(&key)
-                {
-                    // Another name of a file copied already (root may link by descriptor).
-                    linkat(first, "", &dst, name.as_os_str(), AtFlags::AT_EMPTY_PATH)
-                        .map_err(io)?;
-                    continue;
-                }
-                let input = openat(
-                    &src,
-                    name.as_os_str(),
-                    OFlag::O_RDONLY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
-                    Mode::empty(),
-                )
-                .map_err(io)?;
-                let output = openat(
-                    &dst,
-                    name.as_os_str(),
-                    OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_CLOEXEC,
-                    Mode::from_bits_truncate(0o600),
-                )
-                .map_err(io)?;
-                let (input, output) = (File::from(input), File::from(output));
-                // Holes stay holes: a sparse file of the bot's stays sparse.
-                let size = u64::try_from(st.st_size).unwrap_or(0);
-                crate::folder::copy_data(&input, &output, size, &mut buf, &rel)?;
-                fchmod(&output, Mode::from_bits_truncate(st.st_mode & 0o7777)).map_err(io)?;
-                nix::unistd::fchown(&output, uid, gid).map_err(io)?;
-                if st.st_nlink > 1 && linked.len() < LINKED_MAX {
-                    linked.insert(key, output.into());
-                }
-            }
+            SFlag::S_IFREG => files.copy(&src, &dst, &name, &st, &rel)?,
             SFlag::S_IFLNK => {
                 let target = readlinkat(&src, name.as_os_str()).map_err(io)?;
                 symlinkat(target.as_os_str(), &dst, name.as_os_str()).map_err(io)?;

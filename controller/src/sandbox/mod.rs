@@ -728,65 +728,14 @@ impl Sandbox {
         workdir: &Path,
         stdio: [Stdio; 3],
     ) -> Result<(Child, Tree), SpawnError> {
-        let disk = self.limits.disk_mib << 20;
         let base = self.disk_base(workdir)?;
         let limits = self.limits_of(workdir);
         // Groups of games that ended since the last start, without waiting.
         cgroup::settle(std::time::Duration::ZERO);
-        let group = if self.cgroups == Cgroups::default() {
-            None
-        } else {
-            Some(
-                self.cgroups
-                    .create(GroupLimits {
-                        memory_bytes: limits.memory_mib << 20,
-                        max_procs: self.limits.max_procs,
-                        cpu_quota: program != "build",
-                    })
-                    .map_err(SpawnError::Cgroup)?,
-            )
-        };
+        let group = self.group_for(program, limits.memory_mib)?;
         // The filters go to bubblewrap through pipes it reads before it starts the program.
-        let mut filters = Vec::new();
-        if self.bwrap.is_some() {
-            for program in &self.seccomp {
-                let (read, mut write) = io::pipe().map_err(SpawnError::Start)?;
-                io::Write::write_all(&mut write, program).map_err(SpawnError::Start)?;
-                filters.push(OwnedFd::from(read));
-            }
-        }
-        let mut command = match &self.bwrap {
-            Some((path, identity, system)) => {
-                let mut c = Command::new(path);
-                for fd in &filters {
-                    c.arg("--add-seccomp-fd").arg(fd.as_raw_fd().to_string());
-                }
-                c.args(bwrap::args(
-                    identity,
-                    self.uids.of(workdir),
-                    system,
-                    workdir,
-                    disk,
-                    &format!("./{program}"),
-                ));
-                c
-            }
-            None => {
-                let mut c = Command::new(workdir.join(program));
-                if self.mode != Mode::None {
-                    c.env_clear();
-                    for (key, value) in bwrap::ENV {
-                        let value: OsString = if key == "HOME" {
-                            workdir.as_os_str().to_owned()
-                        } else {
-                            value.into()
-                        };
-                        c.env(key, value);
-                    }
-                }
-                c
-            }
-        };
+        let filters = self.filter_pipes()?;
+        let mut command = self.command(program, workdir, &filters);
         let [stdin, stdout, stderr] = stdio;
         command
             .current_dir(workdir)
@@ -824,6 +773,75 @@ impl Sandbox {
         let cpu = self.clock == Clock::Cpu;
         let tree = Tree::new(leader, group, cpu, workdir, base, limits);
         Ok((child, tree))
+    }
+
+    /// The cgroup of a tree about to start `program`, where cgroups are used: its memory
+    /// (`memory_mib`, the tree's own: [`Sandbox::limit_memory`]) and process limits, and a CPU
+    /// quota except for a build.
+    fn group_for(&self, program: &str, memory_mib: u64) -> Result<Option<Group>, SpawnError> {
+        if self.cgroups == Cgroups::default() {
+            return Ok(None);
+        }
+        self.cgroups
+            .create(GroupLimits {
+                memory_bytes: memory_mib << 20,
+                max_procs: self.limits.max_procs,
+                cpu_quota: program != "build",
+            })
+            .map(Some)
+            .map_err(SpawnError::Cgroup)
+    }
+
+    /// Under bubblewrap, a pipe per seccomp filter, holding it, for bubblewrap to read before
+    /// it starts the program (`--add-seccomp-fd`); none otherwise.
+    fn filter_pipes(&self) -> Result<Vec<OwnedFd>, SpawnError> {
+        let mut filters = Vec::new();
+        if self.bwrap.is_some() {
+            for program in &self.seccomp {
+                let (read, mut write) = io::pipe().map_err(SpawnError::Start)?;
+                io::Write::write_all(&mut write, program).map_err(SpawnError::Start)?;
+                filters.push(OwnedFd::from(read));
+            }
+        }
+        Ok(filters)
+    }
+
+    /// The command that runs `program` in `workdir`: through bubblewrap with the `filters`,
+    /// or, without it, the program itself with the sandbox's environment (unless the mode is
+    /// `none`).
+    fn command(&self, program: &str, workdir: &Path, filters: &[OwnedFd]) -> Command {
+        match &self.bwrap {
+            Some((path, identity, system)) => {
+                let mut c = Command::new(path);
+                for fd in filters {
+                    c.arg("--add-seccomp-fd").arg(fd.as_raw_fd().to_string());
+                }
+                c.args(bwrap::args(
+                    identity,
+                    self.uids.of(workdir),
+                    system,
+                    workdir,
+                    self.limits.disk_mib << 20,
+                    &format!("./{program}"),
+                ));
+                c
+            }
+            None => {
+                let mut c = Command::new(workdir.join(program));
+                if self.mode != Mode::None {
+                    c.env_clear();
+                    for (key, value) in bwrap::ENV {
+                        let value: OsString = if key == "HOME" {
+                            workdir.as_os_str().to_owned()
+                        } else {
+                            value.into()
+                        };
+                        c.env(key, value);
+                    }
+                }
+                c
+            }
+        }
     }
 
     /// The rlimits of every process of a tree.

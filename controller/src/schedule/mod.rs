@@ -16,8 +16,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use crate::game::{BuiltinKind, GameRef};
+use crate::game::GameRef;
 use crate::seed::Seed;
+use crate::table::BuiltinKind;
 use balanced::Balancer;
 
 /// A series longer than this is refused rather than started: at a thousand games a second it

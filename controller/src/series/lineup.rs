@@ -1,21 +1,25 @@
-//! Who plays: the bots with the template set each speaks, `take6 play --against`'s choice,
-//! and the line that says what is about to be played.
+//! Who plays: the bots with the words each speaks on the wire, `take6 play --against`'s
+//! choice, and the line that says what is about to be played.
 
 use std::sync::Arc;
 
-use crate::bots::{self, Bot, Skipped, TemplateChoice};
+use crate::bots::{self, Bot, Skipped};
 use crate::config::Settings;
-use crate::game::BuiltinKind;
-use crate::games::take6::protocol::{TemplateLibrary, TemplateSet};
+use crate::game::{Wire, Wires};
 use crate::schedule::Schedule;
+use crate::table::BuiltinKind;
 
 use super::SeriesError;
 use super::dir::SeriesDir;
 
-/// The bots that play, each with the template set it speaks, and the everyone-but-built-ins
-/// names in schedule order.
+/// A bot that plays, with its words on the wire as its game made them (`None` in a game
+/// whose wire is its own).
+pub(super) type Entrant = (Bot, Option<Wire>);
+
+/// The bots that play, each with the words it speaks, and the everyone-but-built-ins names in
+/// schedule order.
 pub(super) struct Lineup {
-    pub(super) bots: Vec<(Bot, Arc<TemplateSet>)>,
+    pub(super) bots: Vec<Entrant>,
     pub(super) names: Vec<String>,
     pub(super) skipped: Vec<Skipped>,
     /// Set (under `--until-separated`) once the answer is known: start no more games.
@@ -28,7 +32,7 @@ pub(super) struct Lineup {
 pub(super) fn choose(
     against: &[String],
     game: &crate::game::GameRef,
-    bots: &mut Vec<(Bot, Arc<TemplateSet>)>,
+    bots: &mut Vec<Entrant>,
     skipped: &mut Vec<Skipped>,
     folder: &std::path::Path,
 ) -> Result<Option<Vec<BuiltinKind>>, SeriesError> {
@@ -65,17 +69,19 @@ pub(super) fn choose(
     Ok(Some(strategies))
 }
 
-/// Pairs each bot with the compiled template set it speaks; a bot whose set cannot be had is
-/// moved to `skipped` with the reason.
-pub(super) fn with_templates(
-    library: &TemplateLibrary,
+/// Pairs each bot with the words it speaks as its game makes them from its choice
+/// ([`crate::game::Game::wires`]; a template set compiled and trial-rendered: CPU work); a
+/// bot whose wire cannot be had is moved to `skipped` with the reason. Without `wires` (a game
+/// whose wire is its own) every bot plays, with no wire.
+pub(super) fn with_wires(
+    wires: Option<&dyn Wires>,
     found: Vec<Bot>,
     skipped: &mut Vec<Skipped>,
-) -> Vec<(Bot, Arc<TemplateSet>)> {
+) -> Vec<Entrant> {
     let mut bots = Vec::new();
     for bot in found {
-        match templates_of(library, &bot) {
-            Ok(set) => bots.push((bot, set)),
+        match wires.map(|w| w.wire(&bot.template)).transpose() {
+            Ok(wire) => bots.push((bot, wire)),
             Err(reason) => skipped.push(Skipped {
                 name: bot.name.clone(),
                 reason,
@@ -143,18 +149,4 @@ pub(super) fn start_line(
         settings.seed,
         dir.path.display()
     )
-}
-
-/// The compiled template set a bot speaks; the error is the reason it is skipped.
-pub(super) fn templates_of(
-    library: &TemplateLibrary,
-    bot: &Bot,
-) -> Result<Arc<TemplateSet>, String> {
-    match &bot.template {
-        TemplateChoice::Set(name) => library.get(name),
-        TemplateChoice::File(path) => {
-            TemplateSet::from_file(path).map(|set| Arc::new(set.charged_to_bot()))
-        }
-    }
-    .map_err(|e| e.to_string())
 }

@@ -2,15 +2,14 @@
 //! verify its results. Always replaced atomically.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::dir::{self, MANIFEST, SeriesDir};
+use super::lineup::Entrant;
 use super::{SeriesError, Status};
-use crate::bots::{Bot, Generated, Skipped, TemplateChoice};
+use crate::bots::{Generated, Skipped, TemplateChoice};
 use crate::config::Settings;
-use crate::games::take6::protocol::TemplateSet;
 use crate::schedule::{Balance, Request, Schedule, ScheduleKind};
 use crate::seed::Seed;
 use crate::shard::Shard;
@@ -101,8 +100,9 @@ pub struct ManifestBot {
     pub template: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template_file: Option<PathBuf>,
-    /// The set's [`TemplateSet::fingerprint`]: a resume refuses a set that changed since.
-    /// Absent in series begun before it was kept.
+    /// What the bot's words on the wire say, as a hash ([`crate::game::Wire::fingerprint`]:
+    /// its template set's): a resume refuses a set that changed since. Absent in series begun
+    /// before it was kept, and in a game whose wire is its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template_hash: Option<String>,
     /// The `build` and `launch` take6 wrote into its working copy, its folder having no
@@ -161,7 +161,7 @@ impl Manifest {
     pub fn new(
         dir: &SeriesDir,
         settings: &Settings,
-        bots: &[(Bot, Arc<TemplateSet>)],
+        bots: &[Entrant],
         names: &[String],
         skipped: &[Skipped],
         schedule: Option<&Schedule>,
@@ -199,7 +199,7 @@ impl Manifest {
             toolchains: Default::default(),
             bots: bots
                 .iter()
-                .map(|(b, set)| ManifestBot {
+                .map(|(b, wire)| ManifestBot {
                     name: b.name.clone(),
                     hash: b.hash.clone(),
                     source: b.source.clone(),
@@ -211,7 +211,7 @@ impl Manifest {
                         TemplateChoice::Set(_) => None,
                         TemplateChoice::File(path) => Some(path.clone()),
                     },
-                    template_hash: Some(set.fingerprint().to_string()),
+                    template_hash: wire.as_ref().map(|w| w.fingerprint.to_string()),
                     generated: b.generated.clone(),
                 })
                 .collect(),

@@ -6,7 +6,7 @@
 //! | `mod.rs` | what a series ends with: its status, its outcome, its errors |
 //! | `run.rs` | `take6 run`: a new series (launcher, bots, schedule, manifest), and built-ins only |
 //! | `resumed.rs` | `take6 run --resume`: a stopped series continued |
-//! | `lineup.rs` | who plays: bots with their template sets, `take6 play --against`, the start line |
+//! | `lineup.rs` | who plays: bots with their words on the wire (the game's `wires`), `take6 play --against`, the start line |
 //! | `play.rs` | the series' sinks, then its games on the async tables or the threads |
 //! | `dir.rs` | the series folder, atomic file replacement, the lock |
 //! | `manifest.rs` | `series.toml` |

@@ -186,7 +186,7 @@ async fn on_tables(
 }
 
 /// The seats of the series' entrants: each bot from its working copy in the series' sandbox,
-/// with its template set, then the person at the keyboard if any.
+/// with its words on the wire, then the person at the keyboard if any.
 fn seats_of(
     settings: &Settings,
     lineup: &Lineup,
@@ -195,11 +195,11 @@ fn seats_of(
     lineup
         .bots
         .iter()
-        .map(|(bot, set)| TableSeat {
+        .map(|(bot, wire)| TableSeat {
             name: bot.name.clone(),
             occupant: Occupant::Bot {
                 workdir: bot.workdir.clone(),
-                templates: Arc::clone(set),
+                wire: wire.clone(),
                 sandbox: Arc::clone(sandbox.expect("a series of bots has a launcher")),
                 transcript: settings.transcript.clone(),
             },

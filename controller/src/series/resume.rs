@@ -10,7 +10,7 @@ use crate::config::{RunArgs, Settings};
 
 /// Settings a resume may change: they do not change any game.
 const MAY_CHANGE: [&str; 9] = [
-    // Its sets' content is what matters, and `same_templates` checks it bot by bot.
+    // Its sets' content is what matters, and `same_wires` checks it bot by bot.
     "templates",
     "allow_skips",
     "jobs",
@@ -146,30 +146,23 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
     Ok(out)
 }
 
-/// Refuses, naming the bot, its set and the set's file, when a bot's template set no longer
-/// says what it said when the series began (its file in the templates folder was edited, or
-/// this take6 ships another version of a built-in set): the rest of the games would speak
-/// another protocol than the first.
-pub fn same_templates(
-    manifest: &Manifest,
-    bots: &[(
-        Bot,
-        std::sync::Arc<crate::games::take6::protocol::TemplateSet>,
-    )],
-) -> Result<(), SeriesError> {
-    for (bot, set) in bots {
+/// Refuses, naming the bot and its wire (a template set and the set's file), when a bot's
+/// words on the wire no longer say what they said when the series began (its set's file in
+/// the templates folder was edited, or this take6 ships another version of a built-in set):
+/// the rest of the games would speak another protocol than the first.
+pub fn same_wires(manifest: &Manifest, bots: &[super::lineup::Entrant]) -> Result<(), SeriesError> {
+    for (bot, wire) in bots {
+        let Some(wire) = wire else { continue };
         let kept = manifest
             .bots
             .iter()
             .find(|b| b.name == bot.name)
             .and_then(|b| b.template_hash.as_deref());
-        if kept.is_some_and(|hash| hash != set.fingerprint()) {
+        if kept.is_some_and(|hash| hash != &*wire.fingerprint) {
             return Err(SeriesError::Refused(format!(
-                "bot {}: its template set '{}' ({}) changed since the series began; put it \
-                 back as it was, or start a new series",
-                bot.name,
-                set.name(),
-                set.path()
+                "bot {}: its {} changed since the series began; put it back as it was, or \
+                 start a new series",
+                bot.name, wire.shown
             )));
         }
     }

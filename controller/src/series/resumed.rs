@@ -5,14 +5,13 @@ use std::sync::Arc;
 
 use super::manifest::Manifest;
 use super::reporter::Reporter;
-use crate::bots::{Bot, Skipped};
+use crate::bots::Skipped;
 use crate::config::{RunArgs, Settings};
-use crate::games::take6::protocol::{TemplateLibrary, TemplateSet};
 use crate::sandbox::{Release, Sandbox};
 use crate::schedule::Schedule;
 
 use super::dir::{GAMES, SeriesDir};
-use super::lineup::{Lineup, with_templates};
+use super::lineup::{Entrant, Lineup, with_wires};
 use super::play::{play, sinks};
 use super::replay::verify;
 use super::run::{game_context, launcher};
@@ -33,11 +32,13 @@ pub async fn resume(
     let mut manifest = resumable_manifest(dir)?;
     let origin = accept::origin(&manifest, &dir.path);
     let settings = accept::settings(args, &manifest, origin.as_deref())?;
-    let library = TemplateLibrary::load(settings.templates.as_deref())
-        .map_err(|e| SeriesError::Templates(e.to_string()))?;
+    let wires = settings
+        .game
+        .wires(settings.templates.as_deref())
+        .map_err(SeriesError::Templates)?;
     let mut failed = Vec::new();
-    let bots = with_templates(
-        &library,
+    let bots = with_wires(
+        wires.as_deref(),
         accept::bots(&manifest, &dir.path, &settings)?,
         &mut failed,
     );
@@ -47,7 +48,7 @@ pub async fn resume(
             s.name, s.reason
         )));
     }
-    accept::same_templates(&manifest, &bots)?;
+    accept::same_wires(&manifest, &bots)?;
     // After the checks of what was asked (a flag that would change the games is said first).
     if manifest.status == Status::Complete {
         return Err(SeriesError::NothingToResume {
@@ -160,7 +161,7 @@ async fn workdirs_and_game(
     settings: &Settings,
     dir: &SeriesDir,
     sandbox: &Arc<Sandbox>,
-    bots: &[(Bot, Arc<TemplateSet>)],
+    bots: &[Entrant],
 ) -> Result<(), SeriesError> {
     for (bot, _) in bots {
         sandbox.resume_workdir(&bot.workdir).map_err(|e| {

@@ -6,15 +6,15 @@ use std::sync::Arc;
 
 use super::manifest::Manifest;
 use super::reporter::{Event, Reporter};
-use crate::bots::{self, Bot, Skipped};
+use crate::bots::{self, Skipped};
 use crate::config::Settings;
-use crate::games::take6::protocol::{TemplateLibrary, TemplateSet};
+use crate::game::Wires;
 use crate::sandbox::{Release, Sandbox};
 use crate::schedule::Schedule;
 
 use super::dir;
 use super::dir::SeriesDir;
-use super::lineup::{Lineup, choose, with_templates};
+use super::lineup::{Entrant, Lineup, choose, with_wires};
 use super::play::{play, sinks};
 use super::sinks::progress::BarSlot;
 use super::{SeriesError, SeriesOutcome, Status};
@@ -37,8 +37,10 @@ pub async fn run(
         eprintln!("take6: warning: {warning}");
     }
     eprintln!("take6: {}", settings.limits_line());
-    let library = TemplateLibrary::load(settings.templates.as_deref())
-        .map_err(|e| SeriesError::Templates(e.to_string()))?;
+    let wires = settings
+        .game
+        .wires(settings.templates.as_deref())
+        .map_err(SeriesError::Templates)?;
     let sandbox = launcher(settings)?;
     // Whatever the end, the working copies are copied back out of their disk images.
     let _release = Release(Arc::clone(&sandbox));
@@ -47,7 +49,7 @@ pub async fn run(
     // What a folder without `launch` can be built with, looked up once for the series.
     let tools = bots::Toolchains::for_sandbox(&sandbox);
     let (mut bots, mut skipped) =
-        prepare_entrants(settings, dir, &sandbox, &tools, library, &mut stop).await?;
+        prepare_entrants(settings, dir, &sandbox, &tools, wires, &mut stop).await?;
     let chosen = match &settings.against {
         Some(against) => choose(
             against,
@@ -114,16 +116,16 @@ fn refuse_unseatable(settings: &Settings) -> Result<(), SeriesError> {
 
 /// Everything made before the first game, each step given up at a stop: the bots copied and
 /// built, the game's own programs (a loaded game's judge and padding bots) built as the bots
-/// are, and the bots' own template sets compiled and trial-rendered. The bots with their
-/// template sets, and those skipped.
+/// are, and each bot's words on the wire made by the game (a bot's own template set compiled
+/// and trial-rendered). The bots with their wires, and those skipped.
 async fn prepare_entrants(
     settings: &Settings,
     dir: &SeriesDir,
     sandbox: &Arc<Sandbox>,
     tools: &bots::Toolchains,
-    library: TemplateLibrary,
+    wires: Option<Box<dyn Wires>>,
     stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
-) -> Result<(Vec<(Bot, Arc<TemplateSet>)>, Vec<Skipped>), SeriesError> {
+) -> Result<(Vec<Entrant>, Vec<Skipped>), SeriesError> {
     let (found, mut skipped) = tokio::select! {
         prepared = bots::prepare(
             &settings.bots,
@@ -149,7 +151,7 @@ async fn prepare_entrants(
     // Compiling and trial-rendering the bots' own template sets is CPU work, bounded per render
     // but not in total: off the async threads, and given up at a stop.
     let compiled = tokio::task::spawn_blocking(move || {
-        let bots = with_templates(&library, found, &mut skipped);
+        let bots = with_wires(wires.as_deref(), found, &mut skipped);
         (bots, skipped)
     });
     tokio::select! {
@@ -162,7 +164,7 @@ async fn prepare_entrants(
 /// and the other seats are the most bots that sit with them (the rest are skipped, saying why).
 fn seat_the_person(
     settings: &Settings,
-    bots: &mut Vec<(Bot, Arc<TemplateSet>)>,
+    bots: &mut Vec<Entrant>,
     skipped: &mut Vec<Skipped>,
 ) -> Result<(), SeriesError> {
     if let Some(human) = &settings.human {
@@ -200,7 +202,7 @@ fn no_usable_bot(
     dir: &SeriesDir,
     sandbox: &Sandbox,
     tools: &bots::Toolchains,
-    bots: &[(Bot, Arc<TemplateSet>)],
+    bots: &[Entrant],
     names: &[String],
     skipped: &[Skipped],
 ) -> Result<SeriesError, SeriesError> {
@@ -242,7 +244,7 @@ fn no_usable_bot(
 fn schedule_of(
     settings: &Settings,
     entrants: usize,
-    chosen: Option<&[crate::game::BuiltinKind]>,
+    chosen: Option<&[crate::table::BuiltinKind]>,
 ) -> Result<Schedule, SeriesError> {
     let mut request = settings.schedule_request(entrants);
     if let Some(strategies) = chosen {

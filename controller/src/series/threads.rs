@@ -16,11 +16,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, channel, sync_channel};
 
 use super::reporter::{GameSet, Reporter, SinkError};
-use crate::game::{BuiltinKind, FastGame, GameRef};
+use crate::game::{FastGame, GameRef};
 use crate::record::interner::FastMap;
 use crate::record::{GameRecord, Level};
 use crate::schedule::{Entrant, GamePlan, Schedule};
 use crate::shard::Shard;
+use crate::table::BuiltinKind;
 
 /// Games per chunk: big enough that channel traffic and the sinks' flush are per thousands of
 /// games at full speed, small enough that a stop is seen within milliseconds.

@@ -8,7 +8,7 @@ pub mod seats;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::games::take6::protocol::TemplateSet;
+use crate::game::{GameRef, Wire};
 use crate::player::transcript::Transcript;
 use crate::player::{Console, StderrLog};
 use crate::record::GameRecord;
@@ -31,7 +31,9 @@ pub enum Occupant {
     /// An external bot, started from its working copy by the series' launcher.
     Bot {
         workdir: PathBuf,
-        templates: Arc<TemplateSet>,
+        /// Its words on the wire, as its game made them ([`crate::game::Game::wires`]); `None`
+        /// in a game whose wire is its own.
+        wire: Option<Wire>,
         sandbox: Arc<Sandbox>,
         /// Where its messages and replies are recorded (`take6 check`), if anywhere.
         transcript: Option<Transcript>,
@@ -51,7 +53,7 @@ pub struct TableSeat {
 pub struct TableGame {
     pub game: u64,
     /// The game played at this table.
-    pub rules: crate::game::GameRef,
+    pub rules: GameRef,
     pub seed: u64,
     pub subset: u64,
     /// Duplicate deals: seat `s` plays the hand dealt to seat `(s + rotation) % seats`.

@@ -20,12 +20,12 @@ pub use manifest::{BotLimits, JudgeLimits, Manifest, ManifestError};
 
 use crate::bots::generate::Language;
 use crate::game::{
-    Advice, BuiltinKind, DefaultLimits, Direction, Game, GameFuture, GameRef, OnFault, Prepare,
-    PrepareFuture, SeatRange, Supports, Viewer,
+    Advice, DefaultLimits, Game, GameFuture, GameRef, OnFault, Prepare, PrepareFuture, SeatRange,
+    Supports, Viewer,
 };
 use crate::player::Limits;
-use crate::record::{GameRecord, InvalidRecord};
-use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
+use crate::record::{Direction, GameRecord, InvalidRecord};
+use crate::table::{BuiltinKind, GameOutcome, Occupant, SeatLog, TableGame};
 
 /// The defaults a series' limits have; unless flags or take6.toml set them, `game.toml`'s or
 /// Botzone's per-language limits apply instead.
@@ -237,8 +237,7 @@ impl Game for Botzone {
                     Occupant::Human(console) => table::SeatKind::Human(console),
                 });
             }
-            let templates = crate::games::take6::protocol::default_set();
-            let played = table::play(&prepared.judge, &initdata, kinds, limits, templates).await;
+            let played = table::play(&prepared.judge, &initdata, kinds, limits).await;
             let logs = played
                 .seats
                 .iter()

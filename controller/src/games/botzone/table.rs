@@ -16,7 +16,6 @@ use serde_json::Value;
 
 use super::manifest::{BotLimits, JudgeLimits};
 use super::wire::{self, Command, JudgeOutput};
-use crate::games::take6::protocol::TemplateSet;
 use crate::player::transcript::Transcript;
 use crate::player::{Console, Fault, Finished, Limits, Process, ReplyTime, StderrLog};
 use crate::sandbox::Sandbox;
@@ -94,7 +93,6 @@ pub async fn play(
     initdata: &Value,
     seats: Vec<SeatKind>,
     base: Limits,
-    templates: Arc<TemplateSet>,
 ) -> Played {
     let players = seats.len();
     let mut seats: Vec<Seat> = seats
@@ -112,7 +110,6 @@ pub async fn play(
     let mut runner = Judge {
         spec: judge.clone(),
         base,
-        templates: Arc::clone(&templates),
         kept: None,
         stderr: StderrLog::default(),
     };
@@ -143,8 +140,7 @@ pub async fn play(
         let mut asked = asked;
         let turns = seats.iter_mut().enumerate().filter_map(|(seat, s)| {
             let request = asked.remove(&seat)?;
-            let templates = Arc::clone(&templates);
-            Some(async move { (seat, s.turn(request, base, templates).await) })
+            Some(async move { (seat, s.turn(request, base).await) })
         });
         let answers = join_all(turns).await;
         let mut step_responses = serde_json::Map::new();
@@ -205,12 +201,7 @@ pub async fn play(
 
 impl Seat {
     /// One turn: `request` in, the response (or the fault) out.
-    async fn turn(
-        &mut self,
-        request: Value,
-        base: Limits,
-        templates: Arc<TemplateSet>,
-    ) -> Result<Value, Fault> {
+    async fn turn(&mut self, request: Value, base: Limits) -> Result<Value, Fault> {
         self.requests.push(request.clone());
         let (workdir, sandbox, limits, transcript) = match &mut self.kind {
             SeatKind::Human(console) => {
@@ -256,7 +247,7 @@ impl Seat {
                 // Botzone's memory limit, the one the bot is told, where the sandbox can hold
                 // its tree to it (a memory cgroup); else the series' --memory-mib holds it.
                 sandbox.limit_memory(&workdir, limits.memory_mb);
-                let p = Process::spawn(&sandbox, &workdir, templates, process_limits)?;
+                let p = Process::spawn(&sandbox, &workdir, process_limits)?;
                 let p = match transcript {
                     Some((t, game)) => p.with_transcript(t.game(game)),
                     None => p,
@@ -449,7 +440,6 @@ pub async fn call_once(
     let mut judge = Judge {
         spec: spec.clone(),
         base,
-        templates: crate::games::take6::protocol::default_set(),
         kept: None,
         stderr: StderrLog::default(),
     };
@@ -469,7 +459,6 @@ pub async fn call_once(
 struct Judge {
     spec: JudgeSpec,
     base: Limits,
-    templates: Arc<TemplateSet>,
     kept: Option<Process>,
     stderr: StderrLog,
 }
@@ -501,13 +490,8 @@ impl Judge {
                 self.spec
                     .sandbox
                     .limit_memory(&self.spec.workdir, self.spec.limits.memory_mb);
-                let p = Process::spawn(
-                    &self.spec.sandbox,
-                    &self.spec.workdir,
-                    Arc::clone(&self.templates),
-                    limits,
-                )
-                .map_err(|f| format!("the judge {f}"))?;
+                let p = Process::spawn(&self.spec.sandbox, &self.spec.workdir, limits)
+                    .map_err(|f| format!("the judge {f}"))?;
                 (p, wire::judge_input(log, initdata))
             }
         };
@@ -569,7 +553,6 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::games::take6::protocol::default_set;
 
     fn fixtures() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
@@ -654,14 +637,7 @@ mod tests {
             },
         };
         let initdata = json!({"rounds": 5, "keep": keep_judge});
-        play(
-            &spec,
-            &initdata,
-            vec![seat(a), seat(b)],
-            base(),
-            default_set(),
-        )
-        .await
+        play(&spec, &initdata, vec![seat(a), seat(b)], base()).await
     }
 
     fn stderr(p: &Played) -> String {
@@ -732,7 +708,7 @@ mod tests {
                     keep_running: false,
                 },
             };
-            let p = play(&spec, &json!({"rounds": 5}), seats, base(), default_set()).await;
+            let p = play(&spec, &json!({"rounds": 5}), seats, base()).await;
             assert_eq!(p.scores, Ok(vec![0.0, 2.0]), "{command}: {}", stderr(&p));
             assert_eq!(p.faults.len(), 1, "{command}");
             assert_eq!(

@@ -22,13 +22,10 @@ pub mod wire;
 
 pub use record::GameLog;
 
-use crate::game::{
-    Advice, BuiltinKind, DefaultLimits, Direction, Game, GameFuture, OnFault, SeatRange, Supports,
-    Viewer,
-};
+use crate::game::{Advice, DefaultLimits, Game, GameFuture, OnFault, SeatRange, Supports, Viewer};
 use crate::player::Limits;
-use crate::record::{FaultPhase, GameRecord, InvalidRecord};
-use crate::table::TableGame;
+use crate::record::{Direction, FaultPhase, GameRecord, InvalidRecord};
+use crate::table::{BuiltinKind, TableGame};
 
 /// The game's name on the command line, in `bot.toml` and in records.
 pub const NAME: &str = "kingdomino";

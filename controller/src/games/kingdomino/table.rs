@@ -15,9 +15,9 @@ use super::game::{Game, IllegalMove, Turn};
 use super::kingdom::Placement;
 use super::record::GameLog;
 use super::wire;
-use crate::game::BuiltinKind;
 use crate::player::{Fault, Limits, Process};
 use crate::record::{GameRecord, InvalidRecord, ReplyTimes, RoundRecord};
+use crate::table::BuiltinKind;
 use crate::table::seats::{self, Endings};
 use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
 

@@ -7,8 +7,9 @@ use rand::rngs::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::game::{Card, ROW_LIMIT, ROWS, View};
-use crate::game::BuiltinKind;
-use crate::player::{Fault, Player};
+use super::seat::Player;
+use crate::player::Fault;
+use crate::table::BuiltinKind;
 
 /// How a built-in player chooses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -56,11 +57,12 @@ impl Strategy {
     pub fn from_name(name: &str) -> Option<Strategy> {
         Strategy::ALL.into_iter().find(|s| s.name() == name)
     }
-
-    /// The strategy that takes over a faulted seat: a sensible one, so that the other players'
-    /// game stays close to what it would have been.
-    pub const SUBSTITUTE: Strategy = Strategy::Gap;
 }
+
+/// The built-in that takes over a faulted seat (the game's [`crate::game::OnFault`]): a
+/// sensible one, `gap`, so that the other players' game stays close to what it would have
+/// been.
+pub const SUBSTITUTE: BuiltinKind = BUILTINS[4];
 
 /// The built-ins as the machinery knows them: [`Strategy::ALL`]'s, in padding order.
 pub const BUILTINS: [BuiltinKind; 5] = [

@@ -13,7 +13,8 @@ use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
 use super::game::{Card, Phase, ROWS, View};
-use crate::player::{Console, Fault, Player};
+use super::seat::Player;
+use crate::player::{Console, Fault};
 use screen::Screen;
 
 /// The player at the keyboard.

@@ -3,10 +3,12 @@
 //! wire (template sets, reply patterns), [`check`] the independent rules checker `take6
 //! verify` runs ([`verify`]: the deal and summary checks), [`replay`] a game turn by turn for
 //! people, [`table`] one game with bots, built-ins and a person (and games of built-ins only,
-//! synchronously), [`builtin`] its built-in players, [`human`] a person at the keyboard,
+//! synchronously), [`seat`] the game's questions and who answers them ([`bot`] a bot through
+//! its template set, [`builtin`] its built-in players, [`human`] a person at the keyboard),
 //! [`viewer`] its board in report.html, [`advice`] what `take6 check` says of a fault.
 
 pub mod advice;
+pub mod bot;
 pub mod builtin;
 pub mod check;
 #[cfg(test)]
@@ -20,13 +22,15 @@ pub mod table;
 pub mod verify;
 pub mod viewer;
 
+use std::path::Path;
+
 use crate::game::{
-    Advice, BuiltinKind, DefaultLimits, Direction, FastBuiltins, FastGame, FastTable, Game,
-    GameFuture, OnFault, SeatRange, Supports, Viewer,
+    Advice, DefaultLimits, FastBuiltins, FastGame, FastTable, Game, GameFuture, OnFault, SeatRange,
+    Supports, Viewer, Wires,
 };
 use crate::player::Limits;
-use crate::record::{FaultPhase, GameRecord, InvalidRecord};
-use crate::table::TableGame;
+use crate::record::{Direction, FaultPhase, GameRecord, InvalidRecord};
+use crate::table::{BuiltinKind, TableGame};
 
 /// The game's name on the command line and in records (which leave it out: the default).
 pub const NAME: &str = "take6";
@@ -79,8 +83,13 @@ impl Game for Take6 {
         }
     }
 
+    fn wires(&self, folder: Option<&Path>) -> Result<Option<Box<dyn Wires>>, String> {
+        let library = protocol::TemplateLibrary::load(folder).map_err(|e| e.to_string())?;
+        Ok(Some(Box::new(library)))
+    }
+
     fn on_fault(&self) -> OnFault {
-        OnFault::Substitute
+        OnFault::Substitute(builtin::SUBSTITUTE)
     }
 
     fn builtins(&self) -> &[BuiltinKind] {

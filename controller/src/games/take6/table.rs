@@ -11,13 +11,15 @@ use futures::future::join_all;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
+use super::bot::BotPlayer;
 use super::builtin::{Builtin, Strategy};
 use super::game::{
     Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Moment, Phase, Placement, ROWS, View,
 };
 use super::human::Human;
-use super::seat::Seat;
-use crate::player::{Fault, Limits, Player};
+use super::protocol::{TemplateSet, default_set};
+use super::seat::{Player, Seat};
+use crate::player::{Fault, Limits};
 use crate::record::{
     FaultPhase, GameRecord, InvalidRecord, PlacementRecord, ReplyTimes, RoundRecord, RowChoice,
     TurnRecord,
@@ -43,8 +45,13 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let started = Instant::now();
     let n = table.seats.len();
     let names: Arc<[String]> = table.seats.iter().map(|s| s.name.clone()).collect();
+    // The game says who takes a faulted seat over; Take 6's rules play every seat to the end.
+    let substitute = seats::successor(&table.rules)
+        .map(Strategy::of)
+        .expect("Take 6 substitutes a faulted seat (Game::on_fault)");
     let mut state = Table {
         seed: table.seed,
+        substitute,
         names,
         players: Vec::with_capacity(n),
         invalid: Vec::new(),
@@ -61,12 +68,18 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
                 Seat::Builtin(Builtin::new(Strategy::of(*kind), table.seed, seat))
             }
             Occupant::Human(console) => Seat::Human(Human::new(Arc::clone(console))),
-            bot @ Occupant::Bot { .. } => {
+            bot @ Occupant::Bot { wire, .. } => {
                 match seats::spawn_bot(bot, table.game, limits).expect("a bot's seat") {
-                    Ok(p) => Seat::Process(p),
+                    // The template set the bot speaks, as the series made it (`wires`).
+                    Ok(p) => Seat::Bot(BotPlayer::new(
+                        p,
+                        wire.as_ref()
+                            .and_then(|w| w.get::<TemplateSet>())
+                            .unwrap_or_else(default_set),
+                    )),
                     Err(fault) => {
                         state.start_faults[seat] = Some(fault);
-                        Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, table.seed, seat))
+                        Seat::Builtin(Builtin::new(substitute, table.seed, seat))
                     }
                 }
             }
@@ -108,6 +121,8 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
 /// The players of a game in progress and what has gone wrong so far.
 struct Table {
     seed: u64,
+    /// The built-in that takes over a faulted seat, as the game says.
+    substitute: Strategy,
     /// The players in seat order, shared with every view.
     names: Arc<[String]>,
     players: Vec<Seat>,
@@ -195,7 +210,7 @@ impl Table {
         for (seat, player) in std::mem::take(&mut self.players).into_iter().enumerate() {
             let view = self.view_at(game, &moment, seat, Phase::Score);
             match player {
-                Seat::Process(p) => {
+                Seat::Bot(p) => {
                     finishing.push(async move { (seat, p.finish(Some(view)).await) });
                 }
                 Seat::Human(mut h) => h.tell(&view).await,
@@ -292,8 +307,8 @@ impl Table {
     /// Records `fault` and starts shutting the bot down (it is sent `invalid` first).
     fn record_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: Fault) {
         self.note_fault(game, seat, phase, &fault);
-        let substitute = Seat::Builtin(Builtin::new(Strategy::SUBSTITUTE, self.seed, seat));
-        if let Seat::Process(p) = std::mem::replace(&mut self.players[seat], substitute) {
+        let substitute = Seat::Builtin(Builtin::new(self.substitute, self.seed, seat));
+        if let Seat::Bot(p) = std::mem::replace(&mut self.players[seat], substitute) {
             let view = self.view(game, seat, Phase::Invalid);
             self.endings
                 .retire(seat, async move { p.finish(Some(view)).await });
@@ -313,7 +328,7 @@ impl Table {
     fn substitute(&mut self, seat: usize) -> &mut Builtin {
         match &mut self.players[seat] {
             Seat::Builtin(b) => b,
-            Seat::Process(_) | Seat::Human(_) => {
+            Seat::Bot(_) | Seat::Human(_) => {
                 unreachable!("a faulted seat is played by a built-in")
             }
         }
@@ -325,14 +340,30 @@ fn held_card(n: i64, hand: &[Card]) -> Result<Card, Fault> {
     Card::try_from(n)
         .ok()
         .filter(|c| (LOWEST_CARD..=HIGHEST_CARD).contains(c) && hand.contains(c))
-        .ok_or(Fault::NotInHand(n))
+        .ok_or_else(|| not_in_hand(n))
 }
 
 fn row_index(n: i64) -> Result<usize, Fault> {
     usize::try_from(n)
         .ok()
         .filter(|&r| r < ROWS)
-        .ok_or(Fault::NoSuchRow(n))
+        .ok_or_else(|| no_such_row(n))
+}
+
+/// The fault of a bot that played `card`, a card it does not hold.
+fn not_in_hand(card: i64) -> Fault {
+    Fault::BadReply(
+        format!("played {card}, a card it does not hold"),
+        "not_in_hand",
+    )
+}
+
+/// The fault of a bot that picked row `row`, which is not a row.
+fn no_such_row(row: i64) -> Fault {
+    Fault::BadReply(
+        format!("picked row {row}; rows are 0 to {}", ROWS - 1),
+        "no_such_row",
+    )
 }
 
 #[cfg(test)]
@@ -417,15 +448,23 @@ mod tests {
     #[test]
     fn answers_are_checked_against_the_hand_and_the_rows() {
         assert_eq!(held_card(7, &[3, 7]), Ok(7));
-        assert_eq!(held_card(8, &[3, 7]), Err(Fault::NotInHand(8)));
+        assert_eq!(held_card(8, &[3, 7]), Err(not_in_hand(8)));
         assert_eq!(
             held_card(263, &[7]),
-            Err(Fault::NotInHand(263)),
+            Err(not_in_hand(263)),
             "no wrapping to 7"
         );
-        assert_eq!(held_card(-1, &[7]), Err(Fault::NotInHand(-1)));
+        assert_eq!(held_card(-1, &[7]), Err(not_in_hand(-1)));
         assert_eq!(row_index(3), Ok(3));
-        assert_eq!(row_index(4), Err(Fault::NoSuchRow(4)));
-        assert_eq!(row_index(-1), Err(Fault::NoSuchRow(-1)));
+        assert_eq!(row_index(4), Err(no_such_row(4)));
+        assert_eq!(row_index(-1), Err(no_such_row(-1)));
+        // As the records have always said them.
+        assert_eq!(not_in_hand(8).kind(), "not_in_hand");
+        assert_eq!(
+            not_in_hand(8).to_string(),
+            "played 8, a card it does not hold"
+        );
+        assert_eq!(no_such_row(4).kind(), "no_such_row");
+        assert_eq!(no_such_row(4).to_string(), "picked row 4; rows are 0 to 3");
     }
 }

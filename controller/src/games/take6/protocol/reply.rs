@@ -40,6 +40,12 @@ impl ReplyError {
     }
 }
 
+impl From<ReplyError> for crate::player::Fault {
+    fn from(e: ReplyError) -> Self {
+        crate::player::Fault::BadReply(e.to_string(), e.kind())
+    }
+}
+
 /// One piece of a reply pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Piece {
