@@ -151,6 +151,28 @@ fn logs(series: &Path) -> String {
 /// field of every input is what Botzone sends, `data` comes back turn after turn and
 /// `globaldata` game after game (kept in the working copy); the series verifies by running
 /// the judge again, replays, and its report holds the generic viewer.
+/// Starts `command` (a series), waits until `results/latest/games.jsonl` holds `games` lines
+/// (two minutes at most), then kills it with SIGKILL and reaps it.
+fn kill_9_after(command: &mut Command, root: &Path, games: usize) {
+    let mut child = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let lines = fs::read_to_string(root.join("results/latest/games.jsonl"))
+            .map(|s| s.lines().count())
+            .unwrap_or(0);
+        if lines >= games || started.elapsed() > Duration::from_secs(120) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
 #[test]
 fn strict_bots_in_both_modes_play_the_strict_judge_and_verify() {
     let bots = [
@@ -458,24 +480,11 @@ fn kill_9_then_resume_and_shards_merged_equal_one_run() {
         .collect();
 
     let tmp = arena(&bots, GENEROUS);
-    let mut child = take6_cmd(tmp.path())
-        .args(series_flags("18", "4242"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    loop {
-        let lines = fs::read_to_string(tmp.path().join("results/latest/games.jsonl"))
-            .map(|s| s.lines().count())
-            .unwrap_or(0);
-        if lines >= 3 || started.elapsed() > Duration::from_secs(120) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_9_after(
+        take6_cmd(tmp.path()).args(series_flags("18", "4242")),
+        tmp.path(),
+        3,
+    );
     let series = series_dir(tmp.path());
     assert!(records(&series).len() < 18, "killed part-way");
     assert_ok(
@@ -694,25 +703,13 @@ while time.process_time() - start < 1.5:
 print(json.dumps({"response": {"n": 2}}))
 '"#,
     );
-    let mut child = take6_cmd(tmp.path())
-        .args(series_flags("4", "9"))
-        .args(["--jobs", "1"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    loop {
-        let lines = fs::read_to_string(tmp.path().join("results/latest/games.jsonl"))
-            .map(|s| s.lines().count())
-            .unwrap_or(0);
-        if lines >= 1 || started.elapsed() > Duration::from_secs(120) {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_9_after(
+        take6_cmd(tmp.path())
+            .args(series_flags("4", "9"))
+            .args(["--jobs", "1"]),
+        tmp.path(),
+        1,
+    );
     let series = series_dir(tmp.path());
     assert!(records(&series).len() < 4, "killed part-way");
     let out = take6_cmd(tmp.path())
