@@ -193,9 +193,10 @@ pub struct Advice {
 pub type GameFuture = Pin<Box<dyn Future<Output = GameOutcome> + Send + 'static>>;
 
 /// A game the machinery holds: cheap to clone, compared, hashed and written by name.
-/// Records and settings hold one; a record's `rules` is read back through the registry, which
-/// also says which game is the default (`crate::games`: `Default`, `Deserialize`,
-/// `is_default`).
+/// Settings hold one and read it back through the registry, which also says which game is the
+/// default (`crate::games`: `Default`, `Deserialize`, `is_default`). Records and tables, below
+/// this trait, hold only the game's name (`crate::record::GameName`: `GameRef::record_name`,
+/// and back with `GameRecord::game_ref`).
 #[derive(Clone)]
 pub struct GameRef(pub Arc<dyn Game>);
 

@@ -2,11 +2,13 @@
 //! envelope every game shares, its rounds, and the game's own body; its line as every version
 //! wrote it, `line.rs`), its line in `games.jsonl` with the running SHA-256 chain ([`jsonl`]), the running tally behind
 //! the leaderboard ([`tally`]), exporters that are pure functions of the standings
-//! ([`export`]), ratings ([`rating`]) and the HTML report's frame ([`report`]). Checking a
+//! ([`export`]) and ratings ([`rating`]); the HTML report is [`crate::report`]'s. Checking a
 //! record against its rules, replaying it for people and drawing its board are its game's
 //! ([`crate::game::Game`]).
 //!
-//! Everything here depends only on game records, never on how the games were played.
+//! Everything here depends only on game records, never on how the games were played, nor on
+//! the games themselves: a record holds its game's name ([`GameName`]), and whoever needs the
+//! game (which way scores point, its checker) has it already or finds it by that name.
 
 use std::borrow::Cow;
 
