@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Settings;
 use crate::player::transcript::{Said, Speaker};
-use crate::record::report::SeriesFacts;
 use crate::record::{GameRecord, Standing};
+use crate::report::SeriesFacts;
 
 /// The bot cannot be checked.
 #[derive(Debug, thiserror::Error)]
@@ -64,7 +64,12 @@ pub fn judge_report(dir: &Path) -> (String, bool) {
         first.game,
         first.players.join(", ")
     );
-    out.push_str(&first.rules.replay_text(first));
+    match first.game_ref() {
+        Ok(game) => out.push_str(&game.replay_text(first)),
+        Err(e) => {
+            let _ = writeln!(out, "{e}");
+        }
+    }
     out.push_str("\nEvery game:\n");
     let mut void = 0;
     for g in &games {
@@ -227,7 +232,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         out.push_str(&hint);
     }
     out.push_str(&reply_times(said, settings));
-    out.push_str(&scores(&games, bot));
+    out.push_str(&scores(&games, bot, settings.game.direction()));
     if let Some(stop) = stopped_early(&mine, settings.games) {
         out.push_str(&stop);
     }
@@ -270,7 +275,7 @@ fn fault_text(
         .take_while(|s| s.speaker == Speaker::Bot)
         .count();
     let reply = &lines[lines.len() - replied..];
-    let advice = g.rules.advice(g, f, reply.last().map(|r| r.text.as_str()));
+    let advice = (settings.game).advice(g, f, reply.last().map(|r| r.text.as_str()));
     let _ = writeln!(
         out,
         "\nFAULT in game {}, turn {} ({}): {} [{}]",
@@ -510,8 +515,8 @@ fn generated(dir: &Path, bot: &str) -> String {
 }
 
 /// The bot's mean score against the built-ins' at the same tables.
-fn scores(games: &[GameRecord], bot: &str) -> String {
-    let mut tally = crate::record::Tally::default();
+fn scores(games: &[GameRecord], bot: &str, direction: crate::record::Direction) -> String {
+    let mut tally = crate::record::Tally::new(direction);
     for g in games {
         tally.add(g);
     }
@@ -520,9 +525,9 @@ fn scores(games: &[GameRecord], bot: &str) -> String {
         return String::new();
     };
     let builtins: Vec<&Standing> = standings.iter().filter(|s| s.builtin).collect();
-    let better = match games.first().map(|g| g.rules.direction()) {
-        Some(crate::record::Direction::Higher) => "higher",
-        _ => "lower",
+    let better = match direction {
+        crate::record::Direction::Higher => "higher",
+        crate::record::Direction::Lower => "lower",
     };
     let mut text = format!(
         "\nMean score ({better} is better): {bot} {:.2} over {}, rank {} of {}",

@@ -7,7 +7,6 @@
 //! verify, merge, shards, `check`, `replay`, `play`, the report's frame) holds a [`GameRef`]
 //! and asks it; it never names a game.
 
-use std::any::Any;
 use std::fmt;
 use std::future::Future;
 use std::path::Path;
@@ -19,7 +18,7 @@ use serde::{Serialize, Serializer};
 use crate::bots::TemplateChoice;
 use crate::player::Limits;
 use crate::record::{Direction, GameRecord, InvalidRecord};
-use crate::table::{BuiltinKind, GameOutcome, TableGame};
+use crate::table::{BuiltinKind, GameOutcome, TableGame, Wire};
 
 /// A game: its facts, how one game of it is played over the machinery's seats, and how its
 /// records are checked and shown. Object safe: the machinery holds an `Arc<dyn Game>`
@@ -156,36 +155,6 @@ pub trait Wires: Send + Sync {
     fn wire(&self, choice: &TemplateChoice) -> Result<Wire, String>;
 }
 
-/// One bot's words on the wire, as its game made them from the bot's choice for a series
-/// ([`Wires::wire`]). The machinery keeps it with the bot, writes its fingerprint in
-/// `series.toml` and hands it back with each of the bot's seats
-/// ([`crate::table::Occupant::Bot`]); what it holds is the game's own. Cloned with every game's
-/// seats, so a clone allocates nothing.
-#[derive(Clone)]
-pub struct Wire {
-    /// What the wire says, as a hash: a resume refuses a bot whose wire changed since its
-    /// series began.
-    pub fingerprint: Arc<str>,
-    /// The wire as that refusal names it, e.g. `template set 'mine' (templates/mine.toml)`.
-    pub shown: Arc<str>,
-    /// The game's own value (Take 6: the compiled template set), taken back by its table
-    /// with [`Wire::get`], once per seat and game.
-    pub value: Arc<dyn Any + Send + Sync>,
-}
-
-impl Wire {
-    /// The game's own value, if it is a `T`.
-    pub fn get<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
-        Arc::clone(&self.value).downcast().ok()
-    }
-}
-
-impl fmt::Debug for Wire {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Wire({})", self.shown)
-    }
-}
-
 /// What a game's [`Game::prepare`] gets: where and how the series builds programs.
 pub struct Prepare {
     /// The series' folder: the game's programs go under it, beside the bots' working copies.
@@ -224,9 +193,10 @@ pub struct Advice {
 pub type GameFuture = Pin<Box<dyn Future<Output = GameOutcome> + Send + 'static>>;
 
 /// A game the machinery holds: cheap to clone, compared, hashed and written by name.
-/// Records and settings hold one; a record's `rules` is read back through the registry, which
-/// also says which game is the default (`crate::games`: `Default`, `Deserialize`,
-/// `is_default`).
+/// Settings hold one and read it back through the registry, which also says which game is the
+/// default (`crate::games`: `Default`, `Deserialize`, `is_default`). Records and tables, below
+/// this trait, hold only the game's name (`crate::record::GameName`: `GameRef::record_name`,
+/// and back with `GameRecord::game_ref`).
 #[derive(Clone)]
 pub struct GameRef(pub Arc<dyn Game>);
 
@@ -322,6 +292,17 @@ pub enum OnFault {
     Substitute(BuiltinKind),
     /// The player is out of the game; its score stands as the rules say.
     Eliminate,
+}
+
+impl OnFault {
+    /// Who plays a seat on once its bot faulted: the built-in that takes it over, or `None`:
+    /// the player is out and nobody plays the seat.
+    pub fn successor(self) -> Option<BuiltinKind> {
+        match self {
+            OnFault::Substitute(kind) => Some(kind),
+            OnFault::Eliminate => None,
+        }
+    }
 }
 
 /// A game of built-ins only, planned: what [`FastTable::play_into`] plays.

@@ -25,6 +25,7 @@ pub mod player;
 pub mod record;
 pub(crate) mod reply_times;
 pub(crate) mod repo;
+pub mod report;
 pub mod sandbox;
 pub mod schedule;
 pub(crate) mod seed;

@@ -120,7 +120,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let record = series::find_game(&dir, game)
                 .map_err(|e| latest_hint(&dir, &format!("replay {game}"), e.into()))?;
             // The replay quotes what bots wrote (PICK messages, responses, fault reasons).
-            print_untrusted(&record.rules.replay_text(&record));
+            let rules = record
+                .game_ref()
+                .map_err(|e| latest_hint(&dir, &format!("replay {game}"), e.into()))?;
+            print_untrusted(&rules.replay_text(&record));
             return Ok(ExitCode::SUCCESS);
         }
         Command::Merge(args) => return merge(&args),

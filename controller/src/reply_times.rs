@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::record::GameRecord;
-use crate::record::report::ReplyRow;
+use crate::report::ReplyRow;
 
 /// The file name in a series folder.
 pub const REPLY_TIMES: &str = "reply_times.csv";
@@ -117,7 +117,7 @@ mod tests {
     #[test]
     fn reply_times_are_gathered_per_bot_across_games() {
         let record = |wall: Vec<u64>, cpu: Vec<u64>| GameRecord {
-            rules: crate::game::GameRef::default_game(),
+            rules: crate::record::GameName::default(),
             body: None,
             void: None,
             game: 0,

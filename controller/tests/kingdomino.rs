@@ -264,7 +264,8 @@ fn a_bad_pick_and_a_malformed_put_end_the_players_game() {
 type Forgery = Box<dyn Fn(&mut GameRecord)>;
 
 /// `take6 verify` re-derives every Kingdomino game: a forged score, a tile put on the castle
-/// and a pick of a taken tile are each caught, naming the line.
+/// and a pick of a taken tile are each caught, naming the line; so is a record that names a
+/// game this take6 does not know (a record holds its game's name, read as it is).
 #[test]
 fn verify_catches_forged_kingdomino_lines() {
     let tmp = tempfile::tempdir().unwrap();
@@ -279,7 +280,7 @@ fn verify_catches_forged_kingdomino_lines() {
     let jsonl = series.join("games.jsonl");
     let original = fs::read(&jsonl).unwrap();
     let id = series.file_name().unwrap().to_str().unwrap().to_string();
-    let edits: [(&str, Forgery); 3] = [
+    let edits: [(&str, Forgery); 4] = [
         ("scores are", Box::new(|g| g.rounds[0].scores[1] += 2)),
         (
             "the PUT is recorded as",
@@ -303,6 +304,10 @@ fn verify_catches_forged_kingdomino_lines() {
                 log.moves[1].pick = first;
                 g.body = Some(log.into_body());
             }),
+        ),
+        (
+            "no game called 'chess'",
+            Box::new(|g| g.rules = take6::record::GameName::new("chess")),
         ),
     ];
     for (says, edit) in edits {

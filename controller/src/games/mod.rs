@@ -16,9 +16,10 @@ use std::sync::{Arc, LazyLock, Mutex};
 use serde::{Deserialize, Deserializer};
 
 use crate::game::GameRef;
+use crate::record::{GameName, GameRecord};
 
 /// The game of every record and setting that names none (all older series).
-pub const DEFAULT: &str = "take6";
+pub const DEFAULT: &str = GameName::DEFAULT;
 
 /// The games built into take6, by name.
 fn built_in() -> &'static [GameRef] {
@@ -118,6 +119,30 @@ impl GameRef {
     /// Whether this is the default game (records and settings leave the game out then).
     pub fn is_default(&self) -> bool {
         self.name() == DEFAULT
+    }
+}
+
+impl GameRef {
+    /// The game's name as its records hold it ([`GameRecord::rules`]).
+    pub fn record_name(&self) -> GameName {
+        GameName::new(self.name())
+    }
+}
+
+/// A record's game, found by the name it holds. Here, above the records, because a record
+/// only names its game; where a series' game is at hand, the machinery uses that one (and
+/// refuses a record of another game).
+impl GameRecord {
+    /// The game this record is of, found by its name in the registry: an error names a game
+    /// this take6 does not know.
+    pub fn game_ref(&self) -> Result<GameRef, GameError> {
+        by_name(self.rules.as_str())
+    }
+
+    /// Checks this record with its game's independent checker
+    /// ([`crate::game::Game::check`]): the first inconsistency with the rules, if any.
+    pub fn check(&self) -> Result<(), String> {
+        self.game_ref().map_err(|e| e.to_string())?.check(self)
     }
 }
 

@@ -7,7 +7,7 @@ use super::*;
 pub(crate) fn result(players: &[&str], scores: &[u32], faults: &[(usize, &str)]) -> GameRecord {
     let n = players.len();
     GameRecord {
-        rules: crate::game::GameRef::default(),
+        rules: crate::record::GameName::default(),
         body: None,
         void: None,
         game: 0,
@@ -89,7 +89,7 @@ pub(crate) fn hand_made() -> GameRecord {
         e
     };
     GameRecord {
-        rules: crate::game::GameRef::default(),
+        rules: crate::record::GameName::default(),
         body: None,
         void: None,
         game: 7,

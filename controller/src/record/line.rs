@@ -14,8 +14,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use serde_json::value::RawValue;
 
+use super::GameName;
 use super::{Body, Card, GameRecord, InvalidRecord, ReplyTimes, RoundRecord, TurnRecord};
-use crate::game::GameRef;
 
 impl Serialize for GameRecord {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -89,7 +89,7 @@ impl Serialize for Sums<'_> {
 struct Line {
     game: u64,
     #[serde(default)]
-    rules: GameRef,
+    rules: GameName,
     seed: u64,
     subset: u64,
     #[serde(default)]

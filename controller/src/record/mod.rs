@@ -2,26 +2,29 @@
 //! envelope every game shares, its rounds, and the game's own body; its line as every version
 //! wrote it, `line.rs`), its line in `games.jsonl` with the running SHA-256 chain ([`jsonl`]), the running tally behind
 //! the leaderboard ([`tally`]), exporters that are pure functions of the standings
-//! ([`export`]), ratings ([`rating`]) and the HTML report's frame ([`report`]). Checking a
+//! ([`export`]) and ratings ([`rating`]); the HTML report is [`crate::report`]'s. Checking a
 //! record against its rules, replaying it for people and drawing its board are its game's
 //! ([`crate::game::Game`]).
 //!
-//! Everything here depends only on game records, never on how the games were played.
+//! Everything here depends only on game records, never on how the games were played, nor on
+//! the games themselves: a record holds its game's name ([`GameName`]), and whoever needs the
+//! game (which way scores point, its checker) has it already or finds it by that name.
 
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::GameRef;
+use std::sync::{Arc, LazyLock};
 
 /// A Take 6 card as its records write it (1..=104): a plain number, so that the record names
 /// no game's types (Take 6's own `Card` is the same `u8`).
 pub type Card = u8;
 
 /// Which way a game's scores point.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Direction {
-    /// Lower is better (Take 6's cows).
+    /// Lower is better (Take 6's cows): the default.
+    #[default]
     Lower,
     /// Higher is better (Kingdomino's crowns times squares).
     Higher,
@@ -53,7 +56,6 @@ pub mod jsonl;
 pub mod level;
 mod line;
 pub mod rating;
-pub mod report;
 pub mod stats;
 pub mod tally;
 
@@ -62,6 +64,69 @@ pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_json
 pub use level::Level;
 pub use rating::Ratings;
 pub use tally::{HeadToHead, Standing, Tally, top_separated};
+
+/// The name of the game a record is of (`take6`, `kingdomino`, a loaded game's name): the
+/// record only names its game; the machinery finds the game itself by this name in the
+/// registry (`crate::games`) or holds it already (the series' game). Cheap to clone: the
+/// default game's name is shared, so a Take 6 record allocates nothing for it.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameName(Arc<str>);
+
+impl GameName {
+    /// The game of every record that names none (all older series): Take 6.
+    pub const DEFAULT: &'static str = "take6";
+
+    /// The game called `name`.
+    pub fn new(name: &str) -> GameName {
+        if name == Self::DEFAULT {
+            GameName::default()
+        } else {
+            GameName(Arc::from(name))
+        }
+    }
+
+    /// The name, as records write it.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether this is the default game, which records leave out.
+    pub fn is_default(&self) -> bool {
+        &*self.0 == Self::DEFAULT
+    }
+}
+
+impl Default for GameName {
+    fn default() -> Self {
+        static DEFAULT: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from(GameName::DEFAULT));
+        GameName(Arc::clone(&DEFAULT))
+    }
+}
+
+impl std::fmt::Debug for GameName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GameName({})", self.as_str())
+    }
+}
+
+impl std::fmt::Display for GameName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for GameName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for GameName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = Cow::<'de, str>::deserialize(d)?;
+        Ok(GameName::new(&name))
+    }
+}
 
 /// One finished game, as written to `games.jsonl`. Seats are in the game's seat order.
 ///
@@ -78,7 +143,7 @@ pub struct GameRecord {
     pub game: u64,
     /// The game played: absent for Take 6 (and so in every line older versions wrote), else
     /// its name, e.g. `"kingdomino"`.
-    pub rules: GameRef,
+    pub rules: GameName,
     /// The seed every random choice of this game derives from.
     pub seed: u64,
     /// The number of the table's set of bots among all subsets of table size, in
@@ -219,39 +284,9 @@ static NO_ROUND: RoundRecord = RoundRecord {
 };
 
 impl GameRecord {
-    /// The record of game `game` of `rules` at `table`, with nothing played yet: the envelope
-    /// from the table (number, seed, subset, rotation, players, which seats are built-ins)
-    /// and one empty round. A game's table fills in what its game records.
-    pub fn of_table(table: &crate::table::TableGame) -> GameRecord {
-        GameRecord {
-            game: table.game,
-            rules: table.rules.clone(),
-            seed: table.seed,
-            subset: table.subset,
-            rotation: table.rotation,
-            players: table.seats.iter().map(|s| s.name.clone()).collect(),
-            builtin: table
-                .seats
-                .iter()
-                .map(|s| matches!(s.occupant, crate::table::Occupant::Builtin(_)))
-                .collect(),
-            rounds: vec![RoundRecord::default()],
-            ms: 0,
-            replies: Vec::new(),
-            body: None,
-            void: None,
-        }
-    }
-
     /// Whether the game counts: not void ([`GameRecord::void`]).
     pub fn scored(&self) -> bool {
         self.void.is_none()
-    }
-
-    /// Checks this record with its game's independent checker
-    /// ([`crate::game::Game::check`]): the first inconsistency with the rules, if any.
-    pub fn check(&self) -> Result<(), String> {
-        self.rules.check(self)
     }
 
     /// Rounds played.

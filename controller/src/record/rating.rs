@@ -32,9 +32,20 @@ pub struct Ratings {
     rated: Vec<Option<WengLinRating>>,
     /// The game being rated (reused).
     finish: Finish,
+    /// Which way the games' scores point (every game of a series is of one game).
+    direction: super::Direction,
 }
 
 impl Ratings {
+    /// Ratings of games whose scores point `direction`; [`Ratings::default`] rates
+    /// lower-is-better games.
+    pub fn new(direction: super::Direction) -> Ratings {
+        Ratings {
+            direction,
+            ..Ratings::default()
+        }
+    }
+
     /// Adds a finished game; rates it, and those waiting for it, once every lower game is in.
     pub fn add(&mut self, record: &GameRecord) {
         if !record.scored() {
@@ -42,7 +53,7 @@ impl Ratings {
         }
         let mut finish = std::mem::take(&mut self.finish);
         finish.clear();
-        let higher = record.rules.direction() == super::Direction::Higher;
+        let higher = self.direction == super::Direction::Higher;
         for (seat, (name, &total)) in record
             .players
             .iter()

@@ -148,8 +148,18 @@ impl HeadToHead {
 }
 
 impl Tally {
+    /// A tally of games whose scores point `direction` (its game's
+    /// [`crate::game::Game::direction`]); [`Tally::default`] is a tally of lower-is-better
+    /// games.
+    pub fn new(direction: Direction) -> Tally {
+        Tally {
+            direction,
+            ..Tally::default()
+        }
+    }
+
     /// Adds one finished game. The best score wins (the lowest in Take 6, the highest in
-    /// Kingdomino: the record's `rules`); tied seats share the win equally.
+    /// Kingdomino: the tally's direction); tied seats share the win equally.
     ///
     /// The record is trusted (see [`check_record`] for tests); its per-seat vectors must be as
     /// long as `players`.
@@ -161,7 +171,6 @@ impl Tally {
         self.games += 1;
         // A game of several rounds is ranked by each seat's sum over its rounds.
         let scores = record.total_scores();
-        self.direction = record.rules.direction();
         let higher = self.direction == Direction::Higher;
         let best = self.direction.best(&scores);
         let winners = scores.iter().filter(|&&s| Some(s) == best).count() as u64;
@@ -443,7 +452,7 @@ mod tests {
     #[test]
     fn higher_is_better_in_a_game_that_says_so() {
         let kd = |players: &[&str], scores: &[u32], faults: &[(usize, &str)]| GameRecord {
-            rules: crate::games::by_name("kingdomino").unwrap(),
+            rules: crate::record::GameName::new("kingdomino"),
             ..result(players, scores, faults)
         };
         let games: Vec<GameRecord> = (0..12u32)
@@ -455,7 +464,10 @@ mod tests {
                 )
             })
             .collect();
-        let t = tally(&games);
+        let mut t = Tally::new(Direction::Higher);
+        for g in &games {
+            t.add(g);
+        }
         let s = t.standings();
         let order: Vec<&str> = s.iter().map(|s| s.bot.as_str()).collect();
         assert_eq!(order[0], "best");
@@ -469,7 +481,7 @@ mod tests {
             .unwrap();
         assert_eq!((best_x.a_ahead, best_x.b_ahead), (12, 0));
 
-        let mut ratings = crate::record::Ratings::default();
+        let mut ratings = crate::record::Ratings::new(Direction::Higher);
         for (i, g) in games.iter().enumerate() {
             // "best" faults in every game from the sixth on: ranked last there, its score
             // notwithstanding.

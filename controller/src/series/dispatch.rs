@@ -10,7 +10,7 @@ use tokio::task::JoinSet;
 
 use super::reporter::GameSet;
 use crate::config::Settings;
-use crate::record::Level;
+use crate::record::{GameName, Level};
 use crate::schedule::{Entrant, GamePlan, Schedule};
 use crate::shard::Shard;
 use crate::table::{GameOutcome, Occupant, TableGame, TableSeat};
@@ -48,6 +48,8 @@ pub async fn dispatch(
             &lineup.enough,
         )))
     });
+    // The game's name, for each table's record: made once, cloned without allocating.
+    let name = settings.game.record_name();
     let work = async {
         loop {
             // A closed channel means the reporter failed (it reports why): play no more.
@@ -57,11 +59,12 @@ pub async fn dispatch(
                 && !lineup.enough.load(Ordering::Relaxed)
             {
                 let Some(plan) = plans.next() else { break };
-                let table = table_of(&plan, settings, seats, names);
+                let table = table_of(&plan, settings, &name, seats, names);
+                let rules = settings.game.clone();
                 let tx = tx.clone();
                 let repeated = repeated.clone();
                 let game = async move {
-                    let mut outcome = table.rules.clone().play(table, limits).await;
+                    let mut outcome = rules.play(table, limits).await;
                     if let Some(repeated) = repeated {
                         repeated.see(&outcome.record);
                     }
@@ -94,16 +97,18 @@ pub async fn dispatch(
 }
 
 /// The table of a planned game: the series' game and rounds, its bots' seats as the lineup
-/// made them, and its built-ins named by their place (`random#2`).
+/// made them, and its built-ins named by their place (`random#2`). `name` is the series'
+/// game's.
 fn table_of(
     plan: &GamePlan,
     settings: &Settings,
+    name: &GameName,
     seats: &[TableSeat],
     names: &[String],
 ) -> TableGame {
     TableGame {
         game: plan.game,
-        rules: settings.game.clone(),
+        rules: name.clone(),
         seed: plan.seed,
         subset: plan.subset,
         rotation: plan.rotation,

@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use crate::bots::{self, Bot, Skipped};
 use crate::config::Settings;
-use crate::game::{Wire, Wires};
+use crate::game::Wires;
 use crate::schedule::Schedule;
 use crate::table::BuiltinKind;
+use crate::table::Wire;
 
 use super::SeriesError;
 use super::dir::SeriesDir;

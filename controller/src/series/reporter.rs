@@ -232,6 +232,14 @@ impl Reporter {
 
     /// Any finished game, played or replayed: the one path into the tally and the sinks.
     fn game(&mut self, record: &GameRecord, origin: Origin<'_>) -> Result<(), SinkError> {
+        if self.state.lines == 0 {
+            // The series' games all are of one game, which says which way scores point: the
+            // first record's, found by the name it holds (a game loaded from a folder is
+            // known once its series' settings loaded it; verify refuses a record of another).
+            let direction = record.game_ref().map(|g| g.direction()).unwrap_or_default();
+            self.state.tally = Tally::new(direction);
+            self.state.ratings = crate::record::Ratings::new(direction);
+        }
         self.state.tally.add(record);
         self.state.ratings.add(record);
         self.state.lines += 1;

@@ -149,6 +149,16 @@ impl Verify {
                 seating_digest(&record.players, record.subset, record.rotation),
             ),
         );
+        // The record names its game: the series' game, which verify resolved from its
+        // settings, and else the game of that name this take6 knows.
+        let manifest_game = self.manifest.as_ref().map(Manifest::game);
+        let rules = match &manifest_game {
+            Some(Ok(game)) if game.name() == record.rules.as_str() => game.clone(),
+            _ => match record.game_ref() {
+                Ok(game) => game,
+                Err(e) => return Some(format!("game {g}: {e}")),
+            },
+        };
         if record.is_summary() {
             if !self.manifest.as_ref().is_some_and(Manifest::builtins_only) {
                 return Some(format!(
@@ -156,22 +166,22 @@ impl Verify {
                      may record"
                 ));
             }
-            if let Err(e) = record.rules.check_summary(record) {
+            if let Err(e) = rules.check_summary(record) {
                 return Some(format!("game {g}: {e}"));
             }
-        } else if let Err(e) = record.rules.check(record) {
+        } else if let Err(e) = rules.check(record) {
             return Some(format!("game {g} breaks the rules: {e}"));
         }
         let manifest = self.manifest.as_ref()?;
-        match manifest.game() {
-            Ok(game) if game != record.rules => {
+        match manifest_game {
+            Some(Ok(game)) if game != rules => {
                 return Some(format!(
                     "game {g} is a game of {}, but the series plays {game}",
                     record.rules,
                 ));
             }
-            Ok(_) => {}
-            Err(e) => return Some(e.to_string()),
+            Some(Err(e)) => return Some(e.to_string()),
+            _ => {}
         }
         if g >= manifest.games_planned {
             return Some(format!(
@@ -200,7 +210,7 @@ impl Verify {
         }
         // Cards dealt from the seed are the game's to check (a game whose checker drew them
         // from the seed above has nothing more to check).
-        if let Err(e) = record.rules.check_deal(record) {
+        if let Err(e) = rules.check_deal(record) {
             return Some(format!("game {g} {e}"));
         }
         None

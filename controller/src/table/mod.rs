@@ -5,13 +5,14 @@
 
 pub mod seats;
 
+use std::any::Any;
+use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::game::{GameRef, Wire};
 use crate::player::transcript::Transcript;
 use crate::player::{Console, StderrLog};
-use crate::record::GameRecord;
+use crate::record::{GameName, GameRecord, RoundRecord};
 use crate::sandbox::Sandbox;
 
 /// A built-in player as the machinery knows it: its index in its game's
@@ -52,8 +53,9 @@ pub struct TableSeat {
 /// A game to play: what the schedule planned, with its players resolved.
 pub struct TableGame {
     pub game: u64,
-    /// The game played at this table.
-    pub rules: GameRef,
+    /// The name of the game played at this table, for its record (the game itself is the
+    /// one whose [`crate::game::Game::play`] the table is handed to).
+    pub rules: GameName,
     pub seed: u64,
     pub subset: u64,
     /// Duplicate deals: seat `s` plays the hand dealt to seat `(s + rotation) % seats`.
@@ -61,6 +63,62 @@ pub struct TableGame {
     /// Rounds of the game (at least 1): fresh deals played by the same players.
     pub rounds: u32,
     pub seats: Vec<TableSeat>,
+}
+
+impl TableGame {
+    /// The record of this table's game with nothing played yet: the envelope from the table
+    /// (number, game, seed, subset, rotation, players, which seats are built-ins) and one
+    /// empty round. A game's table fills in what its game records.
+    pub fn blank_record(&self) -> GameRecord {
+        GameRecord {
+            game: self.game,
+            rules: self.rules.clone(),
+            seed: self.seed,
+            subset: self.subset,
+            rotation: self.rotation,
+            players: self.seats.iter().map(|s| s.name.clone()).collect(),
+            builtin: self
+                .seats
+                .iter()
+                .map(|s| matches!(s.occupant, Occupant::Builtin(_)))
+                .collect(),
+            rounds: vec![RoundRecord::default()],
+            ms: 0,
+            replies: Vec::new(),
+            body: None,
+            void: None,
+        }
+    }
+}
+
+/// One bot's words on the wire, as its game made them from the bot's choice for a series
+/// ([`Wires::wire`]). The machinery keeps it with the bot, writes its fingerprint in
+/// `series.toml` and hands it back with each of the bot's seats
+/// ([`Occupant::Bot`]); what it holds is the game's own. Cloned with every game's
+/// seats, so a clone allocates nothing.
+#[derive(Clone)]
+pub struct Wire {
+    /// What the wire says, as a hash: a resume refuses a bot whose wire changed since its
+    /// series began.
+    pub fingerprint: Arc<str>,
+    /// The wire as that refusal names it, e.g. `template set 'mine' (templates/mine.toml)`.
+    pub shown: Arc<str>,
+    /// The game's own value (Take 6: the compiled template set), taken back by its table
+    /// with [`Wire::get`], once per seat and game.
+    pub value: Arc<dyn Any + Send + Sync>,
+}
+
+impl Wire {
+    /// The game's own value, if it is a `T`.
+    pub fn get<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        Arc::clone(&self.value).downcast().ok()
+    }
+}
+
+impl fmt::Debug for Wire {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Wire({})", self.shown)
+    }
 }
 
 /// A bot's stderr in one game.

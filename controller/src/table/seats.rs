@@ -3,7 +3,7 @@
 //! the background, and the end of the game — every bot's input closed, a limit passed or CPU
 //! used after the last reply found as a fault, reply times and stderr by seat. A game's table
 //! decides what to ask; what a fault does to the seat is its game's word
-//! ([`crate::game::Game::on_fault`], read through [`successor`]), which the table carries out
+//! ([`crate::game::Game::on_fault`], read through `OnFault::successor`), which the table carries out
 //! with its own players; how a seat lives and ends is here.
 
 use std::future::Future;
@@ -13,8 +13,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use tokio::task::JoinHandle;
 
-use super::{BuiltinKind, Occupant, SeatLog};
-use crate::game::{GameRef, OnFault};
+use super::{Occupant, SeatLog};
 use crate::player::{Fault, Finished, Limits, Process};
 use crate::record::{FaultPhase, InvalidRecord, ReplyTimes};
 
@@ -37,16 +36,6 @@ pub fn spawn_bot(occupant: &Occupant, game: u64, limits: Limits) -> Option<Resul
             None => p,
         }),
     )
-}
-
-/// Who plays a seat on once its bot faulted, as the game of `rules` says
-/// ([`crate::game::Game::on_fault`]): the built-in that takes it over, or `None`: the player
-/// is out and nobody plays the seat.
-pub fn successor(rules: &GameRef) -> Option<BuiltinKind> {
-    match rules.on_fault() {
-        OnFault::Substitute(kind) => Some(kind),
-        OnFault::Eliminate => None,
-    }
 }
 
 /// The random stream of the built-in at `seat` of the game whose seed is `seed`: ChaCha8 from

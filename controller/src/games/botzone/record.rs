@@ -114,7 +114,7 @@ pub fn void_outcome(table: &TableGame, why: String, started: Instant) -> GameOut
 fn blank(table: &TableGame) -> GameRecord {
     GameRecord {
         rotation: 0,
-        ..GameRecord::of_table(table)
+        ..table.blank_record()
     }
 }
 

@@ -270,14 +270,14 @@ mod tests {
             .collect();
         let table = TableGame {
             game: 0,
-            rules: crate::games::by_name("kingdomino").unwrap(),
+            rules: crate::record::GameName::new("kingdomino"),
             seed,
             subset: 0,
             rotation: 0,
             rounds: 1,
             seats,
         };
-        let game = table.rules.clone();
+        let game = crate::games::by_name("kingdomino").unwrap();
         game.play(table, Limits::default()).await.record
     }
 

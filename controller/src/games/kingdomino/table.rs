@@ -92,7 +92,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         ms: started.elapsed().as_millis() as u64,
         replies,
         body: Some(body.into_body()),
-        ..GameRecord::of_table(&table)
+        ..table.blank_record()
     };
     GameOutcome { record, logs }
 }

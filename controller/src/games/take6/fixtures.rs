@@ -79,7 +79,7 @@ pub(crate) fn play(deal: &Deal, faults: &[(usize, Fault)]) -> GameRecord {
         turns.push(TurnRecord { played, events });
     }
     GameRecord {
-        rules: crate::game::GameRef::default(),
+        rules: crate::record::GameName::default(),
         body: None,
         void: None,
         game: 0,

@@ -46,7 +46,8 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let n = table.seats.len();
     let names: Arc<[String]> = table.seats.iter().map(|s| s.name.clone()).collect();
     // The game says who takes a faulted seat over; Take 6's rules play every seat to the end.
-    let substitute = seats::successor(&table.rules)
+    let substitute = crate::game::Game::on_fault(&super::Take6)
+        .successor()
         .map(Strategy::of)
         .expect("Take 6 substitutes a faulted seat (Game::on_fault)");
     let mut state = Table {
@@ -113,7 +114,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
         rounds,
         ms: started.elapsed().as_millis() as u64,
         replies: state.replies,
-        ..GameRecord::of_table(&table)
+        ..table.blank_record()
     };
     GameOutcome { record, logs }
 }
@@ -374,7 +375,7 @@ mod tests {
 
     fn builtin_table(game: u64, seed: u64) -> TableGame {
         TableGame {
-            rules: crate::game::GameRef::default_game(),
+            rules: crate::record::GameName::default(),
             game,
             seed,
             subset: 0,
@@ -414,7 +415,7 @@ mod tests {
     async fn a_game_of_rounds_deals_afresh_each_round_and_sums_the_scores() {
         let one = play(builtin_table(4, 9), Limits::default()).await.record;
         let table = TableGame {
-            rules: crate::game::GameRef::default_game(),
+            rules: crate::record::GameName::default(),
             rounds: 3,
             ..builtin_table(4, 9)
         };

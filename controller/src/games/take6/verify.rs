@@ -50,7 +50,7 @@ pub fn check_summary(record: &GameRecord) -> Result<(), String> {
         return Err(format!("{} seats", seats.len()));
     }
     let game = TableGame {
-        rules: crate::games::by_name(super::NAME).map_err(|e| e.to_string())?,
+        rules: crate::record::GameName::new(super::NAME),
         game: record.game,
         seed: record.seed,
         subset: record.subset,

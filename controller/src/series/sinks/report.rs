@@ -11,8 +11,8 @@ use super::super::reporter::{Event, Sink, SinkError, State};
 use super::super::{SeriesError, Status};
 use super::sink_err;
 use crate::record::Standing;
-use crate::record::report::{self, REPORT, ReportStats, SeriesFacts, StderrExcerpt};
 use crate::reply_times::ReplyStats;
+use crate::report::{self, REPORT, ReportStats, SeriesFacts, StderrExcerpt};
 
 /// The report sink. Listed after the manifest's, so the facts it reads are final.
 pub struct Report {

@@ -215,7 +215,7 @@ impl TemplateLibrary {
 /// A Take 6 bot's words on the wire: the set its `bot.toml` names from this library, or its
 /// own `template.toml` (compiled and trial-rendered here, its time the bot's own in games).
 impl crate::game::Wires for TemplateLibrary {
-    fn wire(&self, choice: &crate::bots::TemplateChoice) -> Result<crate::game::Wire, String> {
+    fn wire(&self, choice: &crate::bots::TemplateChoice) -> Result<crate::table::Wire, String> {
         use crate::bots::TemplateChoice;
         let set = match choice {
             TemplateChoice::Set(name) => self.get(name),
@@ -224,7 +224,7 @@ impl crate::game::Wires for TemplateLibrary {
             }
         }
         .map_err(|e| e.to_string())?;
-        Ok(crate::game::Wire {
+        Ok(crate::table::Wire {
             fingerprint: set.fingerprint().into(),
             shown: format!("template set '{}' ({})", set.name(), set.path()).into(),
             value: set,

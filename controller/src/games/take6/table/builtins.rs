@@ -82,7 +82,7 @@ pub fn play_with(
 /// A record with nothing in it, for [`play_into`] to fill.
 pub fn blank_record() -> GameRecord {
     GameRecord {
-        rules: crate::game::GameRef::default_game(),
+        rules: crate::record::GameName::default(),
         body: None,
         void: None,
         game: 0,
@@ -155,7 +155,7 @@ mod tests {
 
     fn table(game: u64, seed: u64, players: usize, rounds: u32, rotation: usize) -> TableGame {
         TableGame {
-            rules: crate::game::GameRef::default_game(),
+            rules: crate::record::GameName::default(),
             game,
             seed,
             subset: 0,

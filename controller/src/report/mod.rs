@@ -19,9 +19,9 @@ pub use extras::{ReplyRow, STDERR_LINES, StderrExcerpt, stderr_of_game};
 pub use facts::{FactBalance, FactBot, FactSkipped, SeriesFacts};
 pub use stats::{Distribution, FAULT_NOTES, FaultNote, ReportStats, VIEWER_SAMPLE, ViewerGame};
 
-use super::Standing;
 use crate::game::GameRef;
 use crate::record::Direction;
+use crate::record::Standing;
 
 /// The file name of the report in a series folder.
 pub const REPORT: &str = "report.html";
@@ -275,14 +275,14 @@ fn standing_row(page: &mut String, report: &Report<'_>, s: &Standing, axis: &svg
         s.builtin,
         s.games,
         s.mean_score,
-        super::export::format_wins(s.wins),
+        crate::record::export::format_wins(s.wins),
         s.faults,
         s.rank,
         s.games,
         s.mean_score,
         s.ci95.map(|c| format!("{c:.2}")).unwrap_or_default(),
         svg::ci_bar(s.mean_score, s.ci95, axis),
-        super::export::format_wins(s.wins),
+        crate::record::export::format_wins(s.wins),
     );
 }
 

@@ -55,8 +55,8 @@ impl Serialize for ViewerGame {
 }
 
 impl ViewerGame {
-    fn of(r: &GameRecord) -> ViewerGame {
-        let play = r.rules.viewer_data(r).to_string();
+    fn of(r: &GameRecord, rules: &GameRef) -> ViewerGame {
+        let play = rules.viewer_data(r).to_string();
         ViewerGame {
             n: r.game,
             seed: r.seed,
@@ -118,8 +118,9 @@ pub struct Meeting {
 #[derive(Debug, Clone, Default)]
 pub struct ReportStats {
     games: u64,
-    /// The game the records are of (the first record's; a series plays one game).
-    rules: GameRef,
+    /// The game the records are of (the first record's, found by its name; a series plays
+    /// one game). `None` before the first game.
+    rules: Option<GameRef>,
     /// Players numbered as first seen: the per-game update compares no strings.
     names: Interner,
     /// By player number, how many games ended with each score.
@@ -201,17 +202,22 @@ impl ReportStats {
             return;
         }
         if self.games == 0 {
-            self.rules = r.rules.clone();
+            // The records that reach the report are of its series' game, which the registry
+            // holds (a game loaded from a folder, once its series' settings loaded it).
+            self.rules = Some(r.game_ref().unwrap_or_default());
         }
         if !self.table_sizes.contains(&r.players.len()) {
             self.table_sizes.insert(r.players.len());
         }
         self.games += 1;
-        let direction = self.rules.direction();
+        // Out of `self` while the game is added (the view borrows it), put back at the end.
+        let rules = self.rules.take().unwrap_or_default();
+        let direction = rules.direction();
         // Hot at a hundred thousand games a second: names are cloned only the first time they
         // are seen, and the game's view is made only when a sink keeps it.
         let mut game: Option<Arc<ViewerGame>> = None;
-        let mut view = || Arc::clone(game.get_or_insert_with(|| Arc::new(ViewerGame::of(r))));
+        let mut view =
+            || Arc::clone(game.get_or_insert_with(|| Arc::new(ViewerGame::of(r, &rules))));
         let mut ids = std::mem::take(&mut self.seats);
         ids.clear();
         ids.extend(r.players.iter().map(|name| self.names.id(name)));
@@ -250,6 +256,7 @@ impl ReportStats {
         self.keep_sample(r, &mut view);
         self.note_faults(r, &ids);
         self.seats = ids;
+        self.rules = Some(rules);
     }
 
     /// Whether the games so far all had the same players (the same set of numbers: numbers
@@ -340,7 +347,7 @@ impl ReportStats {
 
     /// The game the records are of.
     pub fn rules(&self) -> GameRef {
-        self.rules.clone()
+        self.rules.clone().unwrap_or_default()
     }
 
     /// `name`'s first faults (at most [`FAULT_NOTES`]), by game, round and turn.

@@ -121,7 +121,7 @@ fn kingdomino_record(n: u64, seed: u64, players: usize, out: Option<usize>) -> G
     }
     let mut record =
         crate::record::fixtures::result(&["p0", "p1", "p2", "p3"][..players], &game.scores(), &[]);
-    record.rules = crate::games::by_name("kingdomino").unwrap();
+    record.rules = crate::record::GameName::new("kingdomino");
     record.game = n;
     record.seed = seed;
     record.rounds[0] = crate::record::RoundRecord {
@@ -246,9 +246,9 @@ fn head_to_head_points_follow_the_direction() {
     };
     let take6 = stats_of(&[a.clone(), b.clone()]);
     assert_eq!(take6.meeting("a", "b"), Some((1, 1.0)));
-    a.rules = crate::games::by_name("kingdomino").unwrap();
+    a.rules = crate::record::GameName::new("kingdomino");
     let mut b = b;
-    b.rules = crate::games::by_name("kingdomino").unwrap();
+    b.rules = crate::record::GameName::new("kingdomino");
     let kd = stats_of(&[a, b]);
     assert_eq!(kd.meeting("a", "b"), Some((1, 0.0)));
     assert_eq!(kd.best_and_worst("a"), Some((0, 1)));
