@@ -7,7 +7,7 @@
 //! when it prints [`wire::KEEP_RUNNING`] after its output (a judge only when `game.toml`
 //! allows it).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -95,18 +95,7 @@ pub async fn play(
     base: Limits,
 ) -> Played {
     let players = seats.len();
-    let mut seats: Vec<Seat> = seats
-        .into_iter()
-        .map(|kind| Seat {
-            kind,
-            requests: Vec::new(),
-            responses: Vec::new(),
-            data: Value::String(String::new()),
-            kept: None,
-            replies: Vec::new(),
-            stderr: StderrLog::default(),
-        })
-        .collect();
+    let mut seats: Vec<Seat> = seats.into_iter().map(Seat::new).collect();
     let mut runner = Judge {
         spec: judge.clone(),
         base,
@@ -137,36 +126,60 @@ pub async fn play(
             Command::Finish(scores) => break Ok(scores),
             Command::Request(asked) => asked,
         };
-        let mut asked = asked;
-        let turns = seats.iter_mut().enumerate().filter_map(|(seat, s)| {
-            let request = asked.remove(&seat)?;
-            Some(async move { (seat, s.turn(request, base).await) })
-        });
-        let answers = join_all(turns).await;
-        let mut step_responses = serde_json::Map::new();
-        for (seat, answer) in answers {
-            let entry = match answer {
-                Ok(response) => wire::bot_entry(&Ok(response)),
-                Err(fault) => {
-                    let entry = wire::bot_entry(&Err(wire::verdict(&fault)));
-                    faults.push(SeatFault {
-                        seat,
-                        step: step + 1,
-                        fault,
-                    });
-                    entry
-                }
-            };
-            step_responses.insert(seat.to_string(), entry);
-        }
-        let step_responses = Value::Object(step_responses);
+        let step_responses = ask(&mut seats, asked, base, step + 1, &mut faults).await;
         log.push(step_responses.clone());
         responses = Some(step_responses);
     };
     runner.finish().await;
-    // The end: bots still running are shut down; CPU they used after their last reply, or a
-    // limit their tree passed, is their fault too (the scores stand).
-    let step = log.len().div_ceil(2);
+    let ended = end(&mut seats, log.len().div_ceil(2), &mut faults).await;
+    faults.sort_by_key(|f| (f.step, f.seat));
+    Played {
+        initdata: initdata.clone(),
+        log,
+        scores,
+        faults,
+        seats: ended,
+        judge_stderr: runner.stderr,
+    }
+}
+
+/// One step's turns: the seats `asked` answer their requests at once; the responses keyed by
+/// seat as the judge's log keeps them (a faulted seat's verdict, its fault noted at `step`).
+async fn ask(
+    seats: &mut [Seat],
+    mut asked: std::collections::BTreeMap<usize, Value>,
+    base: Limits,
+    step: usize,
+    faults: &mut Vec<SeatFault>,
+) -> Value {
+    let turns = seats.iter_mut().enumerate().filter_map(|(seat, s)| {
+        let request = asked.remove(&seat)?;
+        Some(async move { (seat, s.turn(request, base).await) })
+    });
+    let answers = join_all(turns).await;
+    let mut responses = serde_json::Map::new();
+    for (seat, answer) in answers {
+        let entry = match answer {
+            Ok(response) => wire::bot_entry(&Ok(response)),
+            Err(fault) => {
+                let entry = wire::bot_entry(&Err(wire::verdict(&fault)));
+                faults.push(SeatFault { seat, step, fault });
+                entry
+            }
+        };
+        responses.insert(seat.to_string(), entry);
+    }
+    Value::Object(responses)
+}
+
+/// The end of a game: bots still running are shut down; CPU they used after their last reply,
+/// or a limit their tree passed, is their fault too, at `step` (the scores stand). Each bot
+/// seat's reply times and stderr, in seat order.
+async fn end(
+    seats: &mut [Seat],
+    step: usize,
+    faults: &mut Vec<SeatFault>,
+) -> Vec<(usize, Vec<ReplyTime>, StderrLog)> {
     let mut ended = Vec::new();
     for (seat, s) in seats.iter_mut().enumerate() {
         if let Some(p) = s.kept.take() {
@@ -188,18 +201,23 @@ pub async fn play(
             ));
         }
     }
-    faults.sort_by_key(|f| (f.step, f.seat));
-    Played {
-        initdata: initdata.clone(),
-        log,
-        scores,
-        faults,
-        seats: ended,
-        judge_stderr: runner.stderr,
-    }
+    ended
 }
 
 impl Seat {
+    /// A seat of `kind` before the game's first step.
+    fn new(kind: SeatKind) -> Seat {
+        Seat {
+            kind,
+            requests: Vec::new(),
+            responses: Vec::new(),
+            data: Value::String(String::new()),
+            kept: None,
+            replies: Vec::new(),
+            stderr: StderrLog::default(),
+        }
+    }
+
     /// One turn: `request` in, the response (or the fault) out.
     async fn turn(&mut self, request: Value, base: Limits) -> Result<Value, Fault> {
         self.requests.push(request.clone());
@@ -230,37 +248,7 @@ impl Seat {
             Some(p) => (p, request.to_string()),
             None => {
                 _globaldata_lock = globaldata_lock(&workdir).await;
-                let globaldata = read_globaldata(&workdir);
-                let first = self.requests.len() == 1;
-                let turn_ms = if first {
-                    limits.first_turn_ms
-                } else {
-                    limits.turn_ms
-                };
-                let process_limits = Limits {
-                    first_reply: Duration::from_millis(turn_ms),
-                    reply: Duration::from_millis(limits.kept_running_ms),
-                    line_cap: wire::OUTPUT_CAP,
-                    stderr_cap: STDERR_CAP,
-                    ..base
-                };
-                // Botzone's memory limit, the one the bot is told, where the sandbox can hold
-                // its tree to it (a memory cgroup); else the series' --memory-mib holds it.
-                sandbox.limit_memory(&workdir, limits.memory_mb);
-                let p = Process::spawn(&sandbox, &workdir, process_limits)?;
-                let p = match transcript {
-                    Some((t, game)) => p.with_transcript(t.game(game)),
-                    None => p,
-                };
-                let input = wire::bot_input(
-                    &self.requests,
-                    &self.responses,
-                    &self.data,
-                    &globaldata,
-                    turn_ms,
-                    limits.memory_mb,
-                );
-                (p, input)
+                self.start(&workdir, &sandbox, limits, transcript, base)?
             }
         };
         let asked = process
@@ -321,6 +309,49 @@ impl Seat {
             }
         }
         Ok(answer.response)
+    }
+
+    /// Starts the bot afresh for this turn (its globaldata's lock held by the caller): the
+    /// first turn's limit or a later one's, then the kept-running one; its memory limit; and
+    /// its input, the whole history with its data and its globaldata as they are now.
+    fn start(
+        &self,
+        workdir: &Path,
+        sandbox: &Arc<Sandbox>,
+        limits: BotLimits,
+        transcript: Option<(Transcript, u64)>,
+        base: Limits,
+    ) -> Result<(Process, String), Fault> {
+        let globaldata = read_globaldata(workdir);
+        let turn_ms = if self.requests.len() == 1 {
+            limits.first_turn_ms
+        } else {
+            limits.turn_ms
+        };
+        let process_limits = Limits {
+            first_reply: Duration::from_millis(turn_ms),
+            reply: Duration::from_millis(limits.kept_running_ms),
+            line_cap: wire::OUTPUT_CAP,
+            stderr_cap: STDERR_CAP,
+            ..base
+        };
+        // Botzone's memory limit, the one the bot is told, where the sandbox can hold its tree
+        // to it (a memory cgroup); else the series' --memory-mib holds it.
+        sandbox.limit_memory(workdir, limits.memory_mb);
+        let p = Process::spawn(sandbox, workdir, process_limits)?;
+        let p = match transcript {
+            Some((t, game)) => p.with_transcript(t.game(game)),
+            None => p,
+        };
+        let input = wire::bot_input(
+            &self.requests,
+            &self.responses,
+            &self.data,
+            &globaldata,
+            turn_ms,
+            limits.memory_mb,
+        );
+        Ok((p, input))
     }
 
     /// Keeps what a finished process left: its reply times and stderr.
