@@ -766,6 +766,21 @@ fn cpu_count() -> u32 {
     *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32))
 }
 
+/// Short limits on the wall clock for unit tests of a process (here and in the games').
+#[cfg(test)]
+pub(crate) fn test_limits() -> Limits {
+    Limits {
+        first_reply: Duration::from_millis(1500),
+        reply: Duration::from_millis(300),
+        grace: Duration::from_millis(100),
+        line_cap: 16,
+        stderr_cap: 10,
+        clock: Clock::Wall,
+        wall_factor: 10,
+        reply_given: false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
@@ -773,16 +788,7 @@ mod tests {
     use super::*;
 
     fn limits() -> Limits {
-        Limits {
-            first_reply: Duration::from_millis(1500),
-            reply: Duration::from_millis(300),
-            grace: Duration::from_millis(100),
-            line_cap: 16,
-            stderr_cap: 10,
-            clock: Clock::Wall,
-            wall_factor: 10,
-            reply_given: false,
-        }
+        test_limits()
     }
 
     #[tokio::test]

@@ -82,7 +82,7 @@ mod tests {
     use super::*;
     use crate::games::take6::game::{Deal, Game, Phase};
     use crate::games::take6::protocol::default_set;
-    use crate::player::{Limits, StderrLog};
+    use crate::player::StderrLog;
     use crate::sandbox::{Clock, Sandbox};
 
     /// A bot whose `launch` is the shell script `body`, in a fresh folder.
@@ -104,22 +104,10 @@ mod tests {
         game.view(0, Phase::Turn, &["a".to_string(), "b".to_string()].into())
     }
 
-    fn limits() -> Limits {
-        Limits {
-            first_reply: Duration::from_millis(1500),
-            reply: Duration::from_millis(300),
-            grace: Duration::from_millis(100),
-            line_cap: 16,
-            stderr_cap: 10,
-            clock: Clock::Wall,
-            wall_factor: 10,
-            reply_given: false,
-        }
-    }
-
     /// The bot in `dir` with the default set.
     fn spawn(dir: &std::path::Path) -> BotPlayer {
-        let p = Process::spawn(&Sandbox::none(), dir, limits()).unwrap();
+        let p =
+            Process::spawn(&Sandbox::none(), dir, crate::player::process::test_limits()).unwrap();
         BotPlayer::new(p, default_set())
     }
 
