@@ -311,31 +311,36 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
         "5",
         &["--bots", "bots/hog", "--memory-mib", "128"],
     );
-    let said = text(&out.stderr);
-    // The series says on its `take6: memory:` line whether a memory cgroup holds each tree.
-    if !said.contains("take6: memory: each bot's process tree is held") {
-        assert!(said.contains("has no memory cgroup"), "{said}");
-        common::skipped(&format!("no memory cgroup here: {said}"));
+    let Some((g, seat)) = the_hogs_only_fault_is_its_memory(tmp.path(), &out) else {
         return;
-    }
-    let g = &records(&series_dir(tmp.path()))[0];
-    let seat = g.players.iter().position(|p| p == "hog").unwrap();
-    assert_eq!(
-        g.rounds[0].invalid.len(),
-        1,
-        "{said}: {:?}",
-        g.rounds[0].invalid
-    );
-    assert_eq!(
-        g.rounds[0].invalid[0].kind, "memory_limit",
-        "{:?}",
-        g.rounds[0].invalid
-    );
+    };
     let log = g.body.as_ref().unwrap().value()["log"]
         .as_array()
         .unwrap()
         .clone();
     assert_eq!(log[1][seat.to_string()], json!({"verdict": "MLE"}));
+}
+
+/// The first game of the series in `root`, whose seat `hog` (its place returned with it)
+/// faulted once, for its memory limit; `None`, said as SKIPPED, where the series said on its
+/// `take6: memory:` line that no memory cgroup holds a tree.
+fn the_hogs_only_fault_is_its_memory(root: &Path, out: &Output) -> Option<(GameRecord, usize)> {
+    let said = text(&out.stderr);
+    if !said.contains("take6: memory: each bot's process tree is held") {
+        assert!(said.contains("has no memory cgroup"), "{said}");
+        common::skipped(&format!("no memory cgroup here: {said}"));
+        return None;
+    }
+    let g = records(&series_dir(root)).swap_remove(0);
+    let seat = g.players.iter().position(|p| p == "hog").unwrap();
+    let faults = &g.rounds[0].invalid;
+    assert_eq!(faults.len(), 1, "{said}: {faults:?}");
+    assert_eq!(
+        (faults[0].seat, faults[0].kind.as_str()),
+        (seat, "memory_limit"),
+        "{faults:?}"
+    );
+    Some((g, seat))
 }
 
 /// A judge that crashes, hangs, answers what is not JSON, a command it does not know, or
@@ -884,29 +889,9 @@ fn bots_and_the_judge_are_held_to_their_botzone_memory_limits() {
         r#"read x; exec python3 -c 'b = bytearray(400 << 20); print("{\"response\": {\"n\": 2}}")'"#,
     );
     let out = run(tmp.path(), "1", "5", &[]);
-    let said = text(&out.stderr);
-    if !said.contains("take6: memory: each bot's process tree is held") {
-        assert!(said.contains("has no memory cgroup"), "{said}");
-        common::skipped(&format!("no memory cgroup here: {said}"));
+    let Some((g, _)) = the_hogs_only_fault_is_its_memory(tmp.path(), &out) else {
         return;
-    }
-    let g = &records(&series_dir(tmp.path()))[0];
-    let seat = g.players.iter().position(|p| p == "hog").unwrap();
-    assert_eq!(
-        g.rounds[0].invalid.len(),
-        1,
-        "{said}: {:?}",
-        g.rounds[0].invalid
-    );
-    assert_eq!(
-        (
-            g.rounds[0].invalid[0].seat,
-            g.rounds[0].invalid[0].kind.as_str()
-        ),
-        (seat, "memory_limit"),
-        "{:?}",
-        g.rounds[0].invalid
-    );
+    };
     assert!(
         g.rounds[0].invalid[0].reason.contains("256"),
         "{:?}",
