@@ -111,6 +111,15 @@ const CPU_POLL: Duration = Duration::from_millis(5);
 const IDLE: Duration = Duration::from_millis(1000);
 const IDLE_CPU_US: u64 = 2_000;
 
+/// Under the CPU clock, a reply reads the tree's memory and process counters (a limit its
+/// tree ran into, whether or not the bot survived it) once the tree has used this much CPU
+/// time since they were last read, instead of at every reply: running into either limit
+/// takes work (touching the pages, forking up to the limit), and what is not seen at a reply
+/// is seen at the next one that is checked, at a fault, or at the end of the game, where every
+/// limit is checked. Two reads fewer per reply were the larger part of what a sandboxed
+/// seat's replies cost the controller (docs/performance.md).
+const BREACH_CPU_US: u64 = 1_000;
+
 /// A running bot.
 pub struct Process {
     /// The bot's process tree: its clock, its limits, its end.
@@ -130,6 +139,9 @@ pub struct Process {
     transcript: Option<GameTranscript>,
     /// The tree's CPU counter at the last reply, where the next reply's time starts.
     last_cpu: Option<u64>,
+    /// The tree's CPU counter when its memory and process counters were last read (see
+    /// [`BREACH_CPU_US`]).
+    breach_read_at: u64,
     /// The controller's CPU time, in µs, spent on the bot's behalf since the last reply
     /// (rendering and parsing through its own templates): added to the next reply's time (zero
     /// unless [`Process::charging`]).
@@ -172,6 +184,7 @@ impl Process {
             replies: Vec::new(),
             transcript: None,
             last_cpu: None,
+            breach_read_at: 0,
             charged_us: 0,
             pending: String::new(),
             ends: Vec::new(),
@@ -519,8 +532,9 @@ impl Process {
     }
 
     /// Notes a complete reply: its time, and the fault of a tree that ran into its memory or
-    /// process limit (even if the bot itself survived to reply) or used more than its CPU time
-    /// (in background processes, or between two reads of its clock), however fast it came.
+    /// process limit (even if the bot itself survived to reply; read once the tree has worked
+    /// [`BREACH_CPU_US`] since the last read) or used more than its CPU time (in background
+    /// processes, or between two reads of its clock), however fast it came.
     fn complete_reply(
         &mut self,
         cpu_start: Option<u64>,
@@ -538,7 +552,14 @@ impl Process {
             cpu_us: used,
             wall_us: started.elapsed().as_micros() as u64,
         });
-        match (self.tree.counted_breach(), used) {
+        let breach = match cpu_now {
+            Some(now) if now.saturating_sub(self.breach_read_at) < BREACH_CPU_US => None,
+            _ => {
+                self.breach_read_at = cpu_now.unwrap_or(0);
+                self.tree.counted_breach()
+            }
+        };
+        match (breach, used) {
             (Some(breach), _) => Some(Fault::Limit(breach)),
             (None, Some(used)) if used > limit.as_micros() as u64 => {
                 Some(overrun(used, limit, charged, false))

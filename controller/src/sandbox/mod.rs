@@ -282,22 +282,23 @@ impl Sandbox {
             sandbox.report.enforced = vec!["process-group", "address-space", "no-core-dumps"];
             return Ok(sandbox);
         }
-        // Machine-wide counters a bot would otherwise read, frozen (see `counters`).
-        let views = counters::Views::make(&std::env::temp_dir());
-        let frozen: Vec<SystemDir> = views
-            .iter()
-            .flat_map(|v| v.binds())
-            .map(|(copy, covered)| SystemDir::Frozen(copy.into(), covered))
-            .collect();
         // The two trials (a sandbox, a disk image) each take tens of milliseconds: at once.
-        // The disk cap needs a root controller, so only then is its trial worth making.
-        let (bwrap, images) = std::thread::scope(|s| {
+        // The disk cap needs a root controller, so only then is its trial worth making. The
+        // sandbox's trial binds the frozen counters, so it waits for them; the disk's does not.
+        let (bwrap, images, views) = std::thread::scope(|s| {
             let disk = nix::unistd::geteuid()
                 .is_root()
                 .then(|| s.spawn(|| image::Images::probe(limits.disk_mib << 20)));
+            // Machine-wide counters a bot would otherwise read, frozen (see `counters`).
+            let views = counters::Views::make(&std::env::temp_dir());
+            let frozen: Vec<SystemDir> = views
+                .iter()
+                .flat_map(|v| v.binds())
+                .map(|(copy, covered)| SystemDir::Frozen(copy.into(), covered))
+                .collect();
             let bwrap = probe_bwrap(&frozen);
             let images = disk.map(|trial| trial.join().expect("the disk trial does not panic"));
-            (bwrap, images)
+            (bwrap, images, views)
         });
         sandbox.take_bwrap(bwrap, views);
         sandbox
