@@ -45,7 +45,9 @@ pub trait SeatPlayer: Send + Sized + 'static {
 }
 
 /// A seat's player as it arrives at the table, for the game to make its own
-/// ([`Seats::start`]); built-ins are made by [`SeatPlayer::builtin`].
+/// ([`Seats::start`]); built-ins are made by [`SeatPlayer::builtin`]. Handed over once per
+/// seat and never kept, so a bot's process is moved as it is, not boxed.
+#[allow(clippy::large_enum_variant)]
 pub enum Arrival<'a> {
     /// A bot, started (with its transcript, if the series keeps one), and its words on the
     /// wire as the series made them ([`crate::game::Game::wires`]).
@@ -54,9 +56,11 @@ pub enum Arrival<'a> {
     Human(&'a Arc<Console>),
 }
 
-/// The players of one game, seat by seat, and what their faults left: the one holder every
-/// game's table keeps its players in. A seat is played by the game's player `P`, or is out
-/// (the game eliminated its player).
+/// The players of one game, seat by seat, and what their faults left: the holder a game's
+/// table keeps its players in. A seat is played by the game's player `P`, or is out (the game
+/// eliminated its player). (A game whose bots start afresh for every turn, and whose judge
+/// decides what a fault costs, as a Botzone game's, keeps seats of its own and records its
+/// faults with [`fault_record`].)
 pub struct Seats<P> {
     seed: u64,
     on_fault: OnFault,
@@ -148,7 +152,7 @@ impl<P: SeatPlayer> Seats<P> {
     /// it was still playing, sent `farewell()` and shut down in the background (so its grace
     /// period delays no one); and the seat then what the game says
     /// ([`crate::game::Game::on_fault`]): the game's built-in, made afresh, or out. Returns
-    /// what the game said, for its rules (Kingdomino's eliminate the player).
+    /// what the game said, for its rules (Kingdomino's take the player out of the game).
     pub fn fault(
         &mut self,
         seat: usize,
@@ -347,6 +351,7 @@ mod tests {
     };
 
     /// A game's player, as plain as can be: a built-in made for its seat, or a bot.
+    #[allow(clippy::large_enum_variant)]
     enum Plain {
         Builtin(BuiltinKind, usize),
         Bot(Process),
@@ -406,6 +411,45 @@ mod tests {
             .map_err(|_| Fault::BadReply(format!("said {line}"), "bad_reply"))
     }
 
+    /// A table of a built-in and the bots in `dirs` (`good`, `bad`, `broken`).
+    fn table(dirs: [&tempfile::TempDir; 3]) -> TableGame {
+        let [good, bad, broken] = dirs;
+        TableGame {
+            game: 1,
+            rules: GameName::default(),
+            seed: 5,
+            subset: 0,
+            rotation: 0,
+            rounds: 1,
+            seats: vec![
+                seat("pad", Occupant::Builtin(SUB)),
+                seat("good", at(good)),
+                seat("bad", at(bad)),
+                seat("broken", at(broken)),
+            ],
+        }
+    }
+
+    /// Seats 2 and 3 faulted: each is the substitute made for it, or out, as `on_fault` says.
+    fn assert_faulted(seats: &mut Seats<Plain>, on_fault: OnFault) {
+        for faulted in [2, 3] {
+            match on_fault {
+                OnFault::Substitute(_) => {
+                    assert!(!seats.is_out(faulted));
+                    let made =
+                        matches!(seats.get(faulted), Some(Plain::Builtin(SUB, s)) if *s == faulted);
+                    assert!(made, "seat {faulted} is the substitute made for it");
+                }
+                OnFault::Eliminate => assert!(seats.is_out(faulted)),
+            }
+        }
+        let playing: Vec<usize> = seats.playing_mut().map(|(s, _)| s).collect();
+        match on_fault {
+            OnFault::Substitute(_) => assert_eq!(playing, [0, 1, 2, 3]),
+            OnFault::Eliminate => assert_eq!(playing, [0, 1]),
+        }
+    }
+
     #[tokio::test]
     async fn a_fault_makes_the_seat_the_games_substitute_or_puts_it_out() {
         for on_fault in [OnFault::Substitute(SUB), OnFault::Eliminate] {
@@ -415,20 +459,7 @@ mod tests {
             let bad = bot("read q\necho seven\ncat > got.txt");
             let broken = bot("");
             std::fs::write(broken.path().join("launch"), "#!/no/such/interpreter\n").unwrap();
-            let table = TableGame {
-                game: 1,
-                rules: GameName::default(),
-                seed: 5,
-                subset: 0,
-                rotation: 0,
-                rounds: 1,
-                seats: vec![
-                    seat("pad", Occupant::Builtin(SUB)),
-                    seat("good", at(&good)),
-                    seat("bad", at(&bad)),
-                    seat("broken", at(&broken)),
-                ],
-            };
+            let table = table([&good, &bad, &broken]);
             let mut seats = Seats::start(
                 &table,
                 test_limits(),
@@ -452,22 +483,7 @@ mod tests {
             let fault = ask(&mut seats, 2).await.unwrap_err();
             let said = seats.fault(2, 1, FaultPhase::named("move"), &fault, || "invalid\n");
             assert_eq!(said, on_fault);
-            for faulted in [2, 3] {
-                match on_fault {
-                    OnFault::Substitute(_) => {
-                        assert!(!seats.is_out(faulted));
-                        assert!(
-                            matches!(seats.get(faulted), Some(Plain::Builtin(SUB, s)) if *s == faulted)
-                        );
-                    }
-                    OnFault::Eliminate => assert!(seats.is_out(faulted)),
-                }
-            }
-            let playing: Vec<usize> = seats.playing_mut().map(|(s, _)| s).collect();
-            match on_fault {
-                OnFault::Substitute(_) => assert_eq!(playing, [0, 1, 2, 3]),
-                OnFault::Eliminate => assert_eq!(playing, [0, 1]),
-            }
+            assert_faulted(&mut seats, on_fault);
 
             let ended = seats
                 .finish(1, FaultPhase::named("move"), |_| "score\n")
