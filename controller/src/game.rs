@@ -284,7 +284,7 @@ pub struct Supports {
     pub templates: bool,
 }
 
-/// What a bot's fault does to its seat ([`crate::table::seats::successor`]).
+/// What a bot's fault does to its seat, carried out by [`crate::table::seats::Seats::fault`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnFault {
     /// This built-in (one of [`Game::builtins`]) takes the seat over and plays the game to its

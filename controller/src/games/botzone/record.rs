@@ -22,7 +22,8 @@ use super::manifest::Manifest;
 use super::table::{self, JudgeSpec, Played};
 use super::wire::{self, Command};
 use crate::player::Limits;
-use crate::record::{Body, FaultPhase, GameRecord, InvalidRecord, ReplyTimes, RoundRecord};
+use crate::record::{Body, FaultPhase, GameRecord, ReplyTimes, RoundRecord};
+use crate::table::seats;
 use crate::table::{GameOutcome, TableGame};
 
 /// The fault phase of a seat asked for a step's response.
@@ -62,15 +63,15 @@ pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64))
             (vec![0; players], Some(why))
         }
     };
+    // Recorded as every game's table records a fault (its seats are Botzone's own: the judge
+    // was told the verdict and decided what it costs).
     let invalid = played
         .faults
         .iter()
-        .map(|f| InvalidRecord {
-            seat: f.seat,
-            turn: f.step.min(u8::MAX as usize) as u8,
-            phase: MOVE,
-            kind: f.fault.kind().to_string(),
-            reason: f.fault.to_string(),
+        .map(|f| {
+            let turn = f.step.min(u8::MAX as usize) as u8;
+            let name = &table.seats[f.seat].name;
+            seats::fault_record(name, f.seat, turn, MOVE, &f.fault)
         })
         .collect();
     GameRecord {

@@ -5,6 +5,7 @@
 //! an exit) ends that player's game and its kingdom still scores; nobody takes its seat.
 //! Returns the game's record; where it goes is not its business.
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -15,14 +16,16 @@ use super::game::{Game, IllegalMove, Turn};
 use super::kingdom::Placement;
 use super::record::GameLog;
 use super::wire;
-use crate::player::{Fault, Limits, Process};
-use crate::record::{GameRecord, InvalidRecord, ReplyTimes, RoundRecord};
+use crate::game::OnFault;
+use crate::player::{Fault, Finished, Limits, Process};
+use crate::record::{GameRecord, ReplyTimes, RoundRecord};
 use crate::table::BuiltinKind;
-use crate::table::seats::{self, Endings};
-use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
+use crate::table::seats::{self, Arrival, SeatPlayer, Seats};
+use crate::table::{GameOutcome, SeatLog, TableGame};
 
-/// Who plays a seat, as the game goes on. At most four per table, so the size of a built-in's
-/// random stream does not matter.
+/// Who plays a seat, as the game goes on (a seat whose player is out has none: the seat
+/// holder's). At most four per table, so the size of a built-in's random stream does not
+/// matter.
 #[allow(clippy::large_enum_variant)]
 enum Player {
     /// An in-process player with its own random stream.
@@ -31,8 +34,28 @@ enum Player {
     Process(Process),
     /// The person at the keyboard.
     Human(super::human::Human),
-    /// A bot that faulted (or could not start): its game is over.
-    Gone,
+}
+
+/// How the seat holder makes a built-in and ends a bot (its input closed; it is sent
+/// nothing more).
+impl SeatPlayer for Player {
+    type Farewell = ();
+
+    fn builtin(kind: BuiltinKind, seed: u64, seat: usize) -> Player {
+        // Stream 0 is the draw's; each seat's player draws from a stream of its own.
+        Player::Builtin(kind, seats::builtin_rng(seed, seat))
+    }
+
+    fn is_bot(&self) -> bool {
+        matches!(self, Player::Process(_))
+    }
+
+    fn end(self, (): ()) -> Option<impl Future<Output = Finished> + Send + 'static> {
+        match self {
+            Player::Process(p) => Some(p.finish_text(None)),
+            Player::Builtin(..) | Player::Human(_) => None,
+        }
+    }
 }
 
 /// Plays one whole game. Never fails: whatever a bot does becomes part of the record.
@@ -41,45 +64,27 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let n = table.seats.len();
     let mut game = Game::new(table.seed, n);
     let init = wire::init_lines(n, super::game::tiles_per_turn(n));
-    let mut state = Table {
-        names: table.seats.iter().map(|s| s.name.clone()).collect(),
-        players: Vec::with_capacity(n),
-        invalid: Vec::new(),
-        endings: Endings::default(),
-    };
-    let mut start_faults = Vec::new();
-    for (seat, s) in table.seats.iter().enumerate() {
-        let player = match &s.occupant {
-            // Stream 0 is the draw's; each seat's player draws from a stream of its own.
-            Occupant::Builtin(kind) => Player::Builtin(*kind, seats::builtin_rng(table.seed, seat)),
-            bot @ Occupant::Bot { .. } => {
-                match seats::spawn_bot(bot, table.game, limits).expect("a bot's seat") {
-                    Ok(mut p) => {
-                        p.queue_text(&init);
-                        Player::Process(p)
-                    }
-                    Err(fault) => {
-                        start_faults.push((seat, fault));
-                        Player::Gone
-                    }
-                }
-            }
-            Occupant::Human(console) => Player::Human(super::human::Human::new(
-                Arc::clone(console),
-                table.seats.iter().map(|s| s.name.clone()).collect(),
-            )),
-        };
-        state.players.push(player);
-    }
-    for (seat, fault) in start_faults {
-        state.note_fault(&mut game, seat, &fault);
+    let on_fault = crate::game::Game::on_fault(&super::Kingdomino);
+    let seats = Seats::start(&table, limits, on_fault, |_, arrival| match arrival {
+        Arrival::Bot(mut p, _) => {
+            p.queue_text(&init);
+            Player::Process(p)
+        }
+        Arrival::Human(console) => Player::Human(super::human::Human::new(
+            Arc::clone(console),
+            table.seats.iter().map(|s| s.name.clone()).collect(),
+        )),
+    });
+    let mut state = Table { seats };
+    for (seat, fault) in state.seats.start_faults() {
+        state.fault(&mut game, seat, &fault);
     }
     while let Some(turn) = game.next() {
         state.play_sequence(&mut game, turn).await;
     }
     let (replies, logs) = state.finish(&mut game).await;
     let round = RoundRecord {
-        invalid: state.invalid,
+        invalid: state.seats.take_invalid(),
         scores: game.scores(),
         ..RoundRecord::default()
     };
@@ -99,11 +104,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
 
 /// The players of a game in progress and what has gone wrong so far.
 struct Table {
-    names: Vec<String>,
-    players: Vec<Player>,
-    invalid: Vec<InvalidRecord>,
-    /// Faulted bots shutting down in the background, so their grace period delays no one.
-    endings: Endings,
+    seats: Seats<Player>,
 }
 
 impl Table {
@@ -111,7 +112,12 @@ impl Table {
     async fn play_sequence(&mut self, game: &mut Game, turn: Turn) {
         let seat = turn.seat;
         let view = game.view(seat);
-        let reply = match &mut self.players[seat] {
+        let Some(player) = self.seats.get_mut(seat) else {
+            // A seat whose game is over is skipped by the rules; never asked.
+            game.eliminate(seat);
+            return;
+        };
+        let reply = match player {
             Player::Builtin(strategy, rng) => {
                 let reply = match *strategy {
                     super::RANDOM => Random.reply(&view, rng),
@@ -124,11 +130,6 @@ impl Table {
                 Err(fault) => Err(fault),
             },
             Player::Human(h) => h.reply(&view).await.map(|(put, pick)| (put, pick, None)),
-            Player::Gone => {
-                // A seat whose game is over is skipped by the rules; never asked.
-                game.eliminate(seat);
-                return;
-            }
         };
         let fault = match reply {
             Ok((put, pick, message)) => {
@@ -147,29 +148,19 @@ impl Table {
             }
             Err(fault) => fault,
         };
-        self.record_fault(game, seat, fault);
+        self.fault(game, seat, &fault);
     }
 
-    /// Records `fault`, ends the seat's game and starts shutting its bot down.
-    fn record_fault(&mut self, game: &mut Game, seat: usize, fault: Fault) {
-        self.note_fault(game, seat, &fault);
-        if let Player::Process(p) = std::mem::replace(&mut self.players[seat], Player::Gone) {
-            self.endings
-                .retire(seat, async move { p.finish_text(None).await });
+    /// Records `fault` and does what the game says: as the statement says, the player is out
+    /// (its bot shut down, its kingdom still scoring) and the rules skip it from now on.
+    fn fault(&mut self, game: &mut Game, seat: usize, fault: &Fault) {
+        match self
+            .seats
+            .fault(seat, game.turn(), super::MOVE, fault, || ())
+        {
+            OnFault::Eliminate => game.eliminate(seat),
+            OnFault::Substitute(_) => {}
         }
-    }
-
-    /// Records `fault` in the record and ends the seat's game in the rules.
-    fn note_fault(&mut self, game: &mut Game, seat: usize, fault: &Fault) {
-        let name = &self.names[seat];
-        self.invalid.push(seats::fault_record(
-            name,
-            seat,
-            game.turn(),
-            super::MOVE,
-            fault,
-        ));
-        game.eliminate(seat);
     }
 
     /// The end: every bot still playing has its input closed and is shut down. A bot whose
@@ -177,23 +168,14 @@ impl Table {
     /// now (its score still counts, as for any fault). Returns each bot's reply times and
     /// stderr, by seat.
     async fn finish(&mut self, game: &mut Game) -> (Vec<ReplyTimes>, Vec<SeatLog>) {
-        let finishing = std::mem::take(&mut self.players)
-            .into_iter()
-            .enumerate()
-            .filter_map(|(seat, player)| match player {
-                Player::Process(p) => Some(async move { (seat, p.finish_text(None).await) }),
-                Player::Human(h) => {
-                    h.game_over(game);
-                    None
-                }
-                Player::Builtin(..) | Player::Gone => None,
-            })
-            .collect();
-        let ended = std::mem::take(&mut self.endings)
-            .finish(finishing, &self.names)
-            .await;
-        for (seat, fault) in &ended.faults {
-            self.note_fault(game, *seat, fault);
+        for (_, player) in self.seats.playing_mut() {
+            if let Player::Human(h) = player {
+                h.game_over(game);
+            }
+        }
+        let ended = self.seats.finish(game.turn(), super::MOVE, |_| ()).await;
+        for (seat, _) in &ended.faults {
+            game.eliminate(*seat);
         }
         (ended.replies, ended.logs)
     }

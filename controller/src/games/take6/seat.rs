@@ -8,10 +8,12 @@
 use std::future::Future;
 
 use super::bot::BotPlayer;
-use super::builtin::Builtin;
+use super::builtin::{Builtin, Strategy};
 use super::game::View;
 use super::human::Human;
-use crate::player::Fault;
+use crate::player::{Fault, Finished};
+use crate::table::BuiltinKind;
+use crate::table::seats::SeatPlayer;
 
 /// Something that can play a seat of Take 6.
 ///
@@ -59,6 +61,27 @@ impl Player for Seat {
             Seat::Builtin(p) => p.choose_row(view).await,
             Seat::Bot(p) => p.choose_row(view).await,
             Seat::Human(p) => p.choose_row(view).await,
+        }
+    }
+}
+
+/// How the table's seat holder ([`crate::table::seats::Seats`]) makes a built-in and ends a
+/// bot: sent its last message (`invalid` or `score`, the view given), then shut down.
+impl SeatPlayer for Seat {
+    type Farewell = View;
+
+    fn builtin(kind: BuiltinKind, seed: u64, seat: usize) -> Seat {
+        Seat::Builtin(Builtin::new(Strategy::of(kind), seed, seat))
+    }
+
+    fn is_bot(&self) -> bool {
+        matches!(self, Seat::Bot(_))
+    }
+
+    fn end(self, farewell: View) -> Option<impl Future<Output = Finished> + Send + 'static> {
+        match self {
+            Seat::Bot(p) => Some(p.finish(Some(farewell))),
+            Seat::Builtin(_) | Seat::Human(_) => None,
         }
     }
 }

@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
 use super::bot::BotPlayer;
-use super::builtin::{Builtin, Strategy};
+use super::builtin::Builtin;
 use super::game::{
     Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Moment, Phase, Placement, ROWS, View,
 };
@@ -21,11 +21,10 @@ use super::protocol::{TemplateSet, default_set};
 use super::seat::{Player, Seat};
 use crate::player::{Fault, Limits};
 use crate::record::{
-    FaultPhase, GameRecord, InvalidRecord, PlacementRecord, ReplyTimes, RoundRecord, RowChoice,
-    TurnRecord,
+    FaultPhase, GameRecord, PlacementRecord, ReplyTimes, RoundRecord, RowChoice, TurnRecord,
 };
-use crate::table::seats::{self, Endings};
-use crate::table::{GameOutcome, Occupant, SeatLog, TableGame};
+use crate::table::seats::{Arrival, Seats};
+use crate::table::{GameOutcome, SeatLog, TableGame};
 
 /// The cards of round `round` (0-based) of the game with seed `seed` at a table of `players`,
 /// the hands rotated by `rotation` (duplicate deals): seat `s` holds the hand dealt to seat
@@ -44,74 +43,62 @@ pub fn deal(seed: u64, players: usize, round: u32, rotation: usize) -> Deal {
 pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let started = Instant::now();
     let n = table.seats.len();
-    let names: Arc<[String]> = table.seats.iter().map(|s| s.name.clone()).collect();
     // The game says who takes a faulted seat over; Take 6's rules play every seat to the end.
-    let substitute = crate::game::Game::on_fault(&super::Take6)
-        .successor()
-        .map(Strategy::of)
-        .expect("Take 6 substitutes a faulted seat (Game::on_fault)");
+    let on_fault = crate::game::Game::on_fault(&super::Take6);
+    assert!(
+        on_fault.successor().is_some(),
+        "Take 6 substitutes a faulted seat (Game::on_fault)"
+    );
+    let mut seats = Seats::start(&table, limits, on_fault, |_, arrival| match arrival {
+        // The template set the bot speaks, as the series made it (`wires`).
+        Arrival::Bot(p, wire) => Seat::Bot(BotPlayer::new(
+            p,
+            wire.and_then(|w| w.get::<TemplateSet>())
+                .unwrap_or_else(default_set),
+        )),
+        Arrival::Human(console) => Seat::Human(Human::new(Arc::clone(console))),
+    });
+    let mut pending = vec![None; n];
+    for (seat, fault) in seats.start_faults() {
+        pending[seat] = Some(fault);
+    }
     let mut state = Table {
-        seed: table.seed,
-        substitute,
-        names,
-        players: Vec::with_capacity(n),
-        invalid: Vec::new(),
-        start_faults: vec![None; n],
-        endings: Endings::default(),
-        round: 1,
-        rounds: table.rounds.max(1),
+        sights: Sights {
+            names: Arc::clone(seats.names()),
+            round: 1,
+            rounds: table.rounds.max(1),
+        },
+        seats,
+        pending,
         gone: vec![None; n],
         replies: Vec::new(),
     };
-    for (seat, s) in table.seats.iter().enumerate() {
-        let player = match &s.occupant {
-            Occupant::Builtin(kind) => {
-                Seat::Builtin(Builtin::new(Strategy::of(*kind), table.seed, seat))
-            }
-            Occupant::Human(console) => Seat::Human(Human::new(Arc::clone(console))),
-            bot @ Occupant::Bot { wire, .. } => {
-                match seats::spawn_bot(bot, table.game, limits).expect("a bot's seat") {
-                    // The template set the bot speaks, as the series made it (`wires`).
-                    Ok(p) => Seat::Bot(BotPlayer::new(
-                        p,
-                        wire.as_ref()
-                            .and_then(|w| w.get::<TemplateSet>())
-                            .unwrap_or_else(default_set),
-                    )),
-                    Err(fault) => {
-                        state.start_faults[seat] = Some(fault);
-                        Seat::Builtin(Builtin::new(substitute, table.seed, seat))
-                    }
-                }
-            }
-        };
-        state.players.push(player);
-    }
 
-    let mut rounds = Vec::with_capacity(state.rounds as usize);
+    let rounds = state.sights.rounds;
+    let mut played = Vec::with_capacity(rounds as usize);
     let mut logs = Vec::new();
-    for round in 1..=state.rounds {
-        state.round = round;
+    for round in 1..=rounds {
+        state.sights.round = round;
         let deal = deal(table.seed, n, round - 1, table.rotation);
         let (mut game, turns) = state.play_round(&deal).await;
-        if round == state.rounds {
+        if round == rounds {
             // A limit found only as the bots end (disk) is a fault of this last round.
             logs = state.finish(&mut game).await;
         } else {
             state.tell_all(&game, Phase::Score).await;
         }
-        rounds.push(RoundRecord {
+        played.push(RoundRecord {
             hands: deal.hands,
             rows: deal.rows,
             turns,
-            invalid: std::mem::take(&mut state.invalid),
+            invalid: state.seats.take_invalid(),
             cows: (0..n).map(|s| game.cows(s)).collect(),
             penalty: (0..n).map(|s| game.penalty(s)).collect(),
             scores: game.scores(),
         });
     }
     let record = GameRecord {
-        rounds,
+        rounds: played,
         ms: started.elapsed().as_millis() as u64,
         replies: state.replies,
         ..table.blank_record()
@@ -119,26 +106,37 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     GameOutcome { record, logs }
 }
 
-/// The players of a game in progress and what has gone wrong so far.
+/// The players of a game in progress (every seat played to the end: a faulted bot's by the
+/// game's substitute) and what has gone wrong so far.
 struct Table {
-    seed: u64,
-    /// The built-in that takes over a faulted seat, as the game says.
-    substitute: Strategy,
-    /// The players in seat order, shared with every view.
-    names: Arc<[String]>,
-    players: Vec<Seat>,
-    invalid: Vec<InvalidRecord>,
-    /// Bots that could not even be started; their fault is recorded when turn 1 begins.
-    start_faults: Vec<Option<Fault>>,
-    /// Faulted bots shutting down in the background, so their grace period delays no one.
-    endings: Endings,
+    seats: Seats<Seat>,
+    /// What every view says beside the game.
+    sights: Sights,
+    /// Faults to record as the next turn begins: a bot that could not even be started, or
+    /// one absent from a later round.
+    pending: Vec<Option<Fault>>,
     /// Each bot seat's reply times, in seat order, filled as the bots finish.
     replies: Vec<ReplyTimes>,
-    /// The round being played, from 1, and how many the game has.
-    round: u32,
-    rounds: u32,
     /// Per seat, the round its bot faulted in: it plays no later round.
     gone: Vec<Option<u32>>,
+}
+
+/// What a view shows beside the game: the players in seat order (shared with every view),
+/// the round being played, from 1, and how many the game has.
+struct Sights {
+    names: Arc<[String]>,
+    round: u32,
+    rounds: u32,
+}
+
+impl Sights {
+    /// `seat`'s view at `moment` (the game's now): views of one moment share what all see.
+    fn view_at(&self, game: &Game, moment: &Moment, seat: usize, phase: Phase) -> View {
+        let mut view = game.view_at(moment, seat, phase, &self.names);
+        view.round = self.round;
+        view.rounds = self.rounds;
+        view
+    }
 }
 
 impl Table {
@@ -147,12 +145,12 @@ impl Table {
     /// substitute plays the round, and the seat scores the fault penalty).
     async fn play_round(&mut self, deal: &Deal) -> (Game, Vec<TurnRecord>) {
         let mut game = Game::new(deal);
-        for seat in 0..self.players.len() {
+        for seat in 0..self.pending.len() {
             if let Some(round) = self.gone[seat] {
-                self.start_faults[seat] = Some(Fault::Absent { round });
+                self.pending[seat] = Some(Fault::Absent { round });
             }
         }
-        if self.round == 1 {
+        if self.sights.round == 1 {
             self.tell_all(&game, Phase::Start).await;
         }
         self.tell_all(&game, Phase::Cards).await;
@@ -166,9 +164,9 @@ impl Table {
     /// One turn: every seat chooses a card, all are revealed, then placed lowest first.
     async fn play_turn(&mut self, game: &mut Game) -> TurnRecord {
         game.begin_turn();
-        for seat in 0..self.players.len() {
-            if let Some(fault) = self.start_faults[seat].take() {
-                self.record_fault(game, seat, super::CARD, fault);
+        for seat in 0..self.pending.len() {
+            if let Some(fault) = self.pending[seat].take() {
+                self.record_fault(game, seat, super::CARD, &fault);
             }
         }
         let cards = self.choose_cards(game).await;
@@ -184,7 +182,7 @@ impl Table {
                 let mut view = self.view(game, seat, Phase::Cardgain);
                 view.gained = placement.took.clone();
                 view.gained_cows = placement.cows;
-                self.players[seat].tell(&view).await;
+                self.player(seat).tell(&view).await;
             }
             let Placement { row, took, cows } = placement;
             events.push(PlacementRecord {
@@ -202,59 +200,54 @@ impl Table {
         }
     }
 
-    /// The end: every player still playing gets its score, then all bots shut down at once.
-    /// A bot whose tree passed a limit during the game (its working copy grew too much) or used
-    /// more than a reply's CPU time after its last reply faults now. Returns what each bot (faulted ones included) wrote to stderr, by seat.
+    /// The end: every person still playing gets its score, then all bots (sent theirs) shut
+    /// down at once. A bot whose tree passed a limit during the game (its working copy grew
+    /// too much) or used more than a reply's CPU time after its last reply faults now.
+    /// Returns what each bot (faulted ones included) wrote to stderr, by seat.
     async fn finish(&mut self, game: &mut Game) -> Vec<SeatLog> {
-        let mut finishing = Vec::new();
         let moment = game.moment();
-        for (seat, player) in std::mem::take(&mut self.players).into_iter().enumerate() {
-            let view = self.view_at(game, &moment, seat, Phase::Score);
-            match player {
-                Seat::Bot(p) => {
-                    finishing.push(async move { (seat, p.finish(Some(view)).await) });
-                }
-                Seat::Human(mut h) => h.tell(&view).await,
-                Seat::Builtin(_) => {}
+        for (seat, player) in self.seats.playing_mut() {
+            if let Seat::Human(h) = player {
+                h.tell(&self.sights.view_at(game, &moment, seat, Phase::Score))
+                    .await;
             }
         }
-        let ended = std::mem::take(&mut self.endings)
-            .finish(finishing, &self.names)
-            .await;
-        for (seat, fault) in &ended.faults {
-            self.note_fault(game, *seat, super::CARD, fault);
+        let sights = &self.sights;
+        let scores = |seat| sights.view_at(game, &moment, seat, Phase::Score);
+        let ended = self.seats.finish(game.turn(), super::CARD, scores).await;
+        for (seat, _) in &ended.faults {
+            game.fault(*seat);
+            self.gone[*seat].get_or_insert(self.sights.round);
         }
         self.replies = ended.replies;
         ended.logs
     }
 
     fn view(&self, game: &Game, seat: usize, phase: Phase) -> View {
-        self.view_at(game, &game.moment(), seat, phase)
+        self.sights.view_at(game, &game.moment(), seat, phase)
     }
 
-    /// `seat`'s view at `moment` (the game's now): views of one moment share what all see.
-    fn view_at(&self, game: &Game, moment: &Moment, seat: usize, phase: Phase) -> View {
-        let mut view = game.view_at(moment, seat, phase, &self.names);
-        view.round = self.round;
-        view.rounds = self.rounds;
-        view
+    /// The player of `seat`: there is one till the end.
+    fn player(&mut self, seat: usize) -> &mut Seat {
+        self.seats
+            .get_mut(seat)
+            .expect("Take 6 plays every seat to the end")
     }
 
     /// Tells every seat about `phase` at once. Built-ins ignore news, so no view is made for
     /// them.
     async fn tell_all(&mut self, game: &Game, phase: Phase) {
         let moment = game.moment();
-        let views: Vec<Option<View>> = (0..self.players.len())
+        let views: Vec<Option<View>> = (0..self.pending.len())
             .map(|seat| {
-                let builtin = matches!(self.players[seat], Seat::Builtin(_));
-                (!builtin).then(|| self.view_at(game, &moment, seat, phase))
+                let builtin = matches!(self.seats.get(seat), Some(Seat::Builtin(_)) | None);
+                (!builtin).then(|| self.sights.view_at(game, &moment, seat, phase))
             })
             .collect();
         join_all(
-            self.players
-                .iter_mut()
-                .zip(&views)
-                .filter_map(|(player, view)| view.as_ref().map(|v| player.tell(v))),
+            self.seats
+                .playing_mut()
+                .filter_map(|(seat, player)| views[seat].as_ref().map(|v| player.tell(v))),
         )
         .await;
     }
@@ -263,22 +256,23 @@ impl Table {
     /// which chooses in its place.
     async fn choose_cards(&mut self, game: &mut Game) -> Vec<Card> {
         let moment = game.moment();
-        let views: Vec<View> = (0..self.players.len())
-            .map(|seat| self.view_at(game, &moment, seat, Phase::Turn))
+        let views: Vec<View> = (0..self.pending.len())
+            .map(|seat| self.sights.view_at(game, &moment, seat, Phase::Turn))
             .collect();
+        // Every seat plays, so the answers are in seat order.
         let answers = join_all(
-            self.players
-                .iter_mut()
-                .zip(&views)
-                .map(|(player, view)| player.choose_card(view)),
+            self.seats
+                .playing_mut()
+                .map(|(seat, player)| player.choose_card(&views[seat])),
         )
         .await;
+        debug_assert_eq!(answers.len(), views.len());
         let mut cards = Vec::with_capacity(answers.len());
         for (seat, answer) in answers.into_iter().enumerate() {
             let card = match answer.and_then(|n| held_card(n, &views[seat].hand)) {
                 Ok(card) => card,
                 Err(fault) => {
-                    self.record_fault(game, seat, super::CARD, fault);
+                    self.record_fault(game, seat, super::CARD, &fault);
                     self.substitute(seat).card(&views[seat])
                 }
             };
@@ -292,46 +286,35 @@ impl Table {
     async fn take_a_row(&mut self, game: &mut Game, seat: usize) -> (Placement, Option<RowChoice>) {
         if game.faulted(seat).is_none() {
             let view = self.view(game, seat, Phase::Pickrow);
-            match self.players[seat]
+            match self
+                .player(seat)
                 .choose_row(&view)
                 .await
                 .and_then(row_index)
             {
                 Ok(row) => return (game.take_row(seat, row), Some(RowChoice::Pick)),
-                Err(fault) => self.record_fault(game, seat, super::ROW, fault),
+                Err(fault) => self.record_fault(game, seat, super::ROW, &fault),
             }
         }
         let row = game.board().cheapest_row();
         (game.take_row(seat, row), Some(RowChoice::Forced))
     }
 
-    /// Records `fault` and starts shutting the bot down (it is sent `invalid` first).
-    fn record_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: Fault) {
-        self.note_fault(game, seat, phase, &fault);
-        let substitute = Seat::Builtin(Builtin::new(self.substitute, self.seed, seat));
-        if let Seat::Bot(p) = std::mem::replace(&mut self.players[seat], substitute) {
-            let view = self.view(game, seat, Phase::Invalid);
-            self.endings
-                .retire(seat, async move { p.finish(Some(view)).await });
-        }
-    }
-
-    /// Records `fault` in the game and its record.
-    fn note_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: &Fault) {
+    /// Records `fault` in the game's rules, and through the seats: recorded, the bot sent
+    /// `invalid` and shut down, its seat the substitute's.
+    fn record_fault(&mut self, game: &mut Game, seat: usize, phase: FaultPhase, fault: &Fault) {
         game.fault(seat);
-        self.gone[seat].get_or_insert(self.round);
-        let name = &self.names[seat];
-        self.invalid
-            .push(seats::fault_record(name, seat, game.turn(), phase, fault));
+        self.gone[seat].get_or_insert(self.sights.round);
+        let (sights, game) = (&self.sights, &*game);
+        let invalid = || sights.view_at(game, &game.moment(), seat, Phase::Invalid);
+        self.seats.fault(seat, game.turn(), phase, fault, invalid);
     }
 
     /// The built-in now playing `seat` (after a fault).
     fn substitute(&mut self, seat: usize) -> &mut Builtin {
-        match &mut self.players[seat] {
-            Seat::Builtin(b) => b,
-            Seat::Bot(_) | Seat::Human(_) => {
-                unreachable!("a faulted seat is played by a built-in")
-            }
+        match self.seats.get_mut(seat) {
+            Some(Seat::Builtin(b)) => b,
+            _ => unreachable!("a faulted seat is played by a built-in"),
         }
     }
 }
@@ -371,7 +354,7 @@ fn no_such_row(row: i64) -> Fault {
 mod tests {
     use super::super::check::check_record;
     use super::*;
-    use crate::table::TableSeat;
+    use crate::table::{Occupant, TableSeat};
 
     fn builtin_table(game: u64, seed: u64) -> TableGame {
         TableGame {
