@@ -18,7 +18,7 @@ use serde::{Serialize, Serializer};
 use crate::bots::TemplateChoice;
 use crate::player::Limits;
 use crate::record::{Direction, GameRecord, InvalidRecord};
-use crate::table::{BuiltinKind, GameOutcome, TableGame, Wire};
+use crate::table::{BuiltinKind, GameOutcome, OnFault, TableGame, Wire};
 
 /// A game: its facts, how one game of it is played over the machinery's seats, and how its
 /// records are checked and shown. Object safe: the machinery holds an `Arc<dyn Game>`
@@ -282,27 +282,6 @@ pub struct Supports {
     pub summary_records: bool,
     /// A bot's `template` (`bot.toml`): the words of its wire chosen from template sets.
     pub templates: bool,
-}
-
-/// What a bot's fault does to its seat, carried out by [`crate::table::seats::Seats::fault`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OnFault {
-    /// This built-in (one of [`Game::builtins`]) takes the seat over and plays the game to its
-    /// end.
-    Substitute(BuiltinKind),
-    /// The player is out of the game; its score stands as the rules say.
-    Eliminate,
-}
-
-impl OnFault {
-    /// Who plays a seat on once its bot faulted: the built-in that takes it over, or `None`:
-    /// the player is out and nobody plays the seat.
-    pub fn successor(self) -> Option<BuiltinKind> {
-        match self {
-            OnFault::Substitute(kind) => Some(kind),
-            OnFault::Eliminate => None,
-        }
-    }
 }
 
 /// A game of built-ins only, planned: what [`FastTable::play_into`] plays.

@@ -180,7 +180,7 @@ mod tests {
                 assert_eq!(game.builtin(b.name), Some(*b));
             }
             // A substitute is one of the game's own built-ins.
-            if let crate::game::OnFault::Substitute(kind) = game.on_fault() {
+            if let crate::table::OnFault::Substitute(kind) = game.on_fault() {
                 assert_eq!(game.builtin(kind.name), Some(kind));
             }
         }

@@ -135,3 +135,24 @@ pub struct GameOutcome {
     pub record: GameRecord,
     pub logs: Vec<SeatLog>,
 }
+
+/// What a bot's fault does to its seat, carried out by [`crate::table::seats::Seats::fault`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnFault {
+    /// This built-in (one of [`crate::game::Game::builtins`]) takes the seat over and plays the game to its
+    /// end.
+    Substitute(BuiltinKind),
+    /// The player is out of the game; its score stands as the rules say.
+    Eliminate,
+}
+
+impl OnFault {
+    /// Who plays a seat on once its bot faulted: the built-in that takes it over, or `None`:
+    /// the player is out and nobody plays the seat.
+    pub fn successor(self) -> Option<BuiltinKind> {
+        match self {
+            OnFault::Substitute(kind) => Some(kind),
+            OnFault::Eliminate => None,
+        }
+    }
+}

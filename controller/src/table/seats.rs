@@ -16,8 +16,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use tokio::task::JoinHandle;
 
-use super::{BuiltinKind, Occupant, SeatLog, TableGame, Wire};
-use crate::game::OnFault;
+use super::{BuiltinKind, Occupant, OnFault, SeatLog, TableGame, Wire};
 use crate::player::{Console, Fault, Finished, Limits, Process};
 use crate::record::{FaultPhase, InvalidRecord, ReplyTimes};
 

@@ -20,11 +20,12 @@ pub use manifest::{BotLimits, JudgeLimits, Manifest, ManifestError};
 
 use crate::bots::generate::Language;
 use crate::game::{
-    Advice, DefaultLimits, Game, GameFuture, GameRef, OnFault, Prepare, PrepareFuture, SeatRange,
-    Supports, Viewer,
+    Advice, DefaultLimits, Game, GameFuture, GameRef, Prepare, PrepareFuture, SeatRange, Supports,
+    Viewer,
 };
 use crate::player::Limits;
 use crate::record::{Direction, GameRecord, InvalidRecord};
+use crate::table::OnFault;
 use crate::table::{BuiltinKind, GameOutcome, Occupant, SeatLog, TableGame};
 
 /// The defaults a series' limits have; unless flags or take6.toml set them, `game.toml`'s or

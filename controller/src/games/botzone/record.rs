@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::manifest::Manifest;
+use super::manifest::{JudgeLimits, Manifest};
 use super::table::{self, JudgeSpec, Played};
 use super::wire::{self, Command};
 use crate::player::Limits;
@@ -275,6 +275,11 @@ fn check_void_shape(
     Ok(())
 }
 
+/// How much more time than the game gives it the judge has in `take6 verify` for a step the
+/// record shows answered, and at least how many milliseconds.
+const VERIFY_ROOM: u64 = 10;
+const VERIFY_LEAST_MS: u64 = 10_000;
+
 /// Runs the judge built in `judge` afresh over every prefix of the recorded log; for a void
 /// game whose judge failed, over the whole log too, where it must fail again.
 pub fn check_with_judge(
@@ -296,6 +301,17 @@ pub fn check_with_judge(
         workdir: judge.to_path_buf(),
         sandbox: std::sync::Arc::new(crate::sandbox::Sandbox::none()),
         limits: manifest.judge,
+    };
+    // Verify checks the judge's answers, not its speed: a step the record shows answered is
+    // asked again with room (a judge in Python took over its 1000 ms to start on a loaded
+    // machine, and verify said the record was wrong). Only the last call of a game voided
+    // by its judge keeps the game's own limit, where a judge that hung must fail again.
+    let answered = JudgeSpec {
+        limits: JudgeLimits {
+            time_ms: (manifest.judge.time_ms * VERIFY_ROOM).max(VERIFY_LEAST_MS),
+            ..manifest.judge
+        },
+        ..spec.clone()
     };
     let base = Limits {
         clock: crate::sandbox::Clock::Wall,
@@ -319,7 +335,7 @@ pub fn check_with_judge(
             for i in (0..log.len()).step_by(2) {
                 let recorded = &log[i]["output"];
                 let step = i / 2;
-                let call = || table::call_once(&spec, &log[..i], &effective, players, base);
+                let call = || table::call_once(&answered, &log[..i], &effective, players, base);
                 let first = call().await.map_err(|e| format!("step {step}: {e}"))?;
                 if &first.raw == recorded {
                     continue;

@@ -22,9 +22,10 @@ pub mod wire;
 
 pub use record::GameLog;
 
-use crate::game::{Advice, DefaultLimits, Game, GameFuture, OnFault, SeatRange, Supports, Viewer};
+use crate::game::{Advice, DefaultLimits, Game, GameFuture, SeatRange, Supports, Viewer};
 use crate::player::Limits;
 use crate::record::{Direction, FaultPhase, GameRecord, InvalidRecord};
+use crate::table::OnFault;
 use crate::table::{BuiltinKind, TableGame};
 
 /// The game's name on the command line, in `bot.toml` and in records.

@@ -16,10 +16,10 @@ use super::game::{Game, IllegalMove, Turn};
 use super::kingdom::Placement;
 use super::record::GameLog;
 use super::wire;
-use crate::game::OnFault;
 use crate::player::{Fault, Finished, Limits, Process};
 use crate::record::{GameRecord, ReplyTimes, RoundRecord};
 use crate::table::BuiltinKind;
+use crate::table::OnFault;
 use crate::table::seats::{self, Arrival, SeatPlayer, Seats};
 use crate::table::{GameOutcome, SeatLog, TableGame};
 

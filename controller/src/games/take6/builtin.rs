@@ -59,7 +59,7 @@ impl Strategy {
     }
 }
 
-/// The built-in that takes over a faulted seat (the game's [`crate::game::OnFault`]): a
+/// The built-in that takes over a faulted seat (the game's [`crate::table::OnFault`]): a
 /// sensible one, `gap`, so that the other players' game stays close to what it would have
 /// been.
 pub const SUBSTITUTE: BuiltinKind = BUILTINS[4];

@@ -25,11 +25,12 @@ pub mod viewer;
 use std::path::Path;
 
 use crate::game::{
-    Advice, DefaultLimits, FastBuiltins, FastGame, FastTable, Game, GameFuture, OnFault, SeatRange,
+    Advice, DefaultLimits, FastBuiltins, FastGame, FastTable, Game, GameFuture, SeatRange,
     Supports, Viewer, Wires,
 };
 use crate::player::Limits;
 use crate::record::{Direction, FaultPhase, GameRecord, InvalidRecord};
+use crate::table::OnFault;
 use crate::table::{BuiltinKind, TableGame};
 
 /// The game's name on the command line and in records (which leave it out: the default).
