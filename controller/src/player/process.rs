@@ -116,8 +116,9 @@ const IDLE_CPU_US: u64 = 2_000;
 /// time since they were last read, instead of at every reply: running into either limit
 /// takes work (touching the pages, forking up to the limit), and what is not seen at a reply
 /// is seen at the next one that is checked, at a fault, or at the end of the game, where every
-/// limit is checked. Two reads fewer per reply were the larger part of what a sandboxed
-/// seat's replies cost the controller (docs/performance.md).
+/// limit is checked. Two reads fewer per reply: reading the cgroup counters was the largest
+/// single part of what a sandboxed seat costs the controller (docs/performance.md, "A
+/// sandboxed seat").
 const BREACH_CPU_US: u64 = 1_000;
 
 /// A running bot.
