@@ -117,25 +117,18 @@ mod tests {
     #[test]
     fn reply_times_are_gathered_per_bot_across_games() {
         let record = |wall: Vec<u64>, cpu: Vec<u64>| GameRecord {
-            rules: crate::record::GameName::default(),
-            body: None,
-            void: None,
-            game: 0,
-            seed: 0,
-            subset: 0,
-            rotation: 0,
             players: vec!["a".into(), "b".into()],
             builtin: vec![false, true],
             rounds: vec![crate::record::RoundRecord {
                 rows: [1, 2, 3, 4],
                 ..Default::default()
             }],
-            ms: 0,
             replies: vec![ReplyTimes {
                 seat: 0,
                 wall_us: wall,
                 cpu_us: cpu,
             }],
+            ..GameRecord::default()
         };
         let mut stats = ReplyStats::default();
         stats.add(&record(vec![2000, 4000], vec![1000, 3000]));

@@ -19,7 +19,7 @@ use serde_json::json;
 use take6::record::{Body, GameRecord, read_games_jsonl};
 use tempfile::TempDir;
 
-use common::{assert_ok, copy_dir, fixtures, forge, text};
+use common::{assert_forgery_named, assert_ok, copy_dir, fixtures, text};
 
 /// The test game's folder.
 fn duel() -> PathBuf {
@@ -444,15 +444,9 @@ fn verify_catches_forgeries_and_a_judge_that_is_not_deterministic() {
         ),
     ];
     for (edit, says) in forgeries {
-        fs::write(&jsonl, &pristine).unwrap();
-        forge(&jsonl, &id, 2, edit);
-        let out = take6_cmd(tmp.path()).args(["verify"]).output().unwrap();
-        assert_eq!(out.status.code(), Some(1), "{says}: {}", text(&out.stdout));
-        let said = text(&out.stdout) + &text(&out.stderr);
-        assert!(
-            said.contains("line 2") && said.contains(says),
-            "{says}: {said}"
-        );
+        assert_forgery_named(&jsonl, &pristine, &id, 2, edit, says, || {
+            take6_cmd(tmp.path()).args(["verify"]).output().unwrap()
+        });
     }
     fs::write(&jsonl, &pristine).unwrap();
     // The same judge, now drawing a random display: the record cannot be re-derived.
@@ -865,15 +859,9 @@ fn verify_catches_a_game_forged_into_a_void_one() {
         ),
     ];
     for (edit, says) in forgeries {
-        fs::write(&jsonl, &pristine).unwrap();
-        forge(&jsonl, &id, 2, edit);
-        let out = take6_cmd(tmp.path()).args(["verify"]).output().unwrap();
-        assert_eq!(out.status.code(), Some(1), "{says}: {}", text(&out.stdout));
-        let said = text(&out.stdout) + &text(&out.stderr);
-        assert!(
-            said.contains("line 2") && said.contains(says),
-            "{says}: {said}"
-        );
+        assert_forgery_named(&jsonl, &pristine, &id, 2, edit, says, || {
+            take6_cmd(tmp.path()).args(["verify"]).output().unwrap()
+        });
     }
 }
 

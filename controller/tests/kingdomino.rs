@@ -16,7 +16,7 @@ use take6::games::kingdomino::game::Game;
 use take6::record::{GameRecord, read_games_jsonl};
 use tempfile::TempDir;
 
-use common::{assert_ok, copy_dir, fixtures, forge, text};
+use common::{assert_forgery_named, assert_ok, copy_dir, fixtures, text};
 
 /// A scratch folder whose `bots/` holds copies of fixtures: `(name, fixture)`.
 fn arena(bots: &[(&str, &str)]) -> TempDir {
@@ -311,15 +311,9 @@ fn verify_catches_forged_kingdomino_lines() {
         ),
     ];
     for (says, edit) in edits {
-        fs::write(&jsonl, &original).unwrap();
-        forge(&jsonl, &id, 4, edit);
-        let out = take6_cmd(tmp.path()).args(["verify"]).output().unwrap();
-        assert_eq!(out.status.code(), Some(1), "{says}: {}", text(&out.stdout));
-        let said = text(&out.stdout) + &text(&out.stderr);
-        assert!(
-            said.contains("line 4") && said.contains(says),
-            "{says}: {said}"
-        );
+        assert_forgery_named(&jsonl, &original, &id, 4, edit, says, || {
+            take6_cmd(tmp.path()).args(["verify"]).output().unwrap()
+        });
     }
 }
 

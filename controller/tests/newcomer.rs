@@ -937,25 +937,10 @@ fn every_starter_passes_take6_check() {
                 "{}",
                 said(&out)
             );
-            let folder = format!("bots/{name}");
             // Limits far above the games' own (20 and 5 s, not 1 s / 50 ms for Kingdomino): a
             // starter must not fault, and a loaded CI machine starts a JVM or a Go runtime
             // slowly; these tests are of the starters' protocol, not their speed.
-            let out = take6(
-                tmp.path(),
-                &[
-                    "check",
-                    "--game",
-                    game,
-                    "--games",
-                    "2",
-                    "--first-reply-ms",
-                    "20000",
-                    "--reply-ms",
-                    "5000",
-                    &folder,
-                ],
-            );
+            let out = check_starter(tmp.path(), &name, game, &[]);
             let shown = said(&out);
             if shown.contains(&format!("but {tool} is not on the bots' PATH"))
                 || shown.contains(&format!("{tool:<8} missing"))
@@ -1041,6 +1026,14 @@ fn rust_starter_compiled_outside(dir: &Path, name: &str, game: &str) {
 /// `take6 check` of the starter `bots/NAME` passes 2 games of `game` without a fault, with
 /// generous limits (CI machines are loaded) and `extra` flags.
 fn starter_passes_check(dir: &Path, name: &str, game: &str, extra: &[&str]) {
+    let out = check_starter(dir, name, game, extra);
+    assert!(out.status.success(), "{name}: {}", said(&out));
+    assert!(said(&out).contains("OK: no fault in 2 games."), "{name}");
+}
+
+/// `take6 check` of the starter `bots/NAME`: 2 games of `game`, with generous limits (CI
+/// machines are loaded) and `extra` flags.
+fn check_starter(dir: &Path, name: &str, game: &str, extra: &[&str]) -> Output {
     let path = format!("bots/{name}");
     let mut args = vec!["check"];
     args.extend_from_slice(extra);
@@ -1055,9 +1048,7 @@ fn starter_passes_check(dir: &Path, name: &str, game: &str, extra: &[&str]) {
         "5000",
         &path,
     ]);
-    let out = take6(dir, &args);
-    assert!(out.status.success(), "{name}: {}", said(&out));
-    assert!(said(&out).contains("OK: no fault in 2 games."), "{name}");
+    take6(dir, &args)
 }
 
 /// The `games` of a bot folder's `bot.toml`, if it says.

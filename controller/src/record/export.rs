@@ -156,12 +156,7 @@ fn summary_rows(standings: &[Standing]) -> Vec<[String; 7]> {
             let faults = if s.fault_kinds.is_empty() {
                 s.faults.to_string()
             } else {
-                let kinds: Vec<String> = s
-                    .fault_kinds
-                    .iter()
-                    .map(|(kind, n)| format!("{} {n}", untrusted::terminal(kind)))
-                    .collect();
-                format!("{} ({})", s.faults, kinds.join(", "))
+                format!("{} ({})", s.faults, s.fault_kinds_text(untrusted::terminal))
             };
             let mark = match s.separated_from_above {
                 Some(false) => NOT_SEPARATED,

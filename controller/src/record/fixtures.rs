@@ -7,13 +7,6 @@ use super::*;
 pub(crate) fn result(players: &[&str], scores: &[u32], faults: &[(usize, &str)]) -> GameRecord {
     let n = players.len();
     GameRecord {
-        rules: crate::record::GameName::default(),
-        body: None,
-        void: None,
-        game: 0,
-        seed: 0,
-        subset: 0,
-        rotation: 0,
         players: players.iter().map(|p| p.to_string()).collect(),
         builtin: players.iter().map(|p| p.starts_with("random#")).collect(),
         rounds: vec![RoundRecord {
@@ -34,8 +27,7 @@ pub(crate) fn result(players: &[&str], scores: &[u32], faults: &[(usize, &str)])
             penalty: vec![0; n],
             scores: scores.to_vec(),
         }],
-        ms: 0,
-        replies: Vec::new(),
+        ..GameRecord::default()
     }
 }
 

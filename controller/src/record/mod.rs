@@ -137,7 +137,7 @@ impl<'de> Deserialize<'de> for GameName {
 ///
 /// In its line (`line.rs`) round 1's fields stay at the top level and the later rounds under
 /// `rounds`, with each seat's sum in `totals`, exactly as every earlier version wrote them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GameRecord {
     /// The game's number in the series, from 0.
     pub game: u64,

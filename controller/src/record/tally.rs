@@ -384,6 +384,19 @@ pub struct Standing {
     pub rating: Option<f64>,
 }
 
+impl Standing {
+    /// Each fault kind with its count, `kind n, kind n`, every kind (the bots' own words for a
+    /// Botzone verdict) made inert by `inert` for where the text goes (terminal or HTML).
+    pub fn fault_kinds_text(&self, inert: impl Fn(&str) -> String) -> String {
+        let kinds: Vec<String> = self
+            .fault_kinds
+            .iter()
+            .map(|(kind, n)| format!("{} {n}", inert(kind)))
+            .collect();
+        kinds.join(", ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -229,16 +229,11 @@ fn standing_row(page: &mut String, report: &Report<'_>, s: &Standing, axis: &svg
     let faults = if s.fault_kinds.is_empty() {
         s.faults.to_string()
     } else {
-        let kinds: Vec<String> = s
-            .fault_kinds
-            .iter()
-            .map(|(k, n)| format!("{} {n}", escape(k)))
-            .collect();
         format!(
             "<a href=\"#fault-{}\">{}</a> <small>({})</small>",
             escape(&anchor(&s.bot)),
             s.faults,
-            kinds.join(", ")
+            s.fault_kinds_text(escape)
         )
     };
     let watch = match report.stats.best_and_worst(&s.bot) {
@@ -382,11 +377,6 @@ fn faults(page: &mut String, report: &Report<'_>) {
          <code>logs/&lt;bot&gt;.games.log</code>).</p>"
     );
     for s in faulted {
-        let kinds: Vec<String> = s
-            .fault_kinds
-            .iter()
-            .map(|(k, n)| format!("{} {n}", escape(k)))
-            .collect();
         let _ = write!(
             page,
             "<div class=\"faulted\" id=\"fault-{}\" data-bot=\"{}\"><h3>{}</h3><p>{} {} with a \
@@ -396,7 +386,7 @@ fn faults(page: &mut String, report: &Report<'_>) {
             escape(&s.bot),
             s.faults,
             if s.faults == 1 { "game" } else { "games" },
-            kinds.join(", ")
+            s.fault_kinds_text(escape)
         );
         for n in report.stats.fault_notes(&s.bot) {
             let round = if n.round > 1 {

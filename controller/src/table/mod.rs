@@ -83,10 +83,7 @@ impl TableGame {
                 .map(|s| matches!(s.occupant, Occupant::Builtin(_)))
                 .collect(),
             rounds: vec![RoundRecord::default()],
-            ms: 0,
-            replies: Vec::new(),
-            body: None,
-            void: None,
+            ..GameRecord::default()
         }
     }
 }

@@ -47,6 +47,30 @@ pub fn forge(jsonl: &Path, series: &str, n: usize, edit: impl FnOnce(&mut GameRe
     fs::write(jsonl, out).unwrap();
 }
 
+/// Puts `pristine` back in `jsonl`, forges its game on line `n` with `edit` (see [`forge`]),
+/// and asserts that `verify` (a `take6 verify` of the series) exits with 1, naming line `n`
+/// and saying `says`.
+#[track_caller]
+pub fn assert_forgery_named(
+    jsonl: &Path,
+    pristine: impl AsRef<[u8]>,
+    series: &str,
+    n: usize,
+    edit: impl FnOnce(&mut GameRecord),
+    says: &str,
+    verify: impl FnOnce() -> Output,
+) {
+    fs::write(jsonl, pristine).unwrap();
+    forge(jsonl, series, n, edit);
+    let out = verify();
+    assert_eq!(out.status.code(), Some(1), "{says}: {}", text(&out.stdout));
+    let said = text(&out.stdout) + &text(&out.stderr);
+    assert!(
+        said.contains(&format!("line {n}")) && said.contains(says),
+        "{says}: {said}"
+    );
+}
+
 /// Says that the running test cannot do its work here (`why`: the tool it needs and how to
 /// install it) on the terminal itself: written to the process's stderr, past the test
 /// harness's capture, so that a plain `cargo test` shows `SKIPPED <test>: <why>` among the

@@ -79,13 +79,6 @@ pub(crate) fn play(deal: &Deal, faults: &[(usize, Fault)]) -> GameRecord {
         turns.push(TurnRecord { played, events });
     }
     GameRecord {
-        rules: crate::record::GameName::default(),
-        body: None,
-        void: None,
-        game: 0,
-        seed: 0,
-        subset: 0,
-        rotation: 0,
         players: (0..n).map(|s| format!("p{s}")).collect(),
         builtin: vec![false; n],
         rounds: vec![RoundRecord {
@@ -97,8 +90,7 @@ pub(crate) fn play(deal: &Deal, faults: &[(usize, Fault)]) -> GameRecord {
             penalty: (0..n).map(|s| game.penalty(s)).collect(),
             scores: game.scores(),
         }],
-        ms: 0,
-        replies: Vec::new(),
+        ..GameRecord::default()
     }
 }
 

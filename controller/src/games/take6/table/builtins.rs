@@ -81,20 +81,7 @@ pub fn play_with(
 
 /// A record with nothing in it, for [`play_into`] to fill.
 pub fn blank_record() -> GameRecord {
-    GameRecord {
-        rules: crate::record::GameName::default(),
-        body: None,
-        void: None,
-        game: 0,
-        seed: 0,
-        subset: 0,
-        rotation: 0,
-        players: Vec::new(),
-        builtin: Vec::new(),
-        rounds: Vec::new(),
-        ms: 0,
-        replies: Vec::new(),
-    }
+    GameRecord::default()
 }
 
 /// Plays `table` into `record`, overwriting every field but `players` (the caller's, one
