@@ -493,8 +493,10 @@ async fn prepare_one(
     }
     // Its warm sandboxes start now, alongside the other bots' preparation, instead of one
     // after another as the first games begin. On this async thread, not a blocking one: a
-    // sandbox dies with the thread that started it, and blocking threads come and go.
-    let _slot = slots.copies.acquire().await.expect("never closed");
+    // sandbox dies with the thread that started it, and blocking threads come and go. Not
+    // behind the copy slots: bubblewrap's setup is processor work and `mkfs` mostly waits on
+    // writes, so the sandboxes start while the other bots' images are made (queued behind
+    // every image, they used to start only once the last one was done).
     sandbox.prewarm(&workdir, slots.warm);
     Ok(Bot {
         name,
