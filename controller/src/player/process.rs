@@ -809,10 +809,6 @@ mod tests {
 
     use super::*;
 
-    fn limits() -> Limits {
-        test_limits()
-    }
-
     #[tokio::test]
     async fn a_message_its_game_failed_to_write_is_never_sent() {
         // The bot keeps every line it reads in got.txt.
@@ -820,7 +816,7 @@ mod tests {
         let launch = dir.path().join("launch");
         std::fs::write(&launch, "#!/bin/sh\ncat > got.txt\n").unwrap();
         std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let mut p = Process::spawn(&Sandbox::none(), dir.path(), limits()).unwrap();
+        let mut p = Process::spawn(&Sandbox::none(), dir.path(), test_limits()).unwrap();
         p.queue_with(|out| {
             out.push_str("news\n");
             Ok(())
@@ -846,7 +842,7 @@ mod tests {
         let launch = dir.path().join("launch");
         std::fs::write(&launch, "#!/no/such/interpreter\n").unwrap();
         std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let err = Process::spawn(&Sandbox::none(), dir.path(), limits())
+        let err = Process::spawn(&Sandbox::none(), dir.path(), test_limits())
             .err()
             .expect("cannot start");
         assert_eq!(err.kind(), "could_not_start");
