@@ -4,6 +4,7 @@
 //! protocols ([`wire`]); one game is played by [`table`]; [`record`] is what `games.jsonl`
 //! keeps of it (the log as Botzone keeps it) and how `take6 verify` runs the judge again.
 
+pub mod boards;
 pub mod manifest;
 pub mod record;
 pub mod table;

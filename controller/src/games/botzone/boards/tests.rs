@@ -1,0 +1,234 @@
+//! Boards drawn from logs of real games (testdata/README.md): every move the judge took is
+//! one the board draws, the board agrees with what the judge said (Go's captures, Reversi's
+//! and Ataxx's winner by count, TicTacToe's line, Renju's exchange), and the text is
+//! snapshot-tested.
+
+use serde_json::Value;
+
+use super::*;
+
+fn log(name: &str) -> Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/games/botzone/boards/testdata")
+        .join(format!("{name}.json"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The board of a log, with every frame's note checked: no move the judge took is one the
+/// board could not draw.
+fn board(kind: Kind, name: &str) -> (Board, Value) {
+    let body = log(name);
+    let board = Board::of(kind, &body);
+    let steps = body["log"].as_array().unwrap().len() / 2;
+    assert_eq!(board.frames.len(), steps + 1, "{name}");
+    for (t, f) in board.frames.iter().enumerate() {
+        assert!(
+            !f.note.contains("leaves it out"),
+            "{name} step {t}: {}",
+            f.note
+        );
+    }
+    (board, body)
+}
+
+fn count(f: &Frame, p: u8) -> usize {
+    f.cells.iter().filter(|&&c| c == p).count()
+}
+
+/// Frames 0, 1, 2, the middle one and the last two, as `take6 replay` prints them.
+fn some_frames(b: &Board) -> String {
+    let last = b.frames.len() - 1;
+    let mut picked = vec![0, 1, 2, last / 2, last - 1, last];
+    picked.dedup();
+    picked
+        .into_iter()
+        .map(|t| format!("step {t}\n{}", b.text(t)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn names_are_botzone_locals_whatever_their_case() {
+    for (name, kind) in [
+        ("Reversi", Kind::Reversi),
+        ("reversi", Kind::Reversi),
+        ("Gomoku", Kind::Gomoku),
+        ("Renju", Kind::Renju),
+        ("Go", Kind::Go),
+        ("NoGo", Kind::NoGo),
+        ("no-go", Kind::NoGo),
+        ("Amazons", Kind::Amazons),
+        ("ATAXX", Kind::Ataxx),
+        ("TicTacToe", Kind::TicTacToe),
+        ("tic_tac_toe", Kind::TicTacToe),
+    ] {
+        assert_eq!(Kind::of(name), Some(kind), "{name}");
+    }
+    for name in ["duel", "FightTheLandlord", "gomoku2", "", "go!x"] {
+        assert_eq!(Kind::of(name), None, "{name}");
+    }
+}
+
+#[test]
+fn tictactoe_step_by_step() {
+    let (b, _) = board(Kind::TicTacToe, "tictactoe");
+    // X won on the judge's word: three X in a line on the last frame.
+    let last = b.frames.last().unwrap();
+    assert!(last.note.contains("X (player 0) wins"), "{}", last.note);
+    let all: String = (0..b.frames.len())
+        .map(|t| format!("step {t}\n{}", b.text(t)))
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!(all);
+}
+
+#[test]
+fn a_refused_move_leaves_the_board_and_says_why() {
+    for (kind, name, said) in [
+        (Kind::TicTacToe, "tictactoe-invalid", "INVALIDMOVE"),
+        (Kind::Reversi, "reversi-invalid", "INVALID_MOVE"),
+    ] {
+        let (b, _) = board(kind, name);
+        let n = b.frames.len();
+        let (before, last) = (&b.frames[n - 2], &b.frames[n - 1]);
+        assert_eq!(before.cells, last.cells, "{name}");
+        assert!(
+            last.note.contains("which the judge refused"),
+            "{}",
+            last.note
+        );
+        assert!(last.note.contains(said), "{}", last.note);
+        insta::assert_snapshot!(name, some_frames(&b));
+    }
+}
+
+#[test]
+fn reversi_flips_passes_and_counts_as_the_judge() {
+    let (b, body) = board(Kind::Reversi, "reversi");
+    assert!(b.frames.iter().any(|f| f.note.contains("passed")));
+    let last = b.frames.last().unwrap();
+    let (black, white) = (count(last, FIRST), count(last, SECOND));
+    // The judge gives the game to the one with more pieces.
+    let scores = &body["scores"];
+    assert_eq!(black > white, scores[0].as_f64() > scores[1].as_f64());
+    // Every move adds one piece.
+    for (t, f) in b.frames.iter().enumerate().skip(1) {
+        let before = &b.frames[t - 1];
+        let placed =
+            count(f, FIRST) + count(f, SECOND) - count(before, FIRST) - count(before, SECOND);
+        assert_eq!(placed, usize::from(!f.note.contains("passed")), "step {t}");
+    }
+    insta::assert_snapshot!(some_frames(&b));
+}
+
+#[test]
+fn go_takes_what_the_judge_removes() {
+    let (b, body) = board(Kind::Go, "go");
+    let log = body["log"].as_array().unwrap();
+    let mut took = 0;
+    for t in 1..b.frames.len() {
+        let display = &log[2 * t]["output"]["display"];
+        let Some(removed) = display.get("remove").and_then(Value::as_array) else {
+            continue;
+        };
+        let (before, after) = (&b.frames[t - 1], &b.frames[t]);
+        for r in removed {
+            let i = ((r["y"].as_i64().unwrap() - 1) * 8 + r["x"].as_i64().unwrap() - 1) as usize;
+            assert_ne!(before.cells[i], EMPTY, "step {t}");
+            assert_eq!(after.cells[i], EMPTY, "step {t}");
+            took += 1;
+        }
+        let stones = |f: &Frame| count(f, FIRST) + count(f, SECOND);
+        assert_eq!(
+            stones(after),
+            stones(before) + 1 - removed.len(),
+            "step {t}"
+        );
+    }
+    assert!(took > 0, "the log holds a capture");
+    insta::assert_snapshot!(some_frames(&b));
+}
+
+#[test]
+fn renju_swaps_the_colours_at_the_exchange() {
+    let (b, _) = board(Kind::Renju, "renju");
+    let (before, after) = (&b.frames[3], &b.frames[4]);
+    assert!(after.note.contains("exchange"), "{}", after.note);
+    assert_eq!((count(before, FIRST), count(before, SECOND)), (2, 1));
+    assert_eq!((count(after, FIRST), count(after, SECOND)), (1, 2));
+    insta::assert_snapshot!(some_frames(&b));
+}
+
+#[test]
+fn every_game_of_the_judges_draws_to_its_end() {
+    for (kind, name) in [
+        (Kind::Gomoku, "gomoku"),
+        (Kind::NoGo, "nogo"),
+        (Kind::Amazons, "amazons"),
+        (Kind::Ataxx, "ataxx"),
+    ] {
+        let (b, body) = board(kind, name);
+        let log = body["log"].as_array().unwrap();
+        for t in 1..b.frames.len() {
+            let display = &log[2 * t]["output"]["display"];
+            // The square the judge says the move went to holds the mover's piece.
+            let (x, y) = match kind {
+                Kind::Amazons | Kind::Ataxx => ("x1", "y1"),
+                _ => ("x", "y"),
+            };
+            if let (Some(x), Some(y)) = (display[x].as_i64(), display[y].as_i64()) {
+                let i = (y * kind.size() as i64 + x) as usize;
+                let mover = if t % 2 == 1 { FIRST } else { SECOND };
+                assert_eq!(b.frames[t].cells[i], mover, "{name} step {t}");
+            }
+        }
+        if kind == Kind::Amazons {
+            // One arrow a move.
+            let last = b.frames.last().unwrap();
+            assert_eq!(count(last, ARROW), b.frames.len() - 1);
+        }
+        insta::assert_snapshot!(name, some_frames(&b));
+    }
+}
+
+#[test]
+fn the_page_has_every_frame_as_digits() {
+    let (b, _) = board(Kind::TicTacToe, "tictactoe");
+    let page = b.page();
+    assert_eq!(page["kind"], "tictactoe");
+    assert_eq!(page["size"], 3);
+    let frames = page["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), b.frames.len());
+    assert_eq!(frames[0]["c"], "000000000");
+    assert_eq!(frames[1]["m"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_log_that_is_not_the_games_draws_what_it_can() {
+    let body = serde_json::json!({"log": [
+        {"output": {"command": "request", "content": {"0": {"x": -1, "y": -1}}}},
+        {"0": {"response": "nonsense", "verdict": "OK"}},
+        {"output": {"command": "request", "content": {"1": {}}}},
+        {"1": {"verdict": "TLE"}},
+        {"output": {"command": "finish", "content": {"0": 2, "1": 0},
+                    "display": {"err": "INVALID_INPUT_VERDICT_TLE", "winner": 0}}},
+    ]});
+    let b = Board::of(Kind::Reversi, &body);
+    assert_eq!(b.frames.len(), 3);
+    assert!(
+        b.frames[1].note.contains("not a move"),
+        "{}",
+        b.frames[1].note
+    );
+    assert!(
+        b.frames[2].note.contains("white (player 1): TLE"),
+        "{}",
+        b.frames[2].note
+    );
+    assert!(
+        b.frames[2].note.contains("INVALID_INPUT_VERDICT_TLE"),
+        "{}",
+        b.frames[2].note
+    );
+    assert_eq!(Board::of(Kind::Go, &serde_json::json!({})).frames.len(), 1);
+}
