@@ -7,6 +7,7 @@
 pub mod boards;
 pub mod manifest;
 pub mod record;
+pub mod screen;
 pub mod table;
 pub mod viewer;
 pub mod wire;
@@ -189,6 +190,7 @@ impl Game for Botzone {
         let prepared = self.prepared();
         let initdata = self.manifest.initdata.clone();
         let score_map = self.manifest.score_map;
+        let name = self.manifest.name.clone();
         let seats: Vec<(Occupant, BotLimits)> = table
             .seats
             .iter()
@@ -239,7 +241,7 @@ impl Game for Botzone {
                     Occupant::Human(console) => table::SeatKind::Human(console),
                 });
             }
-            let played = table::play(&prepared.judge, &initdata, kinds, limits).await;
+            let played = table::play(&name, &prepared.judge, &initdata, kinds, limits).await;
             let logs = played
                 .seats
                 .iter()
@@ -276,16 +278,23 @@ impl Game for Botzone {
             .viewer
             .as_ref()
             .and_then(|p| std::fs::read_to_string(p).ok());
+        // A game take6 knows by its game.toml name gets its board, unless the folder has a
+        // viewer of its own.
+        let (script, board_html) = match own {
+            Some(own) => (own, viewer::BOARD_HTML),
+            None => viewer::for_game(&self.manifest.name),
+        };
         Viewer {
-            script: own.unwrap_or_else(|| viewer::SCRIPT.to_string()),
-            board_html: viewer::BOARD_HTML.to_string(),
+            script,
+            board_html: board_html.to_string(),
             shared: serde_json::Map::new(),
         }
     }
 
     fn viewer_data(&self, record: &GameRecord) -> Value {
         let body = record.body.as_ref().map_or(Value::Null, |b| b.value());
-        serde_json::json!({ "botzone": body })
+        let board = self.manifest.viewer.is_none();
+        viewer::data(&self.manifest.name, body, board)
     }
 
     fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice {

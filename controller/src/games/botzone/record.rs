@@ -392,12 +392,22 @@ pub fn replay_text(record: &GameRecord) -> String {
     // Requests, responses and displays are the judge's and the bots' text: `take6 replay`
     // prints this through crate::untrusted::terminal_lines.
     out.push_str(&format!("initdata: {initdata}\n"));
+    // A game take6 knows by its name: its board after each step (super::boards).
+    let board = body
+        .as_ref()
+        .ok()
+        .and_then(|b| super::boards::Board::of_game(record.rules.as_str(), b));
     for (i, entry) in log.iter().enumerate() {
         let step = i / 2 + 1;
         if i % 2 == 0 {
             let output = &entry["output"];
             if let Some(display) = output.get("display") {
                 out.push_str(&format!("  display: {display}\n"));
+            }
+            if let Some(board) = &board {
+                for line in board.text(i / 2).lines() {
+                    out.push_str(&format!("  {line}\n"));
+                }
             }
             match output["command"].as_str() {
                 Some("finish") => out.push_str(&format!("finish: {}\n", output["content"])),

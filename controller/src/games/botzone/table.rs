@@ -85,16 +85,19 @@ const STDERR_CAP: usize = 64 * 1024;
 /// Where a bot keeps its `globaldata` between games, in its working copy.
 pub const GLOBALDATA: &str = ".botzone-globaldata";
 
-/// Plays one game between `seats` (seat order) under `base` limits (the series' clock, wall
-/// factor, grace; the times are the seats' own). Never fails: a judge that fails voids the
-/// game.
+/// Plays one game of the game called `name` between `seats` (seat order) under `base`
+/// limits (the series' clock, wall factor, grace; the times are the seats' own). Never fails:
+/// a judge that fails voids the game. A person at the table sees each display (as a board
+/// when take6 knows the game) and why the game ended (super::screen).
 pub async fn play(
+    name: &str,
     judge: &JudgeSpec,
     initdata: &Value,
     seats: Vec<SeatKind>,
     base: Limits,
 ) -> Played {
     let players = seats.len();
+    let person = seats.iter().position(|s| matches!(s, SeatKind::Human(_)));
     let mut seats: Vec<Seat> = seats.into_iter().map(Seat::new).collect();
     let mut runner = Judge {
         spec: judge.clone(),
@@ -122,6 +125,9 @@ pub async fn play(
             current = given.clone();
         }
         log.push(entry);
+        if person.is_some() {
+            show(&super::screen::step_text(name, &log));
+        }
         let asked = match output.command {
             Command::Finish(scores) => break Ok(scores),
             Command::Request(asked) => asked,
@@ -131,6 +137,9 @@ pub async fn play(
         responses = Some(step_responses);
     };
     runner.finish().await;
+    if person.is_some() {
+        show(&super::screen::end_text(&log, &scores, person));
+    }
     let ended = end(&mut seats, log.len().div_ceil(2), &mut faults).await;
     faults.sort_by_key(|f| (f.step, f.seat));
     Played {
@@ -425,6 +434,13 @@ fn write_globaldata(workdir: &std::path::Path, value: &Value) {
     }
 }
 
+/// Shows the person untrusted text (the judge's display, a board with its notes).
+fn show(text: &str) {
+    for line in crate::untrusted::terminal_lines(text.as_bytes()) {
+        eprintln!("{line}");
+    }
+}
+
 /// The person's turn: shows the request (and the history), reads a JSON response.
 async fn human_turn(
     console: &Console,
@@ -668,7 +684,7 @@ mod tests {
             },
         };
         let initdata = json!({"rounds": 5, "keep": keep_judge});
-        play(&spec, &initdata, vec![seat(a), seat(b)], base()).await
+        play("duel", &spec, &initdata, vec![seat(a), seat(b)], base()).await
     }
 
     fn stderr(p: &Played) -> String {
@@ -739,7 +755,7 @@ mod tests {
                     keep_running: false,
                 },
             };
-            let p = play(&spec, &json!({"rounds": 5}), seats, base()).await;
+            let p = play("duel", &spec, &json!({"rounds": 5}), seats, base()).await;
             assert_eq!(p.scores, Ok(vec![0.0, 2.0]), "{command}: {}", stderr(&p));
             assert_eq!(p.faults.len(), 1, "{command}");
             assert_eq!(
