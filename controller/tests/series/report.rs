@@ -561,3 +561,121 @@ fn a_botzone_report_shows_each_steps_requests_responses_and_display() {
         }
     }
 }
+
+/// The pieces of the board `bz-board` shows: (player 0's, player 1's), and the marked
+/// squares as `(x, y, piece class)`.
+fn botzone_pieces(dom: &str) -> ((usize, usize), Vec<(String, String, String)>) {
+    let start = dom.find("id=\"bz-board\"").expect("the board");
+    let end = start + dom[start..].find("id=\"bz-note\"").unwrap();
+    let board = &dom[start..end];
+    let count = |class: &str| {
+        board
+            .matches(&format!("class=\"bz-piece {class}\""))
+            .count()
+    };
+    let marked = board
+        .split("<span class=\"bz-sq")
+        .skip(1)
+        .filter(|sq| sq[..sq.find('>').unwrap()].contains("bz-mark"))
+        .map(|sq| {
+            let tag = format!(" {}", &sq[..sq.find('>').unwrap()]);
+            let piece = sq
+                .find("class=\"bz-piece ")
+                .filter(|&i| i < sq.find("</span>").unwrap())
+                .map_or(String::new(), |i| sq[i + 16..i + 21].to_string());
+            (
+                attr(&tag, "data-x").to_string(),
+                attr(&tag, "data-y").to_string(),
+                piece,
+            )
+        })
+        .collect();
+    ((count("bz-p1"), count("bz-p2")), marked)
+}
+
+/// A Botzone game take6 knows by its game.toml name (the test game "Reversi", written again
+/// with botzone-local's judge's requests, responses and displays): report.html draws its
+/// board at every step of the record, one more piece a move (none for a pass), the square
+/// the judge's display names marked and holding the mover's piece, the judge's winner with
+/// more pieces at the end; each response's debug is shown when the record keeps one.
+#[test]
+fn a_known_botzone_games_report_draws_its_board() {
+    let Some(browser) = chromium() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    copy_dir(&tests.join("games/reversi"), &tmp.path().join("game"));
+    for bot in ["a", "b"] {
+        copy_dir(
+            &tests.join("games/reversi/first"),
+            &tmp.path().join("bots").join(bot),
+        );
+    }
+    let out = take6(
+        tmp.path(),
+        &["--game", "game", "--games", "1", "--seed", "2"],
+    );
+    assert_ok(&out);
+    let page = series_dir(tmp.path()).join("report.html");
+    take6::games::find(tmp.path().join("game").to_str().unwrap()).unwrap();
+    let game = &games(tmp.path())[0];
+    let body = game.body.as_ref().unwrap().value();
+    let log = body["log"].as_array().unwrap();
+    let steps = log.len() / 2;
+    // One piece a move, none for a pass: the pieces after each step.
+    let placed: Vec<usize> = (0..=steps)
+        .scan(4, |n, t| {
+            let x = &log[2 * t]["output"]["display"]["x"];
+            *n += usize::from(t > 0 && x.as_i64().is_some_and(|x| x >= 0));
+            Some(*n)
+        })
+        .collect();
+    let mut last = (0, 0);
+    // Chromium once a turn is slow: the start, the first moves, the middle and the end.
+    let mut turns = vec![0, 1, 2, 3, steps / 2, steps - 1, steps];
+    turns.dedup();
+    for turn in turns {
+        let pieces = placed[turn];
+        let (dom, console) = dump_dom(browser, &page, &format!("#game={}&turn={turn}", game.game));
+        no_errors(&dom, &console);
+        let ((black, white), marked) = botzone_pieces(&dom);
+        let display = &log[2 * turn]["output"]["display"];
+        if turn > 0 && display["x"].as_i64().is_some_and(|x| x >= 0) {
+            // The mover's piece on the square the judge names, marked.
+            let mover = if log[2 * turn - 1].get("0").is_some() {
+                "bz-p1"
+            } else {
+                "bz-p2"
+            };
+            let square = (
+                display["x"].to_string(),
+                display["y"].to_string(),
+                mover.to_string(),
+            );
+            assert!(
+                marked.contains(&square),
+                "turn {turn}: {square:?} in {marked:?}"
+            );
+        }
+        assert_eq!(black + white, pieces, "turn {turn}");
+        let answers = if turn > 0 {
+            &log[2 * turn - 1]
+        } else {
+            &serde_json::Value::Null
+        };
+        let table = inner_text(&dom, "<table id=\"bz-seats\">", "</table>");
+        for (seat, answer) in answers.as_object().into_iter().flatten() {
+            match answer.get("debug").and_then(|d| d.as_str()) {
+                Some(debug) => assert!(table.contains(debug), "turn {turn} seat {seat}: {table}"),
+                None => assert!(!table.contains("debug"), "turn {turn}: {table}"),
+            }
+        }
+        last = (black, white);
+    }
+    let scores = &body["scores"];
+    assert_eq!(
+        last.0 > last.1,
+        scores[0].as_f64() > scores[1].as_f64(),
+        "{last:?} {scores}"
+    );
+    assert!(steps > 20, "a whole game: {steps} steps");
+}
