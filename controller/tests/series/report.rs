@@ -562,9 +562,12 @@ fn a_botzone_report_shows_each_steps_requests_responses_and_display() {
     }
 }
 
+/// A marked square of a Botzone board: its `data-x`, `data-y` and its piece's class.
+type Marked = (String, String, String);
+
 /// The pieces of the board `bz-board` shows: (player 0's, player 1's), and the marked
-/// squares as `(x, y, piece class)`.
-fn botzone_pieces(dom: &str) -> ((usize, usize), Vec<(String, String, String)>) {
+/// squares.
+fn botzone_pieces(dom: &str) -> ((usize, usize), Vec<Marked>) {
     let start = dom.find("id=\"bz-board\"").expect("the board");
     let end = start + dom[start..].find("id=\"bz-note\"").unwrap();
     let board = &dom[start..end];
