@@ -66,10 +66,10 @@ fn debug(body: &Value) -> Option<Value> {
                     continue;
                 };
                 let text = d.as_str().map_or_else(|| d.to_string(), str::to_string);
-                said.insert(
-                    seat.clone(),
-                    Value::String(crate::untrusted::page_text(&text)),
-                );
+                // Its lines kept (a bot's debug often has several), each made visible.
+                let lines: Vec<String> =
+                    text.split('\n').map(crate::untrusted::page_text).collect();
+                said.insert(seat.clone(), Value::String(lines.join("\n")));
                 any = true;
             }
             Value::Object(said)
@@ -95,8 +95,11 @@ mod tests {
                 {"output": {"command": "finish", "content": {"0": 1, "1": 0}}},
             ]})
         };
-        let d = data("duel", log(json!("thinking\u{202e}")), true);
-        assert_eq!(d["debug"], json!([{"0": "thinking\\u{202e}"}, {}]));
+        let d = data("duel", log(json!("thinking\u{202e}\ndepth 3\r")), true);
+        assert_eq!(
+            d["debug"],
+            json!([{"0": "thinking\\u{202e}\ndepth 3\\r"}, {}])
+        );
         assert!(d.get("board").is_none());
         let d = data("duel", log(json!({"depth": 3})), true);
         assert_eq!(d["debug"][0]["0"], "{\"depth\":3}");
