@@ -85,7 +85,8 @@ impl State {
     /// The square at the judge's coordinates, if on the board.
     fn at(&self, x: i64, y: i64) -> Option<usize> {
         let n = self.kind.size() as i64;
-        let (x, y) = (x - self.kind.base(), y - self.kind.base());
+        let base = self.kind.base();
+        let (x, y) = (x.saturating_sub(base), y.saturating_sub(base));
         (0..n).contains(&x).then_some(())?;
         (0..n).contains(&y).then_some(())?;
         Some((y * n + x) as usize)

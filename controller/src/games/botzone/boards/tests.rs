@@ -232,3 +232,56 @@ fn a_log_that_is_not_the_games_draws_what_it_can() {
     );
     assert_eq!(Board::of(Kind::Go, &serde_json::json!({})).frames.len(), 1);
 }
+
+/// A number of a move: on the board, near it, or at the ends of the range.
+fn number() -> impl proptest::strategy::Strategy<Value = i64> {
+    proptest::prop_oneof![
+        -2i64..16,
+        proptest::strategy::Just(i64::MIN),
+        proptest::strategy::Just(i64::MAX),
+        proptest::num::i64::ANY,
+    ]
+}
+
+proptest::proptest! {
+    /// A record is untrusted: whatever moves its log holds (any numbers, any shape), every
+    /// game's board is drawn without a panic, one frame a step, each the board's size.
+    #[test]
+    fn any_log_draws_without_a_panic(
+        moves in proptest::collection::vec(
+            (0usize..2, proptest::collection::vec(number(), 0..7), 0u8..4),
+            0..40,
+        ),
+    ) {
+        let keys = ["x", "y", "x0", "y0", "x1", "y1", "x2", "y2"];
+        let mut log = vec![serde_json::json!({"output": {"command": "request"}})];
+        for (seat, numbers, shape) in &moves {
+            // Placement keys, Amazons' and Ataxx's keys, and those on the board.
+            let (names, small) = match shape {
+                0 | 3 => (&keys[..], false),
+                1 => (&keys[2..], false),
+                _ => (&keys[2..], true),
+            };
+            let mv: serde_json::Map<String, Value> = numbers
+                .iter()
+                .zip(names)
+                .map(|(n, k)| (k.to_string(), (if small { n % 8 } else { *n }).into()))
+                .collect();
+            let answer = if *shape == 3 && numbers.is_empty() {
+                serde_json::json!({"verdict": "TLE"})
+            } else {
+                serde_json::json!({"response": mv, "verdict": "OK"})
+            };
+            log.push(serde_json::json!({ seat.to_string(): answer }));
+            log.push(serde_json::json!({"output": {"command": "request"}}));
+        }
+        for kind in Kind::ALL {
+            let b = Board::of(kind, &serde_json::json!({ "log": log }));
+            proptest::prop_assert_eq!(b.frames.len(), moves.len() + 1);
+            for t in 0..b.frames.len() {
+                proptest::prop_assert_eq!(b.frames[t].cells.len(), kind.size() * kind.size());
+                proptest::prop_assert!(b.text(t).lines().count() == kind.size() + 2);
+            }
+        }
+    }
+}
