@@ -140,7 +140,7 @@ fn a_person_sees_the_board_and_why_the_game_ended() {
         "{said}"
     );
     assert!(
-        said.contains("the judge ended the game early: \"INVALIDMOVE\""),
+        said.contains("the judge ended the game early: INVALIDMOVE"),
         "{said}"
     );
     assert!(said.contains("it ended on your move"), "{said}");

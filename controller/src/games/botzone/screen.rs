@@ -31,9 +31,10 @@ pub fn end_text(log: &[Value], scores: &Result<Vec<f64>, String>, me: Option<usi
         Ok(s) => s,
         Err(why) => return format!("the game is void: {why}\n"),
     };
+    let listed: Vec<String> = scores.iter().map(f64::to_string).collect();
     let mut out = format!(
-        "the game is over: the judge finished it with scores {}",
-        json!(scores)
+        "the game is over: the judge finished it with scores [{}]",
+        listed.join(", ")
     );
     if let Some(me) = me.filter(|&m| m < scores.len()) {
         out.push_str(&format!(" (yours, player {me}: {})", scores[me]));
@@ -42,6 +43,9 @@ pub fn end_text(log: &[Value], scores: &Result<Vec<f64>, String>, me: Option<usi
     let display = log.last().map_or(&Value::Null, |l| &l["output"]["display"]);
     let said = ["err", "error"].iter().find_map(|k| display.get(k));
     if let Some(said) = said {
+        let said = said
+            .as_str()
+            .map_or_else(|| said.to_string(), str::to_string);
         let info = display
             .get("error_info")
             .map_or(String::new(), |i| format!(" ({i})"));
@@ -57,8 +61,12 @@ pub fn end_text(log: &[Value], scores: &Result<Vec<f64>, String>, me: Option<usi
             out.push_str("it ended on your move\n");
         }
     }
-    if let Some(winner) = display.get("winner") {
-        out.push_str(&format!("winner, as the judge's display says: {winner}\n"));
+    match display.get("winner") {
+        Some(Value::Number(w)) => out.push_str(&format!(
+            "the judge's display names the winner: player {w}\n"
+        )),
+        Some(w) => out.push_str(&format!("the judge's display names the winner: {w}\n")),
+        None => {}
     }
     out
 }
@@ -103,11 +111,12 @@ mod tests {
         let l = log();
         let text = end_text(&l, &Ok(vec![2.0, 0.0]), Some(1));
         assert!(
-            text.contains("scores [2.0,0.0] (yours, player 1: 0)"),
+            text.contains("scores [2, 0] (yours, player 1: 0)"),
             "{text}"
         );
+        assert!(text.contains("names the winner: player 0"), "{text}");
         assert!(
-            text.contains("ended the game early: \"INVALIDMOVE\""),
+            text.contains("ended the game early: INVALIDMOVE\n"),
             "{text}"
         );
         assert!(text.contains("it ended on your move"), "{text}");
