@@ -108,6 +108,33 @@ mod tests {
         assert_eq!(d["botzone"]["log"].as_array().unwrap().len(), 5);
     }
 
+    /// The game as loaded from a folder: a known name gets the board; a `viewer.js` of the
+    /// folder's own replaces it (its script as it is, the generic HTML, no board data).
+    #[test]
+    fn a_folders_own_viewer_replaces_the_board() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("judge.py"), "").unwrap();
+        std::fs::write(
+            dir.path().join("game.toml"),
+            "name = \"Reversi\"\nplayers = 2\n",
+        )
+        .unwrap();
+        let record = crate::record::GameRecord {
+            body: Some(crate::record::Body::new(&json!({"log": []}))),
+            ..Default::default()
+        };
+        let game = super::super::load(dir.path()).unwrap();
+        assert!(game.viewer().script.contains("window.botzoneBoard = "));
+        assert_eq!(game.viewer().board_html, KNOWN_HTML);
+        assert_eq!(game.viewer_data(&record)["board"]["kind"], "reversi");
+        let own = "window.reportBoard = {turns: function () { return 0; }};";
+        std::fs::write(dir.path().join("viewer.js"), own).unwrap();
+        let game = super::super::load(dir.path()).unwrap();
+        assert_eq!(game.viewer().script, own);
+        assert_eq!(game.viewer().board_html, BOARD_HTML);
+        assert!(game.viewer_data(&record).get("board").is_none());
+    }
+
     #[test]
     fn a_known_game_gets_its_board_unless_the_folder_has_a_viewer() {
         let body = json!({"log": [{"output": {"command": "request", "content": {"0": {}}}}]});
