@@ -240,22 +240,32 @@ impl Board {
         out
     }
 
-    /// The board for report.html's viewer: `{kind, size, base, frames: [{c, m, n}]}`, each
-    /// frame's squares as a string of digits, its marked squares and its note (shown with
-    /// textContent; its text made visible through crate::untrusted::page_text).
+    /// The board for report.html's viewer, compact (a page holds up to hundreds of games):
+    /// `{kind, size, base, start, frames: [{d, m, n}]}`, `start` the first frame's squares as
+    /// a string of digits, each frame its changes from the one before as `[square, piece,
+    /// ...]` (`d`), its marked squares (`m`) and its note (`n`, shown with textContent; its
+    /// text made visible through crate::untrusted::page_text).
     pub fn page(&self) -> Value {
+        let digits =
+            |cells: &[u8]| -> String { cells.iter().map(|&c| char::from(b'0' + c)).collect() };
+        let mut before: &[u8] = &self.frames[0].cells;
         let frames: Vec<Value> = self
             .frames
             .iter()
             .map(|f| {
-                let cells: String = f.cells.iter().map(|&c| char::from(b'0' + c)).collect();
-                json!({"c": cells, "m": f.marks, "n": crate::untrusted::page_text(&f.note)})
+                let changed: Vec<usize> = (f.cells.iter().zip(before).enumerate())
+                    .filter(|(_, (a, b))| a != b)
+                    .flat_map(|(i, (&a, _))| [i, usize::from(a)])
+                    .collect();
+                before = &f.cells;
+                json!({"d": changed, "m": f.marks, "n": crate::untrusted::page_text(&f.note)})
             })
             .collect();
         json!({
             "kind": self.kind.key(),
             "size": self.kind.size(),
             "base": self.kind.base(),
+            "start": digits(&self.frames[0].cells),
             "frames": frames,
         })
     }

@@ -192,15 +192,28 @@ fn every_game_of_the_judges_draws_to_its_end() {
 }
 
 #[test]
-fn the_page_has_every_frame_as_digits() {
-    let (b, _) = board(Kind::TicTacToe, "tictactoe");
+fn the_page_has_every_frame_as_its_changes() {
+    let (b, _) = board(Kind::Reversi, "reversi");
     let page = b.page();
-    assert_eq!(page["kind"], "tictactoe");
-    assert_eq!(page["size"], 3);
+    assert_eq!(page["kind"], "reversi");
+    assert_eq!(page["size"], 8);
     let frames = page["frames"].as_array().unwrap();
     assert_eq!(frames.len(), b.frames.len());
-    assert_eq!(frames[0]["c"], "000000000");
-    assert_eq!(frames[1]["m"].as_array().unwrap().len(), 1);
+    // The start and the changes, applied in turn, are every frame.
+    let mut cells: Vec<u8> = page["start"]
+        .as_str()
+        .unwrap()
+        .bytes()
+        .map(|c| c - b'0')
+        .collect();
+    for (f, frame) in frames.iter().zip(&b.frames) {
+        let d = f["d"].as_array().unwrap();
+        for pair in d.chunks(2) {
+            cells[pair[0].as_u64().unwrap() as usize] = pair[1].as_u64().unwrap() as u8;
+        }
+        assert_eq!(cells, frame.cells);
+        assert_eq!(f["n"], frame.note);
+    }
 }
 
 #[test]

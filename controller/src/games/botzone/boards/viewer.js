@@ -1,7 +1,7 @@
 // The board of a Botzone game take6 knows (Reversi, Gomoku, Renju, Go, NoGo, Amazons, Ataxx,
 // TicTacToe) in report.html's viewer, drawn from the frames take6 computed from the record's
-// log (game.board: {kind, size, base, frames: [{c: squares as digits, m: marked squares,
-// n: note}]}): 0 empty, 1 player 0's piece (black, X), 2 player 1's (white, O), 3 an Amazons
+// log (game.board: {kind, size, base, start: the first squares as digits, frames: [{d: the
+// changes from the frame before as [square, piece, ...], m: marked squares, n: note}]}): 0 empty, 1 player 0's piece (black, X), 2 player 1's (white, O), 3 an Amazons
 // arrow. Squares are labelled with the judge's own coordinates (x across, y down). The
 // generic viewer (viewer.js, after this) calls window.botzoneBoard.draw(game, turn). Text is
 // set with textContent only.
@@ -25,8 +25,17 @@ window.botzoneBoard = (function () {
     while (root.firstChild) root.removeChild(root.firstChild);
     note.textContent = "";
     if (!b || !b.frames || !b.frames.length) return;
-    var f = b.frames[Math.min(turn, b.frames.length - 1)];
+    var last = Math.min(turn, b.frames.length - 1);
+    var f = b.frames[last];
     var n = b.size;
+    var cells = [];
+    for (var k = 0; k < n * n; k++) cells.push(Number(b.start.charAt(k)) || 0);
+    for (var t = 0; t <= last; t++) {
+      var d = b.frames[t].d || [];
+      for (var j = 0; j + 1 < d.length; j += 2) {
+        if (d[j] >= 0 && d[j] < n * n) cells[d[j]] = d[j + 1];
+      }
+    }
     var marked = {};
     (f.m || []).forEach(function (i) { marked[i] = true; });
     var grid = el("div", "bz-grid bz-" + b.kind);
@@ -38,7 +47,7 @@ window.botzoneBoard = (function () {
       grid.appendChild(el("span", "bz-label", String(y + b.base)));
       for (x = 0; x < n; x++) {
         var i = y * n + x;
-        var v = Number(f.c.charAt(i)) || 0;
+        var v = cells[i] >= 0 && cells[i] <= 3 ? cells[i] : 0;
         counts[v]++;
         var sq = el("span", "bz-sq" + ((x + y) % 2 ? " odd" : "") + (marked[i] ? " bz-mark" : ""));
         sq.setAttribute("data-x", String(x + b.base));
