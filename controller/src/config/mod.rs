@@ -224,6 +224,10 @@ impl Settings {
             .get("seed_given")
             .and_then(serde_json::Value::as_bool)
             .unwrap_or(true);
+        // Where the bots came from: the series plays on from that repository's commit.
+        settings.bots_repository = recorded
+            .get("bots_repository")
+            .and_then(|v| serde_json::from_value(v.clone()).ok());
         settings.config = recorded
             .get("config")
             .and_then(serde_json::Value::as_str)

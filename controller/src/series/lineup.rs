@@ -120,6 +120,15 @@ pub(super) fn start_line(
         ),
         _ => format!("{bots} bot{}", if bots == 1 { "" } else { "s" }),
     };
+    // Bots from a git repository: which commit is played.
+    let who = match &settings.bots_repository {
+        Some(r) => format!(
+            "{who} ({}, commit {})",
+            crate::repo::shown(r),
+            &r.commit[..r.commit.len().min(12)]
+        ),
+        None => who,
+    };
     let human = match &settings.human {
         Some(name) => format!(" + {name}"),
         None => String::new(),

@@ -36,6 +36,17 @@ pub async fn resume(
         .game
         .wires(settings.templates.as_deref())
         .map_err(SeriesError::Templates)?;
+    if let Some(repository) = &settings.bots_repository {
+        // Another series may have checked out another commit in the shared cache since.
+        let cache = match &origin {
+            Some(o) if settings.bots.is_relative() && !settings.bots.exists() => {
+                o.join(&settings.bots)
+            }
+            _ => settings.bots.clone(),
+        };
+        crate::repo::restore(&cache, repository)
+            .map_err(|e| SeriesError::Refused(e.to_string()))?;
+    }
     let mut failed = Vec::new();
     let bots = with_wires(
         wires.as_deref(),
