@@ -5,6 +5,7 @@
 //! and its mean score against the built-ins.
 
 use crate::untrusted;
+use itertools::Itertools;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -231,17 +232,24 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     if let Some(hint) = another_game(settings, &mine) {
         out.push_str(&hint);
     }
+    let refused = refusals(settings, &mine);
+    out.push_str(&refused.text);
     out.push_str(&reply_times(said, settings));
     out.push_str(&scores(&games, bot, settings.game.direction()));
     if let Some(stop) = stopped_early(&mine, settings.games) {
         out.push_str(&stop);
     }
-    if faults == 0 {
+    let games = crate::names::count(mine.len() as u64, "game");
+    if faults == 0 && refused.all {
         let _ = writeln!(
             out,
-            "\nOK: no fault in {}.",
-            crate::names::count(mine.len() as u64, "game")
+            "\nFAILED: no fault in {games}, but the rules refused every one of its {}.",
+            refused.what
         );
+        return (out, false);
+    }
+    if faults == 0 {
+        let _ = writeln!(out, "\nOK: no fault in {games}{}.", refused.note);
     } else {
         let _ = writeln!(
             out,
@@ -317,6 +325,70 @@ fn fault_text(
     );
     out.push_str(&stderr_of(dir, bot, g.game));
     out
+}
+
+/// What the rules refused of the bot's moves over its games ([`crate::game::Game::refusals`]):
+/// the text to print, whether every move judged was refused, and a note for the verdict.
+struct Refused {
+    text: String,
+    all: bool,
+    what: &'static str,
+    note: String,
+}
+
+/// How many of the bot's moves the rules refused without a fault, by rule, and the first with
+/// its game, turn, move and rule.
+fn refusals(settings: &Settings, mine: &[(&GameRecord, usize)]) -> Refused {
+    let mut judged = 0;
+    let mut what = "moves";
+    let mut refused: Vec<(u64, crate::game::Refusal)> = Vec::new();
+    for (g, seat) in mine {
+        let r = settings.game.refusals(g, *seat);
+        judged += r.judged;
+        if !r.what.is_empty() {
+            what = r.what;
+        }
+        refused.extend(r.refused.into_iter().map(|f| (g.game, f)));
+    }
+    let Some((game, first)) = refused.first() else {
+        return Refused {
+            text: String::new(),
+            all: false,
+            what,
+            note: String::new(),
+        };
+    };
+    let counts = refused.iter().map(|(_, r)| r.rule.as_str()).counts();
+    let mut rules: Vec<(&str, usize)> = counts.into_iter().collect();
+    rules.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let by_rule: Vec<String> = rules
+        .iter()
+        .map(|(r, n)| format!("{n} broke {r}"))
+        .collect();
+    let mut text = format!(
+        "\nRefused by the rules (not faults: the game goes on, but the move is lost): {} of {} \
+         {what} ({}).\n",
+        refused.len(),
+        judged,
+        by_rule.join(", ")
+    );
+    let _ = writeln!(
+        text,
+        "  the first, in game {game}, turn {}: {} broke {}: {}",
+        first.turn,
+        untrusted::terminal(&first.shown),
+        first.rule,
+        first.why
+    );
+    Refused {
+        text,
+        all: refused.len() == judged,
+        what,
+        note: format!(
+            ", but {} of {judged} {what} refused (see above)",
+            refused.len()
+        ),
+    }
 }
 
 /// A bot checked at a game other than the default that faulted on its first turn in every
