@@ -68,20 +68,73 @@ pub struct Skipped {
 /// such a skip is by design, so it does not make `take6 run` exit non-zero.
 pub const FOR_ANOTHER_GAME: &str = "for another game: ";
 
+/// How the reason of a folder of a git repository that holds no bot at all begins (no
+/// `launch`, no `build`, no `bot.toml`, no source take6 knows: `docs/`): it is left out with
+/// a note, by design, so it does not make `take6 run` exit non-zero.
+pub const NOT_A_BOT: &str = "holds no bot: ";
+
 impl Skipped {
-    /// The line that says so on a terminal: `<folder>: skipped: <reason>`, the folder (under
-    /// `bots`) and the reason through [`crate::untrusted`] (a reason's lines indented).
-    pub fn line(&self, bots: &Path) -> String {
-        format!(
-            "{}: skipped: {}",
-            crate::untrusted::terminal(&folder_of(bots, &self.name).display().to_string()),
-            crate::untrusted::terminal_text(&self.reason).replace('\n', "\n    ")
-        )
+    /// The line that says so on a terminal: `<folder>: skipped: <reason>` (a folder that holds
+    /// no bot: `note: <folder> left out: …`), the folder as `place` names it and the reason
+    /// through [`crate::untrusted`] (a reason's lines indented).
+    pub fn line(&self, place: &Place) -> String {
+        let folder = crate::untrusted::terminal(&place.of(&self.name));
+        let reason = crate::untrusted::terminal_text(&self.reason).replace('\n', "\n    ");
+        match reason.strip_prefix(NOT_A_BOT) {
+            Some(why) => format!("take6: note: {folder} left out: it holds no bot ({why})"),
+            None => format!("{folder}: skipped: {reason}"),
+        }
     }
 
     /// Whether the bot was left out because its `bot.toml` names other games.
     pub fn is_for_another_game(&self) -> bool {
         self.reason.starts_with(FOR_ANOTHER_GAME)
+    }
+
+    /// Whether the folder was left out by design, not for a fault: a bot of another game, or a
+    /// folder of a repository that holds no bot at all.
+    pub fn is_left_out(&self) -> bool {
+        self.is_for_another_game() || self.reason.starts_with(NOT_A_BOT)
+    }
+}
+
+/// Where the bot folders of a series are, as people name them: under the bots folder
+/// (`bots/alice`), or in a git repository at a revision (`../koth-bots@v2:alice`), never the
+/// cache the repository is checked out in.
+#[derive(Debug, Clone, Default)]
+pub struct Place {
+    /// The bots folder (a repository's cache, for one).
+    pub bots: PathBuf,
+    /// The repository and revision, as given (`../koth-bots@v2`), when the bots came from one.
+    pub repository: Option<String>,
+}
+
+impl Place {
+    /// Where the folder of the bot `name` is, as people name it.
+    pub fn of(&self, name: &str) -> String {
+        match &self.repository {
+            Some(repo) => format!("{repo}:{name}"),
+            None => folder_of(&self.bots, name).display().to_string(),
+        }
+    }
+}
+
+/// Marks the skipped folders of a git repository that hold no bot at all (a `docs/` beside the
+/// bots: no `launch`, no `build`, no `bot.toml`, no source take6 knows) as left out by design.
+pub fn left_out_of_repository(bots: &Path, skipped: &mut [Skipped]) {
+    for s in skipped.iter_mut() {
+        let folder = bots.join(&s.name);
+        let holds = |f: &str| fs::symlink_metadata(folder.join(f)).is_ok();
+        let is_dir = fs::symlink_metadata(&folder).is_ok_and(|m| m.is_dir());
+        if is_dir
+            && s.reason.starts_with(generate::NO_SOURCE)
+            && !["launch", "build", BOT_TOML].iter().any(|f| holds(f))
+        {
+            s.reason = format!(
+                "{NOT_A_BOT}no launch, build or bot.toml, and no source of a language take6 \
+                 builds"
+            );
+        }
     }
 }
 

@@ -1190,6 +1190,66 @@ fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
     );
 }
 
+/// Issue 37: a repository's folder that holds no bot at all (`docs/`) is left out with a note,
+/// not a skip that makes the run exit 3; a folder meant as a bot (it has a bot.toml) is still
+/// skipped. Both are named as the repository at its revision, never by the cache's path, and
+/// the start line says which commit is played.
+#[test]
+fn a_repositorys_folder_that_holds_no_bot_is_a_note_and_paths_name_the_repository() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("koth-bots");
+    copy_dir(&fixtures().join("first"), &repo.join("alpha"));
+    fs::create_dir_all(repo.join("docs")).unwrap();
+    fs::write(repo.join("docs/README.md"), "# How to enter\n").unwrap();
+    fs::create_dir_all(repo.join("broken")).unwrap();
+    fs::write(repo.join("broken/bot.toml"), "template = \"default\"\n").unwrap();
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    git(&repo, &["add", "."]);
+    git(
+        &repo,
+        &["commit", "--quiet", "-m", "a bot, docs, a broken bot"],
+    );
+    git(&repo, &["tag", "v1"]);
+    let v1 = git(&repo, &["rev-parse", "HEAD"]);
+    fs::remove_dir_all(repo.join("broken")).unwrap();
+    git(&repo, &["commit", "--quiet", "-a", "-m", "no broken bot"]);
+    git(&repo, &["tag", "v2"]);
+
+    // Without --allow-skips (which this file's take6() passes): the exit status counts.
+    let run = |bots: &str| {
+        Command::cargo_bin("take6")
+            .unwrap()
+            .current_dir(tmp.path())
+            .args(["run", "--games", "1", "--reply-ms", "5000", "--bots", bots])
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap()
+    };
+    let out = run("koth-bots@v1");
+    let said = said_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{said}");
+    assert!(
+        said.contains("take6: note: koth-bots@v1:docs left out: it holds no bot"),
+        "{said}"
+    );
+    assert!(
+        said.contains("koth-bots@v1:broken: skipped: no launch"),
+        "{said}"
+    );
+    assert!(said.contains("1 bot was skipped"), "{said}");
+    assert!(
+        said.contains(&format!("1 bot (koth-bots@v1, commit {})", &v1[..12])),
+        "{said}"
+    );
+    assert!(!said.contains(".repos"), "the cache is named: {said}");
+
+    let out = run("koth-bots@v2");
+    assert_ok(&out);
+    let said = said_of(&out);
+    assert!(said.contains("note: koth-bots@v2:docs left out"), "{said}");
+    assert!(!said.contains("Skipped:"), "{said}");
+}
+
 /// Everything a command printed, stdout then stderr.
 fn said_of(out: &Output) -> String {
     format!("{}{}", text(&out.stdout), text(&out.stderr))

@@ -348,6 +348,10 @@ fn includes_jsoncpp(folder: &Path, files: &[String]) -> bool {
     })
 }
 
+/// How the reason of a folder without `launch` and with no source take6 knows begins.
+pub const NO_SOURCE: &str =
+    "no launch script (add an executable file named 'launch'), and no source take6";
+
 /// What a folder without `launch` is, or why it is skipped: recognised by its top-level files
 /// (`listing` of `folder`), its language's tools looked up in `tools`.
 pub fn recognise(
@@ -366,8 +370,7 @@ pub fn recognise(
         .collect();
     match found.len() {
         0 => Err(format!(
-            "no launch script (add an executable file named 'launch'), and no source take6 \
-             writes one for ({})",
+            "{NO_SOURCE} writes one for ({})",
             Language::ALL.map(Language::name).join(", ")
         )),
         1 => {

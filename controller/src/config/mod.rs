@@ -398,6 +398,15 @@ impl Settings {
         Ok(())
     }
 
+    /// Where the series' bot folders are, as people name them (`bots/alice`, or
+    /// `../koth-bots@v2:alice` for a repository's: never its cache).
+    pub fn place(&self) -> crate::bots::Place {
+        crate::bots::Place {
+            bots: self.bots.clone(),
+            repository: self.bots_repository.as_ref().map(crate::repo::shown),
+        }
+    }
+
     /// When `bots` names a git repository (`URL[@REV]`, or a repository's folder), clones or
     /// updates it in the cache under the results folder and takes its folders as the bots.
     pub fn fetch_bots(&mut self) -> Result<(), crate::repo::RepoError> {

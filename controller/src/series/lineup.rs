@@ -66,7 +66,7 @@ pub(super) fn choose(
     // The bots not chosen were not asked to play: nothing to say about them (issue 30), nor
     // about the bots of another game.
     drop(left);
-    skipped.retain(|s| !s.is_for_another_game());
+    skipped.retain(|s| !s.is_left_out());
     Ok(Some(strategies))
 }
 

@@ -143,6 +143,9 @@ async fn prepare_entrants(
         ) => prepared?,
         () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
     };
+    if settings.bots_repository.is_some() {
+        bots::left_out_of_repository(&settings.bots, &mut skipped);
+    }
     let ctx = game_context(settings, dir, sandbox, tools);
     tokio::select! {
         ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
@@ -170,7 +173,7 @@ fn seat_the_person(
     if let Some(human) = &settings.human {
         // A person sits at a table of one game: bots of another were never candidates, and
         // are not listed (as with --against).
-        skipped.retain(|s| !s.is_for_another_game());
+        skipped.retain(|s| !s.is_left_out());
         // A bot whose name looks like the person's (case folding, confusables) is as taken.
         let look = crate::names::look(human);
         if bots
@@ -207,7 +210,7 @@ fn no_usable_bot(
     skipped: &[Skipped],
 ) -> Result<SeriesError, SeriesError> {
     for s in skipped {
-        eprintln!("{}", s.line(&settings.bots));
+        eprintln!("{}", s.line(&settings.place()));
     }
     let mut manifest = Manifest::new(dir, settings, bots, names, skipped, None);
     manifest.sandbox = Some(sandbox.report().into());

@@ -121,7 +121,7 @@ impl Sink for ManifestFile {
 /// bot's first fault with its log, and how to resume after an interruption.
 pub struct Console {
     slot: BarSlot,
-    bots: PathBuf,
+    bots: crate::bots::Place,
     dir: PathBuf,
     /// The bots whose first fault was said (or recorded before a resume): one line per bot
     /// per series, so a bot that faults in every game does not flood the terminal.
@@ -131,7 +131,7 @@ pub struct Console {
 }
 
 impl Console {
-    pub fn new(slot: BarSlot, bots: PathBuf, dir: PathBuf) -> Console {
+    pub fn new(slot: BarSlot, bots: crate::bots::Place, dir: PathBuf) -> Console {
         Console {
             slot,
             bots,
