@@ -55,6 +55,11 @@ pub struct Bot {
     pub template: TemplateChoice,
     /// The scripts take6 wrote into its working copy, its folder having no `launch`.
     pub generated: Option<Generated>,
+    /// What its `bot.toml` says of it (author, description, url, version).
+    pub about: About,
+    /// What is worth saying of its folder before the series (a `bot.toml` key take6 does not
+    /// know), said on stderr.
+    pub warnings: Vec<String>,
 }
 
 /// A folder that is not a usable bot, and why.
@@ -151,9 +156,9 @@ pub enum BotsError {
     Write { path: PathBuf, error: io::Error },
 }
 
-/// `bot.toml`: per-bot settings.
+/// `bot.toml`: per-bot settings, and what its author says of it. A key it does not know is
+/// a warning (an entrant's own metadata), not a reason to skip the bot.
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct BotToml {
     /// The template set the bot speaks, e.g. `codingame`.
     template: Option<String>,
@@ -162,6 +167,63 @@ struct BotToml {
     /// A Botzone bot's "keep running" option: it may ask to be kept running between its
     /// turns (its input then stays open after each request). Absent: false, as on Botzone.
     keep_running: Option<bool>,
+    /// Who wrote it; shown in the report, changes nothing.
+    author: Option<String>,
+    /// What it does, in a line; shown in the report.
+    description: Option<String>,
+    /// Where to read more (its repository, a write-up); shown in the report.
+    url: Option<String>,
+    /// Its version; shown in the report.
+    version: Option<String>,
+    /// Any other key: said in a warning, otherwise ignored.
+    #[serde(flatten)]
+    unknown: std::collections::BTreeMap<String, toml::Value>,
+}
+
+/// The keys `bot.toml` knows, for its messages.
+const BOT_TOML_KEYS: &str = "template, games, keep_running, author, description, url, version";
+
+/// What a bot's author says of it in its `bot.toml` (`author`, `description`, `url`,
+/// `version`): recorded in `series.toml` and shown in the report; it changes no game.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct About {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// What the `bot.toml` of the working copy `workdir` says of the bot, and a warning for each
+/// key it does not know (the key shown through [`crate::untrusted`]). A `bot.toml` that
+/// cannot be read says nothing (it was checked when the bot was staged).
+pub fn about(workdir: &Path) -> (About, Vec<String>) {
+    let Some(toml) = folder::read_text(&workdir.join(BOT_TOML), BOT_TOML_CAP)
+        .ok()
+        .and_then(|text| toml::from_str::<BotToml>(&text).ok())
+    else {
+        return (About::default(), Vec::new());
+    };
+    let warnings = toml
+        .unknown
+        .keys()
+        .map(|k| {
+            format!(
+                "bot.toml: unknown key {} ignored (its keys are {BOT_TOML_KEYS})",
+                crate::untrusted::terminal(k)
+            )
+        })
+        .collect();
+    let about = About {
+        author: toml.author,
+        description: toml.description,
+        url: toml.url,
+        version: toml.version,
+    };
+    (about, warnings)
 }
 
 /// Whether the bot whose working copy is `workdir` enabled Botzone's keep-running in its
@@ -551,6 +613,7 @@ async fn prepare_one(
     // writes, so the sandboxes start while the other bots' images are made (queued behind
     // every image, they used to start only once the last one was done).
     sandbox.prewarm(&workdir, slots.warm);
+    let (about, warnings) = about(&workdir);
     Ok(Bot {
         name,
         source,
@@ -558,6 +621,8 @@ async fn prepare_one(
         hash,
         template,
         generated,
+        about,
+        warnings,
     })
 }
 
@@ -780,9 +845,15 @@ fn bot_toml(folder: &Path, listing: &Listing) -> Result<BotToml, String> {
         folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP).map_err(|e| e.to_string())?;
     toml::from_str(&text).map_err(|e| {
         format!(
-            "bot.toml is not valid (its keys are template = \"<set name>\", games = \
-             [\"take6\" or \"kingdomino\", ...] and, for a Botzone game, keep_running = \
-             true): {}",
+            "bot.toml is not valid (its keys are template = \"<set name>\", games = [{}, or \
+             a game folder's name (the name in its game.toml), ...], for a Botzone game \
+             keep_running = true, and author, description, url and version, each a \
+             string): {}",
+            crate::games::known()
+                .iter()
+                .map(|g| format!("\"{g}\""))
+                .collect::<Vec<_>>()
+                .join(", "),
             toml_problem(&text, &e)
         )
     })
@@ -1131,7 +1202,7 @@ mod tests {
     }
 
     #[test]
-    fn bot_toml_chooses_a_set_and_rejects_unknown_keys() {
+    fn bot_toml_chooses_a_set_and_warns_of_unknown_keys() {
         let tmp = tempfile::tempdir().unwrap();
         fs::write(tmp.path().join(BOT_TOML), "template = \"codingame\"\n").unwrap();
         assert_eq!(
@@ -1140,13 +1211,40 @@ mod tests {
             }),
             Ok(TemplateChoice::Set("codingame".into()))
         );
-        fs::write(tmp.path().join(BOT_TOML), "templat = \"codingame\"\n").unwrap();
-        let err = bot_toml(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap())
-            .and_then(|t| {
-                template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap(), t)
-            })
-            .unwrap_err();
-        assert!(err.contains("bot.toml") && err.contains("templat"), "{err}");
+        // An unknown key is a warning naming it; the author's metadata is kept.
+        fs::write(
+            tmp.path().join(BOT_TOML),
+            "templat = \"codingame\"\nauthor = \"Alice\"\ndescription = \"lowest card\"\n\
+             url = \"https://example.org/alice\"\nversion = \"1.2\"\n",
+        )
+        .unwrap();
+        let listing = folder::scan(tmp.path(), 1 << 20).unwrap();
+        assert_eq!(
+            bot_toml(tmp.path(), &listing).and_then(|t| template_choice(tmp.path(), &listing, t)),
+            Ok(TemplateChoice::Set("default".into()))
+        );
+        let (about, warnings) = about(tmp.path());
+        assert_eq!(
+            about,
+            About {
+                author: Some("Alice".into()),
+                description: Some("lowest card".into()),
+                url: Some("https://example.org/alice".into()),
+                version: Some("1.2".into()),
+            }
+        );
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("unknown key templat ignored"),
+            "{warnings:?}"
+        );
+        // A known key of the wrong kind is still an error, naming every game there is.
+        fs::write(tmp.path().join(BOT_TOML), "games = 5\n").unwrap();
+        let err = bot_toml(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()).unwrap_err();
+        assert!(
+            err.contains("\"take6\", \"kingdomino\", or a game folder's name"),
+            "{err}"
+        );
         fs::remove_file(tmp.path().join(BOT_TOML)).unwrap();
         fs::write(tmp.path().join(BOT_TEMPLATE), "").unwrap();
         assert_eq!(

@@ -307,7 +307,7 @@ fn an_invalid_bot_toml_shows_its_line() {
     copy_dir(&fixtures().join("first"), &tmp.path().join("bots/badtoml"));
     fs::write(
         tmp.path().join("bots/badtoml/bot.toml"),
-        "template = \"default\"\ntemplat = 3\n",
+        "template = \"default\"\ntemplate = 3\n",
     )
     .unwrap();
     let out = run(tmp.path(), &["--games", "1", "--allow-skips"]);
@@ -317,8 +317,8 @@ fn an_invalid_bot_toml_shows_its_line() {
         stderr.contains("bot.toml is not valid") && stderr.contains("line 2, column 1"),
         "{stderr}"
     );
-    assert!(stderr.contains("  2 | templat = 3\n"), "{stderr}");
-    assert!(stderr.contains("    | ^^^^^^^"), "{stderr}");
+    assert!(stderr.contains("  2 | template = 3\n"), "{stderr}");
+    assert!(stderr.contains("    | ^^^^^^^^"), "{stderr}");
 }
 
 /// Row "`play --help`": only play's flags, its own default for --games; and no default is

@@ -1250,6 +1250,37 @@ fn a_repositorys_folder_that_holds_no_bot_is_a_note_and_paths_name_the_repositor
     assert!(!said.contains("Skipped:"), "{said}");
 }
 
+/// Issue 37: an entrant's metadata in bot.toml (author, description, url, version) is kept and
+/// shown in the report's Bots table; another key is a warning naming it, not a skip.
+#[test]
+fn bot_toml_metadata_is_shown_in_the_report_and_an_unknown_key_is_a_warning() {
+    let tmp = arena(&[fixture("first"), fixture("lowest")]);
+    fs::write(
+        tmp.path().join("bots/first/bot.toml"),
+        "author = \"Alice <alice@example.org>\"\ndescription = \"plays its first card\"\n\
+         url = \"https://example.org/first\"\nversion = \"1.2\"\ncolour = \"red\"\n",
+    )
+    .unwrap();
+    let out = take6(tmp.path(), &["--games", "1"]);
+    assert_ok(&out);
+    let said = said_of(&out);
+    assert!(
+        said.contains("take6: warning: bots/first: bot.toml: unknown key colour ignored"),
+        "{said}"
+    );
+    assert!(!said.contains("skipped"), "{said}");
+    let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+    assert!(manifest.contains("version = \"1.2\""), "{manifest}");
+    let page = fs::read_to_string(series_dir(tmp.path()).join("report.html")).unwrap();
+    for part in [
+        "<td class=\"version\">1.2</td>",
+        "<td class=\"author\">Alice &lt;alice@example.org&gt;</td>",
+        "plays its first card <a href=\"https://example.org/first\"",
+    ] {
+        assert!(page.contains(part), "{part} in the report");
+    }
+}
+
 /// Everything a command printed, stdout then stderr.
 fn said_of(out: &Output) -> String {
     format!("{}{}", text(&out.stdout), text(&out.stderr))

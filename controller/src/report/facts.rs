@@ -64,6 +64,9 @@ pub struct FactBot {
     pub hash: String,
     pub source: String,
     pub template: String,
+    /// What its `bot.toml` says of it.
+    #[serde(flatten)]
+    pub about: crate::bots::About,
 }
 
 /// A bot that could not take part, and why.

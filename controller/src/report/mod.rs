@@ -570,6 +570,29 @@ fn games_line(report: &Report<'_>) -> String {
     }
 }
 
+/// A bot's description and its `url` (a link only when it is `http://` or `https://`; any
+/// other text is shown as text), from its `bot.toml`, escaped for the page.
+fn about_cell(about: &crate::bots::About) -> String {
+    let mut cell = escape(about.description.as_deref().unwrap_or(""));
+    if let Some(url) = &about.url {
+        if !cell.is_empty() {
+            cell.push(' ');
+        }
+        let lower = url.to_ascii_lowercase();
+        if lower.starts_with("https://") || lower.starts_with("http://") {
+            let _ = write!(
+                cell,
+                "<a href=\"{}\" rel=\"nofollow noopener\">{}</a>",
+                escape(url),
+                escape(url)
+            );
+        } else {
+            cell.push_str(&escape(url));
+        }
+    }
+    cell
+}
+
 /// The series' facts: its settings, bots, built-ins and skipped bots, from `series.toml`.
 fn facts_section(page: &mut String, report: &Report<'_>) {
     let f = report.facts;
@@ -588,14 +611,18 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
         escape(f.finished.as_deref().unwrap_or("")),
         escape(&games_line(report)),
     );
-    page.push_str("<h3>Bots</h3><table class=\"bots\"><thead><tr><th>bot</th><th>SHA-256 of its folder</th><th>source</th><th>template</th></tr></thead><tbody>");
+    page.push_str("<h3>Bots</h3><table class=\"bots\"><thead><tr><th>bot</th><th>version</th><th>author</th><th>about</th><th>SHA-256 of its folder</th><th>source</th><th>template</th></tr></thead><tbody>");
     // Template sets are Take 6's wire; a Kingdomino bot speaks CodinGame's one wire.
     let templated = report.game().supports().templates;
     for b in &f.bots {
         let _ = write!(
             page,
-            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td class=\"version\">{}</td><td class=\"author\">{}</td>\
+             <td class=\"about\">{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
             escape(&b.name),
+            escape(b.about.version.as_deref().unwrap_or("")),
+            escape(b.about.author.as_deref().unwrap_or("")),
+            about_cell(&b.about),
             escape(&b.hash),
             escape(&b.source),
             if templated {

@@ -177,6 +177,8 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
             hash,
             template: Manifest::template_of(b),
             generated: b.generated.clone(),
+            about: b.about.clone(),
+            warnings: Vec::new(),
         });
     }
     Ok(out)

@@ -50,6 +50,15 @@ pub async fn run(
     let tools = bots::Toolchains::for_sandbox(&sandbox);
     let (mut bots, mut skipped) =
         prepare_entrants(settings, dir, &sandbox, &tools, wires, &mut stop).await?;
+    let place = settings.place();
+    for (bot, _) in &bots {
+        for warning in &bot.warnings {
+            eprintln!(
+                "take6: warning: {}: {warning}",
+                crate::untrusted::terminal(&place.of(&bot.name))
+            );
+        }
+    }
     let chosen = match &settings.against {
         Some(against) => choose(
             against,
