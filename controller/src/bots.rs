@@ -257,6 +257,38 @@ pub async fn prepare(
     tools: &Toolchains,
     game: &str,
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
+    let unwatched: Arc<dyn BuildWatch> = Arc::new(());
+    let places = (bots_dir, series_dir);
+    let limits = (build_timeout, jobs, max_data);
+    prepare_watched(places, limits, sandbox, prewarm, tools, game, unwatched).await
+}
+
+/// Who is told of each bot's build as it starts and as it ends (`take6 run`'s progress:
+/// a bar on a terminal, lines elsewhere). `()` is told nothing.
+pub trait BuildWatch: Send + Sync {
+    /// The build of `name` starts now.
+    fn started(&self, name: &str);
+    /// The build of `name` ended after `took`; `ok` when it succeeded.
+    fn finished(&self, name: &str, took: Duration, ok: bool);
+}
+
+impl BuildWatch for () {
+    fn started(&self, _: &str) {}
+    fn finished(&self, _: &str, _: Duration, _: bool) {}
+}
+
+/// [`prepare`], telling `watch` of each build as it starts and ends. `places` is the bots
+/// folder and the series' folder; `limits` the build timeout, `--jobs` and the most file data
+/// of a bot.
+pub async fn prepare_watched(
+    (bots_dir, series_dir): (&Path, &Path),
+    (build_timeout, jobs, max_data): (Duration, usize, u64),
+    sandbox: &Arc<Sandbox>,
+    prewarm: Prewarm,
+    tools: &Toolchains,
+    game: &str,
+    watch: Arc<dyn BuildWatch>,
+) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
     }
@@ -284,6 +316,7 @@ pub async fn prepare(
         let tools = Arc::clone(&tools);
         let looks_alike = alike.get(&file_name(&folder)).cloned();
         let game = game.to_string();
+        let watch = Arc::clone(&watch);
         tasks.spawn(async move {
             let name = file_name(&folder);
             if let Some(reason) = looks_alike {
@@ -301,6 +334,7 @@ pub async fn prepare(
                     warm,
                     tools: &tools,
                     game: &game,
+                    watch: &*watch,
                 },
                 max_data,
                 &sandbox,
@@ -552,6 +586,8 @@ struct Slots<'a> {
     tools: &'a Arc<Toolchains>,
     /// The game the series plays: a bot whose `bot.toml` names other games is skipped.
     game: &'a str,
+    /// Told of each build as it starts and ends.
+    watch: &'a dyn BuildWatch,
 }
 
 /// Checks, copies and builds one folder (`folder` names it, `source` is where it is, or why it
@@ -597,9 +633,11 @@ async fn prepare_one(
     if has_build {
         let _slot = slots.builds.acquire().await.expect("never closed");
         let log = logs.join(format!("{name}.build.log"));
-        run_build(sandbox, &workdir, &log, build_timeout)
-            .await
-            .map_err(|why| format!("{why} (see {})", log.display()))?;
+        let began = std::time::Instant::now();
+        slots.watch.started(&name);
+        let built = run_build(sandbox, &workdir, &log, build_timeout).await;
+        slots.watch.finished(&name, began.elapsed(), built.is_ok());
+        built.map_err(|why| format!("{why} (see {})", log.display()))?;
     }
     // A launch that cannot start is refused now, with its cause, rather than faulted in
     // every game as a bot that "closed its output".

@@ -1281,6 +1281,44 @@ fn bot_toml_metadata_is_shown_in_the_report_and_an_unknown_key_is_a_warning() {
     }
 }
 
+/// Issue 37: off a terminal, each bot's build is said as it starts and as it ends, with its
+/// time, and a closing line names the slowest (before, nothing was said while bots built).
+#[test]
+fn builds_are_said_as_they_start_and_end_and_the_slow_ones_named() {
+    let tmp = arena(&[fixture("first"), fixture("lowest")]);
+    use std::os::unix::fs::PermissionsExt;
+    for (bot, script) in [
+        ("first", "#!/bin/sh\nsleep 1.5\n"),
+        ("lowest", "#!/bin/sh\ntrue\n"),
+    ] {
+        let build = tmp.path().join("bots").join(bot).join("build");
+        fs::write(&build, script).unwrap();
+        fs::set_permissions(&build, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = take6(tmp.path(), &["--games", "1"]);
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    let at = |needle: &str| {
+        stderr
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle} in {stderr}"))
+    };
+    assert!(at("take6: building first\n") < at("take6: built first in 1."));
+    assert!(at("take6: building lowest\n") < at("take6: built lowest in 0."));
+    let closing = at("take6: 2 builds in ");
+    assert!(closing > at("take6: built first in"), "{stderr}");
+    assert!(
+        stderr[closing..]
+            .lines()
+            .next()
+            .unwrap()
+            .contains("; the slowest: first 1."),
+        "{stderr}"
+    );
+    // All of it before the games begin.
+    assert!(closing < at("2 bots + 8 built-ins"), "{stderr}");
+}
+
 /// Everything a command printed, stdout then stderr.
 fn said_of(out: &Output) -> String {
     format!("{}{}", text(&out.stdout), text(&out.stderr))
