@@ -1319,6 +1319,76 @@ fn builds_are_said_as_they_start_and_end_and_the_slow_ones_named() {
     assert!(closing < at("2 bots + 8 built-ins"), "{stderr}");
 }
 
+/// Issue 37: a report to publish. Bots are named where the host named them (the repository at
+/// its revision), never by this machine's absolute paths; the config by its name; the interval
+/// scale holds the field, a faulty bot far from it marked at the edge, and the caption does
+/// not call a scale from 0 one that does not start at 0.
+#[test]
+fn the_report_names_bots_by_repository_and_scales_intervals_to_the_field() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("koth-bots");
+    copy_dir(&fixtures().join("first"), &repo.join("alpha"));
+    copy_dir(&fixtures().join("lowest"), &repo.join("beta"));
+    copy_dir(&fixtures().join("crash-at-start"), &repo.join("crasher"));
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "--quiet", "-m", "three bots"]);
+    git(&repo, &["tag", "v1"]);
+    fs::write(
+        tmp.path().join("take6.toml"),
+        "games = 4\nseed = 1234567890123456789\n",
+    )
+    .unwrap();
+    let out = take6(
+        tmp.path(),
+        &["--bots", "koth-bots@v1", "--config", "take6.toml"],
+    );
+    assert_ok(&out);
+    let page = fs::read_to_string(series_dir(tmp.path()).join("report.html")).unwrap();
+    for absolute in [
+        tmp.path().display().to_string(),
+        fs::canonicalize(tmp.path()).unwrap().display().to_string(),
+    ] {
+        assert!(!page.contains(&absolute), "{absolute} in the report");
+    }
+    assert!(!page.contains(".repos"), "the cache in the report");
+    for part in [
+        "<td>koth-bots@v1:alpha</td>",
+        "<td>koth-bots@v1:crasher</td>",
+        "<th>bots</th><td><code>koth-bots@v1</code>",
+        "<th>config</th><td><code>take6.toml</code>",
+    ] {
+        assert!(page.contains(part), "{part} in the report");
+    }
+    // The crasher's mean (100 and more) is off a scale that holds the others' intervals.
+    let attr = |from: &str, name: &str| -> f64 {
+        let at = page.find(from).unwrap() + from.len();
+        let rest = &page[at..];
+        let key = format!("{name}=\"");
+        let v = &rest[rest.find(&key).unwrap() + key.len()..];
+        v[..v.find('"').unwrap()].parse().unwrap()
+    };
+    let hi = attr("<svg class=\"ciaxis\"", "data-hi");
+    let lo = attr("<svg class=\"ciaxis\"", "data-lo");
+    let crasher = attr("data-bot=\"crasher\"", "data-mean");
+    assert!(
+        crasher >= 100.0 && hi < crasher,
+        "scale {lo}..{hi}, crasher {crasher}"
+    );
+    let row = &page[page.find("data-bot=\"crasher\"").unwrap()..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    assert!(
+        row.contains("off the scale") && row.contains("class=\"outlier\""),
+        "{row}"
+    );
+    assert!(page.contains("marked ▸ at its edge"), "the caption says so");
+    let from_zero = page.contains("drawn on a scale from 0 to ");
+    assert!(
+        !(from_zero && page.contains("does not start at 0")),
+        "a caption that contradicts itself"
+    );
+}
+
 /// Everything a command printed, stdout then stderr.
 fn said_of(out: &Output) -> String {
     format!("{}{}", text(&out.stdout), text(&out.stderr))
