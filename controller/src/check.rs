@@ -427,13 +427,7 @@ It faulted on its first turn in every game, and its bot.toml does not say which 
 /// The bot's reply times against their limits: first replies of a game, and the others.
 fn reply_times(said: &[Said], settings: &Settings) -> String {
     let mut out = String::new();
-    let mut later: Vec<f64> = Vec::new();
-    let mut firsts: Vec<f64> = Vec::new();
-    for s in said.iter().filter(|s| s.speaker == Speaker::Bot) {
-        if let Some(ms) = s.reply_ms {
-            if s.first { &mut firsts } else { &mut later }.push(ms);
-        }
-    }
+    let (mut firsts, mut later) = replies(said);
     let _ = writeln!(
         out,
         "\nReply times (wall-clock time from the message to the reply; the limits count {}):",
@@ -467,7 +461,68 @@ fn reply_times(said: &[Said], settings: &Settings) -> String {
             }
         );
     }
+    out.push_str(&wall_warning(&firsts, &later, settings));
     out
+}
+
+/// The bot's replies, each one however many lines it is (a Kingdomino reply is a PUT and a
+/// PICK line): the wall-clock time from the message to its last line, first replies of a game
+/// apart from the others.
+fn replies(said: &[Said]) -> (Vec<f64>, Vec<f64>) {
+    let (mut firsts, mut later) = (Vec::new(), Vec::new());
+    let mut reply: Option<(bool, f64)> = None;
+    let mut end = |reply: &mut Option<(bool, f64)>| {
+        if let Some((first, ms)) = reply.take() {
+            if first { &mut firsts } else { &mut later }.push(ms);
+        }
+    };
+    for (i, s) in said.iter().enumerate() {
+        let same_game = i > 0 && said[i - 1].game == s.game;
+        if s.speaker != Speaker::Bot || !same_game {
+            end(&mut reply);
+        }
+        if s.speaker != Speaker::Bot {
+            continue;
+        }
+        if let Some(ms) = s.reply_ms {
+            let (first, longest) = reply.get_or_insert((false, 0.0));
+            *first |= s.first;
+            *longest = longest.max(ms);
+        }
+    }
+    end(&mut reply);
+    (firsts, later)
+}
+
+/// Under the CPU clock, a bot whose replies took longer in wall-clock time than their limits
+/// passes here (it may block, sleep or wait up to `--wall-factor` times the limit) but would
+/// time out in an arena that times wall-clock time (CodinGame, Botzone): said, with the
+/// longest reply and the limit.
+fn wall_warning(firsts: &[f64], later: &[f64], settings: &Settings) -> String {
+    if settings.clock != crate::sandbox::Clock::Cpu {
+        return String::new();
+    }
+    let longest = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    let over: Vec<String> = [
+        ("a first reply", longest(firsts), settings.first_reply_ms),
+        ("a later reply", longest(later), settings.reply_ms),
+    ]
+    .into_iter()
+    .filter(|(_, ms, limit)| *ms > *limit as f64)
+    .map(|(what, ms, limit)| {
+        format!("{what} took {ms:.0} ms of wall-clock time (limit {limit} ms)")
+    })
+    .collect();
+    if over.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nWARNING: {}. take6 counts CPU time, so waiting or sleeping costs nothing here (up to \
+         --wall-factor {} times the limit in wall-clock time), but an arena that times \
+         wall-clock time (CodinGame, Botzone) would time these replies out.\n",
+        over.join("; "),
+        settings.wall_factor
+    )
 }
 
 /// When the check stopped before its `planned` games because the bot had the same fault in

@@ -667,6 +667,9 @@ fn check_fails_a_bot_whose_every_placement_is_refused_and_says_why() {
         refused.0 > 0 && refused.0 == refused.1 && refused.0 == refused.2,
         "{said}"
     );
+    // Replies, not lines: a PUT and a PICK are one reply, the first of each game apart.
+    assert!(said.contains("limit 10000 ms (2 replies)"), "{said}");
+    assert!(said.contains("limit 5000 ms (24 replies)"), "{said}");
     for part in [
         "the first, in game 0, turn 2: PUT 0 0 0 (tile ",
         "neither square touches the castle",
