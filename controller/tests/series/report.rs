@@ -453,6 +453,26 @@ fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
                 game.rounds[0].scores[seat].to_string(),
                 "seat {seat}"
             );
+            // Issue 37: the drawing is labelled with the coordinates the moves are written
+            // in: each placed square's column and row, on the axes of its kingdom.
+            let from = end.find(*k).unwrap();
+            let drawn = &end[from..];
+            let drawn = &drawn[..drawn[1..]
+                .find("<div class=\"kingdom")
+                .map_or(drawn.len(), |i| i + 1)];
+            for m in moves.iter().filter(|m| {
+                m.seat == seat
+                    && m.outcome == Some(take6::games::kingdomino::game::PutOutcome::Placed)
+            }) {
+                let p = m.put.unwrap();
+                for label in [
+                    format!("data-axis-x=\"{}\"", p.x),
+                    format!("data-axis-y=\"{}\"", p.y),
+                    format!("data-x=\"{}\" data-y=\"{}\"", p.x, p.y),
+                ] {
+                    assert!(drawn.contains(&label), "seat {seat}: {label} for {p:?}");
+                }
+            }
         }
         // Turns 1 and 3: the offer shows every pick's taker, and the messages.
         for t in [1, 3] {
@@ -464,6 +484,12 @@ fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
             let offered = tags(offer, "<li data-tile=");
             assert_eq!(offered.len(), 4, "four tiles offered at four players");
             for m in moves.iter().filter(|m| m.turn == t && !m.eliminated) {
+                if let (Some(p), Some(take6::games::kingdomino::game::PutOutcome::Placed)) =
+                    (m.put, m.outcome)
+                {
+                    let at = format!("at (x {}, y {})", p.x, p.y);
+                    assert!(dom.contains(&at), "{at} in turn {t}'s moves");
+                }
                 let pick = m.pick.expect("turns 1 and 3 pick");
                 let li = offered
                     .iter()
