@@ -700,3 +700,25 @@ fn refused_counts(said: &str) -> (usize, usize, usize) {
         .collect();
     (numbers[0], numbers[1], numbers[2])
 }
+
+/// Issue 37: a person who ends `take6 play` with Ctrl-D (end of input) is told their kingdom
+/// still scores, and the summary lists no fault log for them: leaving is no bot's fault.
+#[test]
+fn leaving_play_with_ctrl_d_lists_no_fault_of_the_person() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir_all(tmp.path().join("bots")).unwrap();
+    let out = take6_cmd(tmp.path())
+        .args(["play", "--game", "kingdomino", "--seed", "31", "--against"])
+        .args(["greedy", "random"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("You left the game"), "{stdout}");
+    assert!(
+        !stdout.contains("Faults, with each game's stderr"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("you: 1 fault"), "{stdout}");
+}

@@ -65,7 +65,8 @@ pub(super) fn sinks(
                     dir: dir.path.clone(),
                 },
             )
-            .until_separated(settings.until_separated.then_some(settings.top)),
+            .until_separated(settings.until_separated.then_some(settings.top))
+            .person(settings.human.clone()),
         ),
     ];
     if settings.until_separated {
