@@ -1018,14 +1018,16 @@ fn out_of_memory(sandbox: &Sandbox, log: &Path) -> String {
     if !SIGNS.iter().any(|s| tail.contains(s)) {
         return String::new();
     }
-    let per_process = if sandbox.report().enforced.contains(&"address-space") {
-        " of address space per process"
+    let (mib, per_process) = if sandbox.report().enforced.contains(&"address-space") {
+        (
+            sandbox.build_address_space_mib(),
+            " of address space per process",
+        )
     } else {
-        ""
+        (sandbox.limits().memory_mib, "")
     };
     format!(
-        " (it ran out of memory: a build may use {} MiB{per_process}; --memory-mib raises it)",
-        sandbox.limits().memory_mib
+        " (it ran out of memory: a build may use {mib} MiB{per_process}; --memory-mib raises it)"
     )
 }
 
