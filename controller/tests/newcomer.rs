@@ -882,7 +882,8 @@ fn a_build_out_of_memory_names_the_limit_and_its_flag() {
     let build = tmp.path().join("bots/first/build");
     fs::write(
         &build,
-        "#!/bin/sh\nexec python3 -c 'x = bytearray(1 << 31)'\n",
+        // 8 GiB: past the 4 GiB of address space a build gets at the least (issue 37).
+        "#!/bin/sh\nexec python3 -c 'x = bytearray(1 << 33)'\n",
     )
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
@@ -903,7 +904,7 @@ fn a_build_out_of_memory_names_the_limit_and_its_flag() {
     let said = said(&out);
     assert!(
         said.contains(
-            "build exited with status 1 (it ran out of memory: a build may use 256 MiB of \
+            "build exited with status 1 (it ran out of memory: a build may use 4096 MiB of \
              address space per process; --memory-mib raises it)"
         ),
         "{said}"
