@@ -55,6 +55,11 @@ pub struct Bot {
     pub template: TemplateChoice,
     /// The scripts take6 wrote into its working copy, its folder having no `launch`.
     pub generated: Option<Generated>,
+    /// What its `bot.toml` says of it (author, description, url, version).
+    pub about: About,
+    /// What is worth saying of its folder before the series (a `bot.toml` key take6 does not
+    /// know), said on stderr.
+    pub warnings: Vec<String>,
 }
 
 /// A folder that is not a usable bot, and why.
@@ -68,20 +73,73 @@ pub struct Skipped {
 /// such a skip is by design, so it does not make `take6 run` exit non-zero.
 pub const FOR_ANOTHER_GAME: &str = "for another game: ";
 
+/// How the reason of a folder of a git repository that holds no bot at all begins (no
+/// `launch`, no `build`, no `bot.toml`, no source take6 knows: `docs/`): it is left out with
+/// a note, by design, so it does not make `take6 run` exit non-zero.
+pub const NOT_A_BOT: &str = "holds no bot: ";
+
 impl Skipped {
-    /// The line that says so on a terminal: `<folder>: skipped: <reason>`, the folder (under
-    /// `bots`) and the reason through [`crate::untrusted`] (a reason's lines indented).
-    pub fn line(&self, bots: &Path) -> String {
-        format!(
-            "{}: skipped: {}",
-            crate::untrusted::terminal(&folder_of(bots, &self.name).display().to_string()),
-            crate::untrusted::terminal_text(&self.reason).replace('\n', "\n    ")
-        )
+    /// The line that says so on a terminal: `<folder>: skipped: <reason>` (a folder that holds
+    /// no bot: `note: <folder> left out: …`), the folder as `place` names it and the reason
+    /// through [`crate::untrusted`] (a reason's lines indented).
+    pub fn line(&self, place: &Place) -> String {
+        let folder = crate::untrusted::terminal(&place.of(&self.name));
+        let reason = crate::untrusted::terminal_text(&self.reason).replace('\n', "\n    ");
+        match reason.strip_prefix(NOT_A_BOT) {
+            Some(why) => format!("take6: note: {folder} left out: it holds no bot ({why})"),
+            None => format!("{folder}: skipped: {reason}"),
+        }
     }
 
     /// Whether the bot was left out because its `bot.toml` names other games.
     pub fn is_for_another_game(&self) -> bool {
         self.reason.starts_with(FOR_ANOTHER_GAME)
+    }
+
+    /// Whether the folder was left out by design, not for a fault: a bot of another game, or a
+    /// folder of a repository that holds no bot at all.
+    pub fn is_left_out(&self) -> bool {
+        self.is_for_another_game() || self.reason.starts_with(NOT_A_BOT)
+    }
+}
+
+/// Where the bot folders of a series are, as people name them: under the bots folder
+/// (`bots/alice`), or in a git repository at a revision (`../koth-bots@v2:alice`), never the
+/// cache the repository is checked out in.
+#[derive(Debug, Clone, Default)]
+pub struct Place {
+    /// The bots folder (a repository's cache, for one).
+    pub bots: PathBuf,
+    /// The repository and revision, as given (`../koth-bots@v2`), when the bots came from one.
+    pub repository: Option<String>,
+}
+
+impl Place {
+    /// Where the folder of the bot `name` is, as people name it.
+    pub fn of(&self, name: &str) -> String {
+        match &self.repository {
+            Some(repo) => format!("{repo}:{name}"),
+            None => folder_of(&self.bots, name).display().to_string(),
+        }
+    }
+}
+
+/// Marks the skipped folders of a git repository that hold no bot at all (a `docs/` beside the
+/// bots: no `launch`, no `build`, no `bot.toml`, no source take6 knows) as left out by design.
+pub fn left_out_of_repository(bots: &Path, skipped: &mut [Skipped]) {
+    for s in skipped.iter_mut() {
+        let folder = bots.join(&s.name);
+        let holds = |f: &str| fs::symlink_metadata(folder.join(f)).is_ok();
+        let is_dir = fs::symlink_metadata(&folder).is_ok_and(|m| m.is_dir());
+        if is_dir
+            && s.reason.starts_with(generate::NO_SOURCE)
+            && !["launch", "build", BOT_TOML].iter().any(|f| holds(f))
+        {
+            s.reason = format!(
+                "{NOT_A_BOT}no launch, build or bot.toml, and no source of a language take6 \
+                 builds"
+            );
+        }
     }
 }
 
@@ -98,9 +156,9 @@ pub enum BotsError {
     Write { path: PathBuf, error: io::Error },
 }
 
-/// `bot.toml`: per-bot settings.
+/// `bot.toml`: per-bot settings, and what its author says of it. A key it does not know is
+/// a warning (an entrant's own metadata), not a reason to skip the bot.
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct BotToml {
     /// The template set the bot speaks, e.g. `codingame`.
     template: Option<String>,
@@ -109,6 +167,63 @@ struct BotToml {
     /// A Botzone bot's "keep running" option: it may ask to be kept running between its
     /// turns (its input then stays open after each request). Absent: false, as on Botzone.
     keep_running: Option<bool>,
+    /// Who wrote it; shown in the report, changes nothing.
+    author: Option<String>,
+    /// What it does, in a line; shown in the report.
+    description: Option<String>,
+    /// Where to read more (its repository, a write-up); shown in the report.
+    url: Option<String>,
+    /// Its version; shown in the report.
+    version: Option<String>,
+    /// Any other key: said in a warning, otherwise ignored.
+    #[serde(flatten)]
+    unknown: std::collections::BTreeMap<String, toml::Value>,
+}
+
+/// The keys `bot.toml` knows, for its messages.
+const BOT_TOML_KEYS: &str = "template, games, keep_running, author, description, url, version";
+
+/// What a bot's author says of it in its `bot.toml` (`author`, `description`, `url`,
+/// `version`): recorded in `series.toml` and shown in the report; it changes no game.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct About {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// What the `bot.toml` of the working copy `workdir` says of the bot, and a warning for each
+/// key it does not know (the key shown through [`crate::untrusted`]). A `bot.toml` that
+/// cannot be read says nothing (it was checked when the bot was staged).
+pub fn about(workdir: &Path) -> (About, Vec<String>) {
+    let Some(toml) = folder::read_text(&workdir.join(BOT_TOML), BOT_TOML_CAP)
+        .ok()
+        .and_then(|text| toml::from_str::<BotToml>(&text).ok())
+    else {
+        return (About::default(), Vec::new());
+    };
+    let warnings = toml
+        .unknown
+        .keys()
+        .map(|k| {
+            format!(
+                "bot.toml: unknown key {} ignored (its keys are {BOT_TOML_KEYS})",
+                crate::untrusted::terminal(k)
+            )
+        })
+        .collect();
+    let about = About {
+        author: toml.author,
+        description: toml.description,
+        url: toml.url,
+        version: toml.version,
+    };
+    (about, warnings)
 }
 
 /// Whether the bot whose working copy is `workdir` enabled Botzone's keep-running in its
@@ -142,6 +257,38 @@ pub async fn prepare(
     tools: &Toolchains,
     game: &str,
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
+    let unwatched: Arc<dyn BuildWatch> = Arc::new(());
+    let places = (bots_dir, series_dir);
+    let limits = (build_timeout, jobs, max_data);
+    prepare_watched(places, limits, sandbox, prewarm, tools, game, unwatched).await
+}
+
+/// Who is told of each bot's build as it starts and as it ends (`take6 run`'s progress:
+/// a bar on a terminal, lines elsewhere). `()` is told nothing.
+pub trait BuildWatch: Send + Sync {
+    /// The build of `name` starts now.
+    fn started(&self, name: &str);
+    /// The build of `name` ended after `took`; `ok` when it succeeded.
+    fn finished(&self, name: &str, took: Duration, ok: bool);
+}
+
+impl BuildWatch for () {
+    fn started(&self, _: &str) {}
+    fn finished(&self, _: &str, _: Duration, _: bool) {}
+}
+
+/// [`prepare`], telling `watch` of each build as it starts and ends. `places` is the bots
+/// folder and the series' folder; `limits` the build timeout, `--jobs` and the most file data
+/// of a bot.
+pub async fn prepare_watched(
+    (bots_dir, series_dir): (&Path, &Path),
+    (build_timeout, jobs, max_data): (Duration, usize, u64),
+    sandbox: &Arc<Sandbox>,
+    prewarm: Prewarm,
+    tools: &Toolchains,
+    game: &str,
+    watch: Arc<dyn BuildWatch>,
+) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
     }
@@ -169,6 +316,7 @@ pub async fn prepare(
         let tools = Arc::clone(&tools);
         let looks_alike = alike.get(&file_name(&folder)).cloned();
         let game = game.to_string();
+        let watch = Arc::clone(&watch);
         tasks.spawn(async move {
             let name = file_name(&folder);
             if let Some(reason) = looks_alike {
@@ -186,6 +334,7 @@ pub async fn prepare(
                     warm,
                     tools: &tools,
                     game: &game,
+                    watch: &*watch,
                 },
                 max_data,
                 &sandbox,
@@ -437,6 +586,8 @@ struct Slots<'a> {
     tools: &'a Arc<Toolchains>,
     /// The game the series plays: a bot whose `bot.toml` names other games is skipped.
     game: &'a str,
+    /// Told of each build as it starts and ends.
+    watch: &'a dyn BuildWatch,
 }
 
 /// Checks, copies and builds one folder (`folder` names it, `source` is where it is, or why it
@@ -482,9 +633,11 @@ async fn prepare_one(
     if has_build {
         let _slot = slots.builds.acquire().await.expect("never closed");
         let log = logs.join(format!("{name}.build.log"));
-        run_build(sandbox, &workdir, &log, build_timeout)
-            .await
-            .map_err(|why| format!("{why} (see {})", log.display()))?;
+        let began = std::time::Instant::now();
+        slots.watch.started(&name);
+        let built = run_build(sandbox, &workdir, &log, build_timeout).await;
+        slots.watch.finished(&name, began.elapsed(), built.is_ok());
+        built.map_err(|why| format!("{why} (see {})", log.display()))?;
     }
     // A launch that cannot start is refused now, with its cause, rather than faulted in
     // every game as a bot that "closed its output".
@@ -498,6 +651,7 @@ async fn prepare_one(
     // writes, so the sandboxes start while the other bots' images are made (queued behind
     // every image, they used to start only once the last one was done).
     sandbox.prewarm(&workdir, slots.warm);
+    let (about, warnings) = about(&workdir);
     Ok(Bot {
         name,
         source,
@@ -505,6 +659,8 @@ async fn prepare_one(
         hash,
         template,
         generated,
+        about,
+        warnings,
     })
 }
 
@@ -727,9 +883,15 @@ fn bot_toml(folder: &Path, listing: &Listing) -> Result<BotToml, String> {
         folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP).map_err(|e| e.to_string())?;
     toml::from_str(&text).map_err(|e| {
         format!(
-            "bot.toml is not valid (its keys are template = \"<set name>\", games = \
-             [\"take6\" or \"kingdomino\", ...] and, for a Botzone game, keep_running = \
-             true): {}",
+            "bot.toml is not valid (its keys are template = \"<set name>\", games = [{}, or \
+             a game folder's name (the name in its game.toml), ...], for a Botzone game \
+             keep_running = true, and author, description, url and version, each a \
+             string): {}",
+            crate::games::known()
+                .iter()
+                .map(|g| format!("\"{g}\""))
+                .collect::<Vec<_>>()
+                .join(", "),
             toml_problem(&text, &e)
         )
     })
@@ -856,14 +1018,16 @@ fn out_of_memory(sandbox: &Sandbox, log: &Path) -> String {
     if !SIGNS.iter().any(|s| tail.contains(s)) {
         return String::new();
     }
-    let per_process = if sandbox.report().enforced.contains(&"address-space") {
-        " of address space per process"
+    let (mib, per_process) = if sandbox.report().enforced.contains(&"address-space") {
+        (
+            sandbox.build_address_space_mib(),
+            " of address space per process",
+        )
     } else {
-        ""
+        (sandbox.limits().memory_mib, "")
     };
     format!(
-        " (it ran out of memory: a build may use {} MiB{per_process}; --memory-mib raises it)",
-        sandbox.limits().memory_mib
+        " (it ran out of memory: a build may use {mib} MiB{per_process}; --memory-mib raises it)"
     )
 }
 
@@ -1078,7 +1242,7 @@ mod tests {
     }
 
     #[test]
-    fn bot_toml_chooses_a_set_and_rejects_unknown_keys() {
+    fn bot_toml_chooses_a_set_and_warns_of_unknown_keys() {
         let tmp = tempfile::tempdir().unwrap();
         fs::write(tmp.path().join(BOT_TOML), "template = \"codingame\"\n").unwrap();
         assert_eq!(
@@ -1087,13 +1251,40 @@ mod tests {
             }),
             Ok(TemplateChoice::Set("codingame".into()))
         );
-        fs::write(tmp.path().join(BOT_TOML), "templat = \"codingame\"\n").unwrap();
-        let err = bot_toml(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap())
-            .and_then(|t| {
-                template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap(), t)
-            })
-            .unwrap_err();
-        assert!(err.contains("bot.toml") && err.contains("templat"), "{err}");
+        // An unknown key is a warning naming it; the author's metadata is kept.
+        fs::write(
+            tmp.path().join(BOT_TOML),
+            "templat = \"codingame\"\nauthor = \"Alice\"\ndescription = \"lowest card\"\n\
+             url = \"https://example.org/alice\"\nversion = \"1.2\"\n",
+        )
+        .unwrap();
+        let listing = folder::scan(tmp.path(), 1 << 20).unwrap();
+        assert_eq!(
+            bot_toml(tmp.path(), &listing).and_then(|t| template_choice(tmp.path(), &listing, t)),
+            Ok(TemplateChoice::Set("default".into()))
+        );
+        let (about, warnings) = about(tmp.path());
+        assert_eq!(
+            about,
+            About {
+                author: Some("Alice".into()),
+                description: Some("lowest card".into()),
+                url: Some("https://example.org/alice".into()),
+                version: Some("1.2".into()),
+            }
+        );
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("unknown key templat ignored"),
+            "{warnings:?}"
+        );
+        // A known key of the wrong kind is still an error, naming every game there is.
+        fs::write(tmp.path().join(BOT_TOML), "games = 5\n").unwrap();
+        let err = bot_toml(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()).unwrap_err();
+        assert!(
+            err.contains("\"take6\", \"kingdomino\", or a game folder's name"),
+            "{err}"
+        );
         fs::remove_file(tmp.path().join(BOT_TOML)).unwrap();
         fs::write(tmp.path().join(BOT_TEMPLATE), "").unwrap();
         assert_eq!(

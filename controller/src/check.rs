@@ -5,6 +5,7 @@
 //! and its mean score against the built-ins.
 
 use crate::untrusted;
+use itertools::Itertools;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -231,17 +232,24 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     if let Some(hint) = another_game(settings, &mine) {
         out.push_str(&hint);
     }
+    let refused = refusals(settings, &mine);
+    out.push_str(&refused.text);
     out.push_str(&reply_times(said, settings));
     out.push_str(&scores(&games, bot, settings.game.direction()));
     if let Some(stop) = stopped_early(&mine, settings.games) {
         out.push_str(&stop);
     }
-    if faults == 0 {
+    let games = crate::names::count(mine.len() as u64, "game");
+    if faults == 0 && refused.all {
         let _ = writeln!(
             out,
-            "\nOK: no fault in {}.",
-            crate::names::count(mine.len() as u64, "game")
+            "\nFAILED: no fault in {games}, but the rules refused every one of its {}.",
+            refused.what
         );
+        return (out, false);
+    }
+    if faults == 0 {
+        let _ = writeln!(out, "\nOK: no fault in {games}{}.", refused.note);
     } else {
         let _ = writeln!(
             out,
@@ -319,6 +327,70 @@ fn fault_text(
     out
 }
 
+/// What the rules refused of the bot's moves over its games ([`crate::game::Game::refusals`]):
+/// the text to print, whether every move judged was refused, and a note for the verdict.
+struct Refused {
+    text: String,
+    all: bool,
+    what: &'static str,
+    note: String,
+}
+
+/// How many of the bot's moves the rules refused without a fault, by rule, and the first with
+/// its game, turn, move and rule.
+fn refusals(settings: &Settings, mine: &[(&GameRecord, usize)]) -> Refused {
+    let mut judged = 0;
+    let mut what = "moves";
+    let mut refused: Vec<(u64, crate::game::Refusal)> = Vec::new();
+    for (g, seat) in mine {
+        let r = settings.game.refusals(g, *seat);
+        judged += r.judged;
+        if !r.what.is_empty() {
+            what = r.what;
+        }
+        refused.extend(r.refused.into_iter().map(|f| (g.game, f)));
+    }
+    let Some((game, first)) = refused.first() else {
+        return Refused {
+            text: String::new(),
+            all: false,
+            what,
+            note: String::new(),
+        };
+    };
+    let counts = refused.iter().map(|(_, r)| r.rule.as_str()).counts();
+    let mut rules: Vec<(&str, usize)> = counts.into_iter().collect();
+    rules.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let by_rule: Vec<String> = rules
+        .iter()
+        .map(|(r, n)| format!("{n} broke {r}"))
+        .collect();
+    let mut text = format!(
+        "\nRefused by the rules (not faults: the game goes on, but the move is lost): {} of {} \
+         {what} ({}).\n",
+        refused.len(),
+        judged,
+        by_rule.join(", ")
+    );
+    let _ = writeln!(
+        text,
+        "  the first, in game {game}, turn {}: {} broke {}: {}",
+        first.turn,
+        untrusted::terminal(&first.shown),
+        first.rule,
+        first.why
+    );
+    Refused {
+        text,
+        all: refused.len() == judged,
+        what,
+        note: format!(
+            ", but {} of {judged} {what} refused (see above)",
+            refused.len()
+        ),
+    }
+}
+
 /// A bot checked at a game other than the default that faulted on its first turn in every
 /// game, and whose `bot.toml` does not say which games it plays, may be a bot of the default
 /// game (a Take 6 bot at a Kingdomino table waits for lines that never come): said once, with
@@ -355,13 +427,7 @@ It faulted on its first turn in every game, and its bot.toml does not say which 
 /// The bot's reply times against their limits: first replies of a game, and the others.
 fn reply_times(said: &[Said], settings: &Settings) -> String {
     let mut out = String::new();
-    let mut later: Vec<f64> = Vec::new();
-    let mut firsts: Vec<f64> = Vec::new();
-    for s in said.iter().filter(|s| s.speaker == Speaker::Bot) {
-        if let Some(ms) = s.reply_ms {
-            if s.first { &mut firsts } else { &mut later }.push(ms);
-        }
-    }
+    let (mut firsts, mut later) = replies(said);
     let _ = writeln!(
         out,
         "\nReply times (wall-clock time from the message to the reply; the limits count {}):",
@@ -395,7 +461,68 @@ fn reply_times(said: &[Said], settings: &Settings) -> String {
             }
         );
     }
+    out.push_str(&wall_warning(&firsts, &later, settings));
     out
+}
+
+/// The bot's replies, each one however many lines it is (a Kingdomino reply is a PUT and a
+/// PICK line): the wall-clock time from the message to its last line, first replies of a game
+/// apart from the others.
+fn replies(said: &[Said]) -> (Vec<f64>, Vec<f64>) {
+    let (mut firsts, mut later) = (Vec::new(), Vec::new());
+    let mut reply: Option<(bool, f64)> = None;
+    let mut end = |reply: &mut Option<(bool, f64)>| {
+        if let Some((first, ms)) = reply.take() {
+            if first { &mut firsts } else { &mut later }.push(ms);
+        }
+    };
+    for (i, s) in said.iter().enumerate() {
+        let same_game = i > 0 && said[i - 1].game == s.game;
+        if s.speaker != Speaker::Bot || !same_game {
+            end(&mut reply);
+        }
+        if s.speaker != Speaker::Bot {
+            continue;
+        }
+        if let Some(ms) = s.reply_ms {
+            let (first, longest) = reply.get_or_insert((false, 0.0));
+            *first |= s.first;
+            *longest = longest.max(ms);
+        }
+    }
+    end(&mut reply);
+    (firsts, later)
+}
+
+/// Under the CPU clock, a bot whose replies took longer in wall-clock time than their limits
+/// passes here (it may block, sleep or wait up to `--wall-factor` times the limit) but would
+/// time out in an arena that times wall-clock time (CodinGame, Botzone): said, with the
+/// longest reply and the limit.
+fn wall_warning(firsts: &[f64], later: &[f64], settings: &Settings) -> String {
+    if settings.clock != crate::sandbox::Clock::Cpu {
+        return String::new();
+    }
+    let longest = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    let over: Vec<String> = [
+        ("a first reply", longest(firsts), settings.first_reply_ms),
+        ("a later reply", longest(later), settings.reply_ms),
+    ]
+    .into_iter()
+    .filter(|(_, ms, limit)| *ms > *limit as f64)
+    .map(|(what, ms, limit)| {
+        format!("{what} took {ms:.0} ms of wall-clock time (limit {limit} ms)")
+    })
+    .collect();
+    if over.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nWARNING: {}. take6 counts CPU time, so waiting or sleeping costs nothing here (up to \
+         --wall-factor {} times the limit in wall-clock time), but an arena that times \
+         wall-clock time (CodinGame, Botzone) would time these replies out.\n",
+        over.join("; "),
+        settings.wall_factor
+    )
 }
 
 /// When the check stopped before its `planned` games because the bot had the same fault in

@@ -111,6 +111,15 @@ pub trait Game: Send + Sync + 'static {
     /// reply would have been.
     fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice;
 
+    /// What the rules refused of the moves of `seat` in `record` without it being a fault
+    /// (a Kingdomino PUT that breaks a placement rule discards its tile, and the game goes
+    /// on): `take6 check` says how many, why and the first, and does not pass a bot whose
+    /// every move was refused. The default: the game refuses nothing short of a fault.
+    fn refusals(&self, record: &GameRecord, seat: usize) -> Refusals {
+        let _ = (record, seat);
+        Refusals::default()
+    }
+
     /// An optional fast path for a series of built-ins only (`--builtins-only`): a
     /// synchronous table per thread, no futures. `None`: the series plays such games as any.
     fn fast_builtins(&self) -> Option<&dyn FastBuiltins> {
@@ -187,6 +196,30 @@ pub struct Advice {
     pub asked: String,
     /// What a correct reply would have been, e.g. `one of the cards in its hand: 3 17 …`.
     pub correct: String,
+}
+
+/// What the rules refused of one seat's moves in one game ([`Game::refusals`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Refusals {
+    /// What the moves are called, plural (`placements`).
+    pub what: &'static str,
+    /// How many moves the rules judged (refused or not).
+    pub judged: usize,
+    /// The moves refused, in play order.
+    pub refused: Vec<Refusal>,
+}
+
+/// One move the rules refused ([`Refusals`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The turn it was played in.
+    pub turn: u32,
+    /// The move as the bot sent it, e.g. `PUT 0 0 0 (tile 17)`.
+    pub shown: String,
+    /// The rule it broke, short, e.g. `the connection rule`.
+    pub rule: String,
+    /// Why, in full, e.g. `neither square touches the castle or a square of its own terrain`.
+    pub why: String,
 }
 
 /// The future of one game played ([`Game::play`]): `Send`, so a table runs on any worker.

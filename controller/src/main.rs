@@ -324,13 +324,10 @@ fn judge_report(dir: &SeriesDir) -> bool {
 }
 
 /// The exit status of a series that played: [`SKIPPED_BOTS`] when skips matter and a bot was
-/// skipped for a fault (a bot whose bot.toml names another game is left out by design).
+/// skipped for a fault (a bot whose bot.toml names another game, or a folder of a repository
+/// that holds no bot, is left out by design).
 fn skips_exit(outcome: &series::SeriesOutcome, skips_matter: bool) -> ExitCode {
-    let n = outcome
-        .skipped
-        .iter()
-        .filter(|s| !s.is_for_another_game())
-        .count();
+    let n = outcome.skipped.iter().filter(|s| !s.is_left_out()).count();
     if skips_matter && n > 0 {
         eprintln!(
             "take6: {n} bot{} skipped (see above and series.toml): exit status {SKIPPED_BOTS}; \

@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// Where a series' bots came from, recorded in `series.toml` as `[settings.bots_repository]`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BotsRepository {
     /// The URL or path given.
     pub source: String,
@@ -121,6 +121,47 @@ pub fn fetch(
             commit,
         },
     ))
+}
+
+/// Puts the cache `cache` back at the commit `repository` recorded (a resumed series plays
+/// the bots it began with, whatever a later series checked out there), fetching it again from
+/// the repository when the cache lacks the commit or is gone.
+pub fn restore(cache: &Path, repository: &BotsRepository) -> Result<(), RepoError> {
+    let source = repository.source.as_str();
+    let checkout = || {
+        git(
+            Some(cache),
+            &[
+                "checkout",
+                "--quiet",
+                "--force",
+                "--detach",
+                &repository.commit,
+            ],
+            "checkout",
+            source,
+        )?;
+        git(Some(cache), &["clean", "--quiet", "-ffdx"], "clean", source).map(drop)
+    };
+    if cache.join(".git").is_dir() && checkout().is_ok() {
+        return Ok(());
+    }
+    clone_or_update(source, &remote_of(source), cache)?;
+    checkout()
+}
+
+/// Whether `source` (as `--bots` gives it now) names the repository `recorded` names: the same
+/// URL or folder (a folder by its absolute name).
+pub fn same_source(source: &str, recorded: &str) -> bool {
+    remote_of(source) == remote_of(recorded)
+}
+
+/// How `repository` is named to people: `SOURCE@REV` (or `SOURCE` at its HEAD).
+pub fn shown(repository: &BotsRepository) -> String {
+    match &repository.rev {
+        Some(rev) => format!("{}@{rev}", repository.source),
+        None => repository.source.clone(),
+    }
 }
 
 /// What is cloned: a URL as given, a local path by its absolute name, so that the cache does

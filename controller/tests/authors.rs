@@ -307,7 +307,7 @@ fn an_invalid_bot_toml_shows_its_line() {
     copy_dir(&fixtures().join("first"), &tmp.path().join("bots/badtoml"));
     fs::write(
         tmp.path().join("bots/badtoml/bot.toml"),
-        "template = \"default\"\ntemplat = 3\n",
+        "template = \"default\"\ntemplate = 3\n",
     )
     .unwrap();
     let out = run(tmp.path(), &["--games", "1", "--allow-skips"]);
@@ -317,8 +317,8 @@ fn an_invalid_bot_toml_shows_its_line() {
         stderr.contains("bot.toml is not valid") && stderr.contains("line 2, column 1"),
         "{stderr}"
     );
-    assert!(stderr.contains("  2 | templat = 3\n"), "{stderr}");
-    assert!(stderr.contains("    | ^^^^^^^"), "{stderr}");
+    assert!(stderr.contains("  2 | template = 3\n"), "{stderr}");
+    assert!(stderr.contains("    | ^^^^^^^^"), "{stderr}");
 }
 
 /// Row "`play --help`": only play's flags, its own default for --games; and no default is
@@ -547,4 +547,51 @@ fn settings_that_cannot_seat_the_bots_are_refused_before_any_build() {
         .map(|d| d.flatten().map(|e| e.file_name()).collect())
         .unwrap_or_default();
     assert!(left.is_empty(), "no series folder kept: {left:?}");
+}
+
+/// Issue 37: under the CPU clock a bot that sleeps before each reply passes, but an arena that
+/// times wall-clock time would fail it: check warns, naming its longest reply and the limit,
+/// and still passes it. A bot that replies at once gets no warning.
+#[test]
+fn check_warns_of_replies_an_arenas_wall_clock_would_time_out() {
+    let tmp = arena(&["sleepy"]);
+    // Sleeps 0.4 s before each reply, against a limit of 200 ms of CPU time.
+    fs::write(tmp.path().join("bots/sleepy/sleep-s"), "0.4").unwrap();
+    let out = check(
+        tmp.path(),
+        "bots/sleepy",
+        &[
+            "--games",
+            "1",
+            "--reply-ms",
+            "200",
+            "--first-reply-ms",
+            "5000",
+        ],
+    );
+    assert_ok(&out);
+    let all = said(&out);
+    assert!(
+        all.contains("WARNING: a later reply took ")
+            && all.contains("ms of wall-clock time (limit 200 ms)")
+            && all.contains("would time these replies out"),
+        "{all}"
+    );
+    assert!(all.contains("OK: no fault in 1 game."), "{all}");
+
+    fs::write(tmp.path().join("bots/sleepy/sleep-s"), "0").unwrap();
+    let out = check(
+        tmp.path(),
+        "bots/sleepy",
+        &[
+            "--games",
+            "1",
+            "--reply-ms",
+            "2000",
+            "--first-reply-ms",
+            "10000",
+        ],
+    );
+    assert_ok(&out);
+    assert!(!said(&out).contains("WARNING"), "{}", said(&out));
 }

@@ -633,3 +633,92 @@ fn a_one_line_reply_is_said_at_once_as_one_of_two_lines() {
         started.elapsed()
     );
 }
+
+/// Issue 37: a bot whose every PUT breaks the connection rule never faults (each tile is only
+/// discarded), and `check` does not call it OK: it says how many placements were refused, by
+/// which rule, and the first with its move. A bot that loses only some tiles passes with a note.
+#[test]
+fn check_fails_a_bot_whose_every_placement_is_refused_and_says_why() {
+    let tmp = tempfile::tempdir().unwrap();
+    let check = |bot: &str| {
+        take6_cmd(tmp.path())
+            .args([
+                "check",
+                "--game",
+                "kingdomino",
+                "--games",
+                "2",
+                "--seed",
+                "77",
+            ])
+            .args(["--first-reply-ms", "10000", "--reply-ms", "5000"])
+            .arg(fixtures().join(bot))
+            .output()
+            .unwrap()
+    };
+    let out = check("kd-disconnected");
+    let said = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(!said.contains("OK:"), "{said}");
+    // Every tile it had to place, all for the connection rule.
+    let refused = refused_counts(&said);
+    assert!(said.contains("placements ("), "{said}");
+    assert!(
+        refused.0 > 0 && refused.0 == refused.1 && refused.0 == refused.2,
+        "{said}"
+    );
+    // Replies, not lines: a PUT and a PICK are one reply, the first of each game apart.
+    assert!(said.contains("limit 10000 ms (2 replies)"), "{said}");
+    assert!(said.contains("limit 5000 ms (24 replies)"), "{said}");
+    for part in [
+        "the first, in game 0, turn 2: PUT 0 0 0 (tile ",
+        "neither square touches the castle",
+        "FAILED: no fault in 2 games, but the rules refused every one of its placements.",
+    ] {
+        assert!(said.contains(part), "{part} in {said}");
+    }
+    // kd-filler puts every tile at (4, 3): the first fits, the later ones overlap it.
+    let out = check("kd-filler");
+    let said = text(&out.stdout);
+    assert_ok(&out);
+    assert!(said.contains("broke no overlap"), "{said}");
+    assert!(said.contains("OK: no fault in 2 games, but "), "{said}");
+}
+
+/// The numbers of `check`'s line of refused moves: refused, judged, and refused by the first
+/// rule named (`… 24 of 24 placements (24 broke the connection rule).`).
+fn refused_counts(said: &str) -> (usize, usize, usize) {
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("Refused by the rules"))
+        .unwrap_or_else(|| panic!("no refusals in {said}"));
+    let tail = line.split("lost): ").nth(1).unwrap();
+    let numbers: Vec<usize> = tail
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().unwrap())
+        .collect();
+    (numbers[0], numbers[1], numbers[2])
+}
+
+/// Issue 37: a person who ends `take6 play` with Ctrl-D (end of input) is told their kingdom
+/// still scores, and the summary lists no fault log for them: leaving is no bot's fault.
+#[test]
+fn leaving_play_with_ctrl_d_lists_no_fault_of_the_person() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir_all(tmp.path().join("bots")).unwrap();
+    let out = take6_cmd(tmp.path())
+        .args(["play", "--game", "kingdomino", "--seed", "31", "--against"])
+        .args(["greedy", "random"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("You left the game"), "{stdout}");
+    assert!(
+        !stdout.contains("Faults, with each game's stderr"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("you: 1 fault"), "{stdout}");
+}

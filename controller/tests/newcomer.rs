@@ -882,7 +882,8 @@ fn a_build_out_of_memory_names_the_limit_and_its_flag() {
     let build = tmp.path().join("bots/first/build");
     fs::write(
         &build,
-        "#!/bin/sh\nexec python3 -c 'x = bytearray(1 << 31)'\n",
+        // 8 GiB: past the 4 GiB of address space a build gets at the least (issue 37).
+        "#!/bin/sh\nexec python3 -c 'x = bytearray(1 << 33)'\n",
     )
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
@@ -903,7 +904,7 @@ fn a_build_out_of_memory_names_the_limit_and_its_flag() {
     let said = said(&out);
     assert!(
         said.contains(
-            "build exited with status 1 (it ran out of memory: a build may use 256 MiB of \
+            "build exited with status 1 (it ran out of memory: a build may use 4096 MiB of \
              address space per process; --memory-mib raises it)"
         ),
         "{said}"
@@ -932,8 +933,10 @@ fn every_starter_passes_take6_check() {
             let out = take6(tmp.path(), &["new", &name, "--lang", lang, "--game", game]);
             assert!(out.status.success(), "{}", said(&out));
             assert!(
-                text(&out.stdout).contains(&format!("take6 check --game {game} bots/{name}"))
-                    || text(&out.stdout).contains(&format!("take6 check bots/{name}")),
+                text(&out.stdout).contains(&format!(
+                    "take6 check --game {game} {}/{name}",
+                    bots_of(game)
+                )) || text(&out.stdout).contains(&format!("take6 check bots/{name}")),
                 "{}",
                 said(&out)
             );
@@ -976,6 +979,43 @@ fn every_starter_passes_take6_check() {
     assert_eq!(out.status.code(), Some(1), "{}", said(&out));
 }
 
+/// Issue 37: a Kingdomino starter goes to the README's `bots-kingdomino/`, not among the Take 6
+/// bots of `bots/`; `--bots` still chooses.
+#[test]
+fn a_kingdomino_starter_is_written_into_bots_kingdomino() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = take6(
+        tmp.path(),
+        &["new", "kd", "--lang", "python", "--game", "kingdomino"],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    assert!(tmp.path().join("bots-kingdomino/kd/bot.toml").is_file());
+    assert!(!tmp.path().join("bots").exists());
+    assert!(
+        said(&out).contains("take6 check --game kingdomino bots-kingdomino/kd"),
+        "{}",
+        said(&out)
+    );
+    let out = take6(tmp.path(), &["new", "t6", "--lang", "python"]);
+    assert!(out.status.success(), "{}", said(&out));
+    assert!(tmp.path().join("bots/t6/bot.toml").is_file());
+    let out = take6(
+        tmp.path(),
+        &[
+            "new",
+            "kd2",
+            "--lang",
+            "c",
+            "--game",
+            "kingdomino",
+            "--bots",
+            "mine",
+        ],
+    );
+    assert!(out.status.success(), "{}", said(&out));
+    assert!(tmp.path().join("mine/kd2/bot.toml").is_file());
+}
+
 /// The Rust starter when rustc is not where the bots see it (rustup's ~/.cargo/bin, the usual
 /// install): the check said so with both ways out the docs give, and the second of them,
 /// `take6 check --sandbox none`, passes (when rustc is on this PATH at all).
@@ -1005,7 +1045,7 @@ fn rust_starter_without_the_sandbox(dir: &Path, name: &str, game: &str, shown: &
 /// with the host's rustc as take6's build would (`rustc -O -o bot main.rs`), then checked with
 /// a `launch` that runs it; skipped without a rustc at all.
 fn rust_starter_compiled_outside(dir: &Path, name: &str, game: &str) {
-    let folder = dir.join("bots").join(name);
+    let folder = dir.join(bots_of(game)).join(name);
     let built = Command::new("rustc")
         .current_dir(&folder)
         .args(["-O", "-o", "bot", "main.rs"])
@@ -1034,7 +1074,7 @@ fn starter_passes_check(dir: &Path, name: &str, game: &str, extra: &[&str]) {
 /// `take6 check` of the starter `bots/NAME`: 2 games of `game`, with generous limits (CI
 /// machines are loaded) and `extra` flags.
 fn check_starter(dir: &Path, name: &str, game: &str, extra: &[&str]) -> Output {
-    let path = format!("bots/{name}");
+    let path = format!("{}/{name}", bots_of(game));
     let mut args = vec!["check"];
     args.extend_from_slice(extra);
     args.extend_from_slice(&[
@@ -1049,6 +1089,16 @@ fn check_starter(dir: &Path, name: &str, game: &str, extra: &[&str]) -> Output {
         &path,
     ]);
     take6(dir, &args)
+}
+
+/// Where `take6 new` writes a starter of `game` by default: `bots/` for Take 6, the README's
+/// `bots-kingdomino/` for Kingdomino (issue 37: a Kingdomino starter in `bots/` made every
+/// Take 6 bot there a "for another game" line of each Kingdomino run).
+fn bots_of(game: &str) -> &'static str {
+    match game {
+        "kingdomino" => "bots-kingdomino",
+        _ => "bots",
+    }
 }
 
 /// The `games` of a bot folder's `bot.toml`, if it says.
@@ -1095,7 +1145,7 @@ fn take6_bots_stay_out_of_kingdomino_games() {
         ("kd1", Some("kingdomino")),
         ("kd2", Some("kingdomino")),
     ] {
-        let mut args = vec!["new", name, "--lang", "python"];
+        let mut args = vec!["new", name, "--lang", "python", "--bots", "bots"];
         args.extend(game.iter().flat_map(|g| ["--game", g]));
         let out = take6(tmp.path(), &args);
         assert!(out.status.success(), "{}", said(&out));

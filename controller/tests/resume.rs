@@ -88,7 +88,12 @@ fn wait_for_lines(dir: &Path, n: usize) {
 
 /// The records of the latest series, by game number, without their timing.
 fn records(dir: &Path) -> Vec<GameRecord> {
-    let file = fs::File::open(series_dir(dir).join("games.jsonl")).unwrap();
+    records_in(&series_dir(dir))
+}
+
+/// The records of the series in `series`, by game number, without their timing.
+fn records_in(series: &Path) -> Vec<GameRecord> {
+    let file = fs::File::open(series.join("games.jsonl")).unwrap();
     let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
     for g in &mut games {
         g.ms = 0;
@@ -514,4 +519,147 @@ fn verify_names_a_deleted_line_an_edited_score_and_an_illegal_move() {
         "{first}"
     );
     assert!(!text(&out.stdout).contains("chain breaks"), "re-chained");
+}
+
+/// Runs git in `dir`, failing the test if it fails; returns its stdout.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    text(&out.stdout).trim().to_string()
+}
+
+/// A scratch folder with a git repository `koth-bots/` whose tag `v2` holds two patient bots,
+/// and a later commit on `main` that changes one of them.
+fn git_arena() -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("koth-bots");
+    for name in ["alice", "bob"] {
+        let bot = repo.join(name);
+        fs::create_dir_all(&bot).unwrap();
+        fs::write(bot.join("launch"), patient_launch()).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(bot.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "--quiet", "-m", "two bots"]);
+    git(&repo, &["tag", "v2"]);
+    fs::write(repo.join("bob/notes.txt"), "a later change").unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "--quiet", "-m", "bob changed"]);
+    tmp
+}
+
+/// `take6 run --bots koth-bots@v2` with the series flags, started in `dir`.
+fn start_git(dir: &Path, jobs: &str) -> Child {
+    let mut args = vec!["run", "--bots", "koth-bots@v2"];
+    args.extend(run_args(jobs));
+    command(dir, &args).spawn().unwrap()
+}
+
+/// Ctrl-C to `child` once the series in `series` holds `n` games; returns its stderr.
+fn interrupt_at(series: &Path, child: Child, n: usize) -> String {
+    let count = || {
+        fs::read(series.join("games.jsonl"))
+            .map_or(0, |t| t.iter().filter(|&&b| b == b'\n').count())
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !(series.join("series.toml").exists() && count() >= n) {
+        assert!(Instant::now() < deadline, "{n} games never finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    assert!(count() < GAMES, "interrupted too late to test anything");
+    text(&out.stderr)
+}
+
+#[test]
+fn a_series_of_bots_from_a_git_tag_resumes_with_the_printed_command_or_with_its_bots_flag() {
+    // The same series uninterrupted.
+    let whole = git_arena();
+    assert_ok(&start_git(whole.path(), "2").wait_with_output().unwrap());
+    let reference = records_in(&series_dir(whole.path()));
+    assert_eq!(reference.len(), GAMES);
+
+    let tmp = git_arena();
+    let child = start_git(tmp.path(), "2");
+    wait_for_lines(tmp.path(), 1);
+    let dir = series_dir(tmp.path());
+    let stderr = interrupt_at(&dir, child, 2);
+    let id = dir.file_name().unwrap().to_string_lossy().into_owned();
+    let series = format!("results/{id}");
+    let printed = format!("take6 run --resume {series}");
+    assert!(stderr.contains(&printed), "{stderr}");
+    assert!(stderr.contains("koth-bots@v2, commit "), "{stderr}");
+
+    // Another series checks out main (bob changed) in the same cache meanwhile.
+    let head = command(tmp.path(), &["run", "--bots", "koth-bots", "--games", "1"])
+        .output()
+        .unwrap();
+    assert_ok(&head);
+
+    // Another revision is refused, naming both.
+    let other = command(
+        tmp.path(),
+        &["run", "--resume", &series, "--bots", "koth-bots@main"],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(other.status.code(), Some(1));
+    let said = text(&other.stderr);
+    assert!(
+        said.contains("plays the bots of koth-bots@v2") && said.contains("names koth-bots@main"),
+        "{said}"
+    );
+
+    // With the series' own --bots repeated: accepted, and stopped again part-way.
+    let played = records_in(&dir).len();
+    let resume_with_flag = command(
+        tmp.path(),
+        &[
+            "run",
+            "--resume",
+            &series,
+            "--bots",
+            "koth-bots@v2",
+            "--jobs",
+            "1",
+        ],
+    )
+    .spawn()
+    .unwrap();
+    interrupt_at(&dir, resume_with_flag, played + 1);
+
+    // The exact command take6 printed finishes it.
+    let out = command(tmp.path(), &["run", "--resume", &series])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert!(
+        text(&out.stdout).contains(&format!("{GAMES} of {GAMES} games played")),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(records_in(&dir), reference, "the same games, each once");
+    assert_ok(&command(tmp.path(), &["verify", &series]).output().unwrap());
+
+    // A finished series of bots from git has nothing to resume, with or without --bots.
+    for extra in [&[][..], &["--bots", "koth-bots@v2"][..]] {
+        let mut args = vec!["run", "--resume", &series];
+        args.extend(extra);
+        let out = command(tmp.path(), &args).output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).contains("nothing to resume"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
 }

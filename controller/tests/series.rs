@@ -1190,6 +1190,205 @@ fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
     );
 }
 
+/// Issue 37: a repository's folder that holds no bot at all (`docs/`) is left out with a note,
+/// not a skip that makes the run exit 3; a folder meant as a bot (it has a bot.toml) is still
+/// skipped. Both are named as the repository at its revision, never by the cache's path, and
+/// the start line says which commit is played.
+#[test]
+fn a_repositorys_folder_that_holds_no_bot_is_a_note_and_paths_name_the_repository() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("koth-bots");
+    copy_dir(&fixtures().join("first"), &repo.join("alpha"));
+    fs::create_dir_all(repo.join("docs")).unwrap();
+    fs::write(repo.join("docs/README.md"), "# How to enter\n").unwrap();
+    fs::create_dir_all(repo.join("broken")).unwrap();
+    fs::write(repo.join("broken/bot.toml"), "template = \"default\"\n").unwrap();
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    git(&repo, &["add", "."]);
+    git(
+        &repo,
+        &["commit", "--quiet", "-m", "a bot, docs, a broken bot"],
+    );
+    git(&repo, &["tag", "v1"]);
+    let v1 = git(&repo, &["rev-parse", "HEAD"]);
+    fs::remove_dir_all(repo.join("broken")).unwrap();
+    git(&repo, &["commit", "--quiet", "-a", "-m", "no broken bot"]);
+    git(&repo, &["tag", "v2"]);
+
+    // Without --allow-skips (which this file's take6() passes): the exit status counts.
+    let run = |bots: &str| {
+        Command::cargo_bin("take6")
+            .unwrap()
+            .current_dir(tmp.path())
+            .args(["run", "--games", "1", "--reply-ms", "5000", "--bots", bots])
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap()
+    };
+    let out = run("koth-bots@v1");
+    let said = said_of(&out);
+    assert_eq!(out.status.code(), Some(3), "{said}");
+    assert!(
+        said.contains("take6: note: koth-bots@v1:docs left out: it holds no bot"),
+        "{said}"
+    );
+    assert!(
+        said.contains("koth-bots@v1:broken: skipped: no launch"),
+        "{said}"
+    );
+    assert!(said.contains("1 bot was skipped"), "{said}");
+    assert!(
+        said.contains(&format!("1 bot (koth-bots@v1, commit {})", &v1[..12])),
+        "{said}"
+    );
+    assert!(!said.contains(".repos"), "the cache is named: {said}");
+
+    let out = run("koth-bots@v2");
+    assert_ok(&out);
+    let said = said_of(&out);
+    assert!(said.contains("note: koth-bots@v2:docs left out"), "{said}");
+    assert!(!said.contains("Skipped:"), "{said}");
+}
+
+/// Issue 37: an entrant's metadata in bot.toml (author, description, url, version) is kept and
+/// shown in the report's Bots table; another key is a warning naming it, not a skip.
+#[test]
+fn bot_toml_metadata_is_shown_in_the_report_and_an_unknown_key_is_a_warning() {
+    let tmp = arena(&[fixture("first"), fixture("lowest")]);
+    fs::write(
+        tmp.path().join("bots/first/bot.toml"),
+        "author = \"Alice <alice@example.org>\"\ndescription = \"plays its first card\"\n\
+         url = \"https://example.org/first\"\nversion = \"1.2\"\ncolour = \"red\"\n",
+    )
+    .unwrap();
+    let out = take6(tmp.path(), &["--games", "1"]);
+    assert_ok(&out);
+    let said = said_of(&out);
+    assert!(
+        said.contains("take6: warning: bots/first: bot.toml: unknown key colour ignored"),
+        "{said}"
+    );
+    assert!(!said.contains("skipped"), "{said}");
+    let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
+    assert!(manifest.contains("version = \"1.2\""), "{manifest}");
+    let page = fs::read_to_string(series_dir(tmp.path()).join("report.html")).unwrap();
+    for part in [
+        "<td class=\"version\">1.2</td>",
+        "<td class=\"author\">Alice &lt;alice@example.org&gt;</td>",
+        "plays its first card <a href=\"https://example.org/first\"",
+    ] {
+        assert!(page.contains(part), "{part} in the report");
+    }
+}
+
+/// Issue 37: off a terminal, each bot's build is said as it starts and as it ends, with its
+/// time, and a closing line names the slowest (before, nothing was said while bots built).
+#[test]
+fn builds_are_said_as_they_start_and_end_and_the_slow_ones_named() {
+    let tmp = arena(&[fixture("first"), fixture("lowest")]);
+    use std::os::unix::fs::PermissionsExt;
+    for (bot, script) in [
+        ("first", "#!/bin/sh\nsleep 1.5\n"),
+        ("lowest", "#!/bin/sh\ntrue\n"),
+    ] {
+        let build = tmp.path().join("bots").join(bot).join("build");
+        fs::write(&build, script).unwrap();
+        fs::set_permissions(&build, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = take6(tmp.path(), &["--games", "1"]);
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    let at = |needle: &str| {
+        stderr
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle} in {stderr}"))
+    };
+    assert!(at("take6: building first\n") < at("take6: built first in 1."));
+    assert!(at("take6: building lowest\n") < at("take6: built lowest in 0."));
+    let closing = at("take6: 2 builds in ");
+    assert!(closing > at("take6: built first in"), "{stderr}");
+    assert!(
+        stderr[closing..]
+            .lines()
+            .next()
+            .unwrap()
+            .contains("; the slowest: first 1."),
+        "{stderr}"
+    );
+    // All of it before the games begin.
+    assert!(closing < at("2 bots + 8 built-ins"), "{stderr}");
+}
+
+/// Issue 37: a report to publish. Bots are named where the host named them (the repository at
+/// its revision), never by this machine's absolute paths; the config by its name; the interval
+/// scale holds the field, a faulty bot far from it marked at the edge, and the caption does
+/// not call a scale from 0 one that does not start at 0.
+#[test]
+fn the_report_names_bots_by_repository_and_scales_intervals_to_the_field() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("koth-bots");
+    copy_dir(&fixtures().join("first"), &repo.join("alpha"));
+    copy_dir(&fixtures().join("lowest"), &repo.join("beta"));
+    copy_dir(&fixtures().join("crash-at-start"), &repo.join("crasher"));
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "--quiet", "-m", "three bots"]);
+    git(&repo, &["tag", "v1"]);
+    fs::write(
+        tmp.path().join("take6.toml"),
+        "games = 4\nseed = 1234567890123456789\n",
+    )
+    .unwrap();
+    let out = take6(
+        tmp.path(),
+        &["--bots", "koth-bots@v1", "--config", "take6.toml"],
+    );
+    assert_ok(&out);
+    let page = fs::read_to_string(series_dir(tmp.path()).join("report.html")).unwrap();
+    for absolute in [
+        tmp.path().display().to_string(),
+        fs::canonicalize(tmp.path()).unwrap().display().to_string(),
+    ] {
+        assert!(!page.contains(&absolute), "{absolute} in the report");
+    }
+    assert!(!page.contains(".repos"), "the cache in the report");
+    for part in [
+        "<td>koth-bots@v1:alpha</td>",
+        "<td>koth-bots@v1:crasher</td>",
+        "<th>bots</th><td><code>koth-bots@v1</code>",
+        "<th>config</th><td><code>take6.toml</code>",
+    ] {
+        assert!(page.contains(part), "{part} in the report");
+    }
+    // The crasher's mean (100 and more) is off a scale that holds the others' intervals.
+    let attr = |from: &str, name: &str| -> f64 {
+        let at = page.find(from).unwrap() + from.len();
+        let rest = &page[at..];
+        let key = format!("{name}=\"");
+        let v = &rest[rest.find(&key).unwrap() + key.len()..];
+        v[..v.find('"').unwrap()].parse().unwrap()
+    };
+    let hi = attr("<svg class=\"ciaxis\"", "data-hi");
+    let lo = attr("<svg class=\"ciaxis\"", "data-lo");
+    let crasher = attr("data-bot=\"crasher\"", "data-mean");
+    assert!(
+        crasher >= 100.0 && hi < crasher,
+        "scale {lo}..{hi}, crasher {crasher}"
+    );
+    let row = &page[page.find("data-bot=\"crasher\"").unwrap()..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    assert!(
+        row.contains("off the scale") && row.contains("class=\"outlier\""),
+        "{row}"
+    );
+    assert!(page.contains("marked ▸ at its edge"), "the caption says so");
+    let from_zero = page.contains("drawn on a scale from 0 to ");
+    assert!(
+        !(from_zero && page.contains("does not start at 0")),
+        "a caption that contradicts itself"
+    );
+}
+
 /// Everything a command printed, stdout then stderr.
 fn said_of(out: &Output) -> String {
     format!("{}{}", text(&out.stdout), text(&out.stderr))

@@ -248,7 +248,9 @@ fn a_missing_toolchain_skips_the_bot_naming_the_tool_and_its_package() {
     let out = take6(tmp.path(), &[]);
     assert_ok(&out);
     let m = manifest(tmp.path());
-    assert_eq!(m.toolchains.len(), 10, "{:?}", m.toolchains);
+    // The 10 tools, and jsoncpp (the library Botzone's C++ bots include).
+    assert_eq!(m.toolchains.len(), 11, "{:?}", m.toolchains);
+    assert!(m.toolchains.contains_key("jsoncpp"), "{:?}", m.toolchains);
     assert!(
         !m.toolchains["python3"].starts_with("missing"),
         "{:?}",
@@ -300,4 +302,60 @@ fn check_shows_the_scripts_it_wrote_and_the_toolchains() {
         1,
         "the checked folder is only read"
     );
+}
+
+/// Issue 37: under `--sandbox none` memory is an address-space limit, and the bots' 1 GiB
+/// crashed compilers that reserve address space ahead (`tsc` on node). A build gets at least
+/// 4 GiB of address space (a build here reserves 1.5 GiB), while the bot itself keeps the
+/// series' 1 GiB (its own reservation of 1.5 GiB is refused). And take6's own TypeScript
+/// build then plays where tsc is installed.
+#[test]
+fn builds_get_the_address_space_compilers_reserve_under_sandbox_none() {
+    let tmp = arena(&["first"]);
+    let bot = tmp.path().join("bots/first");
+    let reserve = "import mmap, sys\n\
+                   try:\n    mmap.mmap(-1, 1536 << 20); print('reserved')\n\
+                   except (OSError, MemoryError):\n    print('refused')\n";
+    fs::write(bot.join("reserve.py"), reserve).unwrap();
+    fs::write(
+        bot.join("build"),
+        "#!/bin/sh\nset -e\npython3 reserve.py > build-as.txt\ngrep -qx reserved build-as.txt\n",
+    )
+    .unwrap();
+    let launch = fs::read_to_string(bot.join("launch")).unwrap();
+    let launch = launch.replacen(
+        "#!/bin/sh\n",
+        "#!/bin/sh\npython3 reserve.py > bot-as.txt\n",
+        1,
+    );
+    fs::write(bot.join("launch"), launch).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    for script in ["build", "launch"] {
+        fs::set_permissions(bot.join(script), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = take6(tmp.path(), &["--sandbox", "none", "--memory-mib", "1024"]);
+    assert_ok(&out);
+    assert_eq!(skipped(tmp.path(), "first"), None, "{}", text(&out.stderr));
+    let work = fs::canonicalize(tmp.path().join("results/latest/work/first")).unwrap();
+    assert_eq!(
+        fs::read_to_string(work.join("build-as.txt")).unwrap(),
+        "reserved\n"
+    );
+    assert_eq!(
+        fs::read_to_string(work.join("bot-as.txt")).unwrap(),
+        "refused\n"
+    );
+
+    // tsc itself, where it is installed.
+    let ts = arena(&["src-ts"]);
+    let out = take6(ts.path(), &["--sandbox", "none", "--memory-mib", "1024"]);
+    match skipped(ts.path(), "src-ts") {
+        Some(why) if why.contains("bots' PATH") => {
+            common::skipped(&format!("no tsc here: {why}"));
+        }
+        other => {
+            assert_ok(&out);
+            assert_eq!(other, None, "{}", text(&out.stderr));
+        }
+    }
 }

@@ -186,7 +186,8 @@ impl Toolchains {
     /// Each tool with its path, or `missing (apt-get install PACKAGE)`: what `series.toml`
     /// keeps under `[toolchains]` and `take6 check` prints.
     pub fn record(&self) -> BTreeMap<String, String> {
-        self.found
+        let mut record: BTreeMap<String, String> = self
+            .found
             .iter()
             .map(|(tool, path)| {
                 let value = match path {
@@ -195,7 +196,17 @@ impl Toolchains {
                 };
                 (tool.name.to_string(), value)
             })
-            .collect()
+            .collect();
+        // Not a program but a library: Botzone's C++ bots include it (see JSONCPP_DIR), from
+        // the system folders every sandbox shows.
+        let header = Path::new(JSONCPP_HEADER);
+        let jsoncpp = if header.is_file() {
+            header.display().to_string()
+        } else {
+            "missing (apt-get install libjsoncpp-dev)".to_string()
+        };
+        record.insert("jsoncpp".to_string(), jsoncpp);
+        record
     }
 
     /// Why `tool` is missing, and how to install it.
@@ -328,6 +339,9 @@ pub const JVM_SIZING: &str = "heap=512\n\
     if [ \"$heap\" -gt 512 ]; then heap=512; fi\n\
     if [ \"$heap\" -lt 64 ]; then heap=64; fi\n\
     export MALLOC_ARENA_MAX=2\n";
+/// Debian's jsoncpp header (libjsoncpp-dev), which a Botzone C++ bot's build includes.
+const JSONCPP_HEADER: &str = "/usr/include/jsoncpp/json/json.h";
+
 /// Where a C++ build that includes Botzone's `"jsoncpp/json.h"` finds it: a folder of the
 /// working copy holding `jsoncpp/json.h`, which includes Debian's `<json/json.h>`
 /// (libjsoncpp-dev), so that the source builds unchanged and links `-ljsoncpp`.
@@ -348,6 +362,10 @@ fn includes_jsoncpp(folder: &Path, files: &[String]) -> bool {
     })
 }
 
+/// How the reason of a folder without `launch` and with no source take6 knows begins.
+pub const NO_SOURCE: &str =
+    "no launch script (add an executable file named 'launch'), and no source take6";
+
 /// What a folder without `launch` is, or why it is skipped: recognised by its top-level files
 /// (`listing` of `folder`), its language's tools looked up in `tools`.
 pub fn recognise(
@@ -366,8 +384,7 @@ pub fn recognise(
         .collect();
     match found.len() {
         0 => Err(format!(
-            "no launch script (add an executable file named 'launch'), and no source take6 \
-             writes one for ({})",
+            "{NO_SOURCE} writes one for ({})",
             Language::ALL.map(Language::name).join(", ")
         )),
         1 => {
@@ -819,6 +836,12 @@ mod tests {
             "{why}"
         );
         assert!(none.record()["tsc"].contains("node-typescript"));
+        // jsoncpp, a library Botzone's C++ bots include, is listed with the tools.
+        let jsoncpp = &none.record()["jsoncpp"];
+        match Path::new(JSONCPP_HEADER).is_file() {
+            true => assert_eq!(jsoncpp, JSONCPP_HEADER),
+            false => assert!(jsoncpp.contains("libjsoncpp-dev"), "{jsoncpp}"),
+        }
     }
 
     #[test]

@@ -224,6 +224,10 @@ impl Settings {
             .get("seed_given")
             .and_then(serde_json::Value::as_bool)
             .unwrap_or(true);
+        // Where the bots came from: the series plays on from that repository's commit.
+        settings.bots_repository = recorded
+            .get("bots_repository")
+            .and_then(|v| serde_json::from_value(v.clone()).ok());
         settings.config = recorded
             .get("config")
             .and_then(serde_json::Value::as_str)
@@ -392,6 +396,15 @@ impl Settings {
             return refuse("--record", "summary".into(), "games are recorded in full");
         }
         Ok(())
+    }
+
+    /// Where the series' bot folders are, as people name them (`bots/alice`, or
+    /// `../koth-bots@v2:alice` for a repository's: never its cache).
+    pub fn place(&self) -> crate::bots::Place {
+        crate::bots::Place {
+            bots: self.bots.clone(),
+            repository: self.bots_repository.as_ref().map(crate::repo::shown),
+        }
     }
 
     /// When `bots` names a git repository (`URL[@REV]`, or a repository's folder), clones or

@@ -3,6 +3,7 @@
 //! a bot repository's commit, …) are kept and shown as they are.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use serde::Deserialize;
 
@@ -64,6 +65,9 @@ pub struct FactBot {
     pub hash: String,
     pub source: String,
     pub template: String,
+    /// What its `bot.toml` says of it.
+    #[serde(flatten)]
+    pub about: crate::bots::About,
 }
 
 /// A bot that could not take part, and why.
@@ -75,6 +79,59 @@ pub struct FactSkipped {
 }
 
 impl SeriesFacts {
+    /// The repository the bots came from, as given with its revision (`../koth-bots@v2`),
+    /// and the commit played, if they came from one.
+    fn repository(&self) -> Option<(String, String)> {
+        let r = self.settings.get("bots_repository")?;
+        let source = r.get("source")?.as_str()?;
+        let shown = match r.get("rev").and_then(serde_json::Value::as_str) {
+            Some(rev) => format!("{source}@{rev}"),
+            None => source.to_string(),
+        };
+        let commit = r.get("commit").and_then(serde_json::Value::as_str);
+        Some((shown, commit.unwrap_or_default().to_string()))
+    }
+
+    /// Where a bot's folder (`source`, recorded absolute) is, as the host named the bots: in
+    /// the repository at its revision (`../koth-bots@v2:alice`), or under the bots folder as
+    /// given (`bots/alice`); never the machine's absolute path (a report is published).
+    pub fn source_shown(&self, source: &str) -> String {
+        let folder = Path::new(source)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if let Some((repo, _)) = self.repository() {
+            return format!("{repo}:{folder}");
+        }
+        let Some(bots) = self
+            .settings
+            .get("bots")
+            .and_then(serde_json::Value::as_str)
+        else {
+            return folder;
+        };
+        // `--bots path/to/onebot`: the bot's own folder is the bots setting.
+        if Path::new(source).ends_with(bots) {
+            bots.to_string()
+        } else {
+            Path::new(bots).join(folder).display().to_string()
+        }
+    }
+
+    /// A setting as the report shows it: text without JSON's quotes, the bots of a repository
+    /// as the repository at its revision (not the cache they were checked out in), the
+    /// repository with its commit.
+    pub fn setting_shown(&self, key: &str, value: &serde_json::Value) -> String {
+        match (key, self.repository()) {
+            ("bots", Some((repo, _))) => repo,
+            ("bots_repository", Some((repo, commit))) => format!("{repo}, commit {commit}"),
+            _ => match value {
+                serde_json::Value::String(text) => text.clone(),
+                other => other.to_string(),
+            },
+        }
+    }
+
     /// Reads the facts from the text of `series.toml`; a manifest that cannot be read gives a
     /// report that says so rather than no report.
     pub fn from_manifest(text: &str) -> SeriesFacts {

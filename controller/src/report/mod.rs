@@ -152,27 +152,58 @@ fn headline(report: &Report<'_>) -> String {
 /// The leaderboard: one row per player, with its interval on a scale zoomed to the intervals
 /// and the `~` of a rank not separated from the one above, as the summary marks it.
 fn leaderboard(page: &mut String, report: &Report<'_>) {
-    let lo = report
-        .standings
-        .iter()
+    let outlying = outliers(report.standings);
+    let field = || {
+        report
+            .standings
+            .iter()
+            .zip(&outlying)
+            .filter(|(_, out)| !**out)
+            .map(|(s, _)| s)
+    };
+    let lo = field()
         .map(|s| s.mean_score - s.ci95.unwrap_or(0.0))
         .fold(f64::INFINITY, f64::min);
-    let hi = report
-        .standings
-        .iter()
+    let hi = field()
         .map(|s| s.mean_score + s.ci95.unwrap_or(0.0))
         .fold(f64::NEG_INFINITY, f64::max);
     let axis = svg::Axis::around(lo, hi);
-    leaderboard_head(page, report, &axis);
+    leaderboard_head(page, report, &axis, outlying.contains(&true));
     for s in report.standings {
         standing_row(page, report, s, &axis);
     }
     page.push_str("</tbody></table></section>\n");
 }
 
+/// Which players' means lie far from the field's (a bot that faulted in every game, its mean
+/// 100 points away): more than 3 times the spread of the middle half of the means (or of a
+/// typical interval, when wider) beyond it. Their intervals are left out of the scale, which
+/// would otherwise squeeze every other interval into a few pixels; their bars are marked at
+/// its edge. Under 4 players nothing is an outlier.
+fn outliers(standings: &[Standing]) -> Vec<bool> {
+    if standings.len() < 4 {
+        return vec![false; standings.len()];
+    }
+    let sorted = |values: Vec<f64>| {
+        let mut v = values;
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let means = sorted(standings.iter().map(|s| s.mean_score).collect());
+    let at = |q: f64| means[((means.len() - 1) as f64 * q).round() as usize];
+    let (q1, q3) = (at(0.25), at(0.75));
+    let cis = sorted(standings.iter().filter_map(|s| s.ci95).collect());
+    let typical = cis.get(cis.len() / 2).copied().unwrap_or(0.0);
+    let fence = 3.0 * (q3 - q1).max(typical).max(f64::EPSILON);
+    standings
+        .iter()
+        .map(|s| s.mean_score < q1 - fence || s.mean_score > q3 + fence)
+        .collect()
+}
+
 /// The leaderboard's heading, its note (which way is better, the scale, what decides the rank,
 /// the `~`) and its table's header row.
-fn leaderboard_head(page: &mut String, report: &Report<'_>, axis: &svg::Axis) {
+fn leaderboard_head(page: &mut String, report: &Report<'_>, axis: &svg::Axis, outliers: bool) {
     let rating_head = if report.ratings.is_some() {
         "<th>rating</th>"
     } else {
@@ -196,12 +227,24 @@ fn leaderboard_head(page: &mut String, report: &Report<'_>, axis: &svg::Axis) {
     let disagree = crate::record::export::top_disagreement(report.standings)
         .map(|line| format!(" {}", escape(line.trim())))
         .unwrap_or_default();
+    // The scale holds the field's intervals; it starts at 0 only where the data does.
+    let holds = if outliers {
+        "every interval but those of the players far from the field, whose means are marked \
+         ▸ at its edge"
+    } else {
+        "every interval"
+    };
+    let zoomed = if axis.lo == 0.0 {
+        ""
+    } else {
+        " (it does not start at 0, so that differences show)"
+    };
     let _ = write!(
         page,
         "<section id=\"leaderboard\"><h2>Leaderboard</h2>\
          <p class=\"note\">Mean score per game ({} is better) with its 95 % confidence \
-         interval, drawn on a scale from {} to {} that holds every interval (it does not start \
-         at 0, so that differences show). <b>The mean score decides the rank</b>; wins and \
+         interval, drawn on a scale from {} to {} that holds {holds}{zoomed}. <b>The mean \
+         score decides the rank</b>; wins and \
          {rating_word}are shown beside it and may order the players otherwise.{disagree}\
          {tilde_note} Built-in players are marked.</p>\
          <table class=\"standings\"><thead><tr><th>rank</th><th>player</th><th>games</th>\
@@ -570,6 +613,29 @@ fn games_line(report: &Report<'_>) -> String {
     }
 }
 
+/// A bot's description and its `url` (a link only when it is `http://` or `https://`; any
+/// other text is shown as text), from its `bot.toml`, escaped for the page.
+fn about_cell(about: &crate::bots::About) -> String {
+    let mut cell = escape(about.description.as_deref().unwrap_or(""));
+    if let Some(url) = &about.url {
+        if !cell.is_empty() {
+            cell.push(' ');
+        }
+        let lower = url.to_ascii_lowercase();
+        if lower.starts_with("https://") || lower.starts_with("http://") {
+            let _ = write!(
+                cell,
+                "<a href=\"{}\" rel=\"nofollow noopener\">{}</a>",
+                escape(url),
+                escape(url)
+            );
+        } else {
+            cell.push_str(&escape(url));
+        }
+    }
+    cell
+}
+
 /// The series' facts: its settings, bots, built-ins and skipped bots, from `series.toml`.
 fn facts_section(page: &mut String, report: &Report<'_>) {
     let f = report.facts;
@@ -588,16 +654,20 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
         escape(f.finished.as_deref().unwrap_or("")),
         escape(&games_line(report)),
     );
-    page.push_str("<h3>Bots</h3><table class=\"bots\"><thead><tr><th>bot</th><th>SHA-256 of its folder</th><th>source</th><th>template</th></tr></thead><tbody>");
+    page.push_str("<h3>Bots</h3><table class=\"bots\"><thead><tr><th>bot</th><th>version</th><th>author</th><th>about</th><th>SHA-256 of its folder</th><th>source</th><th>template</th></tr></thead><tbody>");
     // Template sets are Take 6's wire; a Kingdomino bot speaks CodinGame's one wire.
     let templated = report.game().supports().templates;
     for b in &f.bots {
         let _ = write!(
             page,
-            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td class=\"version\">{}</td><td class=\"author\">{}</td>\
+             <td class=\"about\">{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
             escape(&b.name),
+            escape(b.about.version.as_deref().unwrap_or("")),
+            escape(b.about.author.as_deref().unwrap_or("")),
+            about_cell(&b.about),
             escape(&b.hash),
-            escape(&b.source),
+            escape(&f.source_shown(&b.source)),
             if templated {
                 escape(&b.template)
             } else {
@@ -631,7 +701,7 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
             page,
             "<tr><th>{}</th><td><code>{}</code></td></tr>",
             escape(k),
-            escape(&v.to_string())
+            escape(&f.setting_shown(k, v))
         );
     }
     page.push_str("</tbody></table>");

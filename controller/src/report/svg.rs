@@ -105,6 +105,22 @@ pub fn ci_axis(axis: &Axis) -> String {
 /// [`ci_axis`] draws above the bars), with faint lines at its ticks.
 pub fn ci_bar(mean: f64, ci: Option<f64>, axis: &Axis) -> String {
     let x = |v: f64| axis.x(v, 8.0, CI_WIDTH - 16.0);
+    // A mean off the scale (a player far from the field): a mark at the edge it lies beyond.
+    let off = if mean > axis.hi {
+        Some((CI_WIDTH - 1.0, CI_WIDTH - 9.0))
+    } else if mean < axis.lo {
+        Some((1.0, 9.0))
+    } else {
+        None
+    };
+    if let Some((tip, base)) = off {
+        return format!(
+            "<svg class=\"cibar\" width=\"{CI_WIDTH}\" height=\"16\" viewBox=\"0 0 {CI_WIDTH} \
+             16\" role=\"img\" aria-label=\"mean {mean:.2}, off the scale\">\
+             <title>mean {mean:.2}, off the scale</title>\
+             <polygon points=\"{tip:.1},8 {base:.1},2 {base:.1},14\" class=\"outlier\"/></svg>"
+        );
+    }
     let bar = match ci {
         Some(ci) => format!(
             "<line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"8\" y2=\"8\" class=\"ci\"/>",

@@ -206,6 +206,10 @@ fn list(items: &[&str]) -> String {
     }
 }
 
+/// The least address space a build's process may have under an address-space limit (see
+/// [`Sandbox::build_address_space_mib`]): `tsc` on node reserves about 2 GiB.
+pub const BUILD_ADDRESS_SPACE_MIB: u64 = 4096;
+
 /// The sandbox cannot give what `--sandbox strict` asks for.
 #[derive(Debug, thiserror::Error)]
 #[error(
@@ -749,7 +753,7 @@ impl Sandbox {
             Some(g) => g.procs_files().map_err(SpawnError::Cgroup)?,
             None => Vec::new(),
         };
-        let rlimits = self.rlimits(group.as_ref());
+        let rlimits = self.rlimits(group.as_ref(), program == "build");
         // SAFETY: the closure only makes system calls (write to open files, setrlimit,
         // sched_setscheduler); it allocates nothing and touches no lock of the parent.
         let filter_fds: Vec<i32> = filters.iter().map(AsRawFd::as_raw_fd).collect();
@@ -845,14 +849,28 @@ impl Sandbox {
         }
     }
 
-    /// The rlimits of every process of a tree.
-    fn rlimits(&self, group: Option<&Group>) -> Vec<(Resource, u64)> {
+    /// The address space each process of a build may have where memory is held by an
+    /// address-space limit (no memory cgroup: `--sandbox none`, `take6 check` as a user):
+    /// the series' `--memory-mib`, but at least [`BUILD_ADDRESS_SPACE_MIB`], since compilers
+    /// on runtimes that reserve address space ahead (`tsc` on node, javac) need more than a
+    /// bot's 1 GiB while using far less.
+    pub fn build_address_space_mib(&self) -> u64 {
+        self.limits.memory_mib.max(BUILD_ADDRESS_SPACE_MIB)
+    }
+
+    /// The rlimits of every process of a tree (a `build`'s when `build`).
+    fn rlimits(&self, group: Option<&Group>, build: bool) -> Vec<(Resource, u64)> {
         let l = &self.limits;
         // A crashing bot must not fill its working copy with core dumps, game after game.
         let mut r = vec![(Resource::RLIMIT_CORE, 0)];
         let memory_cgroup = group.is_some() && self.cgroups.memory.is_some();
         if !memory_cgroup {
-            r.push((Resource::RLIMIT_AS, l.memory_mib << 20));
+            let mib = if build {
+                self.build_address_space_mib()
+            } else {
+                l.memory_mib
+            };
+            r.push((Resource::RLIMIT_AS, mib << 20));
         }
         if self.mode != Mode::None {
             r.push((Resource::RLIMIT_NOFILE, l.max_files));

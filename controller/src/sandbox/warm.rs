@@ -159,7 +159,7 @@ impl Warm {
             None => Vec::new(),
         };
         use nix::sys::resource::Resource;
-        let mut rlimits = sandbox.rlimits(group.as_ref());
+        let mut rlimits = sandbox.rlimits(group.as_ref(), false);
         // A plain init gives its bots the address-space limit itself (it needs more than one),
         // and forbids core dumps to itself and so to them.
         rlimits

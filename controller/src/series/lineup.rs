@@ -66,7 +66,7 @@ pub(super) fn choose(
     // The bots not chosen were not asked to play: nothing to say about them (issue 30), nor
     // about the bots of another game.
     drop(left);
-    skipped.retain(|s| !s.is_for_another_game());
+    skipped.retain(|s| !s.is_left_out());
     Ok(Some(strategies))
 }
 
@@ -119,6 +119,15 @@ pub(super) fn start_line(
             settings.bots.display()
         ),
         _ => format!("{bots} bot{}", if bots == 1 { "" } else { "s" }),
+    };
+    // Bots from a git repository: which commit is played.
+    let who = match &settings.bots_repository {
+        Some(r) => format!(
+            "{who} ({}, commit {})",
+            crate::repo::shown(r),
+            &r.commit[..r.commit.len().min(12)]
+        ),
+        None => who,
     };
     let human = match &settings.human {
         Some(name) => format!(" + {name}"),

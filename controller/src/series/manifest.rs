@@ -109,6 +109,9 @@ pub struct ManifestBot {
     /// `launch` (`[bots.generated]`: the language, the files, the commands).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generated: Option<Generated>,
+    /// What its `bot.toml` says of it (`author`, `description`, `url`, `version`).
+    #[serde(flatten)]
+    pub about: crate::bots::About,
 }
 
 /// `[sandbox]`: the mode and what it enforced on this machine.
@@ -213,6 +216,7 @@ impl Manifest {
                     },
                     template_hash: wire.as_ref().map(|w| w.fingerprint.to_string()),
                     generated: b.generated.clone(),
+                    about: b.about.clone(),
                 })
                 .collect(),
             builtins: schedule

@@ -33,9 +33,11 @@ pub(super) fn sinks(
     lineup: &Lineup,
     bar: BarSlot,
 ) -> Vec<Box<dyn Sink>> {
+    // A repository's folder that holds no bot was a note on stderr, not a skip to list.
     let skipped = lineup
         .skipped
         .iter()
+        .filter(|s| !s.reason.starts_with(crate::bots::NOT_A_BOT))
         .map(|s| (s.name.clone(), s.reason.clone()))
         .collect();
     let mut sinks: Vec<Box<dyn Sink>> = vec![
@@ -47,7 +49,7 @@ pub(super) fn sinks(
                 .standings_every(settings.standings_every),
         ),
         Box::new(
-            sinks::Console::new(bar, settings.bots.clone(), dir.path.clone())
+            sinks::Console::new(bar, settings.place(), dir.path.clone())
                 .person(settings.human.clone()),
         ),
         Box::new(sinks::Leaderboard::new(dir.path.clone())),
@@ -63,7 +65,8 @@ pub(super) fn sinks(
                     dir: dir.path.clone(),
                 },
             )
-            .until_separated(settings.until_separated.then_some(settings.top)),
+            .until_separated(settings.until_separated.then_some(settings.top))
+            .person(settings.human.clone()),
         ),
     ];
     if settings.until_separated {

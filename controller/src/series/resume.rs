@@ -48,7 +48,8 @@ pub fn settings(
             _ => {}
         }
     }
-    let settings = Settings::resolve_recorded(args, &recorded)
+    let args = same_repository(args, &recorded)?;
+    let settings = Settings::resolve_recorded(&args, &recorded)
         .map_err(|e| SeriesError::Refused(e.to_string()))?;
     let now = super::manifest::settings_map(&settings);
     let mut keys: Vec<&String> = manifest.settings.keys().chain(now.keys()).collect();
@@ -76,6 +77,41 @@ pub fn settings(
         )));
     }
     Ok(settings)
+}
+
+/// The flags of a resume of a series whose bots came from a git repository: `--bots` naming
+/// that repository at the revision recorded (as the series was begun) is the series' own
+/// setting and is dropped; naming another repository or revision is refused, naming both.
+fn same_repository(
+    args: &RunArgs,
+    recorded: &serde_json::Map<String, serde_json::Value>,
+) -> Result<RunArgs, SeriesError> {
+    let mut args = args.clone();
+    let Some(repository) = recorded
+        .get("bots_repository")
+        .and_then(|v| serde_json::from_value::<crate::repo::BotsRepository>(v.clone()).ok())
+    else {
+        return Ok(args);
+    };
+    let Some(given) = args.table.bots.as_deref() else {
+        return Ok(args);
+    };
+    let same = crate::repo::parse(given).is_some_and(|(source, rev)| {
+        crate::repo::same_source(&source, &repository.source)
+            && (rev == repository.rev
+                || rev.is_some_and(|r| r.len() >= 7 && repository.commit.starts_with(&r)))
+    });
+    if !same {
+        return Err(SeriesError::Refused(format!(
+            "the series plays the bots of {} (commit {}), and --bots names {}; resume without \
+             --bots, or start a new series",
+            crate::repo::shown(&repository),
+            repository.commit,
+            given.display()
+        )));
+    }
+    args.table.bots = None;
+    Ok(args)
 }
 
 /// The working directory the series began in, when its paths were recorded relative to it:
@@ -141,6 +177,8 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
             hash,
             template: Manifest::template_of(b),
             generated: b.generated.clone(),
+            about: b.about.clone(),
+            warnings: Vec::new(),
         });
     }
     Ok(out)

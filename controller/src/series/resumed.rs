@@ -36,6 +36,7 @@ pub async fn resume(
         .game
         .wires(settings.templates.as_deref())
         .map_err(SeriesError::Templates)?;
+    restore_repository(&settings, origin.as_deref())?;
     let mut failed = Vec::new();
     let bots = with_wires(
         wires.as_deref(),
@@ -119,6 +120,22 @@ pub async fn resume(
         stop,
     )
     .await
+}
+
+/// For bots from a git repository: its cache checked out again at the commit the series
+/// played (another series may have checked out another one there since).
+fn restore_repository(
+    settings: &Settings,
+    origin: Option<&std::path::Path>,
+) -> Result<(), SeriesError> {
+    let Some(repository) = &settings.bots_repository else {
+        return Ok(());
+    };
+    let cache = match origin {
+        Some(o) if settings.bots.is_relative() && !settings.bots.exists() => o.join(&settings.bots),
+        _ => settings.bots.clone(),
+    };
+    crate::repo::restore(&cache, repository).map_err(|e| SeriesError::Refused(e.to_string()))
 }
 
 /// The series' manifest, if the series can be resumed: not one stopped before its bots were

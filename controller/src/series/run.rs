@@ -49,7 +49,16 @@ pub async fn run(
     // What a folder without `launch` can be built with, looked up once for the series.
     let tools = bots::Toolchains::for_sandbox(&sandbox);
     let (mut bots, mut skipped) =
-        prepare_entrants(settings, dir, &sandbox, &tools, wires, &mut stop).await?;
+        prepare_entrants(settings, dir, (&sandbox, &bar), &tools, wires, &mut stop).await?;
+    let place = settings.place();
+    for (bot, _) in &bots {
+        for warning in &bot.warnings {
+            eprintln!(
+                "take6: warning: {}: {warning}",
+                crate::untrusted::terminal(&place.of(&bot.name))
+            );
+        }
+    }
     let chosen = match &settings.against {
         Some(against) => choose(
             against,
@@ -121,18 +130,17 @@ fn refuse_unseatable(settings: &Settings) -> Result<(), SeriesError> {
 async fn prepare_entrants(
     settings: &Settings,
     dir: &SeriesDir,
-    sandbox: &Arc<Sandbox>,
+    (sandbox, bar): (&Arc<Sandbox>, &BarSlot),
     tools: &bots::Toolchains,
     wires: Option<Box<dyn Wires>>,
     stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
 ) -> Result<(Vec<Entrant>, Vec<Skipped>), SeriesError> {
-    let (found, mut skipped) = tokio::select! {
-        prepared = bots::prepare(
-            &settings.bots,
-            &dir.path,
-            settings.build_timeout(),
-            settings.jobs,
-            settings.max_bot_bytes(),
+    // Each build said as it starts and ends: a dozen bots can take half a minute.
+    let progress = Arc::new(super::builds::BuildProgress::new(bar.clone()));
+    let prepared = tokio::select! {
+        prepared = bots::prepare_watched(
+            (&settings.bots, &dir.path),
+            (settings.build_timeout(), settings.jobs, settings.max_bot_bytes()),
             sandbox,
             bots::Prewarm {
                 games_at_once: settings.jobs.min(usize::try_from(settings.games).unwrap_or(usize::MAX)),
@@ -140,9 +148,18 @@ async fn prepare_entrants(
             },
             tools,
             settings.game.name(),
-        ) => prepared?,
-        () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
+            progress.clone(),
+        ) => Some(prepared),
+        () = stop.as_mut() => None,
     };
+    progress.finish();
+    let Some(prepared) = prepared else {
+        return Err(SeriesError::InterruptedBeforeGames);
+    };
+    let (found, mut skipped) = prepared?;
+    if settings.bots_repository.is_some() {
+        bots::left_out_of_repository(&settings.bots, &mut skipped);
+    }
     let ctx = game_context(settings, dir, sandbox, tools);
     tokio::select! {
         ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
@@ -170,7 +187,7 @@ fn seat_the_person(
     if let Some(human) = &settings.human {
         // A person sits at a table of one game: bots of another were never candidates, and
         // are not listed (as with --against).
-        skipped.retain(|s| !s.is_for_another_game());
+        skipped.retain(|s| !s.is_left_out());
         // A bot whose name looks like the person's (case folding, confusables) is as taken.
         let look = crate::names::look(human);
         if bots
@@ -207,7 +224,7 @@ fn no_usable_bot(
     skipped: &[Skipped],
 ) -> Result<SeriesError, SeriesError> {
     for s in skipped {
-        eprintln!("{}", s.line(&settings.bots));
+        eprintln!("{}", s.line(&settings.place()));
     }
     let mut manifest = Manifest::new(dir, settings, bots, names, skipped, None);
     manifest.sandbox = Some(sandbox.report().into());

@@ -61,9 +61,10 @@ pub struct NewArgs {
     /// The game it plays: take6 or kingdomino (a game with starters) [default: take6]
     #[arg(long, value_name = "GAME")]
     pub game: Option<String>,
-    /// The folder of bot folders it is written into
-    #[arg(long, value_name = "DIR", default_value = "bots")]
-    pub bots: PathBuf,
+    /// The folder of bot folders it is written into [default: bots, for another game than
+    /// Take 6 bots-GAME: bots-kingdomino]
+    #[arg(long, value_name = "DIR")]
+    pub bots: Option<PathBuf>,
 }
 
 /// The starter cannot be written.
@@ -105,7 +106,14 @@ pub fn write(args: &NewArgs) -> Result<Written, StarterError> {
             lang: args.lang.title(),
         });
     };
-    let folder = args.bots.join(&args.name);
+    // A game's bots live apart from Take 6's (`bots-kingdomino/`, as the README runs them), so
+    // that neither game's series lists the other's bots as left out.
+    let bots = match &args.bots {
+        Some(bots) => bots.clone(),
+        None if game.is_default() => PathBuf::from("bots"),
+        None => PathBuf::from(format!("bots-{}", game.name())),
+    };
+    let folder = bots.join(&args.name);
     if fs::symlink_metadata(&folder).is_ok() {
         return Err(StarterError::Exists(folder));
     }

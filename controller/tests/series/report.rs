@@ -265,9 +265,35 @@ fn the_report_loads_in_a_browser_matches_the_csv_and_its_viewer_steps() {
     let high = |l: &BTreeMap<String, String>| {
         l["mean_score"].parse::<f64>().unwrap() + l["ci95"].parse::<f64>().unwrap_or(0.0)
     };
+    // A player far from the field (not-held, 100 a game for its fault) is marked at the
+    // scale's edge instead of squeezing every other interval (issue 37): the scale holds the
+    // others'.
     let (lo, hi, ticks) = scale(&dom, "<svg class=\"ciaxis\"");
-    let data_lo = csv.iter().map(low).fold(f64::INFINITY, f64::min);
-    let data_hi = csv.iter().map(high).fold(f64::NEG_INFINITY, f64::max);
+    let off: Vec<bool> = dom
+        .split("<tr class=\"standing")
+        .skip(1)
+        .map(|row| row[..row.find("</tr>").unwrap()].contains("off the scale"))
+        .collect();
+    assert_eq!(off.len(), csv.len());
+    let field: Vec<&BTreeMap<String, String>> = csv
+        .iter()
+        .zip(&off)
+        .filter(|(_, o)| !**o)
+        .map(|(l, _)| l)
+        .collect();
+    assert!(
+        field.len() >= csv.len() - 1,
+        "at most the faulty bot is off: {off:?}"
+    );
+    for (line, _) in csv.iter().zip(&off).filter(|(_, o)| **o) {
+        let mean: f64 = line["mean_score"].parse().unwrap();
+        assert!(mean > hi || mean < lo, "{} is off {lo}..{hi}", line["bot"]);
+    }
+    let data_lo = field.iter().map(|l| low(l)).fold(f64::INFINITY, f64::min);
+    let data_hi = field
+        .iter()
+        .map(|l| high(l))
+        .fold(f64::NEG_INFINITY, f64::max);
     holds_closely(lo, hi, &ticks, data_lo, data_hi);
     let (lo, hi, ticks) = scale(&dom, "<svg class=\"boxes\"");
     let all: Vec<f64> = games
@@ -453,6 +479,26 @@ fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
                 game.rounds[0].scores[seat].to_string(),
                 "seat {seat}"
             );
+            // Issue 37: the drawing is labelled with the coordinates the moves are written
+            // in: each placed square's column and row, on the axes of its kingdom.
+            let from = end.find(*k).unwrap();
+            let drawn = &end[from..];
+            let drawn = &drawn[..drawn[1..]
+                .find("<div class=\"kingdom")
+                .map_or(drawn.len(), |i| i + 1)];
+            for m in moves.iter().filter(|m| {
+                m.seat == seat
+                    && m.outcome == Some(take6::games::kingdomino::game::PutOutcome::Placed)
+            }) {
+                let p = m.put.unwrap();
+                for label in [
+                    format!("data-axis-x=\"{}\"", p.x),
+                    format!("data-axis-y=\"{}\"", p.y),
+                    format!("data-x=\"{}\" data-y=\"{}\"", p.x, p.y),
+                ] {
+                    assert!(drawn.contains(&label), "seat {seat}: {label} for {p:?}");
+                }
+            }
         }
         // Turns 1 and 3: the offer shows every pick's taker, and the messages.
         for t in [1, 3] {
@@ -464,6 +510,12 @@ fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
             let offered = tags(offer, "<li data-tile=");
             assert_eq!(offered.len(), 4, "four tiles offered at four players");
             for m in moves.iter().filter(|m| m.turn == t && !m.eliminated) {
+                if let (Some(p), Some(take6::games::kingdomino::game::PutOutcome::Placed)) =
+                    (m.put, m.outcome)
+                {
+                    let at = format!("at (x {}, y {})", p.x, p.y);
+                    assert!(dom.contains(&at), "{at} in turn {t}'s moves");
+                }
                 let pick = m.pick.expect("turns 1 and 3 pick");
                 let li = offered
                     .iter()

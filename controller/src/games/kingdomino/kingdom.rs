@@ -65,6 +65,19 @@ pub enum Illegal {
     NotConnected,
 }
 
+impl Illegal {
+    /// The rule broken, in a few words (`the connection rule`).
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Illegal::Rotation(_) => "rotations are 0 to 3",
+            Illegal::OutOfGrid(..) => "the 9x9 grid",
+            Illegal::OverlapsCastle(..) | Illegal::OverlapsTile(..) => "no overlap",
+            Illegal::TooLarge(..) => "the 5x5 territory",
+            Illegal::NotConnected => "the connection rule",
+        }
+    }
+}
+
 /// A connected area of one terrain.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Zone {

@@ -22,7 +22,9 @@ pub mod wire;
 
 pub use record::GameLog;
 
-use crate::game::{Advice, DefaultLimits, Game, GameFuture, SeatRange, Supports, Viewer};
+use crate::game::{
+    Advice, DefaultLimits, Game, GameFuture, Refusal, Refusals, SeatRange, Supports, Viewer,
+};
 use crate::player::Limits;
 use crate::record::{Direction, FaultPhase, GameRecord, InvalidRecord};
 use crate::table::OnFault;
@@ -145,6 +147,39 @@ impl Game for Kingdomino {
             asked: "putting and picking a tile".into(),
             correct: wire::correct_reply(fault.turn, record.players.len()),
         }
+    }
+
+    /// Every PUT that broke a placement rule (its tile discarded); a tile that fits nowhere
+    /// is not the bot's doing and is not judged.
+    fn refusals(&self, record: &GameRecord, seat: usize) -> Refusals {
+        use game::PutOutcome;
+        let mut out = Refusals {
+            what: "placements",
+            ..Refusals::default()
+        };
+        let Ok(log) = GameLog::of(record) else {
+            return out;
+        };
+        for m in log.moves.iter().filter(|m| m.seat == seat && !m.eliminated) {
+            let Some(PutOutcome::Placed | PutOutcome::Illegal(_)) = m.outcome else {
+                continue;
+            };
+            out.judged += 1;
+            if let Some(PutOutcome::Illegal(illegal)) = m.outcome {
+                let shown = match (m.put, m.tile) {
+                    (Some(p), Some(t)) => format!("PUT {} {} {} (tile {t})", p.x, p.y, p.rotation),
+                    (Some(p), None) => format!("PUT {} {} {}", p.x, p.y, p.rotation),
+                    (None, _) => "no PUT".to_string(),
+                };
+                out.refused.push(Refusal {
+                    turn: u32::from(m.turn),
+                    shown,
+                    rule: illegal.map_or("a PUT is due", |i| i.rule()).to_string(),
+                    why: illegal.map_or("no PUT was given".to_string(), |i| i.to_string()),
+                });
+            }
+        }
+        out
     }
 }
 

@@ -27,7 +27,7 @@ pub fn square_text(square: Square) -> String {
 /// A tile as text: its id and its two squares, e.g. `17 [c*  |f   ]`.
 pub fn tile_text(t: &Tile) -> String {
     let [a, b] = t.squares;
-    format!("{} [{}|{}]", t.id, square_text(a), square_text(b))
+    format!("{:>2} [{}|{}]", t.id, square_text(a), square_text(b))
 }
 
 /// The kingdom's drawing: the rows and columns that hold land, the castle, or could still
@@ -209,6 +209,13 @@ pub fn kingdoms_text(game: &Game, names: &[String]) -> String {
 mod tests {
     use super::*;
     use crate::games::kingdomino::kingdom::Placement;
+
+    #[test]
+    fn tile_ids_of_one_and_two_digits_line_up() {
+        let (one, two) = (tile_text(tile(5)), tile_text(tile(11)));
+        assert_eq!(one.find('['), two.find('['), "{one} / {two}");
+        assert_eq!(one.len(), two.len(), "{one} / {two}");
+    }
 
     #[test]
     fn squares_and_kingdoms_are_drawn_with_letters_crowns_and_coordinates() {

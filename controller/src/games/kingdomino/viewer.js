@@ -147,9 +147,9 @@ window.reportBoard = (function () {
     var name = who(g, m[1], m[2]), t = m[3];
     switch (m[7]) {
       case NOTHING: return name + ": nothing to place yet";
-      case PLACED: return name + " places " + t + " at (" + m[4] + ", " + m[5] + ") " + ARROW[m[6]];
+      case PLACED: return name + " places " + t + " at (x " + m[4] + ", y " + m[5] + ") " + ARROW[m[6]];
       case UNPLACEABLE: return name + " discards " + t + ": it fits nowhere";
-      case ILLEGAL: return name + " puts " + t + " at (" + m[4] + ", " + m[5] + ") " + ARROW[m[6] % 4] +
+      case ILLEGAL: return name + " puts " + t + " at (x " + m[4] + ", y " + m[5] + ") " + ARROW[m[6] % 4] +
         ", refused (" + (m[10] || "illegal") + "): the tile is discarded";
       default: return g.players[m[1]] + " is out of the game after a fault" +
         (t ? "; tile " + t + " is not placed" : "");
@@ -179,9 +179,20 @@ window.reportBoard = (function () {
       box.appendChild(p);
       if (s.out[seat]) box.appendChild(el("p", "kd-out", "out since turn " + s.out[seat] + " (fault)"));
       var w = win[seat];
+      // Labelled with the grid's own coordinates (x across, y down, the castle at (4, 4)),
+      // the ones of the PUT lines and of the moves' text, whatever window is drawn.
       var grid = el("div", "kd-grid");
-      grid.style.gridTemplateColumns = "repeat(" + w.n + ", 1fr)";
+      grid.style.gridTemplateColumns = "14px repeat(" + w.n + ", 1fr)";
+      grid.appendChild(el("span", "kd-axis", "y\\x"));
+      for (var ax = w.x; ax < w.x + w.n; ax++) {
+        var xl = el("span", "kd-axis", String(ax));
+        xl.setAttribute("data-axis-x", ax);
+        grid.appendChild(xl);
+      }
       for (var y = w.y; y < w.y + w.n; y++) {
+        var yl = el("span", "kd-axis", String(y));
+        yl.setAttribute("data-axis-y", y);
+        grid.appendChild(yl);
         for (var x = w.x; x < w.x + w.n; x++) {
           var sq = squareEl(s.grids[seat][y][x], s.fresh[seat + ":" + x + ":" + y]);
           sq.setAttribute("data-x", x);

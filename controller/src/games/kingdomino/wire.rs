@@ -40,8 +40,9 @@ pub fn correct_reply(turn: u8, players: usize) -> String {
 /// Why a reply line is badly formatted (a fault: the player's game ends).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadReply {
-    /// The line does not start with the expected command word.
-    #[error("expected `{expected} ...`, got {got:?}")]
+    /// The line does not start with the expected command word (when it starts with no
+    /// command word at all, the likely cause is said: a debug line on stdout).
+    #[error("expected `{expected} ...`, got {got:?}{}", debug_hint(got))]
     Command {
         /// `PUT` or `PICK`.
         expected: &'static str,
@@ -54,6 +55,21 @@ pub enum BadReply {
     /// A value is not a number of the right kind.
     #[error("{0:?} is not a valid {1}")]
     Number(String, &'static str),
+}
+
+/// For a line that starts with no command word at all, the likely cause.
+fn debug_hint(got: &str) -> &'static str {
+    let first = got.split_whitespace().next().unwrap_or("");
+    if first.is_empty()
+        || ["PUT", "PICK"]
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(first))
+    {
+        ""
+    } else {
+        "; it is not a reply at all: a line printed on stdout (a debug line?) is read as the \
+         bot's reply, so write anything that is not a reply to stderr"
+    }
 }
 
 /// The init lines: `nbPlayers` then `nbTiles`, each ending in a newline.
@@ -172,4 +188,22 @@ fn strip_command<'a>(line: &'a str, word: &'static str) -> Result<&'a str, BadRe
 fn is_decimal(s: &str) -> bool {
     let digits = s.strip_prefix('-').unwrap_or(s);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_that_is_no_command_at_all_is_said_to_be_a_debug_line_on_stdout() {
+        let said = parse_put("placing at 3 4").unwrap_err().to_string();
+        assert!(
+            said.contains("a debug line?") && said.contains("stderr"),
+            "{said}"
+        );
+        for near in ["PICK 3", "put 1 2 3", ""] {
+            let said = parse_put(near).unwrap_err().to_string();
+            assert!(!said.contains("debug"), "{said}");
+        }
+    }
 }

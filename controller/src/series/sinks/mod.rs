@@ -121,7 +121,7 @@ impl Sink for ManifestFile {
 /// bot's first fault with its log, and how to resume after an interruption.
 pub struct Console {
     slot: BarSlot,
-    bots: PathBuf,
+    bots: crate::bots::Place,
     dir: PathBuf,
     /// The bots whose first fault was said (or recorded before a resume): one line per bot
     /// per series, so a bot that faults in every game does not flood the terminal.
@@ -131,7 +131,7 @@ pub struct Console {
 }
 
 impl Console {
-    pub fn new(slot: BarSlot, bots: PathBuf, dir: PathBuf) -> Console {
+    pub fn new(slot: BarSlot, bots: crate::bots::Place, dir: PathBuf) -> Console {
         Console {
             slot,
             bots,
@@ -220,11 +220,12 @@ impl Sink for Console {
 }
 
 /// Under the table, for bots that faulted: where each one's faults and stderr are
-/// (`logs/<bot>.games.log`), so that the fault column leads somewhere.
-fn fault_logs(standings: &[Standing], dir: &Path) -> String {
+/// (`logs/<bot>.games.log`), so that the fault column leads somewhere. Not the person at the
+/// keyboard (`take6 play`): leaving (Ctrl-D) is recorded, but it is no bot's fault to look up.
+fn fault_logs(standings: &[Standing], dir: &Path, person: Option<&str>) -> String {
     let faulted: Vec<&Standing> = standings
         .iter()
-        .filter(|s| !s.builtin && s.faults > 0)
+        .filter(|s| !s.builtin && s.faults > 0 && Some(s.bot.as_str()) != person)
         .collect();
     if faulted.is_empty() {
         return String::new();
@@ -291,6 +292,8 @@ pub struct Summary {
     interrupted: bool,
     /// `--until-separated`'s `--top`, to say why a series stopped early.
     until_top: Option<usize>,
+    /// The person at the keyboard (`take6 play`), if any.
+    person: Option<String>,
 }
 
 impl Summary {
@@ -305,7 +308,14 @@ impl Summary {
             footer,
             interrupted: false,
             until_top: None,
+            person: None,
         }
+    }
+
+    /// Names the person at the keyboard, if any: their leaving is not listed among the faults.
+    pub fn person(mut self, person: Option<String>) -> Summary {
+        self.person = person;
+        self
     }
 
     /// Says, when the series ended before its budget, that the top `top` were separated.
@@ -352,7 +362,7 @@ impl Sink for Summary {
                 match &self.footer {
                     Footer::Series { seed, dir } => text.push_str(&format!(
                         "{}{}",
-                        fault_logs(&standings, dir),
+                        fault_logs(&standings, dir, self.person.as_deref()),
                         format_args!(
                             "\n{} of {} played{}{early} (seed {seed}); results in {}\n",
                             state.lines,

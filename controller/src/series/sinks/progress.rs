@@ -17,7 +17,7 @@ use crate::series::reporter::{Event, Origin, Sink, SinkError, State};
 pub struct BarSlot(Arc<Mutex<Option<ProgressBar>>>);
 
 impl BarSlot {
-    fn set(&self, bar: Option<ProgressBar>) {
+    pub(crate) fn set(&self, bar: Option<ProgressBar>) {
         if let Ok(mut slot) = self.0.lock() {
             *slot = bar;
         }

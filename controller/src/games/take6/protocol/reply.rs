@@ -9,24 +9,67 @@ const REPLY_SHOWN: usize = 80;
 
 /// A bot's reply that does not fit the set's reply pattern. The caller turns it into a fault;
 /// [`ReplyError::kind`] is the short tag for records and the message says what was expected
-/// and what arrived.
+/// (the pattern with an example number in place of its placeholder, and what the number is),
+/// what arrived, and, when what arrived is no reply at all, the likely cause.
 #[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
 pub enum ReplyError {
     /// Nothing but whitespace arrived.
-    #[error("expected a reply like '{expected}', got an empty line")]
+    #[error("expected a reply like {}, got an empty line", like(expected))]
     Empty { expected: String },
     /// The literal words of the pattern did not match.
-    #[error("expected a reply like '{expected}', got '{got}'")]
+    #[error(
+        "expected a reply like {}, got '{got}'{}",
+        like(expected),
+        debug_hint(expected, got)
+    )]
     BadReply { expected: String, got: String },
     /// The words matched but the number is not a whole number that fits in 64 bits.
     #[error(
-        "expected a reply like '{expected}' with a whole number for {placeholder}, got '{got}'"
+        "expected a reply like {}, got '{got}'{}",
+        like(expected),
+        debug_hint(expected, got)
     )]
     NotANumber {
         expected: String,
         placeholder: String,
         got: String,
     },
+}
+
+/// The placeholders a reply pattern holds, an example number for each, and what it stands for.
+const EXAMPLES: [(&str, &str, &str); 2] = [
+    ("{card}", "42", "the number of a card in its hand"),
+    ("{row}", "2", "the number of a row, 0 to 3"),
+];
+
+/// `pattern` as a reply would read, with what its number stands for: `'PLAY 42' (42: the
+/// number of a card in its hand)`.
+fn like(pattern: &str) -> String {
+    match EXAMPLES.iter().find(|(p, _, _)| pattern.contains(p)) {
+        Some((placeholder, example, what)) => format!(
+            "'{}' ({example}: {what})",
+            pattern.replace(placeholder, example)
+        ),
+        None => format!("'{pattern}'"),
+    }
+}
+
+/// When `got` is no reply at all (more words than the pattern, or a word the pattern does not
+/// hold), the likely cause: a line the bot printed for itself on stdout, which is read as its
+/// reply.
+fn debug_hint(pattern: &str, got: &str) -> &'static str {
+    let known: Vec<String> = pattern.split_whitespace().map(str::to_lowercase).collect();
+    let words: Vec<&str> = got.split_whitespace().collect();
+    let stranger = |w: &&str| {
+        w.chars().filter(char::is_ascii_alphabetic).count() >= 2
+            && !known.contains(&w.to_lowercase())
+    };
+    if words.len() > known.len() || words.iter().any(stranger) {
+        "; it is not a reply at all: a line printed on stdout (a debug line?) is read as the \
+         bot's reply, so write anything that is not a reply to stderr"
+    } else {
+        ""
+    }
 }
 
 impl ReplyError {
@@ -211,8 +254,30 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "expected a reply like 'PLAY {card}' with a whole number for {card}, got 'PLAY 17x'"
+            "expected a reply like 'PLAY 42' (42: the number of a card in its hand), got 'PLAY 17x'"
         );
+        // No placeholder left unfilled, and a debug line is named as the likely cause.
+        let said = def
+            .parse_row("picking row, cows are [9, 8, 7, 9]")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            said,
+            "expected a reply like '2' (2: the number of a row, 0 to 3), got 'picking row, cows \
+             are [9, 8, 7, 9]'; it is not a reply at all: a line printed on stdout (a debug \
+             line?) is read as the bot's reply, so write anything that is not a reply to stderr"
+        );
+        assert!(!said.contains('{'), "{said}");
+        assert!(
+            cg.parse_card("PLAY 17 thanks")
+                .unwrap_err()
+                .to_string()
+                .contains("a debug line?")
+        );
+        for near in ["play 17", "PLAY x", "", "17"] {
+            let said = cg.parse_card(near).unwrap_err().to_string();
+            assert!(!said.contains("debug") && !said.contains('{'), "{said}");
+        }
 
         // Literal after the number, and whitespace runs.
         let set = TemplateSet::from_source(
