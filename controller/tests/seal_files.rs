@@ -1,0 +1,197 @@
+//! Issue 35: files and folders are untrusted too. Hostile fixtures run as bots do (inside the
+//! sandbox, as their own users) or forged folders are handed to take6, and each test fails if
+//! the attack works: links to a root-only canary file (read, written, through temporary names,
+//! through `/proc/self/cwd`, committed in a git repository), FIFOs and `/dev/zero` where the
+//! controller opens a file. Every take6 run here is bounded in time: a file that would make the
+//! controller wait ends the test with a failure, never a hang.
+
+mod common;
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use tempfile::TempDir;
+
+use common::{copy_dir, fixtures, text};
+
+/// What the canary file holds; found anywhere a bot or a results folder reaches, the attack
+/// worked.
+const SECRET: &str = "TAKE6_HOST_CANARY_35";
+
+/// Whether bubblewrap is here (the sandboxed tests need it; CI must have it).
+fn sandbox_available() -> bool {
+    let found = Command::new("bwrap")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "bubblewrap is missing in CI"
+        );
+        common::skipped("no bubblewrap on this machine (apt-get install bubblewrap)");
+    }
+    found
+}
+
+/// Runs take6 with `args` in `dir`, killed if it outlives `limit`: the test then fails, naming
+/// the command (a file made the controller wait).
+fn bounded(dir: &Path, args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "take6 {args:?} still ran after {limit:?} (a file made it wait):\n{}",
+                text(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// A root-only host file holding [`SECRET`], outside anything a bot or a series sees.
+fn canary(tmp: &Path) -> PathBuf {
+    let dir = tmp.join("host");
+    fs::create_dir_all(&dir).unwrap();
+    let canary = dir.join("canary");
+    fs::write(&canary, SECRET).unwrap();
+    fs::set_permissions(&canary, fs::Permissions::from_mode(0o600)).unwrap();
+    canary
+}
+
+/// A scratch folder with `game/` (the duel test game, limits 10x what its bots need) and
+/// `bots/` with copies of `fixtures` by name.
+fn duel_arena(bots: &[(&str, &str)]) -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel"),
+        &tmp.path().join("game"),
+    );
+    let toml = tmp.path().join("game/game.toml");
+    let extra = "\n[limits]\nfirst_turn_ms = 20000\nturn_ms = 20000\nkept_running_ms = 20000\n";
+    fs::write(&toml, fs::read_to_string(&toml).unwrap() + extra).unwrap();
+    for (name, fixture) in bots {
+        copy_dir(
+            &fixtures().join(fixture),
+            &tmp.path().join("bots").join(name),
+        );
+    }
+    tmp
+}
+
+fn series(tmp: &Path) -> PathBuf {
+    fs::canonicalize(tmp.join("results/latest")).unwrap()
+}
+
+/// The faults of every game, as `bot: reason` lines.
+fn faults(series: &Path) -> Vec<String> {
+    let file = fs::File::open(series.join("games.jsonl")).unwrap();
+    let games = take6::record::read_games_jsonl(std::io::BufReader::new(file)).unwrap();
+    games
+        .iter()
+        .flat_map(|g| {
+            g.rounds
+                .iter()
+                .flat_map(|r| r.invalid.iter())
+                .map(|f| format!("{}: {}", g.players[f.seat], f.reason))
+        })
+        .collect()
+}
+
+/// A Botzone bot links `.botzone-globaldata` to a root-only host file, through
+/// `/proc/self/cwd` to the other bot's globaldata, to `/dev/zero`, makes it a FIFO, and links
+/// every temporary name the controller once wrote globaldata through to host paths (one new,
+/// one existing). The series ends (no wait on the FIFO, no read of /dev/zero), the bot never
+/// gets the canary's content or the other bot's globaldata, no host file is written or made,
+/// and the honest strict bot (which checks its globaldata) has no fault.
+#[test]
+fn a_botzone_bot_cannot_make_the_controller_read_or_write_host_files_through_globaldata() {
+    if !sandbox_available() {
+        return;
+    }
+    let tmp = duel_arena(&[("filer", "bz-filer"), ("py", "bz-py")]);
+    let canary = canary(tmp.path());
+    let victim = tmp.path().join("host/victim");
+    let targets = serde_json::json!({
+        "canary": canary,
+        "victim": victim,
+        "other": "/proc/self/cwd/results/latest/work/py/.botzone-globaldata",
+    });
+    fs::write(
+        tmp.path().join("bots/filer/targets.json"),
+        targets.to_string(),
+    )
+    .unwrap();
+    let out = bounded(
+        tmp.path(),
+        &[
+            "run",
+            "--game",
+            "game",
+            "--games",
+            "8",
+            "--seed",
+            "35",
+            "--jobs",
+            "1",
+            "--sandbox",
+            "strict",
+        ],
+        Duration::from_secs(300),
+    );
+    common::assert_ok(&out);
+    let series = series(tmp.path());
+    let work = series.join("work/filer");
+    // The attack was armed: the controller's pid found, every trap set.
+    let pid = fs::read_to_string(work.join("pid.txt")).unwrap_or_default();
+    assert!(!pid.is_empty(), "the bot found no pid to aim at");
+    let traps = fs::read_to_string(work.join("traps.txt")).unwrap();
+    for trap in ["canary", "proc-cwd", "fifo", "dev-zero"] {
+        assert!(traps.contains(trap), "{trap} never set:\n{traps}");
+    }
+    assert_eq!(
+        fs::read_to_string(&canary).unwrap(),
+        SECRET,
+        "the canary was written"
+    );
+    assert!(
+        !victim.exists(),
+        "the controller made a host file through a link"
+    );
+    let seen = fs::read_to_string(work.join("seen.txt")).unwrap();
+    for line in seen.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        let value = value.as_str().unwrap_or_default();
+        assert!(
+            value.is_empty() || value.starts_with("filer "),
+            "the bot was given {value:?} as its globaldata"
+        );
+    }
+    assert!(
+        seen.contains("filer "),
+        "its own globaldata never came back:\n{seen}"
+    );
+    let faults = faults(&series);
+    assert!(
+        !faults.iter().any(|f| f.starts_with("py:")),
+        "the honest bot faulted: {faults:?}"
+    );
+    let kept = fs::read_to_string(series.join("work/py/.botzone-globaldata")).unwrap();
+    assert!(kept.contains("games "), "{kept}");
+}
