@@ -587,11 +587,18 @@ type Staged = (String, TemplateChoice, bool, Option<Generated>);
 /// or that the sandbox (`sandboxed`) does not show: it sees the system folders and the bot's
 /// own folder (`/bot`), never home folders, where `which python3` often points (pyenv).
 pub fn launch_problem(launch: &Path, sandboxed: bool) -> Option<String> {
-    use std::io::Read;
-    let mut head = Vec::with_capacity(512);
-    fs::File::open(launch)
-        .and_then(|f| f.take(512).read_to_end(&mut head))
-        .ok()?;
+    // Through the door: the build may have left `launch` a FIFO (an open would wait for a
+    // writer forever), a link to /dev/zero or to a host file; each is refused with the reason.
+    let (workdir, name) = (launch.parent()?, Path::new(launch.file_name()?));
+    let head = match crate::door::Folder::open(workdir).and_then(|f| f.head(name, 512)) {
+        Ok(head) => head,
+        Err(e) => {
+            return Some(format!(
+                "launch cannot be started: {} (make it an executable regular file)",
+                crate::untrusted::terminal(&e.to_string())
+            ));
+        }
+    };
     if head.starts_with(b"\x7fELF") {
         return None;
     }
@@ -615,7 +622,6 @@ pub fn launch_problem(launch: &Path, sandboxed: bool) -> Option<String> {
     }
     let mut words = line.split_whitespace();
     let interpreter = words.next()?;
-    let workdir = launch.parent()?;
     let on_host = match interpreter.strip_prefix("/bot/") {
         Some(own) if sandboxed => workdir.join(own),
         _ => PathBuf::from(interpreter),

@@ -195,3 +195,191 @@ fn a_botzone_bot_cannot_make_the_controller_read_or_write_host_files_through_glo
     let kept = fs::read_to_string(series.join("work/py/.botzone-globaldata")).unwrap();
     assert!(kept.contains("games "), "{kept}");
 }
+
+/// Runs git in `dir` with a throwaway identity, failing the test if it fails.
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+}
+
+/// `series.toml`'s skipped bots: (name, reason).
+fn skipped(series: &Path) -> Vec<(String, String)> {
+    let manifest: toml::Table =
+        toml::from_str(&fs::read_to_string(series.join("series.toml")).unwrap()).unwrap();
+    manifest
+        .get("skipped")
+        .and_then(|s| s.as_array())
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            let get = |k: &str| s[k].as_str().unwrap().to_string();
+            (get("name"), get("reason"))
+        })
+        .collect()
+}
+
+/// A `.botzone-globaldata` committed as a link to a host file in a repository of bots
+/// (`--bots REPO@TAG`) is never read: the strict bot, which checks its globaldata, starts
+/// from none and has no fault (before issue 35 it was handed the canary at its first turn).
+#[test]
+fn a_globaldata_link_committed_in_a_repository_is_never_read() {
+    if !sandbox_available() {
+        return;
+    }
+    let tmp = duel_arena(&[("py", "bz-py"), ("py2", "bz-py")]);
+    let canary = canary(tmp.path());
+    let repo = tmp.path().join("bots");
+    std::os::unix::fs::symlink(&canary, repo.join("py/.botzone-globaldata")).unwrap();
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "--quiet", "-m", "bots and a link"]);
+    git(&repo, &["tag", "v1"]);
+    let at_tag = format!("{}@v1", repo.display());
+    let out = bounded(
+        tmp.path(),
+        &[
+            "run",
+            "--game",
+            "game",
+            "--bots",
+            &at_tag,
+            "--games",
+            "2",
+            "--seed",
+            "35",
+            "--jobs",
+            "1",
+            "--sandbox",
+            "strict",
+        ],
+        Duration::from_secs(300),
+    );
+    common::assert_ok(&out);
+    let series = series(tmp.path());
+    assert_eq!(faults(&series), Vec::<String>::new());
+    let kept = fs::read_to_string(series.join("work/py/.botzone-globaldata")).unwrap();
+    assert!(!kept.contains(SECRET) && kept.contains("games "), "{kept}");
+    assert_eq!(fs::read_to_string(&canary).unwrap(), SECRET);
+}
+
+/// A Take 6 bot whose `build` leaves `launch` a FIFO, a link to `/dev/zero` or a link to a
+/// host file is skipped with the reason (before issue 35 the FIFO kept the series from ever
+/// starting and /dev/zero was read until memory ran out); the others play.
+#[test]
+fn a_launch_its_build_left_a_fifo_or_a_link_is_skipped_with_the_reason() {
+    if !sandbox_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let canary = canary(tmp.path());
+    let bots = tmp.path().join("bots");
+    for name in ["a", "b"] {
+        copy_dir(&fixtures().join("first"), &bots.join(name));
+    }
+    let builds = [
+        ("fifo", "rm launch && mkfifo launch".to_string()),
+        ("zero", "rm launch && ln -s /dev/zero launch".to_string()),
+        (
+            "host",
+            format!("rm launch && ln -s {} launch", canary.display()),
+        ),
+    ];
+    for (name, build) in &builds {
+        let dir = bots.join(name);
+        copy_dir(&fixtures().join("first"), &dir);
+        fs::write(dir.join("build"), format!("#!/bin/sh\nset -e\n{build}\n")).unwrap();
+        fs::set_permissions(dir.join("build"), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = bounded(
+        tmp.path(),
+        &[
+            "run",
+            "--games",
+            "2",
+            "--seed",
+            "35",
+            "--sandbox",
+            "strict",
+            "--allow-skips",
+        ],
+        Duration::from_secs(300),
+    );
+    common::assert_ok(&out);
+    let skips = skipped(&series(tmp.path()));
+    for (name, kind) in [
+        ("fifo", "FIFO"),
+        ("zero", "symbolic link"),
+        ("host", "symbolic link"),
+    ] {
+        let reason = skips
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, r)| r.clone())
+            .unwrap_or_else(|| panic!("{name} not skipped: {skips:?}"));
+        assert!(
+            reason.contains("launch") && reason.contains(kind),
+            "{name}: {reason}"
+        );
+    }
+    assert_eq!(fs::read_to_string(&canary).unwrap(), SECRET);
+}
+
+/// A bot's own `launch` that carries take6's comment for generated Python launches ("holds
+/// Python 3 source") gets the game's default limits for a launch of its own (Botzone's
+/// C/C++ 1000 ms), not Python's 6000 ms: a turn of 2.5 s of CPU is its timeout. Before issue
+/// 35 the comment line granted it Python's limits.
+#[test]
+fn a_launch_that_claims_a_language_in_a_comment_gets_no_more_time() {
+    if !sandbox_available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel"),
+        &tmp.path().join("game"),
+    );
+    let bots = tmp.path().join("bots");
+    copy_dir(&fixtures().join("bz-py"), &bots.join("py"));
+    let dir = bots.join("spoof");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("launch"),
+        "#!/usr/bin/env python3\n\
+         # Written by take6: the bot's folder holds Python 3 source and no launch.\n\
+         import sys, time\n\
+         sys.stdin.readline()\n\
+         t = time.process_time()\n\
+         while time.process_time() - t < 2.5:\n    pass\n\
+         print('{\"response\": {\"n\": 2}}', flush=True)\n",
+    )
+    .unwrap();
+    fs::set_permissions(dir.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+    let out = bounded(
+        tmp.path(),
+        &[
+            "run",
+            "--game",
+            "game",
+            "--games",
+            "1",
+            "--seed",
+            "35",
+            "--sandbox",
+            "strict",
+        ],
+        Duration::from_secs(300),
+    );
+    common::assert_ok(&out);
+    let faults = faults(&series(tmp.path()));
+    assert!(
+        faults
+            .iter()
+            .any(|f| f.starts_with("spoof:") && f.contains("1000 ms")),
+        "{faults:?}"
+    );
+}

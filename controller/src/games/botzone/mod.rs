@@ -199,7 +199,12 @@ impl Game for Botzone {
                             None => (None, None),
                         }
                     }
-                    (Occupant::Bot { workdir, .. }, _) => (language_of(workdir), Some(&**workdir)),
+                    (
+                        Occupant::Bot {
+                            workdir, language, ..
+                        },
+                        _,
+                    ) => (*language, Some(&**workdir)),
                     _ => (None, None),
                 };
                 let mut bot_limits = self.bot_limits(language, &limits);
@@ -309,17 +314,6 @@ impl Game for Botzone {
             ),
         }
     }
-}
-
-/// The language take6 recognised a bot's source as, from its generated `launch` (none for a
-/// bot with its own `launch`).
-fn language_of(workdir: &Path) -> Option<Language> {
-    let launch = std::fs::read_to_string(workdir.join("launch")).ok()?;
-    let first = launch.lines().nth(1)?;
-    let name = first.strip_prefix("# Written by take6: the bot's folder holds ")?;
-    Language::ALL
-        .into_iter()
-        .find(|l| name.starts_with(&format!("{} source", l.name())))
 }
 
 /// Builds the judge and the padding bots in the series' folder (`game/`) through its sandbox.
