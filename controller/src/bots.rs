@@ -777,13 +777,18 @@ fn inert_log(log: &Path) {
             total - BUILD_LOG_CAP
         ));
     }
-    // A new file renamed over the old: a straggler of the build writes to the old one.
-    let fresh = log.with_extension("log.partial");
+    // A new file renamed over the old (through the door: made fresh under a name no one can
+    // guess): a straggler of the build writes to the old one.
     let written = read.is_ok()
-        && fs::write(&fresh, text.as_bytes()).is_ok()
-        && fs::rename(&fresh, log).is_ok();
+        && log
+            .parent()
+            .zip(log.file_name())
+            .is_some_and(|(dir, name)| {
+                crate::door::Folder::open(dir)
+                    .and_then(|f| f.replace(Path::new(name), text.as_bytes(), false))
+                    .is_ok()
+            });
     if !written {
-        let _ = fs::remove_file(&fresh);
         let _ = fs::remove_file(log);
     }
 }

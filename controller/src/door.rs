@@ -15,8 +15,8 @@
 //!   random bits) and renamed over the old one; a file appended to (a log) must be a regular
 //!   file with no other name (a hard link is refused).
 //!
-//! A refusal is an [`std::io::Error`] whose message names the file and the reason, so callers
-//! keep their own error types (the path they join in front of it says where).
+//! A refusal is an [`std::io::Error`] whose message says why (what the file is, or that a link
+//! was met), so callers keep their own error types, which name the file.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -41,12 +41,10 @@ pub struct Folder {
     path: PathBuf,
 }
 
-/// Why a file is refused: said after its path.
-fn refused(path: &Path, why: impl std::fmt::Display) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!("{}: {why}", path.display()),
-    )
+/// Why a file is refused, in words (the caller names the file: its own errors say which
+/// path they could not read or write).
+fn refused(why: impl std::fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, why.to_string())
 }
 
 /// What a file's type is, in words, for a refusal.
@@ -76,14 +74,13 @@ fn names(rel: &Path) -> io::Result<Vec<&OsStr>> {
             Component::CurDir => {}
             _ => {
                 return Err(refused(
-                    rel,
                     "take6 opens only paths below the folder (no '..', not absolute)",
                 ));
             }
         }
     }
     if out.is_empty() {
-        return Err(refused(rel, "an empty path names no file"));
+        return Err(refused("an empty path names no file"));
     }
     Ok(out)
 }
@@ -147,34 +144,28 @@ impl Folder {
             Err(Errno::ENOSYS) => walk(&self.fd, &names, flags, mode),
             other => other,
         };
-        opened.map_err(|e| self.explain(rel, e))
+        opened.map_err(Folder::explain)
     }
 
-    /// An error of opening `rel` in words: a link, a way out, a FIFO with no reader.
-    fn explain(&self, rel: &Path, e: Errno) -> io::Error {
-        let path = self.path.join(rel);
+    /// An error of opening a file in words: a link, a way out, a FIFO with no reader.
+    fn explain(e: Errno) -> io::Error {
         match e {
             Errno::ELOOP => refused(
-                &path,
                 "a symbolic link (or a path through one): take6 follows no link in a folder a \
                  bot, a repository or a results folder controls",
             ),
-            Errno::EXDEV => refused(&path, "leads out of the folder: refused"),
+            Errno::EXDEV => refused("leads out of the folder: refused"),
             Errno::ENXIO => refused(
-                &path,
                 "a FIFO or socket, not a regular file: take6 opens only regular files there",
             ),
-            e => io::Error::new(
-                io::Error::from(e).kind(),
-                format!("{}: {e}", path.display()),
-            ),
+            e => io::Error::from(e),
         }
     }
 
     /// Opens `rel` for reading: a regular file, or refused with what it is.
     pub fn open_read(&self, rel: &Path) -> io::Result<File> {
         let fd = self.open_at(rel, OFlag::O_RDONLY, Mode::empty())?;
-        regular(fd, &self.path.join(rel))
+        regular(fd)
     }
 
     /// The whole of `rel`, refused when larger than `cap` bytes.
@@ -183,10 +174,9 @@ impl Folder {
         let mut bytes = Vec::new();
         file.take(cap.saturating_add(1)).read_to_end(&mut bytes)?;
         if bytes.len() as u64 > cap {
-            return Err(refused(
-                &self.path.join(rel),
-                format!("larger than the {cap} bytes take6 reads of it"),
-            ));
+            return Err(refused(format!(
+                "larger than the {cap} bytes take6 reads of it"
+            )));
         }
         Ok(bytes)
     }
@@ -215,7 +205,7 @@ impl Folder {
             OFlag::O_WRONLY | OFlag::O_APPEND | OFlag::O_CREAT,
             Mode::from_bits_truncate(0o644),
         )?;
-        one_name(regular(fd, &self.path.join(rel))?, &self.path.join(rel))
+        one_name(regular(fd)?)
     }
 
     /// Opens `rel` for writing, made if absent, without truncating it: a regular file with one
@@ -226,7 +216,7 @@ impl Folder {
             OFlag::O_WRONLY | OFlag::O_CREAT,
             Mode::from_bits_truncate(0o644),
         )?;
-        one_name(regular(fd, &self.path.join(rel))?, &self.path.join(rel))
+        one_name(regular(fd)?)
     }
 
     /// Creates `rel` afresh: refused if anything (a link included) has that name.
@@ -265,16 +255,15 @@ impl Folder {
             }
             renameat(&parent.fd, temp.as_os_str(), &parent.fd, name).map_err(io::Error::from)
         };
-        write().map_err(|e| {
+        write().inspect_err(|_| {
             let _ = unlinkat(&parent.fd, temp.as_os_str(), UnlinkatFlags::NoRemoveDir);
-            io::Error::new(e.kind(), format!("{}: {e}", self.path.join(rel).display()))
         })
     }
 
     /// Removes the file (or link: never followed) `rel`.
     pub fn remove(&self, rel: &Path) -> io::Result<()> {
         let (parent, name) = self.parent_of(rel)?;
-        unlinkat(&parent.fd, name, UnlinkatFlags::NoRemoveDir).map_err(|e| self.explain(rel, e))
+        unlinkat(&parent.fd, name, UnlinkatFlags::NoRemoveDir).map_err(Folder::explain)
     }
 
     /// Makes the folder `rel` (its parent must exist); one that exists already is fine, a
@@ -283,7 +272,7 @@ impl Folder {
         let (parent, name) = self.parent_of(rel)?;
         match mkdirat(&parent.fd, name, Mode::from_bits_truncate(0o755)) {
             Ok(()) | Err(Errno::EEXIST) => self.folder(rel),
-            Err(e) => Err(self.explain(rel, e)),
+            Err(e) => Err(Folder::explain(e)),
         }
     }
 
@@ -293,8 +282,29 @@ impl Folder {
         match fstatat(&parent.fd, name, AtFlags::AT_SYMLINK_NOFOLLOW) {
             Ok(st) => Ok(Some(kind_name(&st))),
             Err(Errno::ENOENT) => Ok(None),
-            Err(e) => Err(self.explain(rel, e)),
+            Err(e) => Err(Folder::explain(e)),
         }
+    }
+
+    /// The regular files directly in this folder, by name, sorted (links, folders and special
+    /// files are left out: none is followed or opened).
+    pub fn files(&self) -> io::Result<Vec<OsString>> {
+        use std::os::unix::ffi::OsStrExt;
+        let mut listing = nix::dir::Dir::from_fd(self.fd.try_clone()?).map_err(io::Error::from)?;
+        let mut names = Vec::new();
+        for entry in listing.iter() {
+            let entry = entry.map_err(io::Error::from)?;
+            let name = OsStr::from_bytes(entry.file_name().to_bytes());
+            if name == "." || name == ".." {
+                continue;
+            }
+            if fstatat(&self.fd, name, AtFlags::AT_SYMLINK_NOFOLLOW).is_ok_and(|st| is_regular(&st))
+            {
+                names.push(name.to_owned());
+            }
+        }
+        names.sort();
+        Ok(names)
     }
 
     /// The folder holding `rel` (opened without links) and `rel`'s last name.
@@ -365,16 +375,13 @@ fn link_or(e: Errno, at: &Option<OwnedFd>, dir: &OwnedFd, name: &OsStr) -> Errno
 
 /// The file `fd` if it is a regular one (blocking again, as regular files never block);
 /// refused with what it is otherwise.
-fn regular(fd: OwnedFd, path: &Path) -> io::Result<File> {
+fn regular(fd: OwnedFd) -> io::Result<File> {
     let st = fstat(&fd).map_err(io::Error::from)?;
     if !is_regular(&st) {
-        return Err(refused(
-            path,
-            format!(
-                "{}, not a regular file: take6 opens only regular files there",
-                kind_name(&st)
-            ),
-        ));
+        return Err(refused(format!(
+            "{}, not a regular file: take6 opens only regular files there",
+            kind_name(&st)
+        )));
     }
     let file = File::from(fd);
     clear_nonblock(&file)?;
@@ -383,11 +390,10 @@ fn regular(fd: OwnedFd, path: &Path) -> io::Result<File> {
 
 /// A file to write in place must have one name: a second name (a hard link) could be a file
 /// of someone else's elsewhere.
-fn one_name(file: File, path: &Path) -> io::Result<File> {
+fn one_name(file: File) -> io::Result<File> {
     let st = fstat(&file).map_err(io::Error::from)?;
     if st.st_nlink > 1 {
         return Err(refused(
-            path,
             "has other names (hard links): take6 writes in place only a file of one name",
         ));
     }

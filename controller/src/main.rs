@@ -463,10 +463,10 @@ fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
 fn init_logging(dir: &SeriesDir, bar: BarSlot) -> anyhow::Result<()> {
     let path = dir.log_file();
     // Appended to: a resumed series keeps the log of its earlier attempts.
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
+    // Through the door: `logs` and the log are never links or FIFOs (a resumed folder may have
+    // been handed over with logs/controller.log linked to a host file).
+    let file = take6::door::Folder::open(&dir.path)
+        .and_then(|f| f.open_append(std::path::Path::new("logs/controller.log")))
         .with_context(|| format!("cannot open {}", path.display()))?;
     let filter = |default: &str| {
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default))

@@ -383,3 +383,195 @@ fn a_launch_that_claims_a_language_in_a_comment_gets_no_more_time() {
         "{faults:?}"
     );
 }
+
+/// A series of built-ins only in `results` under `tmp` (`--shard` and more in `extra`); its
+/// folder.
+fn builtins_series(tmp: &Path, results: &str, extra: &[&str]) -> PathBuf {
+    let mut args = vec![
+        "run",
+        "--builtins-only",
+        "--games",
+        "6",
+        "--seed",
+        "123456789012345678",
+        "--results",
+        results,
+    ];
+    args.extend_from_slice(extra);
+    common::assert_ok(&bounded(tmp, &args, Duration::from_secs(120)));
+    fs::canonicalize(tmp.join(results).join("latest")).unwrap()
+}
+
+fn mkfifo(path: &Path) {
+    let _ = fs::remove_file(path);
+    nix::unistd::mkfifo(path, nix::sys::stat::Mode::from_bits_truncate(0o644)).unwrap();
+}
+
+/// A results folder handed over with `*.partial` names linked to a root-only host file:
+/// `take6 leaderboard` rewrites its files without writing through any of them (before issue
+/// 35, the fixed `.partial` names made root overwrite the canary).
+#[test]
+fn partial_links_in_a_forged_results_folder_are_never_written_through() {
+    let tmp = tempfile::tempdir().unwrap();
+    let canary = canary(tmp.path());
+    let series = builtins_series(tmp.path(), "results", &[]);
+    for name in [
+        "leaderboard.csv.partial",
+        "headtohead.csv.partial",
+        "series.toml.partial",
+        "report.html.partial",
+        "reply_times.csv.partial",
+        ".series.toml.interrupted",
+    ] {
+        std::os::unix::fs::symlink(&canary, series.join(name)).unwrap();
+    }
+    let out = bounded(
+        tmp.path(),
+        &["leaderboard", series.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
+    common::assert_ok(&out);
+    assert_eq!(
+        fs::read_to_string(&canary).unwrap(),
+        SECRET,
+        "written through a link"
+    );
+    assert!(
+        fs::read_to_string(series.join("leaderboard.csv"))
+            .unwrap()
+            .contains("rank,")
+    );
+}
+
+/// Files of a results folder left FIFOs (`series.toml`, `games.jsonl`, `series.lock`) make no
+/// command wait: `verify`, `leaderboard`, `run --resume` and `clean` end with an error naming
+/// the file, or (clean) pass the folder by, each within its time bound.
+#[test]
+fn fifos_in_a_results_folder_make_no_command_wait() {
+    let tmp = tempfile::tempdir().unwrap();
+    let series = builtins_series(tmp.path(), "results", &[]);
+    let path = series.to_str().unwrap().to_string();
+    let limit = Duration::from_secs(60);
+    // Stopped, so that --resume reads on.
+    let manifest = fs::read_to_string(series.join("series.toml")).unwrap();
+    fs::write(
+        series.join("series.toml"),
+        manifest.replace("status = \"complete\"", "status = \"interrupted\""),
+    )
+    .unwrap();
+    for file in ["games.jsonl", "series.toml"] {
+        let saved = fs::read(series.join(file)).unwrap();
+        mkfifo(&series.join(file));
+        for command in [
+            &["verify", &path][..],
+            &["leaderboard", &path],
+            &["run", "--resume", &path],
+        ] {
+            let out = bounded(tmp.path(), command, limit);
+            // leaderboard rebuilds without a series.toml: it need only end.
+            if command[0] == "leaderboard" && file == "series.toml" {
+                continue;
+            }
+            assert!(!out.status.success(), "{command:?} with a FIFO {file}");
+            // verify says it in its report, on stdout.
+            let err = text(&out.stderr) + &text(&out.stdout);
+            assert!(
+                err.contains(file) && err.contains("FIFO"),
+                "{command:?}: {err}"
+            );
+        }
+        fs::remove_file(series.join(file)).unwrap();
+        fs::write(series.join(file), saved).unwrap();
+    }
+    // A FIFO lock: resume refuses it, clean passes the folder by; neither waits.
+    mkfifo(&series.join("series.lock"));
+    let out = bounded(tmp.path(), &["run", "--resume", &path], limit);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("series.lock"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = bounded(
+        tmp.path(),
+        &["clean", "--series", "--keep", "0", "--dry-run"],
+        limit,
+    );
+    common::assert_ok(&out);
+}
+
+/// A results folder handed over with `logs/controller.log` linked to a host file (or `logs`
+/// itself linked to a host folder): `run --resume` refuses it, naming the file, and appends
+/// nothing to the host's file (before issue 35 it appended its log there).
+#[test]
+fn a_log_link_in_a_resumed_folder_is_refused_and_never_appended_to() {
+    let tmp = tempfile::tempdir().unwrap();
+    let canary = canary(tmp.path());
+    let series = builtins_series(tmp.path(), "results", &[]);
+    let path = series.to_str().unwrap().to_string();
+    let manifest = fs::read_to_string(series.join("series.toml")).unwrap();
+    fs::write(
+        series.join("series.toml"),
+        manifest.replace("status = \"complete\"", "status = \"interrupted\""),
+    )
+    .unwrap();
+    let log = series.join("logs/controller.log");
+    fs::remove_file(&log).unwrap();
+    std::os::unix::fs::symlink(&canary, &log).unwrap();
+    let out = bounded(
+        tmp.path(),
+        &["run", "--resume", &path],
+        Duration::from_secs(60),
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("controller.log"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(fs::read_to_string(&canary).unwrap(), SECRET);
+    // `logs` itself a link to the host's folder.
+    fs::remove_dir_all(series.join("logs")).unwrap();
+    std::os::unix::fs::symlink(canary.parent().unwrap(), series.join("logs")).unwrap();
+    let out = bounded(
+        tmp.path(),
+        &["run", "--resume", &path],
+        Duration::from_secs(60),
+    );
+    assert!(!out.status.success());
+    assert!(!canary.parent().unwrap().join("controller.log").exists());
+    assert_eq!(fs::read_to_string(&canary).unwrap(), SECRET);
+}
+
+/// A shard handed over with its `logs` linked to a root-only host folder (or a log linked to
+/// a host file): `take6 merge` copies none of the host's files into the merged series.
+#[test]
+fn merge_copies_no_host_file_through_a_shards_log_links() {
+    let tmp = tempfile::tempdir().unwrap();
+    let canary = canary(tmp.path());
+    let a = builtins_series(tmp.path(), "s0", &["--shard", "0/2"]);
+    let b = builtins_series(tmp.path(), "s1", &["--shard", "1/2"]);
+    fs::remove_dir_all(a.join("logs")).unwrap();
+    std::os::unix::fs::symlink(canary.parent().unwrap(), a.join("logs")).unwrap();
+    std::os::unix::fs::symlink(&canary, b.join("logs/stolen.log")).unwrap();
+    let out = bounded(
+        tmp.path(),
+        &[
+            "merge",
+            "--results",
+            "merged",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    common::assert_ok(&out);
+    let merged = fs::canonicalize(tmp.path().join("merged/latest")).unwrap();
+    let grep = Command::new("grep")
+        .args(["-r", SECRET])
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(grep.stdout.is_empty(), "copied: {}", text(&grep.stdout));
+    assert!(merged.join("logs/shard-1-of-2/controller.log").exists());
+}

@@ -247,7 +247,11 @@ impl Manifest {
     /// Reads `series.toml` of the series folder `dir`.
     pub fn read(dir: &Path) -> Result<Manifest, SeriesError> {
         let path = dir.join(MANIFEST);
-        let text = std::fs::read_to_string(&path).map_err(dir::read_err(&path))?;
+        let bytes = dir::read_file(dir, MANIFEST, dir::MANIFEST_CAP)?;
+        let text = String::from_utf8(bytes).map_err(|e| SeriesError::Manifest {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
         toml::from_str(&text).map_err(|e| SeriesError::Manifest {
             path,
             reason: e.to_string(),

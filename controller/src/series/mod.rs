@@ -23,7 +23,7 @@
 //! played or read back from `games.jsonl`, so a resumed series, a rebuilt leaderboard and a
 //! verification see the records exactly as an uninterrupted series did.
 
-mod dir;
+pub(crate) mod dir;
 mod dispatch;
 mod lanes;
 mod lineup;

@@ -410,7 +410,8 @@ fn read_globaldata(workdir: &std::path::Path) -> Value {
         Ok(bytes) => bytes.unwrap_or_default(),
         Err(e) => {
             tracing::warn!(
-                "globaldata not read: {}",
+                "globaldata not read from {}: {}",
+                workdir.join(GLOBALDATA).display(),
                 crate::untrusted::log(&e.to_string())
             );
             Vec::new()
@@ -431,7 +432,8 @@ fn write_globaldata(workdir: &std::path::Path, value: &Value) {
         .and_then(|f| f.replace(Path::new(GLOBALDATA), value.to_string().as_bytes(), false));
     if let Err(e) = written {
         tracing::warn!(
-            "cannot keep globaldata: {}",
+            "cannot keep globaldata in {}: {}",
+            workdir.join(GLOBALDATA).display(),
             crate::untrusted::log(&e.to_string())
         );
     }
