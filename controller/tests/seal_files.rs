@@ -575,3 +575,54 @@ fn merge_copies_no_host_file_through_a_shards_log_links() {
     assert!(grep.stdout.is_empty(), "copied: {}", text(&grep.stdout));
     assert!(merged.join("logs/shard-1-of-2/controller.log").exists());
 }
+
+/// Links out of a game folder are refused as a `judge` that is a link is: a `viewer.js`
+/// linked to a host file (before issue 35 inlined into report.html) and a padding bot linked
+/// to a host folder, each named with the fix; a link among the folder's subfolders is no
+/// padding bot.
+#[test]
+fn links_out_of_a_game_folder_are_refused() {
+    let tmp = duel_arena(&[("py", "bz-py"), ("py2", "bz-py")]);
+    let canary = canary(tmp.path());
+    let game = tmp.path().join("game");
+    std::os::unix::fs::symlink(&canary, game.join("viewer.js")).unwrap();
+    let args = ["run", "--game", "game", "--games", "1", "--sandbox", "none"];
+    let out = bounded(tmp.path(), &args, Duration::from_secs(120));
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("viewer.js is a symbolic link"), "{err}");
+    fs::remove_file(game.join("viewer.js")).unwrap();
+    // A padding bot that is a link to a bot folder outside.
+    let host_bot = tmp.path().join("host/bot");
+    copy_dir(&game.join("cycler"), &host_bot);
+    fs::write(host_bot.join("stolen"), SECRET).unwrap();
+    fs::remove_dir_all(game.join("cycler")).unwrap();
+    std::os::unix::fs::symlink(&host_bot, game.join("cycler")).unwrap();
+    let out = bounded(tmp.path(), &args, Duration::from_secs(120));
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("padding names \"cycler\", which is a symbolic link"),
+        "{err}"
+    );
+    // Left to be found (no padding = [...]), the link is no padding bot.
+    let toml = fs::read_to_string(game.join("game.toml")).unwrap();
+    fs::write(
+        game.join("game.toml"),
+        toml.replace("padding = [\"cycler\"]\n", ""),
+    )
+    .unwrap();
+    let out = bounded(
+        tmp.path(),
+        &["check", "--game", "game", "--sandbox", "none"],
+        Duration::from_secs(120),
+    );
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("padding"), "{}", text(&out.stderr));
+    let grep = Command::new("grep")
+        .args(["-r", SECRET])
+        .arg(tmp.path().join("results"))
+        .output()
+        .unwrap();
+    assert!(grep.stdout.is_empty(), "copied: {}", text(&grep.stdout));
+}
