@@ -112,10 +112,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             resume: None,
             checked: None,
         },
-        Command::Leaderboard { dir } => {
+        Command::Leaderboard { dir, game } => {
+            take6::games::judges_from_the_keyboard(game.as_deref())?;
             return leaderboard(&dir).map_err(|e| latest_hint(&dir, "leaderboard", e));
         }
-        Command::Verify { dir } => return verify(&dir).map_err(|e| latest_hint(&dir, "verify", e)),
+        Command::Verify { dir, game } => {
+            take6::games::judges_from_the_keyboard(game.as_deref())?;
+            return verify(&dir).map_err(|e| latest_hint(&dir, "verify", e));
+        }
         Command::Replay { dir, game } => {
             let record = series::find_game(&dir, game)
                 .map_err(|e| latest_hint(&dir, &format!("replay {game}"), e.into()))?;
@@ -126,7 +130,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print_untrusted(&rules.replay_text(&record));
             return Ok(ExitCode::SUCCESS);
         }
-        Command::Merge(args) => return merge(&args),
+        Command::Merge(args) => {
+            take6::games::judges_from_the_keyboard(args.game.as_deref())?;
+            return merge(&args);
+        }
         Command::Clean(args) => return clean(&args),
         Command::New(args) => return new_bot(&args),
     };

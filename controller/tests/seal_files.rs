@@ -618,11 +618,155 @@ fn links_out_of_a_game_folder_are_refused() {
         Duration::from_secs(120),
     );
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("padding"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("padding"),
+        "{}",
+        text(&out.stderr)
+    );
     let grep = Command::new("grep")
         .args(["-r", SECRET])
         .arg(tmp.path().join("results"))
         .output()
         .unwrap();
     assert!(grep.stdout.is_empty(), "copied: {}", text(&grep.stdout));
+}
+
+/// The duel game with a careless judge: it `eval`s a response that is a string (as a judge
+/// parsing "x,y" with eval would), so a bot's response runs as the judge.
+fn naive_game(tmp: &Path) {
+    let game = tmp.join("game");
+    let judge = fs::read_to_string(game.join("judge.py")).unwrap();
+    let careless = judge.replacen(
+        "                resp = r[\"response\"]\n",
+        "                resp = r[\"response\"]\n\
+         \x20               if isinstance(resp, str):\n\
+         \x20                   try:\n\
+         \x20                       eval(resp)\n\
+         \x20                   except Exception:\n\
+         \x20                       pass\n",
+        1,
+    );
+    assert_ne!(
+        careless, judge,
+        "the duel judge changed: update the naive patch"
+    );
+    fs::write(game.join("judge.py"), careless).unwrap();
+}
+
+/// A bot whose every response is Python that overwrites `canary` (a root-only host file).
+fn payload_bot(tmp: &Path, canary: &Path) {
+    let dir = tmp.join("bots/evil");
+    fs::create_dir_all(&dir).unwrap();
+    let payload = format!(
+        "open('{}', 'w').write('pwned by the judge')",
+        canary.display()
+    );
+    let reply = serde_json::json!({ "response": payload }).to_string();
+    fs::write(
+        dir.join("launch"),
+        format!("#!/bin/sh\nread line\ncat <<'EOF'\n{reply}\nEOF\n"),
+    )
+    .unwrap();
+    fs::set_permissions(dir.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// A careless judge (it evals string responses) over a bot whose responses overwrite a
+/// root-only host file: neither the series, nor `verify`, `leaderboard`, `merge` (each given
+/// the game folder) nor `run --resume` run the judge outside the sandbox, so the host file is
+/// never written (before issue 35 verify and leaderboard ran the judge as root, unsandboxed).
+#[test]
+fn a_naive_judge_runs_only_in_the_sandbox_under_verify_leaderboard_resume_and_merge() {
+    if !sandbox_available() {
+        return;
+    }
+    let tmp = duel_arena(&[("py", "bz-py")]);
+    let canary = canary(tmp.path());
+    naive_game(tmp.path());
+    payload_bot(tmp.path(), &canary);
+    let limit = Duration::from_secs(300);
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--game", "game", "--games", "2", "--seed", "35"];
+        args.extend_from_slice(&["--sandbox", "strict"]);
+        args.extend_from_slice(extra);
+        common::assert_ok(&bounded(tmp.path(), &args, limit));
+    };
+    run(&[]);
+    let series = series(tmp.path());
+    let path = series.to_str().unwrap();
+    assert_eq!(fs::read_to_string(&canary).unwrap(), SECRET, "the series");
+    for command in [
+        &["verify", path, "--game", "game"][..],
+        &["leaderboard", path, "--game", "game"],
+    ] {
+        common::assert_ok(&bounded(tmp.path(), command, limit));
+        assert_eq!(fs::read_to_string(&canary).unwrap(), SECRET, "{command:?}");
+    }
+    // --resume: a stopped series' games verified by its judge before it plays on.
+    let manifest = fs::read_to_string(series.join("series.toml")).unwrap();
+    let stopped = manifest.replace("status = \"complete\"", "status = \"interrupted\"");
+    fs::write(series.join("series.toml"), stopped).unwrap();
+    common::assert_ok(&bounded(tmp.path(), &["run", "--resume", path], limit));
+    assert_eq!(fs::read_to_string(&canary).unwrap(), SECRET, "--resume");
+    // merge: two shards, each verified by the judge.
+    run(&["--shard", "0/2", "--results", "s0"]);
+    run(&["--shard", "1/2", "--results", "s1"]);
+    let out = bounded(
+        tmp.path(),
+        &[
+            "merge",
+            "--game",
+            "game",
+            "--results",
+            "merged",
+            "s0/latest",
+            "s1/latest",
+        ],
+        limit,
+    );
+    common::assert_ok(&out);
+    assert_eq!(fs::read_to_string(&canary).unwrap(), SECRET, "merge");
+}
+
+/// The same judge and bot under `--sandbox none`: the payload overwrites the host file, so
+/// the attack is real and the sandboxed test can fail.
+#[test]
+fn a_naive_judge_runs_the_payload_without_the_sandbox() {
+    let tmp = duel_arena(&[("py", "bz-py")]);
+    let canary = canary(tmp.path());
+    naive_game(tmp.path());
+    payload_bot(tmp.path(), &canary);
+    let args = ["run", "--game", "game", "--games", "1", "--sandbox", "none"];
+    common::assert_ok(&bounded(tmp.path(), &args, Duration::from_secs(300)));
+    assert_eq!(fs::read_to_string(&canary).unwrap(), "pwned by the judge");
+}
+
+/// A results folder chooses no code: `verify` of a game folder's series runs no judge
+/// unless the person at the keyboard gives the folder with `--game`, and refuses a folder
+/// whose judge differs from the one the series played (the hash series.toml records).
+#[test]
+fn verify_runs_only_the_judge_given_at_the_keyboard_and_only_the_one_played() {
+    let tmp = duel_arena(&[("py", "bz-py"), ("py2", "bz-py")]);
+    let args = ["run", "--game", "game", "--games", "1", "--sandbox", "none"];
+    common::assert_ok(&bounded(tmp.path(), &args, Duration::from_secs(300)));
+    let series = series(tmp.path());
+    let manifest = fs::read_to_string(series.join("series.toml")).unwrap();
+    assert!(manifest.contains("game_hash = \""), "{manifest}");
+    let path = series.to_str().unwrap();
+    let limit = Duration::from_secs(120);
+    let out = bounded(tmp.path(), &["verify", path], limit);
+    assert!(!out.status.success());
+    let said = text(&out.stdout) + &text(&out.stderr);
+    assert!(said.contains("give the game folder with --game"), "{said}");
+    common::assert_ok(&bounded(
+        tmp.path(),
+        &["verify", path, "--game", "game"],
+        limit,
+    ));
+    // Another judge (one byte more) is not the code the series played.
+    let judge = tmp.path().join("game/judge.py");
+    fs::write(&judge, fs::read_to_string(&judge).unwrap() + "\n").unwrap();
+    let out = bounded(tmp.path(), &["verify", path, "--game", "game"], limit);
+    assert!(!out.status.success());
+    let said = text(&out.stdout) + &text(&out.stderr);
+    assert!(said.contains("not the code this series played"), "{said}");
 }
