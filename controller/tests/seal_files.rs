@@ -770,3 +770,60 @@ fn verify_runs_only_the_judge_given_at_the_keyboard_and_only_the_one_played() {
     let said = text(&out.stdout) + &text(&out.stderr);
     assert!(said.contains("not the code this series played"), "{said}");
 }
+
+/// A duel bot whose every response is `{"n": 2, "pad": ...}` with `pad` bytes of padding.
+fn padding_bot(tmp: &Path, name: &str, pad: usize) {
+    let dir = tmp.join("bots").join(name);
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("launch"),
+        format!(
+            "#!/usr/bin/env python3\nimport json, sys\nsys.stdin.readline()\n\
+             print(json.dumps({{\"response\": {{\"n\": 2, \"pad\": \"x\" * {pad}}}}}))\n"
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(dir.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Bots that bloat their responses (100 KB each) get Botzone's `OLE`, naming the cap, instead
+/// of making a larger record: `games.jsonl` and report.html stay small (the cap of a game's
+/// responses together: `wire::tests`) (before issue 35, 1 MiB responses made a 65-73 MiB games.jsonl and
+/// a report.html as large from 20 games).
+#[test]
+fn a_bloating_bot_is_faulted_ole_and_the_record_stays_small() {
+    let tmp = duel_arena(&[("py", "bz-py")]);
+    padding_bot(tmp.path(), "bloat", 100_000);
+    padding_bot(tmp.path(), "bloat2", 100_000);
+    let args = [
+        "run",
+        "--game",
+        "game",
+        "--games",
+        "6",
+        "--seed",
+        "35",
+        "--sandbox",
+        "none",
+    ];
+    common::assert_ok(&bounded(tmp.path(), &args, Duration::from_secs(600)));
+    let series = series(tmp.path());
+    let faults = faults(&series);
+    assert!(
+        faults
+            .iter()
+            .any(|f| f.starts_with("bloat:") && f.contains("its response is 100")),
+        "{faults:?}"
+    );
+    let log = fs::read_to_string(series.join("games.jsonl")).unwrap();
+    assert!(log.contains("\"OLE\""), "the judge was not told OLE");
+    let jsonl = fs::metadata(series.join("games.jsonl")).unwrap().len();
+    assert!(jsonl < 8 << 20, "games.jsonl is {jsonl} bytes");
+    let report = fs::metadata(series.join("report.html")).unwrap().len();
+    assert!(report < 20 << 20, "report.html is {report} bytes");
+    common::assert_ok(&bounded(
+        tmp.path(),
+        &["verify", series.to_str().unwrap(), "--game", "game"],
+        Duration::from_secs(300),
+    ));
+}

@@ -77,6 +77,8 @@ struct Seat {
     kept: Option<Process>,
     replies: Vec<ReplyTime>,
     stderr: StderrLog,
+    /// The bytes of its responses so far in this game (capped: [`wire::GAME_RESPONSES_CAP`]).
+    responded: usize,
 }
 
 /// The most of a program's stderr kept per game.
@@ -215,6 +217,7 @@ impl Seat {
             kept: None,
             replies: Vec::new(),
             stderr: StderrLog::default(),
+            responded: 0,
         }
     }
 
@@ -289,6 +292,15 @@ impl Seat {
                 return Err(Fault::BadReply(why, "bad_reply"));
             }
         };
+        // Each field within its cap, and the game's responses within theirs: over is OLE.
+        match wire::within_caps(&answer, self.responded) {
+            Ok(bytes) => self.responded += bytes,
+            Err(why) => {
+                let finished = process.finish_text(None).await;
+                self.absorb(finished);
+                return Err(Fault::BadReply(why, wire::OUTPUT_LIMIT));
+            }
+        }
         self.responses.push(answer.response.clone());
         self.data = answer.data.unwrap_or_else(|| Value::String(String::new()));
         if let Some(g) = answer.globaldata.filter(|g| !is_empty(g)) {
@@ -405,7 +417,7 @@ async fn globaldata_lock(workdir: &std::path::Path) -> Option<tokio::sync::Owned
 /// file; each is refused, logged, and read as none.
 fn read_globaldata(workdir: &std::path::Path) -> Value {
     let read = crate::door::Folder::open(workdir)
-        .and_then(|f| f.read_if_any(Path::new(GLOBALDATA), wire::OUTPUT_CAP as u64));
+        .and_then(|f| f.read_if_any(Path::new(GLOBALDATA), wire::GLOBALDATA_CAP as u64));
     let text = match read {
         Ok(bytes) => bytes.unwrap_or_default(),
         Err(e) => {
