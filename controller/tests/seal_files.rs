@@ -379,7 +379,10 @@ fn a_launch_that_claims_a_language_in_a_comment_gets_no_more_time() {
     assert!(
         faults
             .iter()
-            .any(|f| f.starts_with("spoof:") && f.contains("1000 ms")),
+            // Its CPU limit (1000 ms), or on a loaded machine the wall-clock net it sets
+            // (6 times it at a table of 2); Python's would be 6000 ms and 36000 ms.
+            .any(|f| f.starts_with("spoof:")
+                && (f.contains("1000 ms") || f.contains("6000 ms of wall time"))),
         "{faults:?}"
     );
 }
@@ -769,6 +772,14 @@ fn verify_runs_only_the_judge_given_at_the_keyboard_and_only_the_one_played() {
     assert!(!out.status.success());
     let said = text(&out.stdout) + &text(&out.stderr);
     assert!(said.contains("not the code this series played"), "{said}");
+    // --resume refuses a game folder changed since the series began, as it does a bot's.
+    let manifest = fs::read_to_string(series.join("series.toml")).unwrap();
+    let stopped = manifest.replace("status = \"complete\"", "status = \"interrupted\"");
+    fs::write(series.join("series.toml"), stopped).unwrap();
+    let out = bounded(tmp.path(), &["run", "--resume", path], limit);
+    assert!(!out.status.success());
+    let said = text(&out.stderr);
+    assert!(said.contains("changed since the series began"), "{said}");
 }
 
 /// A duel bot whose every response is `{"n": 2, "pad": ...}` with `pad` bytes of padding.
@@ -826,4 +837,55 @@ fn a_bloating_bot_is_faulted_ole_and_the_record_stays_small() {
         &["verify", series.to_str().unwrap(), "--game", "game"],
         Duration::from_secs(300),
     ));
+}
+
+/// Botzone bots that, after answering their first turn, replace their own `launch` with a
+/// FIFO or a link to `/dev/zero`: their later turns fault (the launch cannot start), the
+/// series ends within its bound and the strict bot plays on (before issue 35 the controller
+/// read `launch` at each turn to learn the bot's language, and waited on the FIFO forever).
+#[test]
+fn a_launch_made_a_fifo_or_a_dev_zero_link_at_run_time_faults_and_never_hangs() {
+    if !sandbox_available() {
+        return;
+    }
+    let tmp = duel_arena(&[("py", "bz-py")]);
+    for (name, trap) in [
+        ("fifo", "os.unlink('launch'); os.mkfifo('launch')"),
+        (
+            "zero",
+            "os.unlink('launch'); os.symlink('/dev/zero', 'launch')",
+        ),
+    ] {
+        let dir = tmp.path().join("bots").join(name);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(
+            dir.join("launch"),
+            format!(
+                "#!/usr/bin/env python3\nimport json, os, sys\nsys.stdin.readline()\n\
+                 print(json.dumps({{\"response\": {{\"n\": 2}}}}), flush=True)\n{trap}\n"
+            ),
+        )
+        .unwrap();
+        fs::set_permissions(dir.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let args = [
+        "run",
+        "--game",
+        "game",
+        "--games",
+        "6",
+        "--seed",
+        "35",
+        "--sandbox",
+        "strict",
+    ];
+    common::assert_ok(&bounded(tmp.path(), &args, Duration::from_secs(300)));
+    let faults = faults(&series(tmp.path()));
+    for name in ["fifo", "zero"] {
+        assert!(
+            faults.iter().any(|f| f.starts_with(&format!("{name}:"))),
+            "{name} never faulted: {faults:?}"
+        );
+    }
+    assert!(!faults.iter().any(|f| f.starts_with("py:")), "{faults:?}");
 }
