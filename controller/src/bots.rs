@@ -743,11 +743,18 @@ type Staged = (String, TemplateChoice, bool, Option<Generated>);
 /// or that the sandbox (`sandboxed`) does not show: it sees the system folders and the bot's
 /// own folder (`/bot`), never home folders, where `which python3` often points (pyenv).
 pub fn launch_problem(launch: &Path, sandboxed: bool) -> Option<String> {
-    use std::io::Read;
-    let mut head = Vec::with_capacity(512);
-    fs::File::open(launch)
-        .and_then(|f| f.take(512).read_to_end(&mut head))
-        .ok()?;
+    // Through the door: the build may have left `launch` a FIFO (an open would wait for a
+    // writer forever), a link to /dev/zero or to a host file; each is refused with the reason.
+    let (workdir, name) = (launch.parent()?, Path::new(launch.file_name()?));
+    let head = match crate::door::Folder::open(workdir).and_then(|f| f.head(name, 512)) {
+        Ok(head) => head,
+        Err(e) => {
+            return Some(format!(
+                "launch cannot be started: {} (make it an executable regular file)",
+                crate::untrusted::terminal(&e.to_string())
+            ));
+        }
+    };
     if head.starts_with(b"\x7fELF") {
         return None;
     }
@@ -771,7 +778,6 @@ pub fn launch_problem(launch: &Path, sandboxed: bool) -> Option<String> {
     }
     let mut words = line.split_whitespace();
     let interpreter = words.next()?;
-    let workdir = launch.parent()?;
     let on_host = match interpreter.strip_prefix("/bot/") {
         Some(own) if sandboxed => workdir.join(own),
         _ => PathBuf::from(interpreter),
@@ -933,13 +939,18 @@ fn inert_log(log: &Path) {
             total - BUILD_LOG_CAP
         ));
     }
-    // A new file renamed over the old: a straggler of the build writes to the old one.
-    let fresh = log.with_extension("log.partial");
+    // A new file renamed over the old (through the door: made fresh under a name no one can
+    // guess): a straggler of the build writes to the old one.
     let written = read.is_ok()
-        && fs::write(&fresh, text.as_bytes()).is_ok()
-        && fs::rename(&fresh, log).is_ok();
+        && log
+            .parent()
+            .zip(log.file_name())
+            .is_some_and(|(dir, name)| {
+                crate::door::Folder::open(dir)
+                    .and_then(|f| f.replace(Path::new(name), text.as_bytes(), false))
+                    .is_ok()
+            });
     if !written {
-        let _ = fs::remove_file(&fresh);
         let _ = fs::remove_file(log);
     }
 }

@@ -614,7 +614,12 @@ fn generated(dir: &Path, bot: &str) -> String {
             ] {
                 let Some(text) = text else { continue };
                 // What is in the working copy, which is what ran.
-                let text = std::fs::read_to_string(work.join(name)).unwrap_or(text);
+                // Through the door: the build may have left it a FIFO or a link.
+                let text = crate::door::Folder::open(&work)
+                    .and_then(|f| f.read(Path::new(name), 1 << 20))
+                    .ok()
+                    .and_then(|b| String::from_utf8(b).ok())
+                    .unwrap_or(text);
                 let _ = writeln!(out, "  {name}:");
                 for line in text.lines() {
                     let _ = writeln!(out, "    {}", untrusted::terminal(line));

@@ -103,7 +103,11 @@ fn remove_series(path: &Path) -> std::io::Result<()> {
 
 /// Whether a running take6 holds the series' lock (it is being played or resumed now).
 fn busy(path: &Path) -> bool {
-    let Ok(file) = fs::File::open(path.join("series.lock")) else {
+    // Through the door: a lock left a FIFO is refused at once (it would block the open), a
+    // link is not followed. Such a folder is no series a take6 plays.
+    let Ok(file) = crate::door::Folder::open(path)
+        .and_then(|f| f.open_read(std::path::Path::new("series.lock")))
+    else {
         return false;
     };
     match file.try_lock() {

@@ -140,6 +140,13 @@ pub trait Game: Send + Sync + 'static {
         false
     }
 
+    /// The SHA-256 of the code the game runs (a game folder's judge and `game.toml`), which
+    /// `series.toml` records so that `verify` runs only that code again; `None` for a game
+    /// built into take6 (the default).
+    fn content_hash(&self) -> Result<Option<String>, String> {
+        Ok(None)
+    }
+
     /// Whether the series' seed deals the game (a bot that finds a small seed then knows
     /// every hand). A game whose judge draws its own randomness is not dealt by it.
     fn dealt_by_seed(&self) -> bool {

@@ -17,6 +17,7 @@ pub mod check;
 pub mod clean;
 pub mod config;
 pub(crate) mod decimal;
+pub mod door;
 pub mod folder;
 pub mod game;
 pub mod games;

@@ -112,10 +112,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             resume: None,
             checked: None,
         },
-        Command::Leaderboard { dir } => {
+        Command::Leaderboard { dir, game } => {
+            take6::games::judges_from_the_keyboard(game.as_deref())?;
             return leaderboard(&dir).map_err(|e| latest_hint(&dir, "leaderboard", e));
         }
-        Command::Verify { dir } => return verify(&dir).map_err(|e| latest_hint(&dir, "verify", e)),
+        Command::Verify { dir, game } => {
+            take6::games::judges_from_the_keyboard(game.as_deref())?;
+            return verify(&dir).map_err(|e| latest_hint(&dir, "verify", e));
+        }
         Command::Replay { dir, game } => {
             let record = series::find_game(&dir, game)
                 .map_err(|e| latest_hint(&dir, &format!("replay {game}"), e.into()))?;
@@ -126,7 +130,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print_untrusted(&rules.replay_text(&record));
             return Ok(ExitCode::SUCCESS);
         }
-        Command::Merge(args) => return merge(&args),
+        Command::Merge(args) => {
+            take6::games::judges_from_the_keyboard(args.game.as_deref())?;
+            return merge(&args);
+        }
         Command::Clean(args) => return clean(&args),
         Command::New(args) => return new_bot(&args),
     };
@@ -460,10 +467,10 @@ fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
 fn init_logging(dir: &SeriesDir, bar: BarSlot) -> anyhow::Result<()> {
     let path = dir.log_file();
     // Appended to: a resumed series keeps the log of its earlier attempts.
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
+    // Through the door: `logs` and the log are never links or FIFOs (a resumed folder may have
+    // been handed over with logs/controller.log linked to a host file).
+    let file = take6::door::Folder::open(&dir.path)
+        .and_then(|f| f.open_append(std::path::Path::new("logs/controller.log")))
         .with_context(|| format!("cannot open {}", path.display()))?;
     let filter = |default: &str| {
         EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default))

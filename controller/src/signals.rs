@@ -122,17 +122,16 @@ fn mark_interrupted() {
         return;
     };
     let path = dir.join(crate::series::MANIFEST);
-    let Ok(text) = fs::read_to_string(&path) else {
+    let series = crate::series::dir::read_file(&dir, crate::series::MANIFEST, 64 << 20);
+    let Some(text) = series.ok().and_then(|b| String::from_utf8(b).ok()) else {
         return;
     };
     if !text.contains("status = \"running\"") {
         return;
     }
     let marked = text.replacen("status = \"running\"", "status = \"interrupted\"", 1);
-    let tmp = dir.join(".series.toml.interrupted");
-    if fs::write(&tmp, marked).is_ok() {
-        let _ = fs::rename(&tmp, &path);
-    }
+    // Through the door: a fresh file under a name no one can guess, renamed over.
+    let _ = crate::series::dir::replace_file(&path, marked.as_bytes(), false);
 }
 
 /// Sends SIGKILL to the process group of every child of this process (every bot and build

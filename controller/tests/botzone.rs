@@ -228,7 +228,12 @@ fn strict_bots_in_both_modes_play_the_strict_judge_and_verify() {
                     .unwrap();
             assert_eq!(kept, format!("\"games {played}\""), "{name}");
         }
-        assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+        assert_ok(
+            &take6_cmd(tmp.path())
+                .args(["verify", "--game", "game"])
+                .output()
+                .unwrap(),
+        );
         let replay = take6_cmd(tmp.path())
             .args(["replay", "results/latest", "3"])
             .output()
@@ -297,7 +302,12 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
         );
         assert_eq!(g.rounds[0].scores[seat], 0, "{name}");
         assert_eq!(g.rounds[0].scores[1 - seat], 2, "{name}");
-        assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+        assert_ok(
+            &take6_cmd(tmp.path())
+                .args(["verify", "--game", "game"])
+                .output()
+                .unwrap(),
+        );
     }
     // Memory: the sandbox's memory cgroup stops the bot's tree at the limit.
     script_bot(
@@ -407,7 +417,12 @@ if not full["log"]:
             !board.contains(",py,false,3,"),
             "{name}: void games are not scored: {board}"
         );
-        assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+        assert_ok(
+            &take6_cmd(tmp.path())
+                .args(["verify", "--game", "game"])
+                .output()
+                .unwrap(),
+        );
     }
 }
 
@@ -445,7 +460,10 @@ fn verify_catches_forgeries_and_a_judge_that_is_not_deterministic() {
     ];
     for (edit, says) in forgeries {
         assert_forgery_named(&jsonl, &pristine, &id, 2, edit, says, || {
-            take6_cmd(tmp.path()).args(["verify"]).output().unwrap()
+            take6_cmd(tmp.path())
+                .args(["verify", "--game", "game"])
+                .output()
+                .unwrap()
         });
     }
     fs::write(&jsonl, &pristine).unwrap();
@@ -456,7 +474,10 @@ fn verify_catches_forgeries_and_a_judge_that_is_not_deterministic() {
         "\"display\": {\"round\": self.round, \"won\": self.won[:], \"noise\": __import__('random').random()}",
     );
     fs::write(&judge, source).unwrap();
-    let out = take6_cmd(tmp.path()).args(["verify"]).output().unwrap();
+    let out = take6_cmd(tmp.path())
+        .args(["verify", "--game", "game"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let said = text(&out.stdout) + &text(&out.stderr);
     assert!(said.contains("not deterministic"), "{said}");
@@ -494,7 +515,12 @@ fn kill_9_then_resume_and_shards_merged_equal_one_run() {
     );
     let after: Vec<GameRecord> = records(&series).into_iter().map(comparable).collect();
     assert_eq!(after, reference);
-    assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+    assert_ok(
+        &take6_cmd(tmp.path())
+            .args(["verify", "--game", "game"])
+            .output()
+            .unwrap(),
+    );
 
     let shards = arena(&bots, GENEROUS);
     for (i, results) in ["s0", "s1"].iter().enumerate() {
@@ -509,7 +535,15 @@ fn kill_9_then_resume_and_shards_merged_equal_one_run() {
     }
     assert_ok(
         &take6_cmd(shards.path())
-            .args(["merge", "--results", "merged", "s0/latest", "s1/latest"])
+            .args([
+                "merge",
+                "--game",
+                "game",
+                "--results",
+                "merged",
+                "s0/latest",
+                "s1/latest",
+            ])
             .output()
             .unwrap(),
     );
@@ -629,7 +663,7 @@ fn verify_leaves_at_most_the_last_built_judge_behind() {
     for _ in 0..3 {
         let out = take6_cmd(tmp.path())
             .env("TMPDIR", &temp)
-            .args(["verify"])
+            .args(["verify", "--game", "game"])
             .output()
             .unwrap();
         assert_ok(&out);
@@ -733,7 +767,12 @@ print(json.dumps({"response": {"n": 2}}))
         said.contains("take6: limits: each bot's by ") && said.contains("game.toml"),
         "{said}"
     );
-    assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+    assert_ok(
+        &take6_cmd(tmp.path())
+            .args(["verify", "--game", "game"])
+            .output()
+            .unwrap(),
+    );
 }
 
 /// Issue 29 (audit, item 2): a game folder without padding bots and fewer bots than seats is
@@ -860,7 +899,10 @@ fn verify_catches_a_game_forged_into_a_void_one() {
     ];
     for (edit, says) in forgeries {
         assert_forgery_named(&jsonl, &pristine, &id, 2, edit, says, || {
-            take6_cmd(tmp.path()).args(["verify"]).output().unwrap()
+            take6_cmd(tmp.path())
+                .args(["verify", "--game", "game"])
+                .output()
+                .unwrap()
         });
     }
 }

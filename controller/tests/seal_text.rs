@@ -431,8 +431,8 @@ fn botzone_responses_debug_and_stderr_are_inert() {
 
     let folder = series.display().to_string();
     for args in [
-        vec!["leaderboard", folder.as_str()],
-        vec!["verify", folder.as_str()],
+        vec!["leaderboard", folder.as_str(), "--game", "game"],
+        vec!["verify", folder.as_str(), "--game", "game"],
     ] {
         let out = take6(tmp.path(), &args);
         assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));

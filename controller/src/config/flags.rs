@@ -41,6 +41,10 @@ pub enum Command {
         /// The series folder
         #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
         dir: PathBuf,
+        /// The game folder whose judge verifies the games (a series of a game folder: the
+        /// folder series.toml names is never run)
+        #[arg(long, value_name = "PATH")]
+        game: Option<String>,
     },
     /// Check a bot before submitting it: build it, play a few games against the built-ins
     /// and print the transcript of the first game, each fault with what a correct reply would
@@ -66,6 +70,10 @@ pub enum Command {
         /// The series folder
         #[arg(value_name = "SERIES_DIR", default_value = "results/latest")]
         dir: PathBuf,
+        /// The game folder whose judge runs again over the logs (a series of a game folder:
+        /// the folder series.toml names is never run; refused unless it is the code played)
+        #[arg(long, value_name = "PATH")]
+        game: Option<String>,
     },
     /// Merge the shards of one series (each a folder of `take6 run --shard I/N`) into a new
     /// series folder equal to a one-machine run with the same seed and settings. Each shard is
@@ -89,6 +97,10 @@ pub struct MergeArgs {
     /// Merge even when games are missing (shards not given or not finished), and list them
     #[arg(long)]
     pub partial: bool,
+    /// The game folder whose judge verifies the shards (a series of a game folder: the
+    /// folder their series.toml names is never run)
+    #[arg(long, value_name = "PATH")]
+    pub game: Option<String>,
     /// The shards' series folders (e.g. shard-*/latest)
     #[arg(value_name = "SHARD_DIR", required = true)]
     pub shards: Vec<PathBuf>,

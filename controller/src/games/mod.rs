@@ -76,6 +76,75 @@ pub fn find(name_or_path: &str) -> Result<GameRef, GameError> {
     by_name(name_or_path)
 }
 
+/// The game folder the person at the keyboard gave `verify`, `leaderboard` or `merge` with
+/// `--game`, if any; and whether those commands run only its judge (see [`recorded`]).
+static GIVEN: Mutex<Option<GameRef>> = Mutex::new(None);
+static KEYBOARD_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// For `verify`, `leaderboard` and `merge`: a results folder chooses no code. The judge of a
+/// game folder runs again only when the person at the keyboard gave its folder (`game`, from
+/// `--game`), never the folder `series.toml` names; each series' game is then that folder,
+/// refused when its code differs from what the series played ([`recorded`]).
+pub fn judges_from_the_keyboard(game: Option<&str>) -> Result<(), GameError> {
+    KEYBOARD_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
+    let given = game.map(find).transpose()?;
+    *GIVEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = given;
+    Ok(())
+}
+
+/// The game a series' `series.toml` names by `spec`, whose code had `hash` (if recorded): a
+/// built-in game by name; a game folder from the path recorded, unless the person at the
+/// keyboard gave one with `--game` (then that one, refused if its code differs).
+pub fn recorded(spec: &str, hash: Option<&str>) -> Result<GameRef, GameError> {
+    let given = GIVEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    if let Some(game) = given.filter(|_| built_in().iter().all(|g| g.name() != spec)) {
+        let now = game.content_hash().map_err(|why| GameError::Load {
+            path: game.spec(),
+            why,
+        })?;
+        if let (Some(recorded), Some(now)) = (hash, now.as_deref())
+            && recorded != now
+        {
+            return Err(GameError::Load {
+                path: game.spec(),
+                why: format!(
+                    "its judge and game.toml (SHA-256 {now}) are not the code this series \
+                     played ({recorded}, in its series.toml); give the game folder it played"
+                ),
+            });
+        }
+        return Ok(game);
+    }
+    find(spec)
+}
+
+/// Whether the judge of the game folder `folder` may run in this command: always in a series
+/// (`run`, `--resume`, `check`), which plays it; in `verify`, `leaderboard` and `merge` only
+/// when the person at the keyboard gave that folder with `--game`.
+pub fn may_run_judge(folder: &str) -> Result<(), String> {
+    if !KEYBOARD_ONLY.load(std::sync::atomic::Ordering::Relaxed) {
+        return Ok(());
+    }
+    let given = GIVEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .as_ref()
+        .map(|g| g.spec());
+    if given.as_deref() == Some(folder) {
+        return Ok(());
+    }
+    Err(format!(
+        "the judge was not run again: a results folder chooses no code to run; give the game \
+         folder with --game PATH (series.toml names {folder}), and take6 runs its judge if it \
+         is the code the series played"
+    ))
+}
+
 /// Loads the game in a folder: a judge speaking Botzone's protocol and its game.toml.
 fn load(path: &Path) -> Result<GameRef, GameError> {
     botzone::load(path)

@@ -523,7 +523,8 @@ fn viewer(page: &mut String, report: &Report<'_>) {
     let note = if embedded < report.stats.games() {
         format!(
             "This page holds {embedded} of the {} games: the first {VIEWER_SAMPLE} and every \
-             player's best and worst. <code>take6 replay SERIES_DIR GAME</code> shows any game.",
+             player's best and worst, as many as fit in a page a browser opens at once. \
+             <code>take6 replay SERIES_DIR GAME</code> shows any game.",
             report.stats.games()
         )
     } else {

@@ -18,6 +18,12 @@ use crate::record::{FaultPhase, GameRecord};
 /// the lowest numbers. Keeps the page small (a game is about 2 KB) for series of any size.
 pub const VIEWER_SAMPLE: usize = 200;
 
+/// The most of the games' own data the page holds (a page of tens of MiB opens slowly, and
+/// one of hundreds not at all), and the most one game may bring: a game over it is left out
+/// (`take6 replay` shows it), the rest are kept in number order while they fit.
+pub const VIEWER_BYTES: usize = 16 << 20;
+pub const VIEWER_GAME_BYTES: usize = 1 << 20;
+
 /// A game as the viewer needs it: who sat where, the scores and faults, and the play itself
 /// in the form of the game's viewer.
 #[derive(Debug, Clone, PartialEq)]
@@ -410,13 +416,24 @@ impl ReportStats {
         Some((self.best[i].game.n, self.worst[i].game.n))
     }
 
-    /// The games the viewer embeds, by number: the sample and every best and worst game.
+    /// The games the viewer embeds, by number: the sample and every best and worst game, each
+    /// within [`VIEWER_GAME_BYTES`], all within [`VIEWER_BYTES`].
     pub fn viewer_games(&self) -> Vec<Arc<ViewerGame>> {
         let mut games = self.sample.clone();
         for e in self.best.iter().chain(&self.worst) {
             games.insert(e.game.n, Arc::clone(&e.game));
         }
-        games.into_values().collect()
+        let mut room = VIEWER_BYTES;
+        games
+            .into_values()
+            .filter(|g| {
+                let fits = g.play.len() <= VIEWER_GAME_BYTES.min(room);
+                if fits {
+                    room -= g.play.len();
+                }
+                fits
+            })
+            .collect()
     }
 }
 
@@ -424,6 +441,40 @@ impl ReportStats {
 mod tests {
     use super::*;
     use crate::record::fixtures::{result, series};
+
+    /// The page holds no game whose data is over its share, and no more than its budget in
+    /// all: a series of bloated games still makes a page a browser opens at once.
+    #[test]
+    fn the_viewer_keeps_within_its_bytes() {
+        let game = |n: u64, bytes: usize| {
+            Arc::new(ViewerGame {
+                n,
+                seed: 0,
+                players: Vec::new(),
+                builtin: Vec::new(),
+                scores: Vec::new(),
+                faults: Vec::new(),
+                play: format!("{{\"x\":\"{}\"}}", "y".repeat(bytes)),
+            })
+        };
+        let mut s = ReportStats::default();
+        s.sample.insert(0, game(0, VIEWER_GAME_BYTES + 1));
+        for n in 1..40 {
+            s.sample.insert(n, game(n, VIEWER_GAME_BYTES / 2));
+        }
+        let kept = s.viewer_games();
+        assert!(
+            kept.iter().all(|g| g.n != 0),
+            "a game over its share was kept"
+        );
+        let bytes: usize = kept.iter().map(|g| g.play.len()).sum();
+        assert!(
+            bytes <= VIEWER_BYTES && kept.len() >= 30,
+            "{bytes} in {}",
+            kept.len()
+        );
+        assert_eq!(kept[0].n, 1, "kept in number order");
+    }
 
     fn stats(games: &[GameRecord]) -> ReportStats {
         let mut s = ReportStats::default();

@@ -1,12 +1,13 @@
 //! The folder of one series' results and the file operations every sink relies on: atomic
 //! replacement of whole files and the lock that keeps two runs out of one folder.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::fs::{self, File};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::SeriesError;
+use crate::door::Folder;
 
 /// The file name of the game log in a series folder.
 pub const GAMES: &str = "games.jsonl";
@@ -116,12 +117,9 @@ impl SeriesDir {
     /// before the folder counts as busy.
     pub fn lock(&self) -> Result<File, SeriesError> {
         let path = self.file(LOCK);
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(write_err(&path))?;
+        // Through the door: a lock left a FIFO or a link by whoever handed the folder over is
+        // refused at once, never waited on or written through.
+        let file = open_in(&self.path, Path::new(LOCK), |f, rel| f.open_write(rel))?;
         let patience = std::time::Instant::now() + LOCK_PATIENCE;
         loop {
             match file.try_lock() {
@@ -138,25 +136,76 @@ impl SeriesDir {
     }
 }
 
+/// Opens `rel` in the series folder `series` through the door ([`crate::door`]: no link
+/// followed below `series`, nothing but a regular file) with `how`; errors name the file.
+pub(crate) fn open_in<T>(
+    series: &Path,
+    rel: &Path,
+    how: impl FnOnce(&Folder, &Path) -> io::Result<T>,
+) -> Result<T, SeriesError> {
+    let path = series.join(rel);
+    Folder::open(series)
+        .and_then(|f| how(&f, rel))
+        .map_err(|error| SeriesError::Read { path, error })
+}
+
+/// A file of a series folder (`series.toml`, `games.jsonl`, a log) opened for reading through
+/// the door: a regular file below the folder reached by no link, or an error naming why.
+pub fn open_file(series: &Path, rel: &str) -> Result<File, SeriesError> {
+    open_in(series, Path::new(rel), |f, rel| f.open_read(rel))
+}
+
+/// The whole of a series folder's file `rel`, at most `cap` bytes, through the door.
+pub fn read_file(series: &Path, rel: &str, cap: u64) -> Result<Vec<u8>, SeriesError> {
+    open_in(series, Path::new(rel), |f, rel| f.read(rel, cap))
+}
+
+/// `path`'s folder and its name, for the functions that take a file's whole path (a file at
+/// the top of a series folder: the folder is the one the caller named).
+fn split(path: &Path) -> io::Result<(&Path, &Path)> {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(io::Error::other("not a file's path"));
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    Ok((parent, Path::new(name)))
+}
+
+/// [`open_file`] for the file at `path`, at the top of a series folder.
+pub fn open_path(path: &Path) -> io::Result<File> {
+    let (folder, name) = split(path)?;
+    Folder::open(folder)?.open_read(name)
+}
+
+/// [`append_file`] for the file at `path`, at the top of a series folder.
+pub fn append_path(path: &Path) -> io::Result<File> {
+    let (folder, name) = split(path)?;
+    Folder::open(folder)?.open_append(name)
+}
+
+/// The file at `path`, at the top of a series folder, opened for writing in place (not
+/// truncated) through the door.
+pub fn write_path(path: &Path) -> io::Result<File> {
+    let (folder, name) = split(path)?;
+    Folder::open(folder)?.open_write(name)
+}
+
+/// The most of `series.toml` read: a manifest of thousands of bots is well under it.
+pub const MANIFEST_CAP: u64 = 64 << 20;
+
 /// Replaces `path` with `bytes` atomically: a reader (or a crash) sees the old file or the new
 /// one, never half of one. With `durable`, the new content is on the disk before the rename,
 /// so a power loss cannot leave an empty file either.
 pub(crate) fn replace_file(path: &Path, bytes: &[u8], durable: bool) -> Result<(), SeriesError> {
-    let mut partial = path.as_os_str().to_owned();
-    partial.push(".partial");
-    let partial = PathBuf::from(partial);
-    let write = || -> io::Result<()> {
-        let mut file = File::create(&partial)?;
-        file.write_all(bytes)?;
-        if durable {
-            file.sync_data()?;
-        }
-        fs::rename(&partial, path)
-    };
-    write().map_err(|e| {
-        let _ = fs::remove_file(&partial);
-        write_err(path)(e)
-    })
+    // Through the door: written into a file made fresh under a name no one can guess (a
+    // `series.toml.partial` link left in a forged folder is never written through), then
+    // renamed over whatever has the name.
+    split(path)
+        .and_then(|(folder, name)| Folder::open(folder)?.replace(name, bytes, durable))
+        .map_err(write_err(path))
 }
 
 /// The current UTC time as RFC 3339, seconds precision.

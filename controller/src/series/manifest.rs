@@ -69,6 +69,11 @@ pub struct Manifest {
     pub builtins: Vec<String>,
     #[serde(default)]
     pub skipped: Vec<SkippedBot>,
+    /// The SHA-256 of the code its game runs (a game folder's judge and `game.toml`,
+    /// [`crate::game::Game::content_hash`]): verify, leaderboard and merge run the judge of
+    /// the game folder given with `--game` only when it has this hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_hash: Option<String>,
     /// For a series made by `take6 merge`: the shards it was made from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub merged_from: Vec<MergedShard>,
@@ -198,6 +203,7 @@ impl Manifest {
                 .map(Schedule::games_per_subset),
             balance: schedule.map(Schedule::balance),
             settings,
+            game_hash: game.content_hash().ok().flatten(),
             sandbox: None,
             toolchains: Default::default(),
             bots: bots
@@ -251,7 +257,11 @@ impl Manifest {
     /// Reads `series.toml` of the series folder `dir`.
     pub fn read(dir: &Path) -> Result<Manifest, SeriesError> {
         let path = dir.join(MANIFEST);
-        let text = std::fs::read_to_string(&path).map_err(dir::read_err(&path))?;
+        let bytes = dir::read_file(dir, MANIFEST, dir::MANIFEST_CAP)?;
+        let text = String::from_utf8(bytes).map_err(|e| SeriesError::Manifest {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
         toml::from_str(&text).map_err(|e| SeriesError::Manifest {
             path,
             reason: e.to_string(),
@@ -311,7 +321,7 @@ impl Manifest {
             .get("game")
             .and_then(serde_json::Value::as_str)
         {
-            Some(spec) => crate::games::find(spec),
+            Some(spec) => crate::games::recorded(spec, self.game_hash.as_deref()),
             None => Ok(crate::game::GameRef::default_game()),
         }
     }

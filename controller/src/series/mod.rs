@@ -24,7 +24,7 @@
 //! verification see the records exactly as an uninterrupted series did.
 
 mod builds;
-mod dir;
+pub(crate) mod dir;
 mod dispatch;
 mod lanes;
 mod lineup;

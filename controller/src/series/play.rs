@@ -203,6 +203,7 @@ fn seats_of(
             occupant: Occupant::Bot {
                 workdir: bot.workdir.clone(),
                 wire: wire.clone(),
+                language: bot.generated.as_ref().map(|g| g.language),
                 sandbox: Arc::clone(sandbox.expect("a series of bots has a launcher")),
                 transcript: settings.transcript.clone(),
             },

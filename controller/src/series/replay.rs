@@ -17,8 +17,19 @@ fn replay_verified(
     dir: &SeriesDir,
     mut extra: Vec<Box<dyn Sink>>,
 ) -> Result<Verification, SeriesError> {
-    let manifest = Manifest::read(&dir.path).ok();
-    let (verify, report) = verify::Verify::new(&dir.id, manifest);
+    let manifest = Manifest::read(&dir.path);
+    let unreadable = match &manifest {
+        Err(SeriesError::Read { error, .. }) if error.kind() == std::io::ErrorKind::NotFound => {
+            None
+        }
+        Err(e) => Some(e.to_string()),
+        Ok(_) => None,
+    };
+    let (verify, report) = verify::Verify::new(&dir.id, manifest.ok());
+    if let Some(why) = unreadable {
+        // Said as it is (a FIFO, a link, not TOML): not merely "no series.toml".
+        report.lock().expect("not poisoned").push(None, why);
+    }
     extra.insert(0, Box::new(verify));
     let mut reporter = Reporter::new(&dir.id, extra);
     let games = dir.file(GAMES);
@@ -63,7 +74,7 @@ pub fn rebuild_leaderboard(
     let dir = SeriesDir::open(dir)?;
     let games = dir.file(GAMES);
     // Read once for the error a damaged line deserves.
-    std::fs::File::open(&games).map_err(dir::read_err(&games))?;
+    dir::open_path(&games).map_err(dir::read_err(&games))?;
     let skipped = Manifest::read(&dir.path)
         .map(|m| m.skipped.into_iter().map(|s| (s.name, s.reason)).collect())
         .unwrap_or_default();
@@ -90,7 +101,7 @@ pub fn find_game(dir: &Path, game: u64) -> Result<GameRecord, SeriesError> {
         let _ = manifest.game();
     }
     let path = dir.join(GAMES);
-    let file = std::fs::File::open(&path).map_err(dir::read_err(&path))?;
+    let file = dir::open_path(&path).map_err(dir::read_err(&path))?;
     let games = crate::record::read_games_jsonl(std::io::BufReader::new(file)).map_err(|e| {
         SeriesError::Games {
             path: path.clone(),

@@ -50,6 +50,20 @@ pub async fn resume(
         )));
     }
     accept::same_wires(&manifest, &bots)?;
+    // The game's code (a game folder's judge and game.toml) is what the series played, as a
+    // bot's folder must be; a series from before the hash was kept records it now.
+    let game_hash = settings.game.content_hash().map_err(SeriesError::Refused)?;
+    match (&manifest.game_hash, game_hash) {
+        (Some(was), Some(now)) if *was != now => {
+            return Err(SeriesError::Refused(format!(
+                "the game folder {} changed since the series began (its judge and game.toml: \
+                 SHA-256 {now}, series.toml records {was}); restore it, or start a new series",
+                settings.game.spec()
+            )));
+        }
+        (None, now) => manifest.game_hash = now,
+        _ => {}
+    }
     // After the checks of what was asked (a flag that would change the games is said first).
     if manifest.status == Status::Complete {
         return Err(SeriesError::NothingToResume {

@@ -35,6 +35,10 @@ pub enum Occupant {
         /// Its words on the wire, as its game made them ([`crate::game::Game::wires`]); `None`
         /// in a game whose wire is its own.
         wire: Option<Wire>,
+        /// The language take6 recognised its source as and built, from what take6 found when
+        /// it prepared the bot (`None`: a `launch` of the bot's own, whatever it holds). A
+        /// game's limits per language follow this, never text the bot wrote.
+        language: Option<crate::bots::generate::Language>,
         sandbox: Arc<Sandbox>,
         /// Where its messages and replies are recorded (`take6 check`), if anywhere.
         transcript: Option<Transcript>,

@@ -395,6 +395,7 @@ mod tests {
         Occupant::Bot {
             workdir: dir.path().to_path_buf(),
             wire: None,
+            language: None,
             sandbox: Arc::new(Sandbox::none()),
             transcript: None,
         }

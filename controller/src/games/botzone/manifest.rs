@@ -237,6 +237,14 @@ impl Manifest {
                 .into_iter()
                 .map(|name| {
                     let dir = folder.join(&name);
+                    if is_link(&dir) {
+                        return Err(format!(
+                            "game.toml: padding names {name:?}, which is a symbolic link; links \
+                             out of a game folder are refused, as a judge's is: copy the bot \
+                             folder into {}",
+                            folder.display()
+                        ));
+                    }
                     if name.contains('/') || !crate::bots::is_bot_folder(&dir) {
                         return Err(format!(
                             "game.toml: padding names {name:?}, which is not a bot folder in \
@@ -254,7 +262,15 @@ impl Manifest {
             Some(v) => serde_json::to_value(v).map_err(|e| format!("game.toml: initdata: {e}"))?,
             None => serde_json::Value::String(String::new()),
         };
-        let viewer = Some(folder.join("viewer.js")).filter(|p| p.is_file());
+        let viewer_file = folder.join("viewer.js");
+        if is_link(&viewer_file) {
+            return Err(format!(
+                "viewer.js is a symbolic link; links out of a game folder are refused, as a \
+                 judge's is: copy the script into {}",
+                folder.display()
+            ));
+        }
+        let viewer = Some(viewer_file).filter(|p| p.is_file());
         let score_map = (
             toml.scores.offset.unwrap_or(0.0),
             toml.scores.scale.unwrap_or(1.0),
@@ -305,6 +321,11 @@ impl Manifest {
     }
 }
 
+/// Whether `path` is a symbolic link (never followed out of a game folder).
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
 /// The bot folders directly inside the game folder, by name.
 fn padding_folders(folder: &Path) -> Vec<(String, PathBuf)> {
     let mut found: BTreeMap<String, PathBuf> = BTreeMap::new();
@@ -312,7 +333,9 @@ fn padding_folders(folder: &Path) -> Vec<(String, PathBuf)> {
         for entry in entries.flatten() {
             let path = entry.path();
             let name = entry.file_name().to_string_lossy().into_owned();
-            if path.is_dir() && !name.starts_with('.') && crate::bots::is_bot_folder(&path) {
+            // A link is never padding: it would lead out of the game folder.
+            let folder = entry.file_type().is_ok_and(|t| t.is_dir());
+            if folder && !name.starts_with('.') && crate::bots::is_bot_folder(&path) {
                 found.insert(name, path);
             }
         }

@@ -40,9 +40,13 @@ pub struct Botzone {
     builtins: Vec<BuiltinKind>,
     /// What [`Game::prepare`] built for this series.
     prepared: Mutex<Option<Arc<Prepared>>>,
-    /// The judge built for `take6 verify` (without the sandbox: it is the game's own program).
-    verifier: OnceLock<Result<PathBuf, String>>,
+    /// The judge built for `take6 verify` (and leaderboard, merge, resume), in the sandbox
+    /// it runs in: as a series runs it.
+    verifier: OnceLock<Result<Verifier, String>>,
 }
+
+/// The judge built to verify with: its working copy and the sandbox it runs in.
+type Verifier = (PathBuf, Arc<crate::sandbox::Sandbox>);
 
 /// The game's programs, built in a series' folder.
 struct Prepared {
@@ -170,6 +174,10 @@ impl Game for Botzone {
         true
     }
 
+    fn content_hash(&self) -> Result<Option<String>, String> {
+        judge_hash(&self.manifest.folder).map(Some)
+    }
+
     fn dealt_by_seed(&self) -> bool {
         // The judge draws its own randomness (take6 passes it game.toml's initdata, no seed).
         false
@@ -202,7 +210,12 @@ impl Game for Botzone {
                             None => (None, None),
                         }
                     }
-                    (Occupant::Bot { workdir, .. }, _) => (language_of(workdir), Some(&**workdir)),
+                    (
+                        Occupant::Bot {
+                            workdir, language, ..
+                        },
+                        _,
+                    ) => (*language, Some(&**workdir)),
                     _ => (None, None),
                 };
                 let mut bot_limits = self.bot_limits(language, &limits);
@@ -260,12 +273,13 @@ impl Game for Botzone {
 
     fn check(&self, record: &GameRecord) -> Result<(), String> {
         record::check_shape(record, self.manifest.players, self.manifest.score_map)?;
-        let judge = self
+        crate::games::may_run_judge(&self.spec())?;
+        let (judge, sandbox) = self
             .verifier
             .get_or_init(|| build_for_verify(&self.manifest))
             .as_ref()
             .map_err(|e| format!("cannot build the judge to verify with: {e}"))?;
-        record::check_with_judge(record, judge, &self.manifest)
+        record::check_with_judge(record, judge, sandbox, &self.manifest)
     }
 
     fn replay_text(&self, record: &GameRecord) -> String {
@@ -273,11 +287,18 @@ impl Game for Botzone {
     }
 
     fn viewer(&self) -> Viewer {
-        let own = self
-            .manifest
-            .viewer
-            .as_ref()
-            .and_then(|p| std::fs::read_to_string(p).ok());
+        let own = self.manifest.viewer.as_ref().and_then(|p| {
+            // Through the door: no link, no FIFO, at most 4 MiB.
+            let read = crate::door::Folder::open(&self.manifest.folder)
+                .and_then(|f| f.read(Path::new("viewer.js"), 4 << 20));
+            match read {
+                Ok(bytes) => String::from_utf8(bytes).ok(),
+                Err(e) => {
+                    tracing::warn!("{} not used: {e}", p.display());
+                    None
+                }
+            }
+        });
         // A game take6 knows by its game.toml name gets its board, unless the folder has a
         // viewer of its own.
         let (script, board_html) = match own {
@@ -321,15 +342,32 @@ impl Game for Botzone {
     }
 }
 
-/// The language take6 recognised a bot's source as, from its generated `launch` (none for a
-/// bot with its own `launch`).
-fn language_of(workdir: &Path) -> Option<Language> {
-    let launch = std::fs::read_to_string(workdir.join("launch")).ok()?;
-    let first = launch.lines().nth(1)?;
-    let name = first.strip_prefix("# Written by take6: the bot's folder holds ")?;
-    Language::ALL
-        .into_iter()
-        .find(|l| name.starts_with(&format!("{} source", l.name())))
+/// The SHA-256 of a game folder's judge: its top-level regular files that [`stage_judge`]
+/// copies, and `game.toml`, each by name and content, read through the door (no link, no
+/// FIFO).
+fn judge_hash(folder: &Path) -> Result<String, String> {
+    use sha2::{Digest, Sha256};
+    let read = |e: std::io::Error| format!("cannot read {}: {e}", folder.display());
+    let door = crate::door::Folder::open(folder).map_err(read)?;
+    let mut hash = Sha256::new();
+    for name in door.files().map_err(read)? {
+        let text = name.to_string_lossy();
+        if text != "game.toml" && !judge_file(&text) {
+            continue;
+        }
+        let bytes = door.read(Path::new(&name), 1 << 30).map_err(read)?;
+        hash.update(name.as_encoded_bytes());
+        hash.update([0]);
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(&bytes);
+    }
+    Ok(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Whether a top-level file of a game folder named `name` is the judge's (copied to build it).
+fn judge_file(name: &str) -> bool {
+    !name.starts_with('.')
+        && !["game.toml", "viewer.js", "launch", "build", "bot.toml"].contains(&name)
 }
 
 /// Builds the judge and the padding bots in the series' folder (`game/`) through its sandbox.
@@ -417,9 +455,7 @@ fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, String> {
         .map_err(|e| format!("cannot read {}: {e}", manifest.folder.display()))?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let skip = name.starts_with('.')
-            || ["game.toml", "viewer.js", "launch", "build", "bot.toml"].contains(&name.as_str());
-        if skip || !entry.file_type().is_ok_and(|t| t.is_file()) {
+        if !judge_file(&name) || !entry.file_type().is_ok_and(|t| t.is_file()) {
             continue;
         }
         std::fs::copy(entry.path(), dir.join(&name))
@@ -438,9 +474,10 @@ fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, String> {
 }
 
 /// The judge built for `take6 verify`, in a folder of its own (kept for the process, removed
-/// by the next take6 that verifies such a game once this one is gone), without the sandbox:
-/// verify re-runs the game's own program over recorded logs.
-fn build_for_verify(manifest: &Manifest) -> Result<PathBuf, String> {
+/// by the next take6 that verifies such a game once this one is gone), in the sandbox a series
+/// runs it in (its own user, seccomp, limits, no network): verify re-runs it over logs whose
+/// responses bots wrote, and a judge careless with its input must not run them as root.
+fn build_for_verify(manifest: &Manifest) -> Result<Verifier, String> {
     let manifest = manifest.clone();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -458,7 +495,17 @@ fn build_for_verify(manifest: &Manifest) -> Result<PathBuf, String> {
                 std::process::id(),
                 manifest.name
             ));
-            let sandbox = Arc::new(crate::sandbox::Sandbox::none());
+            let sandbox = crate::sandbox::Sandbox::new(
+                crate::sandbox::Mode::Auto,
+                crate::sandbox::Limits::default(),
+                crate::sandbox::Clock::Cpu,
+            )
+            .map_err(|e| e.to_string())?;
+            eprintln!(
+                "take6: the judge, to verify: {}",
+                sandbox.report().stderr_line()
+            );
+            let sandbox = Arc::new(sandbox);
             let source = stage_judge(&manifest, &dir.join("source"))?;
             let tools = crate::bots::Toolchains::for_sandbox(&sandbox);
             let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
@@ -480,7 +527,7 @@ fn build_for_verify(manifest: &Manifest) -> Result<PathBuf, String> {
             }
             built
                 .pop()
-                .map(|b| b.workdir)
+                .map(|b| (b.workdir, Arc::clone(&sandbox)))
                 .ok_or_else(|| "the judge was not built".to_string())
         })
     })

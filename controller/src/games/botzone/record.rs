@@ -285,6 +285,7 @@ const VERIFY_LEAST_MS: u64 = 10_000;
 pub fn check_with_judge(
     record: &GameRecord,
     judge: &Path,
+    sandbox: &std::sync::Arc<crate::sandbox::Sandbox>,
     manifest: &Manifest,
 ) -> Result<(), String> {
     let body = body(record)?;
@@ -299,7 +300,7 @@ pub fn check_with_judge(
         .unwrap_or_else(|| initdata.clone());
     let spec = JudgeSpec {
         workdir: judge.to_path_buf(),
-        sandbox: std::sync::Arc::new(crate::sandbox::Sandbox::none()),
+        sandbox: std::sync::Arc::clone(sandbox),
         limits: manifest.judge,
     };
     // Verify checks the judge's answers, not its speed: a step the record shows answered is

@@ -77,6 +77,8 @@ struct Seat {
     kept: Option<Process>,
     replies: Vec<ReplyTime>,
     stderr: StderrLog,
+    /// The bytes of its responses so far in this game (capped: [`wire::GAME_RESPONSES_CAP`]).
+    responded: usize,
 }
 
 /// The most of a program's stderr kept per game.
@@ -224,6 +226,7 @@ impl Seat {
             kept: None,
             replies: Vec::new(),
             stderr: StderrLog::default(),
+            responded: 0,
         }
     }
 
@@ -298,6 +301,15 @@ impl Seat {
                 return Err(Fault::BadReply(why, "bad_reply"));
             }
         };
+        // Each field within its cap, and the game's responses within theirs: over is OLE.
+        match wire::within_caps(&answer, self.responded) {
+            Ok(bytes) => self.responded += bytes,
+            Err(why) => {
+                let finished = process.finish_text(None).await;
+                self.absorb(finished);
+                return Err(Fault::BadReply(why, wire::OUTPUT_LIMIT));
+            }
+        }
         self.responses.push(answer.response.clone());
         self.data = answer.data.unwrap_or_else(|| Value::String(String::new()));
         if let Some(g) = answer.globaldata.filter(|g| !is_empty(g)) {
@@ -395,7 +407,7 @@ async fn globaldata_lock(workdir: &std::path::Path) -> Option<tokio::sync::Owned
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     static LOCKS: OnceLock<Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>> = OnceLock::new();
-    if !workdir.join(GLOBALDATA).exists() {
+    if std::fs::symlink_metadata(workdir.join(GLOBALDATA)).is_err() {
         return None;
     }
     let lock = {
@@ -408,29 +420,43 @@ async fn globaldata_lock(workdir: &std::path::Path) -> Option<tokio::sync::Owned
     Some(lock.lock_owned().await)
 }
 
-/// A bot's `globaldata` from its working copy (a string, as Botzone keeps it), or "".
+/// A bot's `globaldata` from its working copy (a string, as Botzone keeps it), or "". Read
+/// through the door ([`crate::door`]): the bot owns its working copy and may have made the
+/// name a link (to a host file, or through `/proc/self/cwd` to another bot's), a FIFO or a huge
+/// file; each is refused, logged, and read as none.
 fn read_globaldata(workdir: &std::path::Path) -> Value {
-    let text = std::fs::read(workdir.join(GLOBALDATA)).unwrap_or_default();
+    let read = crate::door::Folder::open(workdir)
+        .and_then(|f| f.read_if_any(Path::new(GLOBALDATA), wire::GLOBALDATA_CAP as u64));
+    let text = match read {
+        Ok(bytes) => bytes.unwrap_or_default(),
+        Err(e) => {
+            tracing::warn!(
+                "globaldata not read from {}: {}",
+                workdir.join(GLOBALDATA).display(),
+                crate::untrusted::log(&e.to_string())
+            );
+            Vec::new()
+        }
+    };
     let text = String::from_utf8(text).unwrap_or_default();
     serde_json::from_str(&text).unwrap_or(Value::String(String::new()))
 }
 
-/// Keeps a bot's `globaldata` for its next game.
+/// Keeps a bot's `globaldata` for its next game: written into a file made fresh under a name
+/// the bot cannot guess and renamed over `.botzone-globaldata` (whatever the bot left there,
+/// a link included, is replaced, never written through), owned by the bot's user.
 fn write_globaldata(workdir: &std::path::Path, value: &Value) {
     if is_empty(value) {
         return;
     }
-    // Written beside and renamed over: a turn that reads it meanwhile reads the old value or
-    // the new one, never half of one.
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let path = workdir.join(GLOBALDATA);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let temp = workdir.join(format!("{GLOBALDATA}.{}-{n}", std::process::id()));
-    let written =
-        std::fs::write(&temp, value.to_string()).and_then(|()| std::fs::rename(&temp, &path));
+    let written = crate::door::Folder::open(workdir)
+        .and_then(|f| f.replace(Path::new(GLOBALDATA), value.to_string().as_bytes(), false));
     if let Err(e) = written {
-        let _ = std::fs::remove_file(&temp);
-        tracing::warn!("cannot keep globaldata in {}: {e}", path.display());
+        tracing::warn!(
+            "cannot keep globaldata in {}: {}",
+            workdir.join(GLOBALDATA).display(),
+            crate::untrusted::log(&e.to_string())
+        );
     }
 }
 

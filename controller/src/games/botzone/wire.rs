@@ -27,6 +27,48 @@ pub const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 /// The most a bot's or the judge's output may hold in one call (Botzone's wrapper: 1 MiB).
 pub const OUTPUT_CAP: usize = 1 << 20;
 
+/// The most each field of a bot's answer may hold, as its JSON text: going over is the bot's
+/// fault, `OLE` to the judge (as Botzone's output limit is), never a larger record. `debug` is
+/// Botzone's published limit (1 KB); Botzone publishes none for the others, which are take6's,
+/// far above what a board game's move or memory needs.
+pub const RESPONSE_CAP: usize = 64 << 10;
+pub const DEBUG_CAP: usize = 1 << 10;
+pub const DATA_CAP: usize = 256 << 10;
+pub const GLOBALDATA_CAP: usize = 256 << 10;
+/// The most a bot's responses in one game may hold together (what its game's record keeps of
+/// it): a game's record stays a few MiB at most whatever its bots answer.
+pub const GAME_RESPONSES_CAP: usize = 1 << 20;
+/// The fault kind of an answer over one of these caps (verdict `OLE`).
+pub const OUTPUT_LIMIT: &str = "output_limit";
+
+/// Checks each field of `answer` against its cap, and its response against what is left of
+/// the game's (`so_far`: the bytes of the bot's responses earlier in the game). Returns the
+/// response's size, or why the answer is over a cap.
+pub fn within_caps(answer: &BotAnswer, so_far: usize) -> Result<usize, String> {
+    let size = |v: &Option<Value>| v.as_ref().map_or(0, |v| v.to_string().len());
+    let response = answer.response.to_string().len();
+    for (field, bytes, cap) in [
+        ("response", response, RESPONSE_CAP),
+        ("debug", size(&answer.debug), DEBUG_CAP),
+        ("data", size(&answer.data), DATA_CAP),
+        ("globaldata", size(&answer.globaldata), GLOBALDATA_CAP),
+    ] {
+        if bytes > cap {
+            return Err(format!(
+                "its {field} is {bytes} bytes, over the {cap} bytes a {field} may hold"
+            ));
+        }
+    }
+    if so_far + response > GAME_RESPONSES_CAP {
+        return Err(format!(
+            "its responses in this game come to {} bytes, over the {GAME_RESPONSES_CAP} bytes a \
+             bot's responses in one game may hold",
+            so_far + response
+        ));
+    }
+    Ok(response)
+}
+
 /// What the judge asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
@@ -178,6 +220,7 @@ pub fn verdict(fault: &Fault) -> &'static str {
         Fault::Timeout { .. } | Fault::Blocked { .. } | Fault::CpuOverrun { .. } => "TLE",
         Fault::Limit(crate::sandbox::Breach::Memory { .. }) => "MLE",
         Fault::LineTooLong { .. } => "OLE",
+        Fault::BadReply(_, kind) if *kind == OUTPUT_LIMIT => "OLE",
         Fault::BadReply(..) => "NJ",
         _ => "RE",
     }
@@ -271,6 +314,49 @@ pub fn excerpt(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each field is held to its cap, and a bot's responses in one game to theirs together;
+    /// an answer over any is OLE.
+    #[test]
+    fn each_field_and_a_games_responses_are_capped() {
+        let answer = |response: usize, field: &str, bytes: usize| {
+            let mut out = json!({ "response": "r".repeat(response) });
+            if bytes > 0 {
+                out[field] = json!("x".repeat(bytes));
+            }
+            parse_bot(&[out.to_string()]).unwrap()
+        };
+        assert_eq!(within_caps(&answer(10, "debug", 0), 0), Ok(12));
+        for (field, cap) in [
+            ("response", RESPONSE_CAP),
+            ("debug", DEBUG_CAP),
+            ("data", DATA_CAP),
+            ("globaldata", GLOBALDATA_CAP),
+        ] {
+            let (len, pad) = if field == "response" {
+                (cap - 2, 0)
+            } else {
+                (1, cap - 2)
+            };
+            assert!(within_caps(&answer(len, field, pad), 0).is_ok(), "{field}");
+            let (len, pad) = if field == "response" {
+                (cap - 1, 0)
+            } else {
+                (1, cap - 1)
+            };
+            let why = within_caps(&answer(len, field, pad), 0).unwrap_err();
+            assert!(
+                why.contains(&format!("its {field} is {} bytes", cap + 1)),
+                "{why}"
+            );
+        }
+        let near = GAME_RESPONSES_CAP - 12;
+        assert!(within_caps(&answer(10, "debug", 0), near).is_ok());
+        let why = within_caps(&answer(11, "debug", 0), near).unwrap_err();
+        assert!(why.contains("in this game come to"), "{why}");
+        let fault = Fault::BadReply(why, OUTPUT_LIMIT);
+        assert_eq!(verdict(&fault), "OLE");
+    }
 
     #[test]
     fn a_request_and_a_finish() {

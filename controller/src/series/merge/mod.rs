@@ -9,7 +9,6 @@
 //! (with its chain recomputed from the new series id), `leaderboard.csv`, the summary and
 //! `series.toml` are made exactly as a series makes them.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -125,7 +124,7 @@ fn write(
     reporter.flush()?;
     reporter.handle(&Event::Checkpoint)?;
     for p in &parts {
-        copy_logs(&p.dir.path.join("logs"), &dir.path.join("logs"), p.shard)?;
+        copy_logs(&p.dir.path, &dir.path.join("logs"), p.shard)?;
     }
     let status = if missing.is_empty() {
         Status::Complete
@@ -211,7 +210,7 @@ fn replay_in_order(
     let mut files = Vec::new();
     for p in parts {
         let path = p.dir.file(GAMES);
-        files.push(match File::open(&path) {
+        files.push(match dir::open_path(&path) {
             Ok(f) => Some((BufReader::with_capacity(1 << 16, f), 0u64)),
             Err(_) if p.count == 0 => None,
             Err(e) => return Err(dir::read_err(&path)(e)),
@@ -256,17 +255,27 @@ fn replay_in_order(
 }
 
 /// Copies a shard's logs into `logs/shard-I-of-N/` of the merged series.
-fn copy_logs(from: &Path, to: &Path, shard: Shard) -> Result<(), SeriesError> {
-    let Ok(entries) = std::fs::read_dir(from) else {
+/// Through the door: the shard's `logs` is opened from its series folder without following a
+/// link (a forged shard's `logs` linked to a root-only folder copies nothing), and only its
+/// regular files are copied, each into a file made fresh.
+fn copy_logs(shard_dir: &Path, to: &Path, shard: Shard) -> Result<(), SeriesError> {
+    let from = shard_dir.join("logs");
+    let Ok(logs) = crate::door::Folder::open(shard_dir).and_then(|f| f.folder(Path::new("logs")))
+    else {
         return Ok(());
     };
     let to = to.join(format!("shard-{}-of-{}", shard.index, shard.count));
     std::fs::create_dir_all(&to).map_err(dir::write_err(&to))?;
-    for entry in entries.flatten() {
-        if entry.file_type().is_ok_and(|t| t.is_file()) {
-            let target = to.join(entry.file_name());
-            std::fs::copy(entry.path(), &target).map_err(dir::write_err(&target))?;
-        }
+    let into = crate::door::Folder::open(&to).map_err(dir::write_err(&to))?;
+    for name in logs.files().map_err(dir::read_err(&from))? {
+        let target = to.join(&name);
+        let mut input = logs
+            .open_read(Path::new(&name))
+            .map_err(dir::read_err(&from.join(&name)))?;
+        let mut output = into
+            .create_new(Path::new(&name), 0o644)
+            .map_err(dir::write_err(&target))?;
+        std::io::copy(&mut input, &mut output).map_err(dir::write_err(&target))?;
     }
     Ok(())
 }

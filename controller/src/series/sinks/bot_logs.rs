@@ -2,7 +2,7 @@
 //! both through [`crate::untrusted::log`]: hosts `cat` these files.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -50,10 +50,12 @@ impl BotLogs {
                 error,
             };
             if !self.files.contains_key(name) {
-                let file = OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(&path)
+                // Through the door, from the series folder: neither `logs` nor the file may be
+                // a link (a resumed folder may have been handed over), nor a FIFO.
+                let series = self.logs.parent().unwrap_or(Path::new("."));
+                let rel = Path::new("logs").join(path.file_name().unwrap_or_default());
+                let file = crate::door::Folder::open(series)
+                    .and_then(|f| f.open_append(&rel))
                     .map_err(err)?;
                 self.files.insert(name.clone(), BufWriter::new(file));
             }

@@ -11,7 +11,7 @@
 //! write error (disk full) stops the series naming the file; nothing more is written to it,
 //! so a half-written line can only be the last one.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -74,11 +74,8 @@ impl Sink for GamesFile {
     fn event(&mut self, event: &Event<'_>, _: &State) -> Result<(), SinkError> {
         match event {
             Event::Started(_) => {
-                let file = OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(&self.path)
-                    .map_err(|e| self.err(e))?;
+                // Through the door: a games.jsonl left a link or a FIFO is refused.
+                let file = crate::series::dir::append_path(&self.path).map_err(|e| self.err(e))?;
                 self.file = Some(file);
             }
             Event::GameFinished(_, Origin::Played { line, .. }) => {

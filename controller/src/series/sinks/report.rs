@@ -57,7 +57,10 @@ pub fn write_report(
     stats: &ReportStats,
     replies: &ReplyStats,
 ) -> Result<(), SeriesError> {
-    let manifest = std::fs::read_to_string(dir.join(MANIFEST)).unwrap_or_default();
+    let manifest = dir::read_file(dir, MANIFEST, dir::MANIFEST_CAP)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_default();
     let mut facts = SeriesFacts::from_manifest(&manifest);
     facts.game = facts
         .settings
@@ -96,7 +99,7 @@ fn stderr_excerpts(
             continue;
         };
         let relative = format!("logs/{}.games.log", s.bot);
-        let Ok(file) = std::fs::File::open(dir.join(&relative)) else {
+        let Ok(file) = dir::open_file(dir, &relative) else {
             continue;
         };
         let reader = std::io::BufReader::new(file);

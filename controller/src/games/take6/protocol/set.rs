@@ -120,16 +120,34 @@ fn line_mentioning(source: &str, word: &str) -> usize {
     1
 }
 
+/// The most of a template file read: a set is a few KiB of text.
+const TEMPLATE_CAP: u64 = 1 << 20;
+
 impl TemplateSet {
     /// Loads a set from a TOML file (a bot's own `template.toml` or a file of the templates
     /// folder); the set is named after the file stem. Keys the file leaves out take the
     /// built-in `default` set's value.
     pub fn from_file(path: &Path) -> Result<TemplateSet, TemplateError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| TemplateError::Io {
+        // Through the door: a FIFO or a huge file is refused, never waited on or read whole.
+        let io = |e: std::io::Error| TemplateError::Io {
             path: shown.clone(),
             reason: e.to_string(),
-        })?;
+        };
+        let (folder, file) = match (path.parent(), path.file_name()) {
+            (Some(folder), Some(file)) => (folder, Path::new(file)),
+            _ => return Err(io(std::io::ErrorKind::NotFound.into())),
+        };
+        let folder = if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        };
+        let bytes = crate::door::Folder::open(folder)
+            .and_then(|f| f.read(file, TEMPLATE_CAP))
+            .map_err(io)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?;
         let name = path
             .file_stem()
             .map_or_else(|| shown.clone(), |s| s.to_string_lossy().into_owned());
