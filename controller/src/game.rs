@@ -131,6 +131,12 @@ pub trait Game: Send + Sync + 'static {
         false
     }
 
+    /// How C and C++ source of this game's bots (and its own programs) is compiled: take6's
+    /// ISO dialect unless the game's home builds otherwise (Botzone's compiler).
+    fn build_dialect(&self) -> crate::bots::generate::Dialect {
+        crate::bots::generate::Dialect::Iso
+    }
+
     /// Whether the series' seed deals the game (a bot that finds a small seed then knows
     /// every hand). A game whose judge draws its own randomness is not dealt by it.
     fn dealt_by_seed(&self) -> bool {

@@ -692,7 +692,7 @@ fn resume_keeps_each_bots_own_limits() {
         r#"exec python3 -c '
 import json, sys, time
 inp = json.loads(sys.stdin.readline())
-if set(inp) != {"requests", "responses", "data", "globaldata", "time_limit", "memory_limit"}:
+if set(inp) != {"requests", "responses", "time_limit", "memory_limit"}:
     sys.exit("burner: input keys %s" % sorted(inp))
 if inp["time_limit"] != 6:
     sys.exit("burner: time_limit %r" % inp["time_limit"])
@@ -994,4 +994,31 @@ fn globaldata_loses_no_update_at_two_tables() {
     }
     let kept = fs::read_to_string(series.join("work/counter/.botzone-globaldata")).unwrap();
     assert_eq!(kept, format!("\"count {turns}\""));
+}
+
+/// Issue 36: bots are built as Botzone's compiler builds them and given what `bot.py` gives.
+/// `bz-gbk` is a GBK-encoded C++ source that includes Botzone's `"jsoncpp/json.h"` (the
+/// include is found in its bytes, and the GBK string reaches the compiler unchanged);
+/// `bz-online` fails unless built with `-D_BOTZONE_ONLINE` in GNU C++ (`typeof`) with
+/// nlohmann/json and Eigen, and fails if it is sent `data` when it left none (its first
+/// turn), or other data than it left. Both play every game without a fault, and verify.
+#[test]
+fn sources_build_as_botzones_compiler_builds_them() {
+    let tmp = arena(
+        &[("gbk", "bz-gbk", false), ("online", "bz-online", false)],
+        GENEROUS,
+    );
+    let out = run(tmp.path(), "4", "5", &["--jobs", "1"]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let games = records(&series);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.rounds[0].invalid, [], "{}", logs(&series));
+        assert_eq!(g.void, None);
+        assert_eq!(g.rounds[0].scores, [1, 1]);
+    }
+    let manifest = fs::read_to_string(series.join("series.toml")).unwrap();
+    assert!(manifest.contains("-D_BOTZONE_ONLINE"), "{manifest}");
+    assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
 }

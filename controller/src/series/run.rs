@@ -47,7 +47,7 @@ pub async fn run(
     // Watch for a stop from the start: builds can take minutes.
     let mut stop = std::pin::pin!(stop);
     // What a folder without `launch` can be built with, looked up once for the series.
-    let tools = bots::Toolchains::for_sandbox(&sandbox);
+    let tools = bots::Toolchains::for_sandbox(&sandbox).in_dialect(settings.game.build_dialect());
     let (mut bots, mut skipped) =
         prepare_entrants(settings, dir, &sandbox, &tools, wires, &mut stop).await?;
     let chosen = match &settings.against {

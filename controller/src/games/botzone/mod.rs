@@ -18,7 +18,7 @@ use serde_json::Value;
 
 pub use manifest::{BotLimits, JudgeLimits, Manifest, ManifestError};
 
-use crate::bots::generate::Language;
+use crate::bots::generate::{Dialect, Language};
 use crate::game::{
     Advice, DefaultLimits, Game, GameFuture, GameRef, Prepare, PrepareFuture, SeatRange, Supports,
     Viewer,
@@ -171,6 +171,10 @@ impl Game for Botzone {
     fn dealt_by_seed(&self) -> bool {
         // The judge draws its own randomness (take6 passes it game.toml's initdata, no seed).
         false
+    }
+
+    fn build_dialect(&self) -> Dialect {
+        Dialect::Botzone
     }
 
     fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
@@ -331,6 +335,8 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
     }
     let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
     let source = stage_judge(manifest, &root.join("judge-source"))?;
+    // Built as Botzone's compiler builds, the judge as its bots.
+    let tools = ctx.tools.clone().in_dialect(Dialect::Botzone);
     let (mut built, skipped) = crate::bots::prepare(
         &source,
         &root.join("judge"),
@@ -339,7 +345,7 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         ctx.max_data,
         &ctx.sandbox,
         crate::bots::Prewarm::NONE,
-        &ctx.tools,
+        &tools,
         game.name(),
     )
     .await
@@ -376,7 +382,7 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
             ctx.max_data,
             &ctx.sandbox,
             crate::bots::Prewarm::NONE,
-            &ctx.tools,
+            &tools,
             game.name(),
         )
         .await
@@ -450,7 +456,7 @@ fn build_for_verify(manifest: &Manifest) -> Result<PathBuf, String> {
             ));
             let sandbox = Arc::new(crate::sandbox::Sandbox::none());
             let source = stage_judge(&manifest, &dir.join("source"))?;
-            let tools = crate::bots::Toolchains::for_sandbox(&sandbox);
+            let tools = crate::bots::Toolchains::for_sandbox(&sandbox).in_dialect(Dialect::Botzone);
             let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
             let (mut built, skipped) = crate::bots::prepare(
                 &source,

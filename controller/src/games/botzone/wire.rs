@@ -225,7 +225,9 @@ pub fn parse_bot(lines: &[String]) -> Result<BotAnswer, String> {
     })
 }
 
-/// A bot's input for a turn that starts it: every request and response of its game so far.
+/// A bot's input for a turn that starts it: every request and response of its game so far,
+/// its `data` and `globaldata` only when they hold something (as `bot.py` builds it: a bot
+/// that deserialises `data` whenever the key is present gets none on its first turn).
 pub fn bot_input(
     requests: &[Value],
     responses: &[Value],
@@ -234,15 +236,31 @@ pub fn bot_input(
     time_limit_ms: u64,
     memory_mb: u64,
 ) -> String {
-    json!({
+    let mut input = json!({
         "requests": requests,
         "responses": responses,
-        "data": data,
-        "globaldata": globaldata,
         "time_limit": seconds(time_limit_ms),
         "memory_limit": memory_mb,
-    })
-    .to_string()
+    });
+    for (key, value) in [("data", data), ("globaldata", globaldata)] {
+        if truthy(value) {
+            input[key] = value.clone();
+        }
+    }
+    input.to_string()
+}
+
+/// Whether a value holds something, as Python's `if value:` in `bot.py` tells: not null,
+/// false, 0, "", [] or {}.
+pub fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
 }
 
 /// A limit in seconds, as Botzone writes it: a whole number when it is one.
@@ -329,8 +347,23 @@ mod tests {
         let input = bot_input(&[json!(1)], &[], &json!(""), &json!(""), 6000, 256);
         assert_eq!(
             serde_json::from_str::<Value>(&input).unwrap(),
-            json!({"requests":[1],"responses":[],"data":"","globaldata":"","time_limit":6,"memory_limit":256})
+            json!({"requests":[1],"responses":[],"time_limit":6,"memory_limit":256})
         );
+        let input = bot_input(&[json!(1)], &[], &json!({"a": 1}), &json!("g"), 6000, 256);
+        assert_eq!(
+            serde_json::from_str::<Value>(&input).unwrap(),
+            json!({"requests":[1],"responses":[],"data":{"a":1},"globaldata":"g","time_limit":6,"memory_limit":256})
+        );
+        for empty in [
+            json!(null),
+            json!(false),
+            json!(0),
+            json!(""),
+            json!([]),
+            json!({}),
+        ] {
+            assert!(!bot_input(&[], &[], &empty, &empty, 1000, 256).contains("data"));
+        }
         assert!(
             bot_input(&[], &[], &json!(""), &json!(""), 1500, 256).contains("\"time_limit\":1.5")
         );
