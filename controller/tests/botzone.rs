@@ -1022,3 +1022,39 @@ fn sources_build_as_botzones_compiler_builds_them() {
     assert!(manifest.contains("-D_BOTZONE_ONLINE"), "{manifest}");
     assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
 }
+
+/// Issue 36: a bot kept running is killed when its game ends, as Botzone kills it: `bz-spinner`
+/// spins between its turns and for ever once its input ends, under a kept-running limit (300
+/// ms) that the grace period's spinning would pass; it is never faulted for what it does after
+/// its last reply, and no process of it outlives the series.
+#[test]
+fn a_bot_kept_running_is_killed_when_its_game_ends() {
+    let tmp = arena(
+        &[("spinner", "bz-spinner", false), ("py", "bz-py", false)],
+        "",
+    );
+    duel_toml(
+        tmp.path(),
+        3,
+        "first_turn_ms = 20000\nturn_ms = 20000\nkept_running_ms = 300",
+        false,
+    );
+    let out = run(tmp.path(), "4", "3", &["--jobs", "1"]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let games = records(&series);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.rounds[0].invalid, [], "{}", logs(&series));
+        assert_eq!(g.void, None);
+    }
+    let left = Command::new("pgrep")
+        .args(["-f", "take6-bz-spinner-marker"])
+        .output()
+        .unwrap();
+    assert!(
+        left.stdout.is_empty(),
+        "left behind: {}",
+        text(&left.stdout)
+    );
+}

@@ -131,7 +131,7 @@ pub async fn play(
         responses = Some(step_responses);
     };
     runner.finish().await;
-    let ended = end(&mut seats, log.len().div_ceil(2), &mut faults).await;
+    let ended = end(&mut seats).await;
     faults.sort_by_key(|f| (f.step, f.seat));
     Played {
         initdata: initdata.clone(),
@@ -172,26 +172,14 @@ async fn ask(
     Value::Object(responses)
 }
 
-/// The end of a game: bots still running are shut down; CPU they used after their last reply,
-/// or a limit their tree passed, is their fault too, at `step` (the scores stand). Each bot
-/// seat's reply times and stderr, in seat order.
-async fn end(
-    seats: &mut [Seat],
-    step: usize,
-    faults: &mut Vec<SeatFault>,
-) -> Vec<(usize, Vec<ReplyTime>, StderrLog)> {
+/// The end of a game: bots still running are killed, as Botzone kills them when the game
+/// ends; what they do after their last reply is not their fault (the judge has scored the
+/// game). Each bot seat's reply times and stderr, in seat order.
+async fn end(seats: &mut [Seat]) -> Vec<(usize, Vec<ReplyTime>, StderrLog)> {
     let mut ended = Vec::new();
     for (seat, s) in seats.iter_mut().enumerate() {
         if let Some(p) = s.kept.take() {
-            let finished = p.finish_text(None).await;
-            if let Some(fault) = finished
-                .breach
-                .map(Fault::Limit)
-                .or(finished.overrun.clone())
-            {
-                faults.push(SeatFault { seat, step, fault });
-            }
-            s.absorb(finished);
+            s.absorb(p.kill().await);
         }
         if let SeatKind::Bot { .. } = &s.kind {
             ended.push((
