@@ -109,6 +109,9 @@ struct BotToml {
     /// A Botzone bot's "keep running" option: it may ask to be kept running between its
     /// turns (its input then stays open after each request). Absent: false, as on Botzone.
     keep_running: Option<bool>,
+    /// A Botzone bot's "simple interaction" option: it reads and writes plain lines, which the
+    /// game's `[simpleio]` functions convert. Absent: false (JSON), as on Botzone.
+    simple_io: Option<bool>,
 }
 
 /// Whether the bot whose working copy is `workdir` enabled Botzone's keep-running in its
@@ -118,6 +121,16 @@ pub fn keeps_running(workdir: &Path) -> bool {
         .ok()
         .and_then(|text| toml::from_str::<BotToml>(&text).ok())
         .and_then(|t| t.keep_running)
+        .unwrap_or(false)
+}
+
+/// Whether the bot whose working copy is `workdir` chose Botzone's simple interaction in its
+/// `bot.toml` (`simple_io = true`); a `bot.toml` that cannot be read says no.
+pub fn simple_io(workdir: &Path) -> bool {
+    folder::read_text(&workdir.join(BOT_TOML), BOT_TOML_CAP)
+        .ok()
+        .and_then(|text| toml::from_str::<BotToml>(&text).ok())
+        .and_then(|t| t.simple_io)
         .unwrap_or(false)
 }
 
@@ -729,7 +742,7 @@ fn bot_toml(folder: &Path, listing: &Listing) -> Result<BotToml, String> {
         format!(
             "bot.toml is not valid (its keys are template = \"<set name>\", games = \
              [\"take6\" or \"kingdomino\", ...] and, for a Botzone game, keep_running = \
-             true): {}",
+             true and simple_io = true): {}",
             toml_problem(&text, &e)
         )
     })

@@ -1058,3 +1058,68 @@ fn a_bot_kept_running_is_killed_when_its_game_ends() {
         text(&left.stdout)
     );
 }
+
+/// The duel's simple interaction, as a Botzone game declares it: a request is the line
+/// "ROUND OPPONENT_LAST", a response the line "N".
+const SIMPLEIO: &str = r#"
+[simpleio]
+request_from_json = "return request.round + ' ' + request.opponent_last;"
+response_to_json = "return {n: parseInt(response)};"
+response_from_json = "return '' + response.n;"
+"#;
+
+/// Issue 36: Botzone's simple interaction. `bz-simple` (strict about every line bot.py gives:
+/// the turn number, requests and responses alternately, data, globaldata) started afresh,
+/// and kept running (only the new request), against the JSON `bz-py`: no fault, the judge sees
+/// the responses as JSON, globaldata counts the games, the series verifies. A bot that chose
+/// simple interaction in a game without `[simpleio]` faults every game, saying so.
+#[test]
+fn simple_interaction_bots_play_afresh_and_kept_running() {
+    let bots = [
+        ("simple", "bz-simple", false),
+        ("simple-keep", "bz-simple", true),
+        ("py", "bz-py", false),
+    ];
+    let tmp = arena(&bots, &format!("{GENEROUS}{SIMPLEIO}"));
+    fs::write(
+        tmp.path().join("bots/simple-keep/bot.toml"),
+        "keep_running = true\nsimple_io = true\n",
+    )
+    .unwrap();
+    let out = run(tmp.path(), "6", "11", &["--jobs", "1"]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let games = records(&series);
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        assert_eq!(g.rounds[0].invalid, [], "{}", logs(&series));
+        assert_eq!(g.void, None);
+        assert_eq!(g.rounds[0].scores, [1, 1]);
+        let log = &g.body.as_ref().unwrap().value()["log"];
+        assert_eq!(log[1]["0"], json!({"verdict": "OK", "response": {"n": 2}}));
+    }
+    let played = games
+        .iter()
+        .filter(|g| g.players.iter().any(|p| p == "simple"))
+        .count();
+    let kept = fs::read_to_string(series.join("work/simple/.botzone-globaldata")).unwrap();
+    assert_eq!(kept, format!("\"games {played}\""));
+    assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+
+    // The same bot where the game has no simple interaction.
+    let tmp = arena(
+        &[("simple", "bz-simple", false), ("py", "bz-py", false)],
+        GENEROUS,
+    );
+    let out = run(tmp.path(), "2", "11", &["--jobs", "1"]);
+    let series = series_dir(tmp.path());
+    for g in records(&series) {
+        let faults = &g.rounds[0].invalid;
+        assert_eq!(faults.len(), 1, "{faults:?}");
+        assert!(
+            faults[0].reason.contains("no [simpleio] table"),
+            "{faults:?}"
+        );
+    }
+    let _ = out;
+}

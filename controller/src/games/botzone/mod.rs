@@ -6,6 +6,7 @@
 
 pub mod manifest;
 pub mod record;
+pub mod simpleio;
 pub mod table;
 pub mod viewer;
 pub mod wire;
@@ -79,6 +80,18 @@ impl Botzone {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone()
+    }
+
+    /// How the bot in `workdir` speaks: the game's simple interaction when its `bot.toml`
+    /// chooses it (`simple_io = true`, Botzone's bot setting), else JSON.
+    fn bot_io(&self, workdir: Option<&Path>) -> table::BotIo {
+        if !workdir.is_some_and(crate::bots::simple_io) {
+            return table::BotIo::Json;
+        }
+        match &self.manifest.simpleio {
+            Some(simple) => table::BotIo::Simple(Arc::clone(simple)),
+            None => table::BotIo::NoSimple,
+        }
     }
 
     /// A bot's limits: the series' when its flags or take6.toml set them, else `game.toml`'s
@@ -192,7 +205,7 @@ impl Game for Botzone {
         let prepared = self.prepared();
         let initdata = self.manifest.initdata.clone();
         let score_map = self.manifest.score_map;
-        let seats: Vec<(Occupant, BotLimits)> = table
+        let seats: Vec<(Occupant, BotLimits, table::BotIo)> = table
             .seats
             .iter()
             .map(|s| {
@@ -210,7 +223,8 @@ impl Game for Botzone {
                 // Kept running only where the game allows it and the bot enabled it, as a
                 // Botzone bot does in its settings (bot.toml keep_running = true).
                 bot_limits.keep_running &= workdir.is_some_and(crate::bots::keeps_running);
-                (s.occupant.clone(), bot_limits)
+                let io = self.bot_io(workdir);
+                (s.occupant.clone(), bot_limits, io)
             })
             .collect();
         Box::pin(async move {
@@ -220,7 +234,7 @@ impl Game for Botzone {
                 return record::void_outcome(&table, why, started);
             };
             let mut kinds = Vec::with_capacity(seats.len());
-            for (occupant, bot_limits) in seats {
+            for (occupant, bot_limits, io) in seats {
                 kinds.push(match occupant {
                     Occupant::Bot {
                         workdir,
@@ -232,12 +246,14 @@ impl Game for Botzone {
                         sandbox,
                         limits: bot_limits,
                         transcript: transcript.map(|t| (t, table.game)),
+                        io,
                     },
                     Occupant::Builtin(kind) => table::SeatKind::Bot {
                         workdir: prepared.padding[kind.index as usize].0.clone(),
                         sandbox: Arc::clone(&prepared.judge.sandbox),
                         limits: bot_limits,
                         transcript: None,
+                        io,
                     },
                     Occupant::Human(console) => table::SeatKind::Human(console),
                 });
