@@ -151,6 +151,12 @@ fn logs(series: &Path) -> String {
 /// field of every input is what Botzone sends, `data` comes back turn after turn and
 /// `globaldata` game after game (kept in the working copy); the series verifies by running
 /// the judge again, replays, and its report holds the generic viewer.
+/// A faulted bot's entry in the log, with Botzone's fields: its verdict, a null response.
+fn fault_entry(verdict: &str) -> serde_json::Value {
+    json!({"verdict": verdict, "response": null, "time": 0, "memory": 0,
+           "keep_running": false, "debug": ""})
+}
+
 /// Starts `command` (a series), waits until `results/latest/games.jsonl` holds `games` lines
 /// (two minutes at most), then kills it with SIGKILL and reaps it.
 fn kill_9_after(command: &mut Command, root: &Path, games: usize) {
@@ -290,11 +296,7 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
             .as_array()
             .unwrap()
             .clone();
-        assert_eq!(
-            log[1][seat.to_string()],
-            json!({"verdict": verdict}),
-            "{name}"
-        );
+        assert_eq!(log[1][seat.to_string()], fault_entry(verdict), "{name}");
         assert_eq!(g.rounds[0].scores[seat], 0, "{name}");
         assert_eq!(g.rounds[0].scores[1 - seat], 2, "{name}");
         assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
@@ -318,7 +320,7 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
         .as_array()
         .unwrap()
         .clone();
-    assert_eq!(log[1][seat.to_string()], json!({"verdict": "MLE"}));
+    assert_eq!(log[1][seat.to_string()], fault_entry("MLE"));
 }
 
 /// The first game of the series in `root`, whose seat `hog` (its place returned with it)
@@ -951,7 +953,7 @@ fn a_bot_started_afresh_sees_the_end_of_its_input() {
         .as_array()
         .unwrap()
         .clone();
-    assert_eq!(log[1][seat.to_string()], json!({"verdict": "NJ"}));
+    assert_eq!(log[1][seat.to_string()], fault_entry("NJ"));
     // Enabled, it is kept running.
     fs::write(tmp.path().join("bots/py/bot.toml"), "keep_running = true\n").unwrap();
     let out = run(tmp.path(), "1", "6", &["--bots", "bots/py"]);
@@ -1096,7 +1098,8 @@ fn simple_interaction_bots_play_afresh_and_kept_running() {
         assert_eq!(g.void, None);
         assert_eq!(g.rounds[0].scores, [1, 1]);
         let log = &g.body.as_ref().unwrap().value()["log"];
-        assert_eq!(log[1]["0"], json!({"verdict": "OK", "response": {"n": 2}}));
+        assert_eq!(log[1]["0"]["response"], json!({"n": 2}));
+        assert_eq!(log[1]["0"]["verdict"], "OK");
     }
     let played = games
         .iter()
@@ -1104,6 +1107,21 @@ fn simple_interaction_bots_play_afresh_and_kept_running() {
         .count();
     let kept = fs::read_to_string(series.join("work/simple/.botzone-globaldata")).unwrap();
     assert_eq!(kept, format!("\"games {played}\""));
+    // Its debug line is in the record, turn by turn, and take6 replay shows it.
+    let g = games.iter().find(|g| g.players[0] == "simple").unwrap();
+    let log = &g.body.as_ref().unwrap().value()["log"];
+    assert_eq!(log[1]["0"]["debug"], "round 1");
+    assert_eq!(log[3]["0"]["debug"], "round 2");
+    let replay = take6_cmd(tmp.path())
+        .args(["replay", "results/latest", &g.game.to_string()])
+        .output()
+        .unwrap();
+    assert_ok(&replay);
+    let shown = text(&replay.stdout);
+    assert!(
+        shown.contains("response of simple (0): {\"n\":2}\n    debug: round 1\n"),
+        "{shown}"
+    );
     assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
 
     // The same bot where the game has no simple interaction.

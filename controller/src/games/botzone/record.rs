@@ -422,6 +422,9 @@ pub fn replay_text(record: &GameRecord) -> String {
                     }
                     _ => out.push_str(&format!("  {}: {verdict}\n", name(record, seat))),
                 }
+                if let Some(debug) = debug_text(answer) {
+                    out.push_str(&format!("    debug: {debug}\n"));
+                }
             }
         }
     }
@@ -429,6 +432,17 @@ pub fn replay_text(record: &GameRecord) -> String {
         out.push_str(&format!("VOID: {why}\n"));
     }
     out
+}
+
+/// What a bot said in `debug` at one turn (its log entry `answer`), as text: none when it
+/// said nothing.
+pub fn debug_text(answer: &Value) -> Option<String> {
+    match answer.get("debug")? {
+        Value::Null => None,
+        Value::String(s) if s.is_empty() => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
 }
 
 /// A seat key's player name.

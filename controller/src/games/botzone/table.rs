@@ -97,6 +97,8 @@ struct Seat {
     said: Vec<String>,
     /// Why the game is void, found at this seat's turn (the game's own transform failed).
     void: Option<String>,
+    /// Its last turn's debug, as the log keeps it.
+    debug: Value,
     data: Value,
     /// A bot kept running since its last turn.
     kept: Option<Process>,
@@ -191,10 +193,12 @@ async fn ask(
     }
     let mut responses = serde_json::Map::new();
     for (seat, answer) in answers {
+        let s = &mut seats[seat];
+        let (kept, debug) = (s.kept.is_some(), std::mem::take(&mut s.debug));
         let entry = match answer {
-            Ok(response) => wire::bot_entry(&Ok(response)),
+            Ok(response) => wire::bot_entry(&Ok(response), kept, &debug),
             Err(fault) => {
-                let entry = wire::bot_entry(&Err(wire::verdict(&fault)));
+                let entry = wire::bot_entry(&Err(wire::verdict(&fault)), false, &debug);
                 faults.push(SeatFault { seat, step, fault });
                 entry
             }
@@ -234,6 +238,7 @@ impl Seat {
             lines: Vec::new(),
             said: Vec::new(),
             void: None,
+            debug: Value::String(String::new()),
             data: Value::String(String::new()),
             kept: None,
             replies: Vec::new(),
@@ -244,6 +249,7 @@ impl Seat {
     /// One turn: `request` in, the response (or the fault) out.
     async fn turn(&mut self, request: Value, base: Limits) -> Result<Value, Fault> {
         self.requests.push(request.clone());
+        self.debug = Value::String(String::new());
         let (workdir, sandbox, limits, transcript, io) = match &mut self.kind {
             SeatKind::Human(console) => {
                 let console = Arc::clone(console);
@@ -312,6 +318,7 @@ impl Seat {
         self.responses.push(reply.response.clone());
         self.said.extend(reply.said);
         self.data = reply.data;
+        self.debug = wire::capped_debug(reply.debug);
         if let Some(g) = reply.globaldata.filter(|g| !is_empty(g)) {
             write_globaldata(&workdir, &g);
         }
@@ -429,6 +436,7 @@ struct Reply {
     response: Value,
     /// Simple interaction: the response as the bot wrote it (its history keeps that).
     said: Option<String>,
+    debug: Option<Value>,
     /// Kept for its next turn of this game ("" for none).
     data: Value,
     globaldata: Option<Value>,
@@ -452,6 +460,7 @@ async fn read_reply(io: &BotIo, lines: Vec<String>) -> Result<Reply, String> {
             Ok(Reply {
                 response,
                 said: Some(answer.response),
+                debug: answer.debug.map(Value::String),
                 data: Value::String(answer.data.unwrap_or_default()),
                 globaldata: answer.globaldata.map(Value::String),
             })
@@ -461,6 +470,7 @@ async fn read_reply(io: &BotIo, lines: Vec<String>) -> Result<Reply, String> {
             Ok(Reply {
                 response: answer.response,
                 said: None,
+                debug: answer.debug,
                 data: answer.data.unwrap_or_else(|| Value::String(String::new())),
                 globaldata: answer.globaldata,
             })
@@ -879,7 +889,8 @@ mod tests {
                 "{command}: {}",
                 p.faults[0].fault
             );
-            assert_eq!(p.log[1]["0"], json!({"verdict": verdict}), "{command}");
+            assert_eq!(p.log[1]["0"]["verdict"], json!(verdict), "{command}");
+            assert_eq!(p.log[1]["0"]["response"], json!(null), "{command}");
         }
     }
 }

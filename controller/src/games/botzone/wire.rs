@@ -6,8 +6,9 @@
 //! out: `{"command": "request" | "finish", "content": {"0": ..., ...}, "display": ...,
 //! "initdata": ...}`. The log alternates the judge's outputs as Botzone wraps them
 //! (`{"keep_running", "memory", "time", "verdict": "OK", "output": {...}}`) and the bots'
-//! responses keyed by player (`{"0": {"verdict": "OK", "response": ...}}`; a bot that faulted
-//! has its verdict and no response). A judge kept running gets only the responses.
+//! responses keyed by player, with the fields of Botzone's log (`{"0": {"verdict": "OK",
+//! "response": ..., "time": 0, "memory": 0, "keep_running": false, "debug": ...}}`; a bot
+//! that faulted has its verdict and a null response). A judge kept running gets only the responses.
 //!
 //! **A bot**, started afresh each turn: one line `{"requests": [...], "responses": [...],
 //! "data": ..., "globaldata": ..., "time_limit": ..., "memory_limit": ...}` in; its output
@@ -164,12 +165,48 @@ pub fn judge_entry(output: &Value, kept_running: bool, time_ms: u64, memory_mb: 
     })
 }
 
-/// One bot's response in the log: `{"verdict": "OK", "response": ...}`, or its verdict alone.
-pub fn bot_entry(answer: &Result<Value, &'static str>) -> Value {
-    match answer {
-        Ok(response) => json!({"verdict": "OK", "response": response}),
-        Err(verdict) => json!({"verdict": verdict}),
+/// One bot's turn in the log, with the fields of Botzone's own log: `verdict` (`OK`, or the
+/// fault's), `response` (`null` after a fault: a judge that reads it finds it), `time` and
+/// `memory` (written as 0, as the judge's are: the log is the same however loaded the
+/// machine was), `keep_running` (it asked to be kept running) and `debug` (what it said for
+/// the game's log, within [`DEBUG_CAP`]; `""` for none).
+pub fn bot_entry(answer: &Result<Value, &'static str>, keep_running: bool, debug: &Value) -> Value {
+    let (verdict, response) = match answer {
+        Ok(response) => ("OK", response.clone()),
+        Err(verdict) => (*verdict, Value::Null),
+    };
+    json!({
+        "verdict": verdict,
+        "response": response,
+        "time": 0,
+        "memory": 0,
+        "keep_running": keep_running,
+        "debug": debug,
+    })
+}
+
+/// The most of a bot's `debug` kept per turn, in characters of its text.
+pub const DEBUG_CAP: usize = 4096;
+
+/// A bot's `debug` as the log keeps it: `""` for none, a text over [`DEBUG_CAP`] characters
+/// (or any other value whose JSON is) cut there and marked.
+pub fn capped_debug(debug: Option<Value>) -> Value {
+    let text = match debug {
+        None | Some(Value::Null) => return Value::String(String::new()),
+        Some(Value::String(s)) => s,
+        Some(other) => {
+            let json = other.to_string();
+            if json.chars().count() <= DEBUG_CAP {
+                return other;
+            }
+            json
+        }
+    };
+    if text.chars().count() <= DEBUG_CAP {
+        return Value::String(text);
     }
+    let kept: String = text.chars().take(DEBUG_CAP).collect();
+    Value::String(format!("{kept}… (debug cut at {DEBUG_CAP} characters)"))
 }
 
 /// Botzone's verdict for a bot's fault: `TLE`, `MLE`, `OLE`, `NJ` (not JSON), `RE`.
@@ -367,7 +404,25 @@ mod tests {
         assert!(
             bot_input(&[], &[], &json!(""), &json!(""), 1500, 256).contains("\"time_limit\":1.5")
         );
-        assert_eq!(bot_entry(&Err("TLE")), json!({"verdict": "TLE"}));
+        assert_eq!(
+            bot_entry(&Err("TLE"), false, &json!("")),
+            json!({"verdict": "TLE", "response": null, "time": 0, "memory": 0,
+                   "keep_running": false, "debug": ""})
+        );
+        assert_eq!(
+            bot_entry(&Ok(json!({"x": 1})), true, &json!("d")),
+            json!({"verdict": "OK", "response": {"x": 1}, "time": 0, "memory": 0,
+                   "keep_running": true, "debug": "d"})
+        );
+        assert_eq!(capped_debug(None), json!(""));
+        assert_eq!(capped_debug(Some(json!({"a": 1}))), json!({"a": 1}));
+        let long = capped_debug(Some(json!("x".repeat(DEBUG_CAP + 1))));
+        assert!(long.as_str().unwrap().starts_with(&"x".repeat(DEBUG_CAP)));
+        assert!(
+            long.as_str()
+                .unwrap()
+                .ends_with("(debug cut at 4096 characters)")
+        );
         assert_eq!(
             judge_entry(&json!({"command":"finish"}), false, 3, 0),
             json!({"keep_running":false,"memory":0,"time":3,"verdict":"OK","output":{"command":"finish"}})
