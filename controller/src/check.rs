@@ -228,6 +228,8 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         }
     }
 
+    let (ended, last_words) = judge_ends(settings, &mine);
+    out.push_str(&last_words);
     if let Some(hint) = another_game(settings, &mine) {
         out.push_str(&hint);
     }
@@ -236,7 +238,15 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     if let Some(stop) = stopped_early(&mine, settings.games) {
         out.push_str(&stop);
     }
-    if faults == 0 {
+    if faults == 0 && ended > 0 {
+        let _ = writeln!(
+            out,
+            "\nFAILED: no fault, but the judge ended {} of {} early for it (its last words \
+             above say why).",
+            ended,
+            crate::names::count(mine.len() as u64, "game")
+        );
+    } else if faults == 0 {
         let _ = writeln!(
             out,
             "\nOK: no fault in {}.",
@@ -250,7 +260,42 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
             crate::names::count(mine.len() as u64, "game")
         );
     }
-    (out, faults == 0)
+    (out, faults == 0 && ended == 0)
+}
+
+/// What the game's judge said at the end of each game the bot lost ([`crate::game::Game::
+/// judge_end`]), and how many it ended early for the bot (an invalid move the judge saw, which
+/// take6 cannot: no fault of the bot's, but a lost game).
+fn judge_ends(settings: &Settings, mine: &[(&GameRecord, usize)]) -> (u64, String) {
+    let mut out = String::new();
+    let mut ended = 0;
+    for (g, seat) in mine {
+        let scores = g.total_scores();
+        let best = scores.iter().copied().max().unwrap_or(0);
+        if g.void.is_some() || scores.get(*seat).is_none_or(|&s| s >= best) {
+            continue;
+        }
+        let Some(end) = settings.game.judge_end(g, *seat) else {
+            continue;
+        };
+        if out.is_empty() {
+            out.push_str("\nThe judge's last words in each game the bot lost:\n");
+        }
+        ended += u64::from(end.ended_for_it);
+        let _ = writeln!(
+            out,
+            "  game {} (scores {:?}){}: {}",
+            g.game,
+            scores,
+            if end.ended_for_it {
+                ", ENDED EARLY for it"
+            } else {
+                ""
+            },
+            untrusted::terminal(&end.said)
+        );
+    }
+    (ended, out)
 }
 
 /// One fault of the bot in game `g`, for its author: what it was answering, what it replied,

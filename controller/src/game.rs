@@ -111,6 +111,14 @@ pub trait Game: Send + Sync + 'static {
     /// reply would have been.
     fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice;
 
+    /// What the game's own judge said at the end of `record` of the player at `seat`, for
+    /// `take6 check` to show a bot's author in each game it lost; `None` for a game whose
+    /// rules are take6's own (a fault is then all there is to say).
+    fn judge_end(&self, record: &GameRecord, seat: usize) -> Option<JudgeEnd> {
+        let _ = (record, seat);
+        None
+    }
+
     /// An optional fast path for a series of built-ins only (`--builtins-only`): a
     /// synchronous table per thread, no futures. `None`: the series plays such games as any.
     fn fast_builtins(&self) -> Option<&dyn FastBuiltins> {
@@ -193,6 +201,17 @@ pub struct Advice {
     pub asked: String,
     /// What a correct reply would have been, e.g. `one of the cards in its hand: 3 17 …`.
     pub correct: String,
+}
+
+/// What a game's judge said when it ended a game ([`Game::judge_end`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JudgeEnd {
+    /// Its last words, e.g. its `display`, at most a line (untrusted: shown through
+    /// [`crate::untrusted`]).
+    pub said: String,
+    /// Whether it ended the game early for this player's move (an invalid move, say) though
+    /// the player had no fault take6 saw.
+    pub ended_for_it: bool,
 }
 
 /// The future of one game played ([`Game::play`]): `Send`, so a table runs on any worker.

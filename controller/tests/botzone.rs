@@ -1141,3 +1141,70 @@ fn simple_interaction_bots_play_afresh_and_kept_running() {
     }
     let _ = out;
 }
+
+/// Issue 36: `take6 check` of a Botzone bot. A bot whose moves the judge refuses (no fault
+/// take6 sees) is not OK: check shows the judge's last words in each game it lost and counts
+/// the games the judge ended early for it. Reply counts are one per turn, the first of each
+/// game apart, whether the bot is started afresh or kept running; a fault is labelled with
+/// its step and the bot's own request number.
+#[test]
+fn check_of_a_botzone_bot_shows_what_the_judge_said() {
+    let tmp = arena(&[("py", "bz-py", false), ("keep", "bz-py", true)], GENEROUS);
+    script_bot(
+        tmp.path(),
+        "invalid",
+        r#"exec python3 -c '
+import json, sys
+inp = json.loads(sys.stdin.readline())
+n = 7 if len(inp["requests"]) == 2 else 2
+print(json.dumps({"response": {"n": n}}))
+'"#,
+    );
+    let check = |bot: &str| {
+        take6_cmd(tmp.path())
+            .args(["check", "--game", "game", "--games", "2", "--seed", "4"])
+            .arg(format!("bots/{bot}"))
+            .output()
+            .unwrap()
+    };
+    let out = check("invalid");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    for expected in [
+        "The judge's last words in each game the bot lost:",
+        ", ENDED EARLY for it: finish {\"err\":\"INVALID_MOVE\"",
+        "FAILED: no fault, but the judge ended 2 of 2 games early for it",
+    ] {
+        assert!(said.contains(expected), "{expected}: {said}");
+    }
+    for (bot, kept) in [("py", false), ("keep", true)] {
+        let out = check(bot);
+        assert_ok(&out);
+        let said = text(&out.stdout);
+        // Two games of five turns: 2 first replies and 8 others, kept running or not.
+        for expected in ["(2 replies)", "(8 replies)", "OK: no fault in 2 games"] {
+            assert!(said.contains(expected), "{bot} {kept}: {expected}: {said}");
+        }
+    }
+    // A bot that crashes at its third turn: the fault's step and its own request number.
+    script_bot(
+        tmp.path(),
+        "third",
+        r#"exec python3 -c '
+import json, sys
+inp = json.loads(sys.stdin.readline())
+if len(inp["requests"]) == 3:
+    sys.exit(3)
+print(json.dumps({"response": {"n": 2}}))
+'"#,
+    );
+    let out = check("third");
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stdout);
+    assert!(
+        said.contains(
+            "turn 3 (answering the judge's request at step 3, its request 3 of the game: "
+        ),
+        "{said}"
+    );
+}

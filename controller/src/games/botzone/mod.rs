@@ -307,17 +307,23 @@ impl Game for Botzone {
         serde_json::json!({ "botzone": body })
     }
 
+    fn judge_end(&self, record: &GameRecord, seat: usize) -> Option<crate::game::JudgeEnd> {
+        record::judge_end(record, seat)
+    }
+
     fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice {
         // The judge's request and the bot's reply: `take6 check` shows the advice through
         // crate::untrusted::terminal.
-        let request = record::request_of(record, fault.seat, fault.turn as usize);
-        Advice {
-            asked: format!(
-                "answering the judge's request {}",
-                request.map_or("(not recorded)".to_string(), |r| wire::excerpt(
-                    &r.to_string()
-                ))
+        let step = fault.turn as usize;
+        let asked = match record::request_of(record, fault.seat, step) {
+            Some((request, n)) => format!(
+                "answering the judge's request at step {step}, its request {n} of the game: {}",
+                wire::excerpt(&request.to_string())
             ),
+            None => format!("answering the judge's request at step {step} (not in the record)"),
+        };
+        Advice {
+            asked,
             correct: format!(
                 "one line of JSON, {{\"response\": ...}} (or the response itself), printed before \
                  it exits, or followed by {} to be kept running{}",

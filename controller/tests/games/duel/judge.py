@@ -79,8 +79,11 @@ class Game:
         bad = [p for p in (0, 1) if moves[p] is None]
         if bad:
             scores = [0, 0] if len(bad) == 2 else [2 if p not in bad else 0 for p in (0, 1)]
+            # As Botzone's judges say why: an invalid move, or the verdict of a fault.
+            verdict = responses[str(bad[0])]["verdict"]
+            err = "INVALID_MOVE" if verdict == "OK" else "INVALID_INPUT_VERDICT_" + verdict
             return {"command": "finish", "content": {str(p): scores[p] for p in (0, 1)},
-                    "display": {"loser": bad, "responses": responses}}
+                    "display": {"loser": bad, "err": err, "responses": responses}}
         a, b = moves
         if beats(a, b):
             self.won[0] += 1
