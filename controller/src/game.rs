@@ -178,6 +178,9 @@ pub struct Prepare {
     pub build_timeout: std::time::Duration,
     pub jobs: usize,
     pub max_data: u64,
+    /// Whether a table may need the game's built-ins (fewer bots than seats, `--against`, a
+    /// person, built-ins only): a game whose built-ins are programs builds them only then.
+    pub needs_builtins: bool,
 }
 
 /// The future of [`Game::prepare`].

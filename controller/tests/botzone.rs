@@ -1208,3 +1208,47 @@ print(json.dumps({"response": {"n": 2}}))
         "{said}"
     );
 }
+
+/// Issue 36: padding bots are built only when a table may need them (a padding bot that does
+/// not build does not refuse a series whose bots fill every seat, and refuses one that needs
+/// it, with the compiler's words); a judge that does not build says what the compiler said
+/// (the series' folder, where its build log was, is gone).
+#[test]
+fn padding_is_built_when_needed_and_a_failed_build_says_why() {
+    let tmp = arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
+    let cycler = tmp.path().join("game/cycler");
+    fs::remove_dir_all(&cycler).unwrap();
+    fs::create_dir_all(&cycler).unwrap();
+    fs::write(
+        cycler.join("bot.c"),
+        "int main(void) { return missing_padding_x; }\n",
+    )
+    .unwrap();
+    assert_ok(&run(tmp.path(), "2", "1", &[]));
+    // One bot: the padding bot is needed.
+    let out = take6_cmd(tmp.path())
+        .args(series_flags("1", "1"))
+        .args(["--bots", "bots/py"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("padding bot cycler") && said.contains("missing_padding_x"),
+        "{said}"
+    );
+    // A judge that does not build.
+    fs::remove_file(tmp.path().join("game/judge.py")).unwrap();
+    fs::write(
+        tmp.path().join("game/judge.cpp"),
+        "int main() { return missing_judge_y; }\n",
+    )
+    .unwrap();
+    let out = run(tmp.path(), "1", "1", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("the build's output") && said.contains("missing_judge_y"),
+        "{said}"
+    );
+}

@@ -143,7 +143,7 @@ async fn prepare_entrants(
         ) => prepared?,
         () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
     };
-    let ctx = game_context(settings, dir, sandbox, tools);
+    let ctx = game_context(settings, dir, sandbox, tools, found.len());
     tokio::select! {
         ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
         () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
@@ -275,7 +275,7 @@ pub(super) async fn run_builtins(
         eprintln!("take6: {}", settings.limits_line());
         let sandbox = launcher(settings)?;
         let tools = bots::Toolchains::for_sandbox(&sandbox);
-        let ctx = game_context(settings, dir, &sandbox, &tools);
+        let ctx = game_context(settings, dir, &sandbox, &tools, 0);
         tokio::select! {
             ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
             () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
@@ -308,14 +308,19 @@ pub(super) async fn run_builtins(
 }
 
 /// What the game's [`crate::game::Game::prepare`] builds with: the series' folder, sandbox,
-/// toolchains and build limits.
+/// toolchains and build limits, and whether its built-ins may play beside the series'
+/// `bots` bots.
 pub(super) fn game_context(
     settings: &Settings,
     dir: &SeriesDir,
     sandbox: &Arc<Sandbox>,
     tools: &bots::Toolchains,
+    bots: usize,
 ) -> crate::game::Prepare {
     crate::game::Prepare {
+        needs_builtins: bots < settings.players
+            || settings.against.is_some()
+            || settings.human.is_some(),
         series_dir: dir.path.clone(),
         sandbox: Arc::clone(sandbox),
         tools: tools.clone(),

@@ -46,7 +46,8 @@ pub struct Botzone {
 /// The game's programs, built in a series' folder.
 struct Prepared {
     judge: table::JudgeSpec,
-    /// Each padding bot's working copy and language, in padding order.
+    /// Each padding bot's working copy and language, in padding order (none when the
+    /// series' bots fill every seat: they are not built then).
     padding: Vec<(PathBuf, Option<Language>)>,
 }
 
@@ -233,6 +234,15 @@ impl Game for Botzone {
                 let why = record::NOT_PREPARED.to_string();
                 return record::void_outcome(&table, why, started);
             };
+            if let Some(missing) = seats.iter().find_map(|(o, _, _)| match o {
+                Occupant::Builtin(kind) if prepared.padding.len() <= kind.index as usize => {
+                    Some(kind.name)
+                }
+                _ => None,
+            }) {
+                let why = format!("padding bot {missing} was not built (not needed, it seemed)");
+                return record::void_outcome(&table, why, started);
+            }
             let mut kinds = Vec::with_capacity(seats.len());
             for (occupant, bot_limits, io) in seats {
                 kinds.push(match occupant {
@@ -373,10 +383,14 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
     .await
     .map_err(|e| e.to_string())?;
     if let Some(s) = skipped.first() {
+        // The series' folder goes when the series cannot start: what the compiler said is
+        // shown here, not only named by its log's path.
+        let log = root.join("judge/logs/judge.build.log");
         return Err(format!(
-            "the judge in {}: {}",
+            "the judge in {}: {}{}",
             manifest.folder.display(),
-            s.reason
+            s.reason,
+            build_tail(&log)
         ));
     }
     let judge = built.pop().ok_or("the judge was not built")?;
@@ -395,7 +409,14 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         );
     }
     let mut padding = Vec::new();
-    for (name, folder) in &manifest.padding {
+    // Built only when a table may need them: a padding bot that does not build does not
+    // refuse a series whose bots fill every seat.
+    let needed = if ctx.needs_builtins {
+        manifest.padding.as_slice()
+    } else {
+        &[]
+    };
+    for (name, folder) in needed {
         let (mut bots, skipped) = crate::bots::prepare(
             folder,
             &root.join("padding"),
@@ -410,7 +431,12 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         .await
         .map_err(|e| e.to_string())?;
         if let Some(s) = skipped.first() {
-            return Err(format!("padding bot {name}: {}", s.reason));
+            let log = root.join(format!("padding/logs/{name}.build.log"));
+            return Err(format!(
+                "padding bot {name}: {}{}",
+                s.reason,
+                build_tail(&log)
+            ));
         }
         let bot = bots.pop().ok_or("a padding bot was not built")?;
         let language = bot.generated.as_ref().map(|g| g.language);
@@ -424,6 +450,26 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         },
         padding,
     })
+}
+
+/// How many of the last lines of a failed build's log are shown.
+const BUILD_TAIL: usize = 30;
+
+/// The last lines of the build log `log`, as they go to a terminal (the compiler's words on
+/// the game folder's source are untrusted), after a line saying what they are; nothing
+/// when there is no log.
+fn build_tail(log: &Path) -> String {
+    let Ok(bytes) = std::fs::read(log) else {
+        return String::new();
+    };
+    let lines = crate::untrusted::terminal_lines(&bytes);
+    let skip = lines.len().saturating_sub(BUILD_TAIL);
+    let mut out = format!("\nthe build's output (its last {BUILD_TAIL} lines at most):");
+    for line in &lines[skip..] {
+        out.push_str("\n  ");
+        out.push_str(line);
+    }
+    out
 }
 
 /// A folder `into/judge` holding the judge alone: the game folder's top-level files (not its
