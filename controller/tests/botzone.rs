@@ -1252,3 +1252,23 @@ fn padding_is_built_when_needed_and_a_failed_build_says_why() {
         "{said}"
     );
 }
+
+/// Issue 36: `take6 check --game FOLDER` (the judge, no bot) works inside a git repository (it
+/// took the repository for a bots folder to clone: "git clone failed for : The empty string is
+/// not a valid path").
+#[test]
+fn check_of_a_judge_works_inside_a_git_repository() {
+    let tmp = arena(&[], GENEROUS);
+    let init = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(tmp.path())
+        .status()
+        .unwrap();
+    assert!(init.success());
+    let out = take6_cmd(tmp.path())
+        .args(["check", "--game", "game", "--games", "1"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert!(text(&out.stdout).contains("OK: the judge finished every one of 1 game"));
+}
