@@ -56,6 +56,18 @@ pub trait Game: Send + Sync + 'static {
     /// Which settings mean something in this game (the others are refused).
     fn supports(&self) -> Supports;
 
+    /// What this game's built-ins are called for people (`run`'s start line, the report):
+    /// take6's own players, or a game folder's padding bots.
+    fn builtin_label(&self) -> &'static str {
+        "built-in"
+    }
+
+    /// What every bot of this game speaks, for the report's Bots table, when the game has no
+    /// template sets ([`Supports::templates`]).
+    fn wire_label(&self) -> &'static str {
+        "the game's one wire"
+    }
+
     /// How this game's bots choose their words on the wire ([`Supports::templates`]), made
     /// once per series (new or resumed) before its bots are prepared, from the series'
     /// template folder (`--templates`, when there is one): an error (a folder that cannot be

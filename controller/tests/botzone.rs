@@ -1022,6 +1022,10 @@ fn sources_build_as_botzones_compiler_builds_them() {
     }
     let manifest = fs::read_to_string(series.join("series.toml")).unwrap();
     assert!(manifest.contains("-D_BOTZONE_ONLINE"), "{manifest}");
+    // The report's Bots table names what they speak.
+    let report = fs::read_to_string(series.join("report.html")).unwrap();
+    assert!(report.contains("Botzone&#39;s protocol") || report.contains("Botzone's protocol"));
+    assert!(!report.contains("CodinGame"));
     assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
 }
 
@@ -1180,6 +1184,12 @@ print(json.dumps({"response": {"n": n}}))
     for (bot, kept) in [("py", false), ("keep", true)] {
         let out = check(bot);
         assert_ok(&out);
+        // Padding bots are called so, not built-ins.
+        assert!(
+            text(&out.stderr).contains("+ 1 padding bot"),
+            "{}",
+            text(&out.stderr)
+        );
         let said = text(&out.stdout);
         // Two games of five turns: 2 first replies and 8 others, kept running or not.
         for expected in ["(2 replies)", "(8 replies)", "OK: no fault in 2 games"] {

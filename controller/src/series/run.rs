@@ -126,6 +126,15 @@ async fn prepare_entrants(
     wires: Option<Box<dyn Wires>>,
     stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
 ) -> Result<(Vec<Entrant>, Vec<Skipped>), SeriesError> {
+    // `take6 play` against built-ins only needs no bots folder.
+    if settings.human.is_some() && !settings.bots.exists() {
+        let ctx = game_context(settings, dir, sandbox, tools, 0);
+        tokio::select! {
+            ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
+            () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
+        };
+        return Ok((Vec::new(), Vec::new()));
+    }
     let (found, mut skipped) = tokio::select! {
         prepared = bots::prepare(
             &settings.bots,

@@ -169,6 +169,14 @@ impl Game for Botzone {
         }
     }
 
+    fn builtin_label(&self) -> &'static str {
+        "padding bot"
+    }
+
+    fn wire_label(&self) -> &'static str {
+        "Botzone's protocol (JSON, or simple interaction)"
+    }
+
     fn on_fault(&self) -> OnFault {
         // The judge decides what a fault costs; nobody takes the seat.
         OnFault::Eliminate
