@@ -395,6 +395,9 @@ fn cpp_build(dialect: Dialect, files: &[String], jsoncpp: bool) -> String {
             "mkdir -p {JSONCPP_DIR}/jsoncpp\n\
              echo '#include <json/json.h>' > {JSONCPP_DIR}/jsoncpp/json.h\n"
         ));
+        if dialect == Dialect::Botzone {
+            build.push_str(&size_t_index());
+        }
         flags.push_str(&format!(" -I{JSONCPP_DIR} -I/usr/include/jsoncpp"));
         libs.push_str(" -ljsoncpp");
     }
@@ -403,6 +406,30 @@ fn cpp_build(dialect: Dialect, files: &[String], jsoncpp: bool) -> String {
     }
     build.push_str(&format!("g++ {flags} -o bot {}{libs}", words(files)));
     build
+}
+
+/// The build's lines that let Botzone's sources index a `Json::Value` with a `size_t`
+/// (`requests[i]`, `i` a `size_t`: botzone-local's Tank judges and many bots), which Botzone's
+/// build accepts and Debian's jsoncpp refuses as ambiguous (its `operator[]` takes an
+/// `ArrayIndex` or an `int`): a copy of Debian's headers in the build's include folder, its
+/// `value.h` given inline overloads for `unsigned long` that call the `ArrayIndex` one (no
+/// change to the library's layout or symbols). Headers of another layout are copied as they
+/// are.
+fn size_t_index() -> String {
+    let overload = |constness: &str| {
+        format!(
+            "s/^\\( *\\){constness}Value\\& operator\\[\\](int index){tail};$/&\\n\\1{constness}Value\\& \\
+             operator[](unsigned long index){tail} {{ return (*this)[ArrayIndex(index)]; }}/",
+            tail = if constness.is_empty() { "" } else { " const" }
+        )
+    };
+    format!(
+        "mkdir -p {JSONCPP_DIR}/json\n\
+         cp /usr/include/jsoncpp/json/*.h {JSONCPP_DIR}/json/\n\
+         sed -i -e '{}' -e '{}' {JSONCPP_DIR}/json/value.h\n",
+        overload(""),
+        overload("const ")
+    )
 }
 
 /// Whether this machine's processor has AVX (Botzone compiles with `-mavx`; a program built
@@ -851,6 +878,38 @@ mod tests {
         // take6's own dialect is unchanged.
         let g = recognised(&[("a.cpp", "")], &all_tools()).unwrap();
         assert_eq!(g.build.as_deref(), Some("g++ -O2 -std=c++20 -o bot a.cpp"));
+    }
+
+    /// Botzone's sources index a `Json::Value` with a `size_t` (botzone-local's Tank judges),
+    /// GNU C++ and `_BOTZONE_ONLINE`: built and run, where libjsoncpp-dev is installed.
+    #[test]
+    fn botzones_sources_build_with_debians_jsoncpp() {
+        if !Path::new("/usr/include/jsoncpp/json/value.h").exists() {
+            return;
+        }
+        let src = "#include \"jsoncpp/json.h\"\n#include <cstddef>\n\
+                   int main() {\n#ifndef _BOTZONE_ONLINE\n  return 3;\n#endif\n\
+                   Json::Value v; v[0u] = 1; v[1] = 2; size_t i = 1; const Json::Value &c = v;\n\
+                   typeof(i) j = 0;\n\
+                   return v[i].asInt() + c[j].asInt() - 3; }\n";
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("bot.cpp"), src).unwrap();
+        let listing = folder::scan(dir.path(), 1 << 20).unwrap();
+        let botzone = all_tools().in_dialect(Dialect::Botzone);
+        let build = recognise(dir.path(), &listing, &botzone)
+            .unwrap()
+            .build
+            .unwrap();
+        let out = std::process::Command::new("sh")
+            .args(["-c", &format!("set -e\n{build}\n./bot\n")])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{build}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     #[test]
