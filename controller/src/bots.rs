@@ -167,6 +167,9 @@ struct BotToml {
     /// A Botzone bot's "keep running" option: it may ask to be kept running between its
     /// turns (its input then stays open after each request). Absent: false, as on Botzone.
     keep_running: Option<bool>,
+    /// A Botzone bot's "simple interaction" option: it reads and writes plain lines, which the
+    /// game's `[simpleio]` functions convert. Absent: false (JSON), as on Botzone.
+    simple_io: Option<bool>,
     /// Who wrote it; shown in the report, changes nothing.
     author: Option<String>,
     /// What it does, in a line; shown in the report.
@@ -181,7 +184,8 @@ struct BotToml {
 }
 
 /// The keys `bot.toml` knows, for its messages.
-const BOT_TOML_KEYS: &str = "template, games, keep_running, author, description, url, version";
+const BOT_TOML_KEYS: &str =
+    "template, games, keep_running, simple_io, author, description, url, version";
 
 /// What a bot's author says of it in its `bot.toml` (`author`, `description`, `url`,
 /// `version`): recorded in `series.toml` and shown in the report; it changes no game.
@@ -233,6 +237,16 @@ pub fn keeps_running(workdir: &Path) -> bool {
         .ok()
         .and_then(|text| toml::from_str::<BotToml>(&text).ok())
         .and_then(|t| t.keep_running)
+        .unwrap_or(false)
+}
+
+/// Whether the bot whose working copy is `workdir` chose Botzone's simple interaction in its
+/// `bot.toml` (`simple_io = true`); a `bot.toml` that cannot be read says no.
+pub fn simple_io(workdir: &Path) -> bool {
+    folder::read_text(&workdir.join(BOT_TOML), BOT_TOML_CAP)
+        .ok()
+        .and_then(|text| toml::from_str::<BotToml>(&text).ok())
+        .and_then(|t| t.simple_io)
         .unwrap_or(false)
 }
 
@@ -891,8 +905,8 @@ fn bot_toml(folder: &Path, listing: &Listing) -> Result<BotToml, String> {
         format!(
             "bot.toml is not valid (its keys are template = \"<set name>\", games = [{}, or \
              a game folder's name (the name in its game.toml), ...], for a Botzone game \
-             keep_running = true, and author, description, url and version, each a \
-             string): {}",
+             keep_running = true and simple_io = true, and author, description, url and \
+             version, each a string): {}",
             crate::games::known()
                 .iter()
                 .map(|g| format!("\"{g}\""))

@@ -229,6 +229,8 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         }
     }
 
+    let (ended, last_words) = judge_ends(settings, &mine);
+    out.push_str(&last_words);
     if let Some(hint) = another_game(settings, &mine) {
         out.push_str(&hint);
     }
@@ -240,6 +242,14 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         out.push_str(&stop);
     }
     let games = crate::names::count(mine.len() as u64, "game");
+    if faults == 0 && ended > 0 {
+        let _ = writeln!(
+            out,
+            "\nFAILED: no fault, but the judge ended {ended} of {games} early for it (its last \
+             words above say why)."
+        );
+        return (out, false);
+    }
     if faults == 0 && refused.all {
         let _ = writeln!(
             out,
@@ -255,10 +265,45 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
             out,
             "\nFAILED: {} in {}.",
             crate::names::count(faults, "fault"),
-            crate::names::count(mine.len() as u64, "game")
+            games
         );
     }
     (out, faults == 0)
+}
+
+/// What the game's judge said at the end of each game the bot lost ([`crate::game::Game::
+/// judge_end`]), and how many it ended early for the bot (an invalid move the judge saw, which
+/// take6 cannot: no fault of the bot's, but a lost game).
+fn judge_ends(settings: &Settings, mine: &[(&GameRecord, usize)]) -> (u64, String) {
+    let mut out = String::new();
+    let mut ended = 0;
+    for (g, seat) in mine {
+        let scores = g.total_scores();
+        let best = scores.iter().copied().max().unwrap_or(0);
+        if g.void.is_some() || scores.get(*seat).is_none_or(|&s| s >= best) {
+            continue;
+        }
+        let Some(end) = settings.game.judge_end(g, *seat) else {
+            continue;
+        };
+        if out.is_empty() {
+            out.push_str("\nThe judge's last words in each game the bot lost:\n");
+        }
+        ended += u64::from(end.ended_for_it);
+        let _ = writeln!(
+            out,
+            "  game {} (scores {:?}){}: {}",
+            g.game,
+            scores,
+            if end.ended_for_it {
+                ", ENDED EARLY for it"
+            } else {
+                ""
+            },
+            untrusted::terminal(&end.said)
+        );
+    }
+    (ended, out)
 }
 
 /// One fault of the bot in game `g`, for its author: what it was answering, what it replied,

@@ -238,6 +238,18 @@ pub fn read_text(path: &Path, cap: u64) -> Result<String, FolderError> {
     Ok(text)
 }
 
+/// The bytes of a small regular file of the folder (a source whose encoding is unknown), opened
+/// as [`open_regular`] does and read to at most `cap` bytes.
+pub fn read_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, FolderError> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    open_regular(path)?
+        .take(cap)
+        .read_to_end(&mut bytes)
+        .map_err(read_err(path))?;
+    Ok(bytes)
+}
+
 /// The `(offset, length)` runs of a file's first `size` bytes that hold data; the rest are
 /// holes (read as zeros). A file system that cannot tell reports the whole file as data.
 fn data_runs(file: &File, size: u64) -> io::Result<Vec<(u64, u64)>> {

@@ -56,6 +56,18 @@ pub trait Game: Send + Sync + 'static {
     /// Which settings mean something in this game (the others are refused).
     fn supports(&self) -> Supports;
 
+    /// What this game's built-ins are called for people (`run`'s start line, the report):
+    /// take6's own players, or a game folder's padding bots.
+    fn builtin_label(&self) -> &'static str {
+        "built-in"
+    }
+
+    /// What every bot of this game speaks, for the report's Bots table, when the game has no
+    /// template sets ([`Supports::templates`]).
+    fn wire_label(&self) -> &'static str {
+        "the game's one wire"
+    }
+
     /// How this game's bots choose their words on the wire ([`Supports::templates`]), made
     /// once per series (new or resumed) before its bots are prepared, from the series'
     /// template folder (`--templates`, when there is one): an error (a folder that cannot be
@@ -120,6 +132,14 @@ pub trait Game: Send + Sync + 'static {
         Refusals::default()
     }
 
+    /// What the game's own judge said at the end of `record` of the player at `seat`, for
+    /// `take6 check` to show a bot's author in each game it lost; `None` for a game whose
+    /// rules are take6's own (a fault is then all there is to say).
+    fn judge_end(&self, record: &GameRecord, seat: usize) -> Option<JudgeEnd> {
+        let _ = (record, seat);
+        None
+    }
+
     /// An optional fast path for a series of built-ins only (`--builtins-only`): a
     /// synchronous table per thread, no futures. `None`: the series plays such games as any.
     fn fast_builtins(&self) -> Option<&dyn FastBuiltins> {
@@ -145,6 +165,12 @@ pub trait Game: Send + Sync + 'static {
     /// built into take6 (the default).
     fn content_hash(&self) -> Result<Option<String>, String> {
         Ok(None)
+    }
+
+    /// How C and C++ source of this game's bots (and its own programs) is compiled: take6's
+    /// ISO dialect unless the game's home builds otherwise (Botzone's compiler).
+    fn build_dialect(&self) -> crate::bots::generate::Dialect {
+        crate::bots::generate::Dialect::Iso
     }
 
     /// Whether the series' seed deals the game (a bot that finds a small seed then knows
@@ -180,6 +206,9 @@ pub struct Prepare {
     pub build_timeout: std::time::Duration,
     pub jobs: usize,
     pub max_data: u64,
+    /// Whether a table may need the game's built-ins (fewer bots than seats, `--against`, a
+    /// person, built-ins only): a game whose built-ins are programs builds them only then.
+    pub needs_builtins: bool,
 }
 
 /// The future of [`Game::prepare`].
@@ -227,6 +256,17 @@ pub struct Refusal {
     pub rule: String,
     /// Why, in full, e.g. `neither square touches the castle or a square of its own terrain`.
     pub why: String,
+}
+
+/// What a game's judge said when it ended a game ([`Game::judge_end`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JudgeEnd {
+    /// Its last words, e.g. its `display`, at most a line (untrusted: shown through
+    /// [`crate::untrusted`]).
+    pub said: String,
+    /// Whether it ended the game early for this player's move (an invalid move, say) though
+    /// the player had no fault take6 saw.
+    pub ended_for_it: bool,
 }
 
 /// The future of one game played ([`Game::play`]): `Send`, so a table runs on any worker.

@@ -56,6 +56,11 @@ fn is_url(s: &str) -> bool {
 /// repository's top folder (holds `.git`), either optionally followed by `@REV`.
 pub fn parse(bots: &Path) -> Option<(String, Option<String>)> {
     let spec = bots.to_str()?;
+    // No bots folder at all (`take6 check --game FOLDER`, the judge only): "" joined with
+    // `.git` would name the current folder's repository.
+    if spec.is_empty() {
+        return None;
+    }
     let (source, rev) = split_rev(spec);
     let is_repo = is_url(source) || Path::new(source).join(".git").exists();
     // A plain folder of bots stays one, even with an `@` in its name.

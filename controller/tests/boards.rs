@@ -70,7 +70,12 @@ fn a_series_of_each_game_replays_with_its_board() {
             .output()
             .unwrap();
         assert_ok(&out);
-        assert_ok(&take6(tmp.path()).args(["verify", "--game", "game"]).output().unwrap());
+        assert_ok(
+            &take6(tmp.path())
+                .args(["verify", "--game", "game"])
+                .output()
+                .unwrap(),
+        );
         take6::games::find(tmp.path().join("game").to_str().unwrap()).unwrap();
         let series = fs::canonicalize(tmp.path().join("results/latest")).unwrap();
         let file = fs::File::open(series.join("games.jsonl")).unwrap();

@@ -151,6 +151,12 @@ fn logs(series: &Path) -> String {
 /// field of every input is what Botzone sends, `data` comes back turn after turn and
 /// `globaldata` game after game (kept in the working copy); the series verifies by running
 /// the judge again, replays, and its report holds the generic viewer.
+/// A faulted bot's entry in the log, with Botzone's fields: its verdict, a null response.
+fn fault_entry(verdict: &str) -> serde_json::Value {
+    json!({"verdict": verdict, "response": null, "time": 0, "memory": 0,
+           "keep_running": false, "debug": ""})
+}
+
 /// Starts `command` (a series), waits until `results/latest/games.jsonl` holds `games` lines
 /// (two minutes at most), then kills it with SIGKILL and reaps it.
 fn kill_9_after(command: &mut Command, root: &Path, games: usize) {
@@ -295,11 +301,7 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
             .as_array()
             .unwrap()
             .clone();
-        assert_eq!(
-            log[1][seat.to_string()],
-            json!({"verdict": verdict}),
-            "{name}"
-        );
+        assert_eq!(log[1][seat.to_string()], fault_entry(verdict), "{name}");
         assert_eq!(g.rounds[0].scores[seat], 0, "{name}");
         assert_eq!(g.rounds[0].scores[1 - seat], 2, "{name}");
         assert_ok(
@@ -328,7 +330,7 @@ fn faults_reach_the_judge_as_botzone_verdicts() {
         .as_array()
         .unwrap()
         .clone();
-    assert_eq!(log[1][seat.to_string()], json!({"verdict": "MLE"}));
+    assert_eq!(log[1][seat.to_string()], fault_entry("MLE"));
 }
 
 /// The first game of the series in `root`, whose seat `hog` (its place returned with it)
@@ -726,7 +728,7 @@ fn resume_keeps_each_bots_own_limits() {
         r#"exec python3 -c '
 import json, sys, time
 inp = json.loads(sys.stdin.readline())
-if set(inp) != {"requests", "responses", "data", "globaldata", "time_limit", "memory_limit"}:
+if set(inp) != {"requests", "responses", "time_limit", "memory_limit"}:
     sys.exit("burner: input keys %s" % sorted(inp))
 if inp["time_limit"] != 6:
     sys.exit("burner: time_limit %r" % inp["time_limit"])
@@ -993,7 +995,7 @@ fn a_bot_started_afresh_sees_the_end_of_its_input() {
         .as_array()
         .unwrap()
         .clone();
-    assert_eq!(log[1][seat.to_string()], json!({"verdict": "NJ"}));
+    assert_eq!(log[1][seat.to_string()], fault_entry("NJ"));
     // Enabled, it is kept running.
     fs::write(tmp.path().join("bots/py/bot.toml"), "keep_running = true\n").unwrap();
     let out = run(tmp.path(), "1", "6", &["--bots", "bots/py"]);
@@ -1036,4 +1038,289 @@ fn globaldata_loses_no_update_at_two_tables() {
     }
     let kept = fs::read_to_string(series.join("work/counter/.botzone-globaldata")).unwrap();
     assert_eq!(kept, format!("\"count {turns}\""));
+}
+
+/// Issue 36: bots are built as Botzone's compiler builds them and given what `bot.py` gives.
+/// `bz-gbk` is a GBK-encoded C++ source that includes Botzone's `"jsoncpp/json.h"` (the
+/// include is found in its bytes, and the GBK string reaches the compiler unchanged);
+/// `bz-online` fails unless built with `-D_BOTZONE_ONLINE` in GNU C++ (`typeof`) with
+/// nlohmann/json and Eigen, and fails if it is sent `data` when it left none (its first
+/// turn), or other data than it left. Both play every game without a fault, and verify.
+#[test]
+fn sources_build_as_botzones_compiler_builds_them() {
+    let tmp = arena(
+        &[("gbk", "bz-gbk", false), ("online", "bz-online", false)],
+        GENEROUS,
+    );
+    let out = run(tmp.path(), "4", "5", &["--jobs", "1"]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let games = records(&series);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.rounds[0].invalid, [], "{}", logs(&series));
+        assert_eq!(g.void, None);
+        assert_eq!(g.rounds[0].scores, [1, 1]);
+    }
+    let manifest = fs::read_to_string(series.join("series.toml")).unwrap();
+    assert!(manifest.contains("-D_BOTZONE_ONLINE"), "{manifest}");
+    // The report's Bots table names what they speak.
+    let report = fs::read_to_string(series.join("report.html")).unwrap();
+    assert!(report.contains("Botzone&#39;s protocol") || report.contains("Botzone's protocol"));
+    assert!(!report.contains("CodinGame"));
+    assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+}
+
+/// Issue 36: a bot kept running is killed when its game ends, as Botzone kills it: `bz-spinner`
+/// spins between its turns and for ever once its input ends, under a kept-running limit (300
+/// ms) that the grace period's spinning would pass; it is never faulted for what it does after
+/// its last reply, and no process of it outlives the series.
+#[test]
+fn a_bot_kept_running_is_killed_when_its_game_ends() {
+    let tmp = arena(
+        &[("spinner", "bz-spinner", false), ("py", "bz-py", false)],
+        "",
+    );
+    duel_toml(
+        tmp.path(),
+        3,
+        "first_turn_ms = 20000\nturn_ms = 20000\nkept_running_ms = 300",
+        false,
+    );
+    let out = run(tmp.path(), "4", "3", &["--jobs", "1"]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let games = records(&series);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.rounds[0].invalid, [], "{}", logs(&series));
+        assert_eq!(g.void, None);
+    }
+    let left = Command::new("pgrep")
+        .args(["-f", "take6-bz-spinner-marker"])
+        .output()
+        .unwrap();
+    assert!(
+        left.stdout.is_empty(),
+        "left behind: {}",
+        text(&left.stdout)
+    );
+}
+
+/// The duel's simple interaction, as a Botzone game declares it: a request is the line
+/// "ROUND OPPONENT_LAST", a response the line "N".
+const SIMPLEIO: &str = r#"
+[simpleio]
+request_from_json = "return request.round + ' ' + request.opponent_last;"
+response_to_json = "return {n: parseInt(response)};"
+response_from_json = "return '' + response.n;"
+"#;
+
+/// Issue 36: Botzone's simple interaction. `bz-simple` (strict about every line bot.py gives:
+/// the turn number, requests and responses alternately, data, globaldata) started afresh,
+/// and kept running (only the new request), against the JSON `bz-py`: no fault, the judge sees
+/// the responses as JSON, globaldata counts the games, the series verifies. A bot that chose
+/// simple interaction in a game without `[simpleio]` faults every game, saying so.
+#[test]
+fn simple_interaction_bots_play_afresh_and_kept_running() {
+    let bots = [
+        ("simple", "bz-simple", false),
+        ("simple-keep", "bz-simple", true),
+        ("py", "bz-py", false),
+    ];
+    let tmp = arena(&bots, &format!("{GENEROUS}{SIMPLEIO}"));
+    fs::write(
+        tmp.path().join("bots/simple-keep/bot.toml"),
+        "keep_running = true\nsimple_io = true\n",
+    )
+    .unwrap();
+    let out = run(tmp.path(), "6", "11", &["--jobs", "1"]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let games = records(&series);
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        assert_eq!(g.rounds[0].invalid, [], "{}", logs(&series));
+        assert_eq!(g.void, None);
+        assert_eq!(g.rounds[0].scores, [1, 1]);
+        let log = &g.body.as_ref().unwrap().value()["log"];
+        assert_eq!(log[1]["0"]["response"], json!({"n": 2}));
+        assert_eq!(log[1]["0"]["verdict"], "OK");
+    }
+    let played = games
+        .iter()
+        .filter(|g| g.players.iter().any(|p| p == "simple"))
+        .count();
+    let kept = fs::read_to_string(series.join("work/simple/.botzone-globaldata")).unwrap();
+    assert_eq!(kept, format!("\"games {played}\""));
+    // Its debug line is in the record, turn by turn, and take6 replay shows it.
+    let g = games.iter().find(|g| g.players[0] == "simple").unwrap();
+    let log = &g.body.as_ref().unwrap().value()["log"];
+    assert_eq!(log[1]["0"]["debug"], "round 1");
+    assert_eq!(log[3]["0"]["debug"], "round 2");
+    let replay = take6_cmd(tmp.path())
+        .args(["replay", "results/latest", &g.game.to_string()])
+        .output()
+        .unwrap();
+    assert_ok(&replay);
+    let shown = text(&replay.stdout);
+    assert!(
+        shown.contains("response of simple (0): {\"n\":2}\n    debug: round 1\n"),
+        "{shown}"
+    );
+    assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+
+    // The same bot where the game has no simple interaction.
+    let tmp = arena(
+        &[("simple", "bz-simple", false), ("py", "bz-py", false)],
+        GENEROUS,
+    );
+    let out = run(tmp.path(), "2", "11", &["--jobs", "1"]);
+    let series = series_dir(tmp.path());
+    for g in records(&series) {
+        let faults = &g.rounds[0].invalid;
+        assert_eq!(faults.len(), 1, "{faults:?}");
+        assert!(
+            faults[0].reason.contains("no [simpleio] table"),
+            "{faults:?}"
+        );
+    }
+    let _ = out;
+}
+
+/// Issue 36: `take6 check` of a Botzone bot. A bot whose moves the judge refuses (no fault
+/// take6 sees) is not OK: check shows the judge's last words in each game it lost and counts
+/// the games the judge ended early for it. Reply counts are one per turn, the first of each
+/// game apart, whether the bot is started afresh or kept running; a fault is labelled with
+/// its step and the bot's own request number.
+#[test]
+fn check_of_a_botzone_bot_shows_what_the_judge_said() {
+    let tmp = arena(&[("py", "bz-py", false), ("keep", "bz-py", true)], GENEROUS);
+    script_bot(
+        tmp.path(),
+        "invalid",
+        r#"exec python3 -c '
+import json, sys
+inp = json.loads(sys.stdin.readline())
+n = 7 if len(inp["requests"]) == 2 else 2
+print(json.dumps({"response": {"n": n}}))
+'"#,
+    );
+    let check = |bot: &str| {
+        take6_cmd(tmp.path())
+            .args(["check", "--game", "game", "--games", "2", "--seed", "4"])
+            .arg(format!("bots/{bot}"))
+            .output()
+            .unwrap()
+    };
+    let out = check("invalid");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    for expected in [
+        "The judge's last words in each game the bot lost:",
+        ", ENDED EARLY for it: finish {\"err\":\"INVALID_MOVE\"",
+        "FAILED: no fault, but the judge ended 2 of 2 games early for it",
+    ] {
+        assert!(said.contains(expected), "{expected}: {said}");
+    }
+    for (bot, kept) in [("py", false), ("keep", true)] {
+        let out = check(bot);
+        assert_ok(&out);
+        // Padding bots are called so, not built-ins.
+        assert!(
+            text(&out.stderr).contains("+ 1 padding bot"),
+            "{}",
+            text(&out.stderr)
+        );
+        let said = text(&out.stdout);
+        // Two games of five turns: 2 first replies and 8 others, kept running or not.
+        for expected in ["(2 replies)", "(8 replies)", "OK: no fault in 2 games"] {
+            assert!(said.contains(expected), "{bot} {kept}: {expected}: {said}");
+        }
+    }
+    // A bot that crashes at its third turn: the fault's step and its own request number.
+    script_bot(
+        tmp.path(),
+        "third",
+        r#"exec python3 -c '
+import json, sys
+inp = json.loads(sys.stdin.readline())
+if len(inp["requests"]) == 3:
+    sys.exit(3)
+print(json.dumps({"response": {"n": 2}}))
+'"#,
+    );
+    let out = check("third");
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stdout);
+    assert!(
+        said.contains(
+            "turn 3 (answering the judge's request at step 3, its request 3 of the game: "
+        ),
+        "{said}"
+    );
+}
+
+/// Issue 36: padding bots are built only when a table may need them (a padding bot that does
+/// not build does not refuse a series whose bots fill every seat, and refuses one that needs
+/// it, with the compiler's words); a judge that does not build says what the compiler said
+/// (the series' folder, where its build log was, is gone).
+#[test]
+fn padding_is_built_when_needed_and_a_failed_build_says_why() {
+    let tmp = arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
+    let cycler = tmp.path().join("game/cycler");
+    fs::remove_dir_all(&cycler).unwrap();
+    fs::create_dir_all(&cycler).unwrap();
+    fs::write(
+        cycler.join("bot.c"),
+        "int main(void) { return missing_padding_x; }\n",
+    )
+    .unwrap();
+    assert_ok(&run(tmp.path(), "2", "1", &[]));
+    // One bot: the padding bot is needed.
+    let out = take6_cmd(tmp.path())
+        .args(series_flags("1", "1"))
+        .args(["--bots", "bots/py"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("padding bot cycler") && said.contains("missing_padding_x"),
+        "{said}"
+    );
+    // A judge that does not build.
+    fs::remove_file(tmp.path().join("game/judge.py")).unwrap();
+    fs::write(
+        tmp.path().join("game/judge.cpp"),
+        "int main() { return missing_judge_y; }\n",
+    )
+    .unwrap();
+    let out = run(tmp.path(), "1", "1", &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("the build's output") && said.contains("missing_judge_y"),
+        "{said}"
+    );
+}
+
+/// Issue 36: `take6 check --game FOLDER` (the judge, no bot) works inside a git repository (it
+/// took the repository for a bots folder to clone: "git clone failed for : The empty string is
+/// not a valid path").
+#[test]
+fn check_of_a_judge_works_inside_a_git_repository() {
+    let tmp = arena(&[], GENEROUS);
+    let init = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(tmp.path())
+        .status()
+        .unwrap();
+    assert!(init.success());
+    let out = take6_cmd(tmp.path())
+        .args(["check", "--game", "game", "--games", "1"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    assert!(text(&out.stdout).contains("OK: the judge finished every one of 1 game"));
 }

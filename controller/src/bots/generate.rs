@@ -136,6 +136,20 @@ pub const TOOLS: [Tool; 10] = [
     },
 ];
 
+/// How C and C++ source is compiled: the game's choice ([`crate::game::Game::build_dialect`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// take6's own: ISO C++20, C as gcc's default.
+    #[default]
+    Iso,
+    /// As Botzone's compiler builds (botzone-local's `compiler.py`): `-D_BOTZONE_ONLINE` (bots
+    /// read a local test file unless it is defined), the GNU dialect of C++17 (Botzone's g++
+    /// default and `c++1z`: GNU extensions such as `typeof` compile), AVX where the processor
+    /// has it (`-mavx`), `-lpthread`, and the libraries Botzone provides to C++ programs
+    /// where installed: jsoncpp, nlohmann/json and Eigen.
+    Botzone,
+}
+
 /// Which of [`TOOLS`] a bot's `build` and `launch` can run: looked for once per series on the
 /// `PATH` they get, and, in the sandbox, only where it can see them (the system folders: a
 /// `cargo` that resolves into a home folder, as rustup's does, is not there for a bot).
@@ -147,6 +161,8 @@ pub struct Toolchains {
     path: String,
     /// Whether a tool must lie inside the sandbox's system folders.
     sandboxed: bool,
+    /// How the series' game compiles C and C++.
+    dialect: Dialect,
 }
 
 impl Toolchains {
@@ -172,7 +188,14 @@ impl Toolchains {
             found,
             path: path.to_string(),
             sandboxed,
+            dialect: Dialect::Iso,
         }
+    }
+
+    /// The same tools, C and C++ compiled in `dialect` (the series' game's).
+    pub fn in_dialect(mut self, dialect: Dialect) -> Toolchains {
+        self.dialect = dialect;
+        self
     }
 
     /// Where `tool` is, if a bot can run it.
@@ -347,16 +370,19 @@ const JSONCPP_HEADER: &str = "/usr/include/jsoncpp/json/json.h";
 /// (libjsoncpp-dev), so that the source builds unchanged and links `-ljsoncpp`.
 pub const JSONCPP_DIR: &str = ".take6-include";
 
-/// Whether one of the C++ `files` includes `jsoncpp/json.h`, as Botzone's C++ environment
-/// provides it.
+/// Which jsoncpp header one of the C++ `files` includes, if any: Botzone's `"jsoncpp/json.h"`
+/// (its C++ environment provides it), or Debian's own `<json/json.h>`. Read as bytes, whatever
+/// the source's encoding (GBK, Visual Studio's default on Chinese Windows, is common among
+/// Botzone's sources): the compiler takes the bytes as they are, and so does the detector.
 fn includes_jsoncpp(folder: &Path, files: &[String]) -> bool {
     files.iter().any(|file| {
-        folder::read_text(&folder.join(file), JAVA_CAP).is_ok_and(|text| {
-            text.lines().any(|l| {
-                let l = l.trim_start();
-                l.starts_with('#')
-                    && l.contains("include")
-                    && (l.contains("\"jsoncpp/json.h\"") || l.contains("<jsoncpp/json.h>"))
+        folder::read_bytes(&folder.join(file), SOURCE_CAP).is_ok_and(|bytes| {
+            bytes.split(|&b| b == b'\n').any(|line| {
+                let line = line.trim_ascii_start();
+                let has = |needle: &[u8]| line.windows(needle.len()).any(|w| w == needle);
+                line.starts_with(b"#")
+                    && has(b"include")
+                    && (has(b"jsoncpp/json.h") || has(b"json/json.h"))
             })
         })
     })
@@ -365,6 +391,74 @@ fn includes_jsoncpp(folder: &Path, files: &[String]) -> bool {
 /// How the reason of a folder without `launch` and with no source take6 knows begins.
 pub const NO_SOURCE: &str =
     "no launch script (add an executable file named 'launch'), and no source take6";
+/// Largest C++ source read to find its includes.
+const SOURCE_CAP: u64 = 16 << 20;
+
+/// The C++ compiler's command for `files` in `dialect` (`jsoncpp`: one of them includes it).
+fn cpp_build(dialect: Dialect, files: &[String], jsoncpp: bool) -> String {
+    let mut build = String::new();
+    let mut flags = match dialect {
+        Dialect::Iso => "-O2 -std=c++20".to_string(),
+        Dialect::Botzone => {
+            let avx = if has_avx() { " -mavx" } else { "" };
+            // Eigen's headers are under eigen3/ (libeigen3-dev); nlohmann/json.hpp
+            // (nlohmann-json3-dev) is on the default path.
+            format!("-D_BOTZONE_ONLINE -O2 -std=gnu++17{avx} -I/usr/include/eigen3")
+        }
+    };
+    let mut libs = String::new();
+    if jsoncpp {
+        build.push_str(&format!(
+            "mkdir -p {JSONCPP_DIR}/jsoncpp\n\
+             echo '#include <json/json.h>' > {JSONCPP_DIR}/jsoncpp/json.h\n"
+        ));
+        if dialect == Dialect::Botzone {
+            build.push_str(&size_t_index());
+        }
+        flags.push_str(&format!(" -I{JSONCPP_DIR} -I/usr/include/jsoncpp"));
+        libs.push_str(" -ljsoncpp");
+    }
+    if dialect == Dialect::Botzone {
+        libs.push_str(" -lpthread");
+    }
+    build.push_str(&format!("g++ {flags} -o bot {}{libs}", words(files)));
+    build
+}
+
+/// The build's lines that let Botzone's sources index a `Json::Value` with a `size_t`
+/// (`requests[i]`, `i` a `size_t`: botzone-local's Tank judges and many bots), which Botzone's
+/// build accepts and Debian's jsoncpp refuses as ambiguous (its `operator[]` takes an
+/// `ArrayIndex` or an `int`): a copy of Debian's headers in the build's include folder, its
+/// `value.h` given inline overloads for `unsigned long` that call the `ArrayIndex` one (no
+/// change to the library's layout or symbols). Headers of another layout are copied as they
+/// are.
+fn size_t_index() -> String {
+    let overload = |constness: &str| {
+        format!(
+            "s/^\\( *\\){constness}Value\\& operator\\[\\](int index){tail};$/&\\n\\1{constness}Value\\& \\
+             operator[](unsigned long index){tail} {{ return (*this)[ArrayIndex(index)]; }}/",
+            tail = if constness.is_empty() { "" } else { " const" }
+        )
+    };
+    format!(
+        "mkdir -p {JSONCPP_DIR}/json\n\
+         cp /usr/include/jsoncpp/json/*.h {JSONCPP_DIR}/json/\n\
+         sed -i -e '{}' -e '{}' {JSONCPP_DIR}/json/value.h\n",
+        overload(""),
+        overload("const ")
+    )
+}
+
+/// Whether this machine's processor has AVX (Botzone compiles with `-mavx`; a program built
+/// so would not run on one without it).
+fn has_avx() -> bool {
+    cfg!(target_arch = "x86_64")
+        && fs::read_to_string("/proc/cpuinfo").is_ok_and(|info| {
+            info.lines()
+                .find(|l| l.starts_with("flags"))
+                .is_some_and(|l| l.split_whitespace().any(|f| f == "avx"))
+        })
+}
 
 /// What a folder without `launch` is, or why it is skipped: recognised by its top-level files
 /// (`listing` of `folder`), its language's tools looked up in `tools`.
@@ -389,7 +483,7 @@ pub fn recognise(
         )),
         1 => {
             let (lang, claimed) = found.remove(0);
-            let generated = plan(lang, &claimed, folder)?;
+            let generated = plan(lang, &claimed, folder, tools.dialect)?;
             for tool in needs(&generated) {
                 if tools.get(tool).is_none() {
                     return Err(format!(
@@ -505,7 +599,12 @@ fn entry_point(lang: Language, files: &[String], names: &[&str]) -> Result<Strin
 }
 
 /// The scripts for `lang`, recognised by `files` (its top-level files in `folder`).
-fn plan(lang: Language, files: &[String], folder: &Path) -> Result<Generated, String> {
+fn plan(
+    lang: Language,
+    files: &[String],
+    folder: &Path,
+    dialect: Dialect,
+) -> Result<Generated, String> {
     let made = |from: Vec<String>, build: Option<String>, launch: String| Generated {
         language: lang,
         from,
@@ -513,24 +612,20 @@ fn plan(lang: Language, files: &[String], folder: &Path) -> Result<Generated, St
         launch,
     };
     Ok(match lang {
-        Language::C => made(
-            files.to_vec(),
-            Some(format!("gcc -O2 -o bot {} -lm", words(files))),
-            "./bot".into(),
-        ),
-        Language::Cpp if includes_jsoncpp(folder, files) => made(
-            files.to_vec(),
-            Some(format!(
-                "mkdir -p {JSONCPP_DIR}/jsoncpp\n\
-                 echo '#include <json/json.h>' > {JSONCPP_DIR}/jsoncpp/json.h\n\
-                 g++ -O2 -std=c++20 -I{JSONCPP_DIR} -I/usr/include/jsoncpp -o bot {} -ljsoncpp",
-                words(files)
-            )),
-            "./bot".into(),
-        ),
+        Language::C => {
+            let define = match dialect {
+                Dialect::Iso => "",
+                Dialect::Botzone => "-D_BOTZONE_ONLINE ",
+            };
+            made(
+                files.to_vec(),
+                Some(format!("gcc {define}-O2 -o bot {} -lm", words(files))),
+                "./bot".into(),
+            )
+        }
         Language::Cpp => made(
             files.to_vec(),
-            Some(format!("g++ -O2 -std=c++20 -o bot {}", words(files))),
+            Some(cpp_build(dialect, files, includes_jsoncpp(folder, files))),
             "./bot".into(),
         ),
         Language::Python => {
@@ -720,6 +815,7 @@ mod tests {
                 .collect(),
             path: "/usr/bin".into(),
             sandboxed: true,
+            dialect: Dialect::Iso,
         }
     }
 
@@ -763,6 +859,73 @@ mod tests {
                 String::from_utf8_lossy(&out.stderr)
             );
         }
+    }
+
+    #[test]
+    fn botzones_dialect_builds_as_its_compiler_whatever_the_encoding() {
+        let botzone = all_tools().in_dialect(Dialect::Botzone);
+        // GBK bytes (not UTF-8) around the include: found all the same.
+        let mut gbk =
+            b"// \xc4\xe3\xba\xc3\n#include \"jsoncpp/json.h\" // \xc4\xe3\nint main() {}\n"
+                .to_vec();
+        gbk.push(b'\n');
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("bot.cpp"), &gbk).unwrap();
+        let listing = folder::scan(dir.path(), 1 << 20).unwrap();
+        let build = recognise(dir.path(), &listing, &botzone)
+            .unwrap()
+            .build
+            .unwrap();
+        let avx = if has_avx() { " -mavx" } else { "" };
+        assert!(
+            build.ends_with(&format!(
+                "g++ -D_BOTZONE_ONLINE -O2 -std=gnu++17{avx} -I/usr/include/eigen3 \
+                 -I.take6-include -I/usr/include/jsoncpp -o bot bot.cpp -ljsoncpp -lpthread"
+            )),
+            "{build}"
+        );
+        let g = recognised(&[("a.c", "")], &botzone).unwrap();
+        assert_eq!(
+            g.build.as_deref(),
+            Some("gcc -D_BOTZONE_ONLINE -O2 -o bot a.c -lm")
+        );
+        let g = recognised(&[("a.cpp", "#include <json/json.h>\n")], &botzone).unwrap();
+        assert!(g.build.unwrap().contains("-ljsoncpp"));
+        // take6's own dialect is unchanged.
+        let g = recognised(&[("a.cpp", "")], &all_tools()).unwrap();
+        assert_eq!(g.build.as_deref(), Some("g++ -O2 -std=c++20 -o bot a.cpp"));
+    }
+
+    /// Botzone's sources index a `Json::Value` with a `size_t` (botzone-local's Tank judges),
+    /// GNU C++ and `_BOTZONE_ONLINE`: built and run, where libjsoncpp-dev is installed.
+    #[test]
+    fn botzones_sources_build_with_debians_jsoncpp() {
+        if !Path::new("/usr/include/jsoncpp/json/value.h").exists() {
+            return;
+        }
+        let src = "#include \"jsoncpp/json.h\"\n#include <cstddef>\n\
+                   int main() {\n#ifndef _BOTZONE_ONLINE\n  return 3;\n#endif\n\
+                   Json::Value v; v[0u] = 1; v[1] = 2; size_t i = 1; const Json::Value &c = v;\n\
+                   typeof(i) j = 0;\n\
+                   return v[i].asInt() + c[j].asInt() - 3; }\n";
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("bot.cpp"), src).unwrap();
+        let listing = folder::scan(dir.path(), 1 << 20).unwrap();
+        let botzone = all_tools().in_dialect(Dialect::Botzone);
+        let build = recognise(dir.path(), &listing, &botzone)
+            .unwrap()
+            .build
+            .unwrap();
+        let out = std::process::Command::new("sh")
+            .args(["-c", &format!("set -e\n{build}\n./bot\n")])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{build}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     #[test]

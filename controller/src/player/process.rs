@@ -692,19 +692,38 @@ impl Process {
         }
         self.tree.kill();
         let _ = self.tree.wait_exit(Duration::from_secs(5)).await;
-        // The tree is gone, so stderr reaches end of file; do not wait for ever all the same.
-        let stderr = match self.stderr.take() {
+        Finished {
+            stderr: self.stderr_left().await,
+            breach: self.tree.breach(),
+            replies: std::mem::take(&mut self.replies),
+            overrun,
+        }
+    }
+
+    /// Ends the bot at once, as Botzone ends a bot kept running when its game ends: its tree
+    /// is killed without a grace period, and nothing it does after its last reply is its
+    /// fault (no CPU counted, no limit checked). Returns its stderr and reply times.
+    pub async fn kill(mut self) -> Finished {
+        drop(self.stdin.take());
+        self.tree.kill();
+        let _ = self.tree.wait_exit(Duration::from_secs(5)).await;
+        Finished {
+            stderr: self.stderr_left().await,
+            breach: None,
+            replies: std::mem::take(&mut self.replies),
+            overrun: None,
+        }
+    }
+
+    /// What the bot wrote to stderr, once its tree is gone (so that stderr reaches end of
+    /// file; not waited for ever all the same).
+    async fn stderr_left(&mut self) -> StderrLog {
+        match self.stderr.take() {
             Some(task) => match timeout(Duration::from_millis(500), task).await {
                 Ok(Ok(log)) => log,
                 _ => StderrLog::default(),
             },
             None => StderrLog::default(),
-        };
-        Finished {
-            stderr,
-            breach: self.tree.breach(),
-            replies: std::mem::take(&mut self.replies),
-            overrun,
         }
     }
 

@@ -53,12 +53,19 @@ impl Transcript {
 
     /// The recorder of one game's bot.
     pub fn game(&self, game: u64) -> GameTranscript {
+        // A bot started afresh for each turn (Botzone's) gets a recorder per process: its
+        // game's first reply is the first of any of them.
+        let replied = self.lines.lock().is_ok_and(|lines| {
+            lines
+                .iter()
+                .any(|s| s.game == game && s.speaker == Speaker::Bot)
+        });
         GameTranscript {
             log: self.clone(),
             game,
             started: Instant::now(),
             asked: None,
-            replied: false,
+            replied,
         }
     }
 }
@@ -94,10 +101,14 @@ impl GameTranscript {
         self.push(Speaker::Controller, text, None, false);
     }
 
-    /// The bot replied with `line`.
+    /// The bot replied with `line`: its reply time is the first line's after a message (a
+    /// reply of several lines, or one followed by Botzone's keep-running marker, is one reply).
     pub fn reply(&mut self, line: &str) {
-        let ms = self.asked.map(|t| t.elapsed().as_secs_f64() * 1000.0);
-        let first = !self.replied;
+        let ms = self
+            .asked
+            .take()
+            .map(|t| t.elapsed().as_secs_f64() * 1000.0);
+        let first = ms.is_some() && !self.replied;
         self.replied = true;
         self.push(Speaker::Bot, line, ms, first);
     }

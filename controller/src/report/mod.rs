@@ -288,9 +288,12 @@ fn standing_row(page: &mut String, report: &Report<'_>, s: &Standing, axis: &svg
     };
     let name = escape(&s.bot);
     let builtin = if s.builtin {
-        " <span class=\"tag\">built-in</span>"
+        format!(
+            " <span class=\"tag\">{}</span>",
+            escape(report.game().builtin_label())
+        )
     } else {
-        ""
+        String::new()
     };
     let (tilde, separated) = match s.separated_from_above {
         Some(false) => (
@@ -656,7 +659,7 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
         escape(&games_line(report)),
     );
     page.push_str("<h3>Bots</h3><table class=\"bots\"><thead><tr><th>bot</th><th>version</th><th>author</th><th>about</th><th>SHA-256 of its folder</th><th>source</th><th>template</th></tr></thead><tbody>");
-    // Template sets are Take 6's wire; a Kingdomino bot speaks CodinGame's one wire.
+    // Template sets are Take 6's wire; a bot of another game speaks the game's one wire.
     let templated = report.game().supports().templates;
     for b in &f.bots {
         let _ = write!(
@@ -672,7 +675,7 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
             if templated {
                 escape(&b.template)
             } else {
-                "— (CodinGame's wire)".to_string()
+                format!("— ({})", escape(report.game().wire_label()))
             }
         );
     }

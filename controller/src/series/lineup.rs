@@ -49,7 +49,7 @@ pub(super) fn choose(
                 known.extend(
                     game.builtins()
                         .iter()
-                        .map(|s| format!("{} (built-in)", s.name)),
+                        .map(|s| format!("{} ({})", s.name, game.builtin_label())),
                 );
                 return Err(SeriesError::UnknownOpponent {
                     name: name.clone(),
@@ -135,7 +135,10 @@ pub(super) fn start_line(
     };
     let padding = match schedule.builtins().len() {
         0 => String::new(),
-        n => format!(" + {}", crate::names::count(n as u64, "built-in")),
+        n => format!(
+            " + {}",
+            crate::names::count(n as u64, settings.game.builtin_label())
+        ),
     };
     let subsets = match schedule.describe(&schedule.balance()) {
         d if d.is_empty() => String::new(),

@@ -204,6 +204,6 @@ async fn workdirs_and_game(
         })?;
     }
     let tools = crate::bots::Toolchains::for_sandbox(sandbox);
-    let ctx = game_context(settings, dir, sandbox, &tools);
+    let ctx = game_context(settings, dir, sandbox, &tools, bots.len());
     settings.game.prepare(&ctx).await.map_err(SeriesError::Game)
 }

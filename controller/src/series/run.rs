@@ -47,7 +47,7 @@ pub async fn run(
     // Watch for a stop from the start: builds can take minutes.
     let mut stop = std::pin::pin!(stop);
     // What a folder without `launch` can be built with, looked up once for the series.
-    let tools = bots::Toolchains::for_sandbox(&sandbox);
+    let tools = bots::Toolchains::for_sandbox(&sandbox).in_dialect(settings.game.build_dialect());
     let (mut bots, mut skipped) =
         prepare_entrants(settings, dir, (&sandbox, &bar), &tools, wires, &mut stop).await?;
     let place = settings.place();
@@ -135,6 +135,15 @@ async fn prepare_entrants(
     wires: Option<Box<dyn Wires>>,
     stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
 ) -> Result<(Vec<Entrant>, Vec<Skipped>), SeriesError> {
+    // `take6 play` against built-ins only needs no bots folder.
+    if settings.human.is_some() && !settings.bots.exists() {
+        let ctx = game_context(settings, dir, sandbox, tools, 0);
+        tokio::select! {
+            ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
+            () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
+        };
+        return Ok((Vec::new(), Vec::new()));
+    }
     // Each build said as it starts and ends: a dozen bots can take half a minute.
     let progress = Arc::new(super::builds::BuildProgress::new(bar.clone()));
     let prepared = tokio::select! {
@@ -160,7 +169,7 @@ async fn prepare_entrants(
     if settings.bots_repository.is_some() {
         bots::left_out_of_repository(&settings.bots, &mut skipped);
     }
-    let ctx = game_context(settings, dir, sandbox, tools);
+    let ctx = game_context(settings, dir, sandbox, tools, found.len());
     tokio::select! {
         ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
         () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
@@ -292,7 +301,7 @@ pub(super) async fn run_builtins(
         eprintln!("take6: {}", settings.limits_line());
         let sandbox = launcher(settings)?;
         let tools = bots::Toolchains::for_sandbox(&sandbox);
-        let ctx = game_context(settings, dir, &sandbox, &tools);
+        let ctx = game_context(settings, dir, &sandbox, &tools, 0);
         tokio::select! {
             ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
             () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
@@ -325,14 +334,19 @@ pub(super) async fn run_builtins(
 }
 
 /// What the game's [`crate::game::Game::prepare`] builds with: the series' folder, sandbox,
-/// toolchains and build limits.
+/// toolchains and build limits, and whether its built-ins may play beside the series'
+/// `bots` bots.
 pub(super) fn game_context(
     settings: &Settings,
     dir: &SeriesDir,
     sandbox: &Arc<Sandbox>,
     tools: &bots::Toolchains,
+    bots: usize,
 ) -> crate::game::Prepare {
     crate::game::Prepare {
+        needs_builtins: bots < settings.players
+            || settings.against.is_some()
+            || settings.human.is_some(),
         series_dir: dir.path.clone(),
         sandbox: Arc::clone(sandbox),
         tools: tools.clone(),

@@ -56,6 +56,7 @@ struct GameToml {
     judge: JudgeToml,
     #[serde(default)]
     scores: ScoresToml,
+    simpleio: Option<super::simpleio::SimpleIo>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -149,6 +150,8 @@ pub struct Manifest {
     pub score_map: (f64, f64),
     /// The game's own viewer script for report.html (`viewer.js`), if the folder has one.
     pub viewer: Option<PathBuf>,
+    /// Botzone's simple interaction for bots that choose it (`[simpleio]`), if the game has it.
+    pub simpleio: Option<std::sync::Arc<super::simpleio::SimpleIo>>,
 }
 
 /// The game folder cannot be used: the path, and what is wrong with the fix.
@@ -186,7 +189,8 @@ impl Manifest {
             error(format!(
                 "game.toml: {}\n(keys: name, players, title, initdata, padding, \
                  [limits] first_turn_ms turn_ms kept_running_ms memory_mb keep_running, \
-                 [judge] time_ms memory_mb keep_running, [scores] offset scale)",
+                 [judge] time_ms memory_mb keep_running, [scores] offset scale, \
+                 [simpleio] request_from_json response_to_json response_from_json)",
                 crate::bots::toml_problem(&text, &e)
             ))
         })?;
@@ -280,7 +284,16 @@ impl Manifest {
                 "game.toml: [scores] offset must be a number and scale a number above 0".into(),
             );
         }
+        if let Some(io) = &toml.simpleio {
+            io.check().map_err(|e| {
+                format!(
+                    "game.toml: {e}; each of [simpleio]'s keys is a JavaScript function's body \
+                     (as Botzone's games.py has them)"
+                )
+            })?;
+        }
         Ok(Manifest {
+            simpleio: toml.simpleio.map(std::sync::Arc::new),
             name: toml.name.clone(),
             title: toml.title.unwrap_or(toml.name),
             players: toml.players,

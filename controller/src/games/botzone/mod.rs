@@ -8,6 +8,7 @@ pub mod boards;
 pub mod manifest;
 pub mod record;
 pub mod screen;
+pub mod simpleio;
 pub mod table;
 pub mod viewer;
 pub mod wire;
@@ -20,7 +21,7 @@ use serde_json::Value;
 
 pub use manifest::{BotLimits, JudgeLimits, Manifest, ManifestError};
 
-use crate::bots::generate::Language;
+use crate::bots::generate::{Dialect, Language};
 use crate::game::{
     Advice, DefaultLimits, Game, GameFuture, GameRef, Prepare, PrepareFuture, SeatRange, Supports,
     Viewer,
@@ -51,7 +52,8 @@ type Verifier = (PathBuf, Arc<crate::sandbox::Sandbox>);
 /// The game's programs, built in a series' folder.
 struct Prepared {
     judge: table::JudgeSpec,
-    /// Each padding bot's working copy and language, in padding order.
+    /// Each padding bot's working copy and language, in padding order (none when the
+    /// series' bots fill every seat: they are not built then).
     padding: Vec<(PathBuf, Option<Language>)>,
 }
 
@@ -85,6 +87,18 @@ impl Botzone {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone()
+    }
+
+    /// How the bot in `workdir` speaks: the game's simple interaction when its `bot.toml`
+    /// chooses it (`simple_io = true`, Botzone's bot setting), else JSON.
+    fn bot_io(&self, workdir: Option<&Path>) -> table::BotIo {
+        if !workdir.is_some_and(crate::bots::simple_io) {
+            return table::BotIo::Json;
+        }
+        match &self.manifest.simpleio {
+            Some(simple) => table::BotIo::Simple(Arc::clone(simple)),
+            None => table::BotIo::NoSimple,
+        }
     }
 
     /// A bot's limits: the series' when its flags or take6.toml set them, else `game.toml`'s
@@ -161,6 +175,14 @@ impl Game for Botzone {
         }
     }
 
+    fn builtin_label(&self) -> &'static str {
+        "padding bot"
+    }
+
+    fn wire_label(&self) -> &'static str {
+        "Botzone's protocol (JSON, or simple interaction)"
+    }
+
     fn on_fault(&self) -> OnFault {
         // The judge decides what a fault costs; nobody takes the seat.
         OnFault::Eliminate
@@ -183,6 +205,10 @@ impl Game for Botzone {
         false
     }
 
+    fn build_dialect(&self) -> Dialect {
+        Dialect::Botzone
+    }
+
     fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
         Box::pin(async move {
             let prepared = build(&self.manifest, ctx).await?;
@@ -199,7 +225,7 @@ impl Game for Botzone {
         let initdata = self.manifest.initdata.clone();
         let score_map = self.manifest.score_map;
         let name = self.manifest.name.clone();
-        let seats: Vec<(Occupant, BotLimits)> = table
+        let seats: Vec<(Occupant, BotLimits, table::BotIo)> = table
             .seats
             .iter()
             .map(|s| {
@@ -222,7 +248,8 @@ impl Game for Botzone {
                 // Kept running only where the game allows it and the bot enabled it, as a
                 // Botzone bot does in its settings (bot.toml keep_running = true).
                 bot_limits.keep_running &= workdir.is_some_and(crate::bots::keeps_running);
-                (s.occupant.clone(), bot_limits)
+                let io = self.bot_io(workdir);
+                (s.occupant.clone(), bot_limits, io)
             })
             .collect();
         Box::pin(async move {
@@ -231,8 +258,17 @@ impl Game for Botzone {
                 let why = record::NOT_PREPARED.to_string();
                 return record::void_outcome(&table, why, started);
             };
+            if let Some(missing) = seats.iter().find_map(|(o, _, _)| match o {
+                Occupant::Builtin(kind) if prepared.padding.len() <= kind.index as usize => {
+                    Some(kind.name)
+                }
+                _ => None,
+            }) {
+                let why = format!("padding bot {missing} was not built (not needed, it seemed)");
+                return record::void_outcome(&table, why, started);
+            }
             let mut kinds = Vec::with_capacity(seats.len());
-            for (occupant, bot_limits) in seats {
+            for (occupant, bot_limits, io) in seats {
                 kinds.push(match occupant {
                     Occupant::Bot {
                         workdir,
@@ -244,12 +280,14 @@ impl Game for Botzone {
                         sandbox,
                         limits: bot_limits,
                         transcript: transcript.map(|t| (t, table.game)),
+                        io,
                     },
                     Occupant::Builtin(kind) => table::SeatKind::Bot {
                         workdir: prepared.padding[kind.index as usize].0.clone(),
                         sandbox: Arc::clone(&prepared.judge.sandbox),
                         limits: bot_limits,
                         transcript: None,
+                        io,
                     },
                     Occupant::Human(console) => table::SeatKind::Human(console),
                 });
@@ -318,17 +356,23 @@ impl Game for Botzone {
         viewer::data(&self.manifest.name, body, board)
     }
 
+    fn judge_end(&self, record: &GameRecord, seat: usize) -> Option<crate::game::JudgeEnd> {
+        record::judge_end(record, seat)
+    }
+
     fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice {
         // The judge's request and the bot's reply: `take6 check` shows the advice through
         // crate::untrusted::terminal.
-        let request = record::request_of(record, fault.seat, fault.turn as usize);
-        Advice {
-            asked: format!(
-                "answering the judge's request {}",
-                request.map_or("(not recorded)".to_string(), |r| wire::excerpt(
-                    &r.to_string()
-                ))
+        let step = fault.turn as usize;
+        let asked = match record::request_of(record, fault.seat, step) {
+            Some((request, n)) => format!(
+                "answering the judge's request at step {step}, its request {n} of the game: {}",
+                wire::excerpt(&request.to_string())
             ),
+            None => format!("answering the judge's request at step {step} (not in the record)"),
+        };
+        Advice {
+            asked,
             correct: format!(
                 "one line of JSON, {{\"response\": ...}} (or the response itself), printed before \
                  it exits, or followed by {} to be kept running{}",
@@ -379,6 +423,8 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
     }
     let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
     let source = stage_judge(manifest, &root.join("judge-source"))?;
+    // Built as Botzone's compiler builds, the judge as its bots.
+    let tools = ctx.tools.clone().in_dialect(Dialect::Botzone);
     let (mut built, skipped) = crate::bots::prepare(
         &source,
         &root.join("judge"),
@@ -387,16 +433,20 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         ctx.max_data,
         &ctx.sandbox,
         crate::bots::Prewarm::NONE,
-        &ctx.tools,
+        &tools,
         game.name(),
     )
     .await
     .map_err(|e| e.to_string())?;
     if let Some(s) = skipped.first() {
+        // The series' folder goes when the series cannot start: what the compiler said is
+        // shown here, not only named by its log's path.
+        let log = root.join("judge/logs/judge.build.log");
         return Err(format!(
-            "the judge in {}: {}",
+            "the judge in {}: {}{}",
             manifest.folder.display(),
-            s.reason
+            s.reason,
+            build_tail(&log)
         ));
     }
     let judge = built.pop().ok_or("the judge was not built")?;
@@ -415,7 +465,14 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         );
     }
     let mut padding = Vec::new();
-    for (name, folder) in &manifest.padding {
+    // Built only when a table may need them: a padding bot that does not build does not
+    // refuse a series whose bots fill every seat.
+    let needed = if ctx.needs_builtins {
+        manifest.padding.as_slice()
+    } else {
+        &[]
+    };
+    for (name, folder) in needed {
         let (mut bots, skipped) = crate::bots::prepare(
             folder,
             &root.join("padding"),
@@ -424,13 +481,18 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
             ctx.max_data,
             &ctx.sandbox,
             crate::bots::Prewarm::NONE,
-            &ctx.tools,
+            &tools,
             game.name(),
         )
         .await
         .map_err(|e| e.to_string())?;
         if let Some(s) = skipped.first() {
-            return Err(format!("padding bot {name}: {}", s.reason));
+            let log = root.join(format!("padding/logs/{name}.build.log"));
+            return Err(format!(
+                "padding bot {name}: {}{}",
+                s.reason,
+                build_tail(&log)
+            ));
         }
         let bot = bots.pop().ok_or("a padding bot was not built")?;
         let language = bot.generated.as_ref().map(|g| g.language);
@@ -444,6 +506,26 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         },
         padding,
     })
+}
+
+/// How many of the last lines of a failed build's log are shown.
+const BUILD_TAIL: usize = 30;
+
+/// The last lines of the build log `log`, as they go to a terminal (the compiler's words on
+/// the game folder's source are untrusted), after a line saying what they are; nothing
+/// when there is no log.
+fn build_tail(log: &Path) -> String {
+    let Ok(bytes) = std::fs::read(log) else {
+        return String::new();
+    };
+    let lines = crate::untrusted::terminal_lines(&bytes);
+    let skip = lines.len().saturating_sub(BUILD_TAIL);
+    let mut out = format!("\nthe build's output (its last {BUILD_TAIL} lines at most):");
+    for line in &lines[skip..] {
+        out.push_str("\n  ");
+        out.push_str(line);
+    }
+    out
 }
 
 /// A folder `into/judge` holding the judge alone: the game folder's top-level files (not its
@@ -507,7 +589,7 @@ fn build_for_verify(manifest: &Manifest) -> Result<Verifier, String> {
             );
             let sandbox = Arc::new(sandbox);
             let source = stage_judge(&manifest, &dir.join("source"))?;
-            let tools = crate::bots::Toolchains::for_sandbox(&sandbox);
+            let tools = crate::bots::Toolchains::for_sandbox(&sandbox).in_dialect(Dialect::Botzone);
             let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
             let (mut built, skipped) = crate::bots::prepare(
                 &source,

@@ -375,12 +375,20 @@ pub fn check_with_judge(
     .unwrap_or_else(|_| Err("running the judge panicked".into()))
 }
 
-/// The request `seat` was sent at `step` (1-based), if the record holds it.
-pub fn request_of(record: &GameRecord, seat: usize, step: usize) -> Option<Value> {
+/// The request `seat` was sent at `step` (1-based), if the record holds it, with its number
+/// among the requests the seat was sent in the game (1-based: a player asked every other step
+/// is at its request 3 at step 6).
+pub fn request_of(record: &GameRecord, seat: usize, step: usize) -> Option<(Value, usize)> {
     let body = body(record).ok()?;
     let (log, _) = parts(&body).ok()?;
-    let entry = log.get(2 * step.checked_sub(1)?)?;
-    entry["output"]["content"].get(seat.to_string()).cloned()
+    let key = seat.to_string();
+    let asked = |i: usize| {
+        log.get(2 * i)
+            .and_then(|e| e["output"]["content"].get(&key))
+    };
+    let request = asked(step.checked_sub(1)?)?.clone();
+    let number = (0..step).filter(|&i| asked(i).is_some()).count();
+    Some((request, number))
 }
 
 /// `take6 replay`: each step's requests, responses and display.
@@ -433,6 +441,9 @@ pub fn replay_text(record: &GameRecord) -> String {
                     }
                     _ => out.push_str(&format!("  {}: {verdict}\n", name(record, seat))),
                 }
+                if let Some(debug) = debug_text(answer) {
+                    out.push_str(&format!("    debug: {debug}\n"));
+                }
             }
         }
     }
@@ -440,6 +451,55 @@ pub fn replay_text(record: &GameRecord) -> String {
         out.push_str(&format!("VOID: {why}\n"));
     }
     out
+}
+
+/// What the judge said at the end of `record` (its last display), and whether it ended the
+/// game early for the player at `seat`: the game was not void, the player had no recorded
+/// fault and did not score the most, and the judge's last display says why in Botzone's
+/// way (a key `err`, `error` or `reason`, or a text with "invalid", as botzone-local's
+/// judges write `INVALID_MOVE`, `INVALIDMOVE`, `INVALID MOVE`...).
+pub fn judge_end(record: &GameRecord, seat: usize) -> Option<crate::game::JudgeEnd> {
+    let body = body(record).ok()?;
+    let (log, _) = parts(&body).ok()?;
+    let output = &log.iter().rev().find(|e| e.get("output").is_some())?["output"];
+    let display = output.get("display").cloned().unwrap_or(Value::Null);
+    let scores = record.total_scores();
+    let best = scores.iter().copied().max().unwrap_or(0);
+    let lost = scores.get(seat).is_some_and(|&s| s < best);
+    let faulted = record.faults().any(|(_, f)| f.seat == seat);
+    let ended_for_it = record.void.is_none() && lost && !faulted && says_why(&display);
+    Some(crate::game::JudgeEnd {
+        said: wire::excerpt(&format!(
+            "{} {}",
+            output["command"].as_str().unwrap_or("?"),
+            display
+        )),
+        ended_for_it,
+    })
+}
+
+/// Whether a judge's display gives a reason for ending the game: a key `err`, `error` or
+/// `reason` at any depth, or a text holding "invalid" (any case).
+fn says_why(display: &Value) -> bool {
+    match display {
+        Value::String(s) => s.to_ascii_lowercase().contains("invalid"),
+        Value::Array(a) => a.iter().any(says_why),
+        Value::Object(m) => m
+            .iter()
+            .any(|(k, v)| ["err", "error", "reason"].contains(&k.as_str()) || says_why(v)),
+        _ => false,
+    }
+}
+
+/// What a bot said in `debug` at one turn (its log entry `answer`), as text: none when it
+/// said nothing.
+pub fn debug_text(answer: &Value) -> Option<String> {
+    match answer.get("debug")? {
+        Value::Null => None,
+        Value::String(s) if s.is_empty() => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
 }
 
 /// A seat key's player name.

@@ -15,6 +15,7 @@ use futures::future::join_all;
 use serde_json::Value;
 
 use super::manifest::{BotLimits, JudgeLimits};
+use super::simpleio::{self, SimpleIo};
 use super::wire::{self, Command, JudgeOutput};
 use crate::player::transcript::Transcript;
 use crate::player::{Console, Fault, Finished, Limits, Process, ReplyTime, StderrLog};
@@ -29,10 +30,29 @@ pub enum SeatKind {
         limits: BotLimits,
         /// Where its lines are recorded (`take6 check`), with the game's number.
         transcript: Option<(Transcript, u64)>,
+        /// JSON, or the game's simple interaction.
+        io: BotIo,
     },
     /// The person at the keyboard: types each response.
     Human(Arc<Console>),
 }
+
+/// How a bot speaks, as it chose on Botzone (`bot.toml` `simple_io`).
+#[derive(Clone)]
+pub enum BotIo {
+    /// Botzone's JSON protocol.
+    Json,
+    /// Simple interaction (plain lines), through the game's `[simpleio]` functions.
+    Simple(Arc<SimpleIo>),
+    /// It chose simple interaction and the game has none: each of its turns faults, saying so.
+    NoSimple,
+}
+
+/// Why a bot that chose simple interaction cannot play a game without it.
+const NO_SIMPLE: &str = "its bot.toml says simple_io = true (Botzone's simple interaction), and \
+    this game's game.toml has no [simpleio] table (request_from_json, response_to_json, \
+    response_from_json: the game's functions, as Botzone's games.py has them): add it, or \
+    remove simple_io from the bot's bot.toml if the bot speaks JSON";
 
 /// The judge of a game: its working copy and limits.
 #[derive(Clone)]
@@ -72,6 +92,13 @@ struct Seat {
     kind: SeatKind,
     requests: Vec<Value>,
     responses: Vec<Value>,
+    /// Simple interaction: its requests as lines, and its responses as it wrote them.
+    lines: Vec<String>,
+    said: Vec<String>,
+    /// Why the game is void, found at this seat's turn (the game's own transform failed).
+    void: Option<String>,
+    /// Its last turn's debug, as the log keeps it.
+    debug: Value,
     data: Value,
     /// A bot kept running since its last turn.
     kept: Option<Process>,
@@ -134,7 +161,10 @@ pub async fn play(
             Command::Finish(scores) => break Ok(scores),
             Command::Request(asked) => asked,
         };
-        let step_responses = ask(&mut seats, asked, base, step + 1, &mut faults).await;
+        let step_responses = match ask(&mut seats, asked, base, step + 1, &mut faults).await {
+            Ok(responses) => responses,
+            Err(why) => break Err(why),
+        };
         log.push(step_responses.clone());
         responses = Some(step_responses);
     };
@@ -142,7 +172,7 @@ pub async fn play(
     if person.is_some() {
         show(&super::screen::end_text(&log, &scores, person));
     }
-    let ended = end(&mut seats, log.len().div_ceil(2), &mut faults).await;
+    let ended = end(&mut seats).await;
     faults.sort_by_key(|f| (f.step, f.seat));
     Played {
         initdata: initdata.clone(),
@@ -155,54 +185,48 @@ pub async fn play(
 }
 
 /// One step's turns: the seats `asked` answer their requests at once; the responses keyed by
-/// seat as the judge's log keeps them (a faulted seat's verdict, its fault noted at `step`).
+/// seat as the judge's log keeps them (a faulted seat's verdict, its fault noted at `step`),
+/// or why the game is void (the game's own simple-interaction transform failed).
 async fn ask(
     seats: &mut [Seat],
     mut asked: std::collections::BTreeMap<usize, Value>,
     base: Limits,
     step: usize,
     faults: &mut Vec<SeatFault>,
-) -> Value {
+) -> Result<Value, String> {
     let turns = seats.iter_mut().enumerate().filter_map(|(seat, s)| {
         let request = asked.remove(&seat)?;
         Some(async move { (seat, s.turn(request, base).await) })
     });
     let answers = join_all(turns).await;
+    if let Some(why) = seats.iter_mut().find_map(|s| s.void.take()) {
+        return Err(why);
+    }
     let mut responses = serde_json::Map::new();
     for (seat, answer) in answers {
+        let s = &mut seats[seat];
+        let (kept, debug) = (s.kept.is_some(), std::mem::take(&mut s.debug));
         let entry = match answer {
-            Ok(response) => wire::bot_entry(&Ok(response)),
+            Ok(response) => wire::bot_entry(&Ok(response), kept, &debug),
             Err(fault) => {
-                let entry = wire::bot_entry(&Err(wire::verdict(&fault)));
+                let entry = wire::bot_entry(&Err(wire::verdict(&fault)), false, &debug);
                 faults.push(SeatFault { seat, step, fault });
                 entry
             }
         };
         responses.insert(seat.to_string(), entry);
     }
-    Value::Object(responses)
+    Ok(Value::Object(responses))
 }
 
-/// The end of a game: bots still running are shut down; CPU they used after their last reply,
-/// or a limit their tree passed, is their fault too, at `step` (the scores stand). Each bot
-/// seat's reply times and stderr, in seat order.
-async fn end(
-    seats: &mut [Seat],
-    step: usize,
-    faults: &mut Vec<SeatFault>,
-) -> Vec<(usize, Vec<ReplyTime>, StderrLog)> {
+/// The end of a game: bots still running are killed, as Botzone kills them when the game
+/// ends; what they do after their last reply is not their fault (the judge has scored the
+/// game). Each bot seat's reply times and stderr, in seat order.
+async fn end(seats: &mut [Seat]) -> Vec<(usize, Vec<ReplyTime>, StderrLog)> {
     let mut ended = Vec::new();
     for (seat, s) in seats.iter_mut().enumerate() {
         if let Some(p) = s.kept.take() {
-            let finished = p.finish_text(None).await;
-            if let Some(fault) = finished
-                .breach
-                .map(Fault::Limit)
-                .or(finished.overrun.clone())
-            {
-                faults.push(SeatFault { seat, step, fault });
-            }
-            s.absorb(finished);
+            s.absorb(p.kill().await);
         }
         if let SeatKind::Bot { .. } = &s.kind {
             ended.push((
@@ -222,6 +246,10 @@ impl Seat {
             kind,
             requests: Vec::new(),
             responses: Vec::new(),
+            lines: Vec::new(),
+            said: Vec::new(),
+            void: None,
+            debug: Value::String(String::new()),
             data: Value::String(String::new()),
             kept: None,
             replies: Vec::new(),
@@ -233,7 +261,8 @@ impl Seat {
     /// One turn: `request` in, the response (or the fault) out.
     async fn turn(&mut self, request: Value, base: Limits) -> Result<Value, Fault> {
         self.requests.push(request.clone());
-        let (workdir, sandbox, limits, transcript) = match &mut self.kind {
+        self.debug = Value::String(String::new());
+        let (workdir, sandbox, limits, transcript, io) = match &mut self.kind {
             SeatKind::Human(console) => {
                 let console = Arc::clone(console);
                 let response = human_turn(&console, &self.requests, &self.responses).await?;
@@ -245,22 +274,38 @@ impl Seat {
                 sandbox,
                 limits,
                 transcript,
+                io,
             } => (
                 workdir.clone(),
                 Arc::clone(sandbox),
                 *limits,
                 transcript.clone(),
+                io.clone(),
             ),
         };
+        match &io {
+            BotIo::Json => {}
+            BotIo::NoSimple => return Err(Fault::BadReply(NO_SIMPLE.into(), "bad_reply")),
+            BotIo::Simple(simple) => {
+                let line = convert(simple, move |io| io.request_line(&request)).await;
+                match line {
+                    Ok(line) => self.lines.push(line),
+                    Err(why) => {
+                        self.void = Some(format!("the game's [simpleio] {why}"));
+                        return Err(Fault::Left);
+                    }
+                }
+            }
+        }
         // A turn that starts the bot reads its globaldata as it is now and keeps what it
         // answers before the next such turn of the bot, in this game or another, reads it:
         // once the bot uses globaldata, those turns take its working copy's lock.
         let mut _globaldata_lock = None;
         let (mut process, input) = match self.kept.take() {
-            Some(p) => (p, request.to_string()),
+            Some(p) => (p, self.next_request(&io)),
             None => {
                 _globaldata_lock = globaldata_lock(&workdir).await;
-                self.start(&workdir, &sandbox, limits, transcript, base)?
+                self.start(&workdir, &sandbox, limits, transcript, base, &io)?
             }
         };
         let asked = process
@@ -273,46 +318,34 @@ impl Seat {
             .await;
         let (lines, kept) = match asked {
             Ok(reply) => reply,
-            Err(fault) => {
-                let finished = process.finish_text(None).await;
-                self.absorb(finished);
-                return Err(fault);
-            }
+            Err(fault) => return Err(self.ended(process, fault).await),
         };
         if kept && !limits.keep_running {
-            let finished = process.finish_text(None).await;
-            self.absorb(finished);
-            return Err(Fault::BadReply(
-                format!(
-                    "it asked to be kept running ({}), which needs keep_running = true in its \
-                     bot.toml (Botzone's bot setting) and a game that allows it (game.toml \
-                     [limits] keep_running, true unless set to false); its input was closed \
-                     after the request, as Botzone closes it for a bot started afresh",
-                    wire::KEEP_RUNNING
-                ),
-                "bad_reply",
-            ));
+            return Err(self.ended(process, not_kept()).await);
         }
-        let answer = match wire::parse_bot(&lines) {
-            Ok(answer) => answer,
-            Err(why) => {
-                let finished = process.finish_text(None).await;
-                self.absorb(finished);
-                return Err(Fault::BadReply(why, "bad_reply"));
-            }
+        let reply = match read_reply(&io, lines).await {
+            Ok(reply) => reply,
+            Err(why) => return Err(self.ended(process, Fault::BadReply(why, "bad_reply")).await),
         };
         // Each field within its cap, and the game's responses within theirs: over is OLE.
-        match wire::within_caps(&answer, self.responded) {
+        match wire::within_caps(
+            &reply.response,
+            &reply.data,
+            reply.globaldata.as_ref(),
+            self.responded,
+        ) {
             Ok(bytes) => self.responded += bytes,
             Err(why) => {
-                let finished = process.finish_text(None).await;
-                self.absorb(finished);
-                return Err(Fault::BadReply(why, wire::OUTPUT_LIMIT));
+                return Err(self
+                    .ended(process, Fault::BadReply(why, wire::OUTPUT_LIMIT))
+                    .await);
             }
         }
-        self.responses.push(answer.response.clone());
-        self.data = answer.data.unwrap_or_else(|| Value::String(String::new()));
-        if let Some(g) = answer.globaldata.filter(|g| !is_empty(g)) {
+        self.responses.push(reply.response.clone());
+        self.said.extend(reply.said);
+        self.data = reply.data;
+        self.debug = wire::capped_debug(reply.debug);
+        if let Some(g) = reply.globaldata.filter(|g| !is_empty(g)) {
             write_globaldata(&workdir, &g);
         }
         drop(_globaldata_lock);
@@ -329,7 +362,25 @@ impl Seat {
                 return Err(fault);
             }
         }
-        Ok(answer.response)
+        Ok(reply.response)
+    }
+
+    /// The bot's process ended on `fault`: what it left is kept, the fault returned.
+    async fn ended(&mut self, process: Process, fault: Fault) -> Fault {
+        let finished = process.finish_text(None).await;
+        self.absorb(finished);
+        fault
+    }
+
+    /// What a bot kept running reads next: the request alone, as JSON or as its line.
+    fn next_request(&self, io: &BotIo) -> String {
+        match io {
+            BotIo::Simple(_) => self.lines.last().cloned().unwrap_or_default(),
+            _ => self
+                .requests
+                .last()
+                .map_or_else(String::new, Value::to_string),
+        }
     }
 
     /// Starts the bot afresh for this turn (its globaldata's lock held by the caller): the
@@ -342,6 +393,7 @@ impl Seat {
         limits: BotLimits,
         transcript: Option<(Transcript, u64)>,
         base: Limits,
+        io: &BotIo,
     ) -> Result<(Process, String), Fault> {
         let globaldata = read_globaldata(workdir);
         let turn_ms = if self.requests.len() == 1 {
@@ -364,14 +416,22 @@ impl Seat {
             Some((t, game)) => p.with_transcript(t.game(game)),
             None => p,
         };
-        let input = wire::bot_input(
-            &self.requests,
-            &self.responses,
-            &self.data,
-            &globaldata,
-            turn_ms,
-            limits.memory_mb,
-        );
+        let input = match io {
+            BotIo::Simple(_) => simpleio::input(
+                &self.lines,
+                &self.said,
+                &line(&self.data),
+                &line(&globaldata),
+            ),
+            _ => wire::bot_input(
+                &self.requests,
+                &self.responses,
+                &self.data,
+                &globaldata,
+                turn_ms,
+                limits.memory_mb,
+            ),
+        };
         Ok((p, input))
     }
 
@@ -379,6 +439,90 @@ impl Seat {
     fn absorb(&mut self, finished: Finished) {
         self.replies.extend(finished.replies);
         append_stderr(&mut self.stderr, finished.stderr);
+    }
+}
+
+/// The fault of a bot that asked to be kept running without enabling it.
+fn not_kept() -> Fault {
+    Fault::BadReply(
+        format!(
+            "it asked to be kept running ({}), which needs keep_running = true in its \
+             bot.toml (Botzone's bot setting) and a game that allows it (game.toml \
+             [limits] keep_running, true unless set to false); its input was closed \
+             after the request, as Botzone closes it for a bot started afresh",
+            wire::KEEP_RUNNING
+        ),
+        "bad_reply",
+    )
+}
+
+/// What a bot answered in one turn, whichever way it speaks.
+struct Reply {
+    /// The response, as the judge reads it.
+    response: Value,
+    /// Simple interaction: the response as the bot wrote it (its history keeps that).
+    said: Option<String>,
+    debug: Option<Value>,
+    /// Kept for its next turn of this game ("" for none).
+    data: Value,
+    globaldata: Option<Value>,
+}
+
+/// Reads a bot's output `lines` (before the keep-running marker) as its way of speaking says:
+/// JSON, or simple interaction's lines with the response converted by the game's function.
+async fn read_reply(io: &BotIo, lines: Vec<String>) -> Result<Reply, String> {
+    match io {
+        BotIo::Simple(simple) => {
+            let answer = simpleio::answer(&lines)?;
+            let said = answer.response.clone();
+            let response = convert(simple, move |io| io.response_value(&said))
+                .await
+                .map_err(|why| {
+                    format!(
+                        "its response line {:?} cannot be read by the game: {why}",
+                        wire::excerpt(&answer.response)
+                    )
+                })?;
+            Ok(Reply {
+                response,
+                said: Some(answer.response),
+                debug: answer.debug.map(Value::String),
+                data: Value::String(answer.data.unwrap_or_default()),
+                globaldata: answer.globaldata.map(Value::String),
+            })
+        }
+        _ => {
+            let answer = wire::parse_bot(&lines)?;
+            Ok(Reply {
+                response: answer.response,
+                said: None,
+                debug: answer.debug,
+                data: answer.data.unwrap_or_else(|| Value::String(String::new())),
+                globaldata: answer.globaldata,
+            })
+        }
+    }
+}
+
+/// Runs one of the game's simple-interaction functions off the async threads (it may run up
+/// to its time limit).
+async fn convert<T: Send + 'static>(
+    simple: &Arc<SimpleIo>,
+    call: impl FnOnce(&SimpleIo) -> Result<T, String> + Send + 'static,
+) -> Result<T, String> {
+    let io = Arc::clone(simple);
+    tokio::task::spawn_blocking(move || call(&io))
+        .await
+        .unwrap_or_else(|e| Err(format!("the conversion failed: {e}")))
+}
+
+/// A value as one line of a simple-interaction bot's input: a string as it is, nothing for
+/// an empty value, anything else as JSON.
+fn line(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        v if !wire::truthy(v) => String::new(),
+        v => v.to_string(),
     }
 }
 
@@ -683,6 +827,7 @@ mod tests {
             sandbox: Arc::new(Sandbox::none()),
             limits: limits(),
             transcript: None,
+            io: BotIo::Json,
         }
     }
 
@@ -764,6 +909,7 @@ mod tests {
                     sandbox: Arc::new(Sandbox::none()),
                     limits: spec_limits,
                     transcript: None,
+                    io: BotIo::Json,
                 },
                 seat(&good),
             ];
@@ -790,7 +936,8 @@ mod tests {
                 "{command}: {}",
                 p.faults[0].fault
             );
-            assert_eq!(p.log[1]["0"], json!({"verdict": verdict}), "{command}");
+            assert_eq!(p.log[1]["0"]["verdict"], json!(verdict), "{command}");
+            assert_eq!(p.log[1]["0"]["response"], json!(null), "{command}");
         }
     }
 }

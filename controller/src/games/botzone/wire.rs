@@ -6,8 +6,9 @@
 //! out: `{"command": "request" | "finish", "content": {"0": ..., ...}, "display": ...,
 //! "initdata": ...}`. The log alternates the judge's outputs as Botzone wraps them
 //! (`{"keep_running", "memory", "time", "verdict": "OK", "output": {...}}`) and the bots'
-//! responses keyed by player (`{"0": {"verdict": "OK", "response": ...}}`; a bot that faulted
-//! has its verdict and no response). A judge kept running gets only the responses.
+//! responses keyed by player, with the fields of Botzone's log (`{"0": {"verdict": "OK",
+//! "response": ..., "time": 0, "memory": 0, "keep_running": false, "debug": ...}}`; a bot
+//! that faulted has its verdict and a null response). A judge kept running gets only the responses.
 //!
 //! **A bot**, started afresh each turn: one line `{"requests": [...], "responses": [...],
 //! "data": ..., "globaldata": ..., "time_limit": ..., "memory_limit": ...}` in; its output
@@ -28,11 +29,10 @@ pub const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 pub const OUTPUT_CAP: usize = 1 << 20;
 
 /// The most each field of a bot's answer may hold, as its JSON text: going over is the bot's
-/// fault, `OLE` to the judge (as Botzone's output limit is), never a larger record. `debug` is
-/// Botzone's published limit (1 KB); Botzone publishes none for the others, which are take6's,
-/// far above what a board game's move or memory needs.
+/// fault, `OLE` to the judge (as Botzone's output limit is), never a larger record. Botzone
+/// publishes no limit for these, so they are take6's, far above what a board game's move or
+/// memory needs; `debug` is cut at Botzone's published 1 KB instead ([`DEBUG_CAP`]).
 pub const RESPONSE_CAP: usize = 64 << 10;
-pub const DEBUG_CAP: usize = 1 << 10;
 pub const DATA_CAP: usize = 256 << 10;
 pub const GLOBALDATA_CAP: usize = 256 << 10;
 /// The most a bot's responses in one game may hold together (what its game's record keeps of
@@ -41,17 +41,25 @@ pub const GAME_RESPONSES_CAP: usize = 1 << 20;
 /// The fault kind of an answer over one of these caps (verdict `OLE`).
 pub const OUTPUT_LIMIT: &str = "output_limit";
 
-/// Checks each field of `answer` against its cap, and its response against what is left of
-/// the game's (`so_far`: the bytes of the bot's responses earlier in the game). Returns the
-/// response's size, or why the answer is over a cap.
-pub fn within_caps(answer: &BotAnswer, so_far: usize) -> Result<usize, String> {
-    let size = |v: &Option<Value>| v.as_ref().map_or(0, |v| v.to_string().len());
-    let response = answer.response.to_string().len();
+/// Checks each field of an answer (its `response`, `data` and `globaldata`) against its cap,
+/// and its response against what is left of the game's (`so_far`: the bytes of the bot's
+/// responses earlier in the game). Returns the response's size, or why the answer is over a
+/// cap.
+pub fn within_caps(
+    response: &Value,
+    data: &Value,
+    globaldata: Option<&Value>,
+    so_far: usize,
+) -> Result<usize, String> {
+    let response = response.to_string().len();
     for (field, bytes, cap) in [
         ("response", response, RESPONSE_CAP),
-        ("debug", size(&answer.debug), DEBUG_CAP),
-        ("data", size(&answer.data), DATA_CAP),
-        ("globaldata", size(&answer.globaldata), GLOBALDATA_CAP),
+        ("data", data.to_string().len(), DATA_CAP),
+        (
+            "globaldata",
+            globaldata.map_or(0, |g| g.to_string().len()),
+            GLOBALDATA_CAP,
+        ),
     ] {
         if bytes > cap {
             return Err(format!(
@@ -206,12 +214,49 @@ pub fn judge_entry(output: &Value, kept_running: bool, time_ms: u64, memory_mb: 
     })
 }
 
-/// One bot's response in the log: `{"verdict": "OK", "response": ...}`, or its verdict alone.
-pub fn bot_entry(answer: &Result<Value, &'static str>) -> Value {
-    match answer {
-        Ok(response) => json!({"verdict": "OK", "response": response}),
-        Err(verdict) => json!({"verdict": verdict}),
+/// One bot's turn in the log, with the fields of Botzone's own log: `verdict` (`OK`, or the
+/// fault's), `response` (`null` after a fault: a judge that reads it finds it), `time` and
+/// `memory` (written as 0, as the judge's are: the log is the same however loaded the
+/// machine was), `keep_running` (it asked to be kept running) and `debug` (what it said for
+/// the game's log, within [`DEBUG_CAP`]; `""` for none).
+pub fn bot_entry(answer: &Result<Value, &'static str>, keep_running: bool, debug: &Value) -> Value {
+    let (verdict, response) = match answer {
+        Ok(response) => ("OK", response.clone()),
+        Err(verdict) => (*verdict, Value::Null),
+    };
+    json!({
+        "verdict": verdict,
+        "response": response,
+        "time": 0,
+        "memory": 0,
+        "keep_running": keep_running,
+        "debug": debug,
+    })
+}
+
+/// The most of a bot's `debug` kept per turn, in characters of its text: Botzone's published
+/// limit (1 KB). More is cut and marked, not a fault: the game goes on as on Botzone.
+pub const DEBUG_CAP: usize = 1 << 10;
+
+/// A bot's `debug` as the log keeps it: `""` for none, a text over [`DEBUG_CAP`] characters
+/// (or any other value whose JSON is) cut there and marked.
+pub fn capped_debug(debug: Option<Value>) -> Value {
+    let text = match debug {
+        None | Some(Value::Null) => return Value::String(String::new()),
+        Some(Value::String(s)) => s,
+        Some(other) => {
+            let json = other.to_string();
+            if json.chars().count() <= DEBUG_CAP {
+                return other;
+            }
+            json
+        }
+    };
+    if text.chars().count() <= DEBUG_CAP {
+        return Value::String(text);
     }
+    let kept: String = text.chars().take(DEBUG_CAP).collect();
+    Value::String(format!("{kept}… (debug cut at {DEBUG_CAP} characters)"))
 }
 
 /// Botzone's verdict for a bot's fault: `TLE`, `MLE`, `OLE`, `NJ` (not JSON), `RE`.
@@ -268,7 +313,9 @@ pub fn parse_bot(lines: &[String]) -> Result<BotAnswer, String> {
     })
 }
 
-/// A bot's input for a turn that starts it: every request and response of its game so far.
+/// A bot's input for a turn that starts it: every request and response of its game so far,
+/// its `data` and `globaldata` only when they hold something (as `bot.py` builds it: a bot
+/// that deserialises `data` whenever the key is present gets none on its first turn).
 pub fn bot_input(
     requests: &[Value],
     responses: &[Value],
@@ -277,15 +324,31 @@ pub fn bot_input(
     time_limit_ms: u64,
     memory_mb: u64,
 ) -> String {
-    json!({
+    let mut input = json!({
         "requests": requests,
         "responses": responses,
-        "data": data,
-        "globaldata": globaldata,
         "time_limit": seconds(time_limit_ms),
         "memory_limit": memory_mb,
-    })
-    .to_string()
+    });
+    for (key, value) in [("data", data), ("globaldata", globaldata)] {
+        if truthy(value) {
+            input[key] = value.clone();
+        }
+    }
+    input.to_string()
+}
+
+/// Whether a value holds something, as Python's `if value:` in `bot.py` tells: not null,
+/// false, 0, "", [] or {}.
+pub fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
 }
 
 /// A limit in seconds, as Botzone writes it: a whole number when it is one.
@@ -319,17 +382,18 @@ mod tests {
     /// an answer over any is OLE.
     #[test]
     fn each_field_and_a_games_responses_are_capped() {
-        let answer = |response: usize, field: &str, bytes: usize| {
+        let caps = |response: usize, field: &str, bytes: usize, so_far: usize| {
             let mut out = json!({ "response": "r".repeat(response) });
             if bytes > 0 {
                 out[field] = json!("x".repeat(bytes));
             }
-            parse_bot(&[out.to_string()]).unwrap()
+            let a = parse_bot(&[out.to_string()]).unwrap();
+            let data = a.data.unwrap_or_else(|| json!(""));
+            within_caps(&a.response, &data, a.globaldata.as_ref(), so_far)
         };
-        assert_eq!(within_caps(&answer(10, "debug", 0), 0), Ok(12));
+        assert_eq!(caps(10, "data", 0, 0), Ok(12));
         for (field, cap) in [
             ("response", RESPONSE_CAP),
-            ("debug", DEBUG_CAP),
             ("data", DATA_CAP),
             ("globaldata", GLOBALDATA_CAP),
         ] {
@@ -338,21 +402,21 @@ mod tests {
             } else {
                 (1, cap - 2)
             };
-            assert!(within_caps(&answer(len, field, pad), 0).is_ok(), "{field}");
+            assert!(caps(len, field, pad, 0).is_ok(), "{field}");
             let (len, pad) = if field == "response" {
                 (cap - 1, 0)
             } else {
                 (1, cap - 1)
             };
-            let why = within_caps(&answer(len, field, pad), 0).unwrap_err();
+            let why = caps(len, field, pad, 0).unwrap_err();
             assert!(
                 why.contains(&format!("its {field} is {} bytes", cap + 1)),
                 "{why}"
             );
         }
         let near = GAME_RESPONSES_CAP - 12;
-        assert!(within_caps(&answer(10, "debug", 0), near).is_ok());
-        let why = within_caps(&answer(11, "debug", 0), near).unwrap_err();
+        assert!(caps(10, "data", 0, near).is_ok());
+        let why = caps(11, "data", 0, near).unwrap_err();
         assert!(why.contains("in this game come to"), "{why}");
         let fault = Fault::BadReply(why, OUTPUT_LIMIT);
         assert_eq!(verdict(&fault), "OLE");
@@ -415,12 +479,45 @@ mod tests {
         let input = bot_input(&[json!(1)], &[], &json!(""), &json!(""), 6000, 256);
         assert_eq!(
             serde_json::from_str::<Value>(&input).unwrap(),
-            json!({"requests":[1],"responses":[],"data":"","globaldata":"","time_limit":6,"memory_limit":256})
+            json!({"requests":[1],"responses":[],"time_limit":6,"memory_limit":256})
         );
+        let input = bot_input(&[json!(1)], &[], &json!({"a": 1}), &json!("g"), 6000, 256);
+        assert_eq!(
+            serde_json::from_str::<Value>(&input).unwrap(),
+            json!({"requests":[1],"responses":[],"data":{"a":1},"globaldata":"g","time_limit":6,"memory_limit":256})
+        );
+        for empty in [
+            json!(null),
+            json!(false),
+            json!(0),
+            json!(""),
+            json!([]),
+            json!({}),
+        ] {
+            assert!(!bot_input(&[], &[], &empty, &empty, 1000, 256).contains("data"));
+        }
         assert!(
             bot_input(&[], &[], &json!(""), &json!(""), 1500, 256).contains("\"time_limit\":1.5")
         );
-        assert_eq!(bot_entry(&Err("TLE")), json!({"verdict": "TLE"}));
+        assert_eq!(
+            bot_entry(&Err("TLE"), false, &json!("")),
+            json!({"verdict": "TLE", "response": null, "time": 0, "memory": 0,
+                   "keep_running": false, "debug": ""})
+        );
+        assert_eq!(
+            bot_entry(&Ok(json!({"x": 1})), true, &json!("d")),
+            json!({"verdict": "OK", "response": {"x": 1}, "time": 0, "memory": 0,
+                   "keep_running": true, "debug": "d"})
+        );
+        assert_eq!(capped_debug(None), json!(""));
+        assert_eq!(capped_debug(Some(json!({"a": 1}))), json!({"a": 1}));
+        let long = capped_debug(Some(json!("x".repeat(DEBUG_CAP + 1))));
+        assert!(long.as_str().unwrap().starts_with(&"x".repeat(DEBUG_CAP)));
+        assert!(
+            long.as_str()
+                .unwrap()
+                .ends_with("(debug cut at 1024 characters)")
+        );
         assert_eq!(
             judge_entry(&json!({"command":"finish"}), false, 3, 0),
             json!({"keep_running":false,"memory":0,"time":3,"verdict":"OK","output":{"command":"finish"}})

@@ -86,6 +86,10 @@ impl Game for Kingdomino {
 
     /// A game is one game (no rounds), there are no hands to rotate, and a game is recorded in
     /// full.
+    fn wire_label(&self) -> &'static str {
+        "CodinGame's wire"
+    }
+
     fn supports(&self) -> Supports {
         Supports {
             rounds: false,

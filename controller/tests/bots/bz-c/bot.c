@@ -66,13 +66,11 @@ int main(void) {
     if (!m || sscanf(m, "\"memory_limit\":%d", &ml) != 1) fail("memory_limit", line);
     /* What the input must be, byte for byte. */
     int n = 0;
-    if (rounds == 1)
-        n += sprintf(expect + n, "{\"data\":\"\",");
-    else
-        n += sprintf(expect + n, "{\"data\":\"turn %d\",", rounds - 1);
-    if (rounds == 1 && games == 0)
-        n += sprintf(expect + n, "\"globaldata\":\"\",");
-    else
+    /* data and globaldata only when there are some, as botzone-local's bot.py sends them. */
+    n += sprintf(expect + n, "{");
+    if (rounds > 1)
+        n += sprintf(expect + n, "\"data\":\"turn %d\",", rounds - 1);
+    if (rounds > 1 || games > 0)
         n += sprintf(expect + n, "\"globaldata\":\"games %d\",", games + (rounds > 1));
     n += sprintf(expect + n, "\"memory_limit\":%d,\"requests\":[", ml);
     for (int i = 0; i < rounds; i++)

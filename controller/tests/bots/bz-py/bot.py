@@ -1,7 +1,8 @@
 """A strict bot of the "duel" test game, speaking Botzone's bot protocol.
 
 Started afresh each turn it reads exactly one line: {"data", "globaldata", "memory_limit",
-"requests", "responses", "time_limit"} and checks every field: the requests are rounds 1, 2,
+"requests", "responses", "time_limit"}, data and globaldata only when there are some (as
+botzone-local's bot.py sends them), and checks every field: the requests are rounds 1, 2,
 ... with the opponent's last number, the responses are exactly what it answered, data is what
 it left last turn, globaldata counts its games. With a file `keep` in its folder it asks to be
 kept running after each response and then checks that it gets only the next request. On
@@ -46,7 +47,11 @@ line = sys.stdin.readline()
 if not line.endswith("\n"):
     fail("the input is not one line: %r" % line)
 inp = json.loads(line)
-keys = {"requests", "responses", "data", "globaldata", "time_limit", "memory_limit"}
+keys = {"requests", "responses", "time_limit", "memory_limit"}
+if len(inp["requests"]) > 1:
+    keys.add("data")
+if "globaldata" in inp:
+    keys.add("globaldata")
 if set(inp) != keys:
     fail("input keys %s" % sorted(inp))
 requests, responses = inp["requests"], inp["responses"]
@@ -58,10 +63,10 @@ for i, response in enumerate(responses):
     if response != {"n": choose(requests[i])}:
         fail("response %d is %r; it answered %r" % (i + 1, response, {"n": choose(requests[i])}))
 turn = len(requests)
-if inp["data"] != ("" if turn == 1 else "turn %d" % (turn - 1)):
+if turn > 1 and inp["data"] != "turn %d" % (turn - 1):
     fail("data is %r at turn %d" % (inp["data"], turn))
-g = inp["globaldata"]
-if g == "":
+g = inp.get("globaldata")
+if g is None:
     games = 0
 elif isinstance(g, str) and g.startswith("games ") and g[6:].isdigit():
     games = int(g[6:])

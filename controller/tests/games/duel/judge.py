@@ -3,8 +3,9 @@
 
 Each call: one line {"log": [...], "initdata": ...}. The log alternates this judge's own
 outputs, wrapped ({"keep_running", "memory", "time", "verdict": "OK", "output"}), and the
-players' responses keyed by player ({"0": {"verdict": "OK", "response": ...}}, or a verdict
-alone). The judge re-derives every output it gave from the responses and fails (exit 1, the
+players' responses keyed by player ({"0": {"verdict": "OK", "response": ..., "time": 0,
+"memory": 0, "keep_running": ..., "debug": ...}}; a player that faulted has its verdict and a
+null response). The judge re-derives every output it gave from the responses and fails (exit 1, the
 reason on stderr) on anything else: a log of the wrong shape, an output it did not give.
 
 Kept running (initdata "keep": true, with game.toml's [judge] keep_running), it prints
@@ -15,6 +16,7 @@ import sys
 
 VERDICTS = {"TLE", "MLE", "RE", "OLE", "NJ"}
 KEEP = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+ENTRY = ["verdict", "response", "time", "memory", "keep_running", "debug"]
 
 
 def fail(why):
@@ -58,23 +60,30 @@ class Game:
             r = responses[str(p)]
             if not isinstance(r, dict) or "verdict" not in r:
                 fail("player %d's entry is %r" % (p, r))
+            # Botzone's fields, whatever the verdict (a faulted player's response is null).
+            check_keys("player %d's entry" % p, r, ENTRY)
+            if r["time"] != 0 or r["memory"] != 0 or not isinstance(r["keep_running"], bool):
+                fail("player %d's entry is %r" % (p, r))
             if r["verdict"] == "OK":
-                check_keys("player %d's entry" % p, r, ["verdict", "response"])
                 resp = r["response"]
                 if isinstance(resp, dict) and set(resp) == {"n"} and resp["n"] in (1, 2, 3):
                     moves.append(resp["n"])
                 else:
                     moves.append(None)
             else:
-                check_keys("player %d's entry" % p, r, ["verdict"])
+                if r["response"] is not None or r["keep_running"]:
+                    fail("player %d faulted, and its entry is %r" % (p, r))
                 if r["verdict"] not in VERDICTS:
                     fail("player %d's verdict is %r" % (p, r["verdict"]))
                 moves.append(None)
         bad = [p for p in (0, 1) if moves[p] is None]
         if bad:
             scores = [0, 0] if len(bad) == 2 else [2 if p not in bad else 0 for p in (0, 1)]
+            # As Botzone's judges say why: an invalid move, or the verdict of a fault.
+            verdict = responses[str(bad[0])]["verdict"]
+            err = "INVALID_MOVE" if verdict == "OK" else "INVALID_INPUT_VERDICT_" + verdict
             return {"command": "finish", "content": {str(p): scores[p] for p in (0, 1)},
-                    "display": {"loser": bad, "responses": responses}}
+                    "display": {"loser": bad, "err": err, "responses": responses}}
         a, b = moves
         if beats(a, b):
             self.won[0] += 1
