@@ -20,6 +20,7 @@ pub(crate) mod decimal;
 pub mod folder;
 pub mod game;
 pub mod games;
+pub mod league;
 pub mod names;
 pub mod player;
 pub mod record;

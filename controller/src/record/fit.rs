@@ -286,7 +286,9 @@ impl FitSums {
             comp_size: vec![m; m],
             comp,
             quantile: Z975,
-            sigma2: Some(1.0),
+            // A comparison of equal players carries 1/4 of information (logit units): the
+            // noise of one comparison, on the Elo scale.
+            sigma2: Some(4.0 * ELO * ELO),
         }
     }
 }
@@ -361,7 +363,7 @@ pub struct Fitted {
     comp_size: Vec<usize>,
     /// The 95 % quantile of the intervals (Student's t or the normal).
     quantile: f64,
-    /// The residual variance (points), 1 for ranks.
+    /// The residual variance (points); for ranks, the noise of one comparison.
     sigma2: Option<f64>,
 }
 
