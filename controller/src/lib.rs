@@ -29,7 +29,7 @@ pub(crate) mod repo;
 pub mod report;
 pub mod sandbox;
 pub mod schedule;
-pub(crate) mod seed;
+pub mod seed;
 pub mod series;
 pub(crate) mod shard;
 pub mod signals;

@@ -3,4 +3,17 @@
 //! ([`crate::record::fit`]), and it stops when the ranking is settled ([`settle`]).
 
 pub mod choose;
+pub mod manifest;
+pub mod outputs;
+pub mod plan;
+pub mod run;
 pub mod settle;
+pub mod verify;
+
+/// The folder name of a game's default league (`results/league/<name>`): a game folder's path
+/// reduced to its last component.
+pub fn folder_name(game: &str) -> String {
+    std::path::Path::new(game)
+        .file_name()
+        .map_or_else(|| game.to_string(), |n| n.to_string_lossy().into_owned())
+}

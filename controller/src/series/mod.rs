@@ -23,19 +23,19 @@
 //! played or read back from `games.jsonl`, so a resumed series, a rebuilt leaderboard and a
 //! verification see the records exactly as an uninterrupted series did.
 
-mod dir;
-mod dispatch;
+pub(crate) mod dir;
+pub(crate) mod dispatch;
 mod lanes;
-mod lineup;
+pub(crate) mod lineup;
 pub mod manifest;
 pub mod merge;
-mod play;
+pub(crate) mod play;
 pub mod repeated;
-mod replay;
+pub(crate) mod replay;
 pub mod reporter;
 mod resume;
 mod resumed;
-mod run;
+pub(crate) mod run;
 pub mod sinks;
 mod threads;
 pub mod verify;
