@@ -57,6 +57,7 @@ struct Sim {
     rng: ChaCha8Rng,
     balancer: Option<Balancer>,
     key: u64,
+    cap: u64,
 }
 
 impl Sim {
@@ -79,6 +80,7 @@ impl Sim {
             rng: ChaCha8Rng::seed_from_u64(seed),
             balancer: None,
             key: seed.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            cap: CAP,
         }
     }
 
@@ -183,7 +185,7 @@ impl Sim {
     fn run(&mut self, alloc: Alloc, rule: Rule) -> u64 {
         let start = self.played;
         loop {
-            if self.settled(rule) || self.played >= CAP {
+            if self.settled(rule) || self.played >= self.cap {
                 return self.played - start;
             }
             let step = match rule {
@@ -286,6 +288,32 @@ fn no_choice(leagues: usize) {
 /// The 13th bot's strength: a new best.
 const NEWCOMER: f64 = 18.0;
 
+/// 7 at one table where ranks 2 and 3 are truly equal: any stop is a false claim that they
+/// are separated. How often each rule makes it within `cap` games.
+fn tie(leagues: usize, cap: u64) {
+    let truth = [20.0, 21.5, 21.5, 23.0, 24.5, 26.0, 27.5];
+    println!(
+        "7 bots at one table, ranks 2 and 3 equal (the rest 1.5 cows apart), K = 6, at most \
+         {cap} games, {leagues} leagues:"
+    );
+    for (name, rule) in [
+        ("--until-separated today (95 %, per game)", Rule::Fixed95),
+        ("sequence rule (per batch of 4)", Rule::Sequence),
+    ] {
+        let mut stopped = 0;
+        for s in 0..leagues {
+            let mut sim = Sim::new(&truth, 7, 6, 7000 + s as u64);
+            sim.cap = cap;
+            sim.run(Alloc::Balanced, rule);
+            stopped += usize::from(sim.played < cap);
+        }
+        println!(
+            "  {name:<44} declared the tie separated: {stopped}/{leagues} ({:.1} %)",
+            100.0 * stopped as f64 / leagues as f64
+        );
+    }
+}
+
 fn joining(leagues: usize) {
     // 12 bots 2 cows apart; the 13th is a new best, 2 cows ahead.
     let truth = field(12, 2.0);
@@ -347,6 +375,7 @@ fn main() {
         .unwrap_or(200);
     timing();
     no_choice(leagues);
+    tie(leagues, 3000);
     efficiency(leagues, 20, 4, 2.0);
     efficiency(leagues, 30, 10, 2.0);
     joining(leagues);

@@ -198,6 +198,8 @@ fn league(args: &take6::config::LeagueArgs) -> anyhow::Result<ExitCode> {
         min_games: args.min_games.unwrap_or(10),
         games: args.games,
         forever: args.forever,
+        players: args.table.players,
+        top: args.top,
     };
     let bar = BarSlot::default();
     let stop = Stop::install().context("cannot watch for Ctrl-C")?;

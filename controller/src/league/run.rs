@@ -38,6 +38,9 @@ pub struct Options {
     pub games: Option<u64>,
     /// Keep playing once settled.
     pub forever: bool,
+    /// `--players` and `--top` when given (a league keeps its own otherwise).
+    pub players: Option<usize>,
+    pub top: Option<usize>,
 }
 
 /// How a run ended.
@@ -99,6 +102,11 @@ pub async fn run(
         Some(m) => accept(m, settings, opts)?,
         None => fresh(settings, opts),
     };
+    // The league's own table size and top K, whatever the defaults say.
+    let mut own = settings.clone();
+    own.players = manifest.players;
+    own.top = manifest.top;
+    let settings = &own;
     let dir = SeriesDir {
         id: manifest.league.clone(),
         path: opts.dir.clone(),
@@ -396,13 +404,13 @@ fn accept(
             m.seed
         ));
     }
-    if m.players != settings.players {
+    if opts.players.is_some_and(|p| p != m.players) {
         return refuse(format!(
             "the league plays at tables of {}; --players cannot change it",
             m.players
         ));
     }
-    if m.top != settings.top {
+    if opts.top.is_some_and(|t| t != m.top) {
         return refuse(format!(
             "the league settles its top {}; --top cannot change it",
             m.top
