@@ -210,9 +210,18 @@ async fn batches(
 ) -> Result<(Reporter, Ended, u64), SeriesError> {
     let mut played = 0u64;
     let mut b = first;
+    // The tally of the games before batch b, kept as batches end (records in game order).
+    let mut tally = crate::record::Tally::with_model(ctx.rules.direction, ctx.rules.model);
+    let mut counted = 0;
     loop {
+        records.sort_by_key(|r| r.game);
+        let start = b * ctx.rules.batch as u64;
+        while counted < records.len() && records[counted].game < start {
+            plan::add_keyed(&mut tally, &manifest.versions, &records[counted]);
+            counted += 1;
+        }
         let field = manifest.field_of(b).to_vec();
-        let batch = plan::batch(ctx.rules, &manifest.versions, &field, records, b);
+        let batch = plan::batch_from(ctx.rules, &manifest.versions, &field, &tally, records, b);
         manifest.benched = batch
             .benched
             .iter()
