@@ -404,3 +404,80 @@ fn verify_catches_a_game_that_is_not_the_choice() {
         text(&out.stdout)
     );
 }
+
+/// Every game plays a league: Kingdomino (points, higher is better) and a Botzone game folder
+/// (verdicts, ranked by Bradley–Terry), each verifying, each with its report's version table.
+#[test]
+fn kingdomino_and_a_botzone_folder_play_leagues_that_verify() {
+    let kd = arena(&["kd-filler", "strict-kingdomino"]);
+    copy_dir(
+        &fixtures().join("kd-filler"),
+        &kd.path().join("bots/kd-two"),
+    );
+    let out = take6(
+        kd.path(),
+        &[
+            "league",
+            "--game",
+            "kingdomino",
+            "--bots",
+            "bots",
+            "--seed",
+            SEED,
+            "--players",
+            "2",
+            "--batch",
+            "4",
+            "--games",
+            "8",
+            "--jobs",
+            "2",
+            "--first-reply-ms",
+            "10000",
+            "--reply-ms",
+            "5000",
+        ],
+    );
+    assert_ok(&out);
+    let dir = kd.path().join("results/league/kingdomino");
+    let verified = take6(kd.path(), &["verify", dir.to_str().unwrap()]);
+    assert_ok(&verified);
+    let page = fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(page.contains("<h2>Versions</h2>") && page.contains("strict-kingdomino"));
+
+    let duel = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel");
+    let bz = arena(&["bz-py", "bz-c"]);
+    copy_dir(&fixtures().join("bz-py"), &bz.path().join("bots/bz-py2"));
+    let out = take6(
+        bz.path(),
+        &[
+            "league",
+            "--game",
+            duel.to_str().unwrap(),
+            "--bots",
+            "bots",
+            "--seed",
+            SEED,
+            "--players",
+            "2",
+            "--batch",
+            "4",
+            "--games",
+            "8",
+            "--jobs",
+            "2",
+        ],
+    );
+    assert_ok(&out);
+    let dir = bz.path().join("results/league/duel");
+    let verified = take6(bz.path(), &["verify", dir.to_str().unwrap()]);
+    assert_ok(&verified);
+    assert_eq!(
+        read_games_jsonl(std::io::BufReader::new(
+            fs::File::open(dir.join("games.jsonl")).unwrap()
+        ))
+        .unwrap()
+        .len(),
+        8
+    );
+}

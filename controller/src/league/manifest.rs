@@ -18,6 +18,7 @@ pub struct LeagueManifest {
     /// The league's id (the chain of `games.jsonl` starts from it).
     pub league: String,
     pub controller_version: String,
+    /// The game as `--game` finds it again: a name, or a game folder's path.
     pub game: String,
     pub seed: Seed,
     pub players: usize,

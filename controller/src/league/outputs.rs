@@ -1,7 +1,7 @@
 //! A league's outputs, replaced atomically after every batch: `leaderboard.csv` and
 //! `leaderboard.md` of the current versions (Markdown to paste into a README or an answer:
-//! rank, bot, games, score with its interval, separation mark, faults, status), and
-//! `league.toml`. Each is a pure function of the records and the manifest.
+//! rank, bot, games, score with its interval, separation mark, faults, status), `report.html`
+//! (the board and each bot's version history) and `league.toml`. Each is a pure function of the records and the manifest.
 
 use std::fmt::Write as _;
 
@@ -61,6 +61,12 @@ pub fn write(
     )?;
     let md = markdown(manifest, &board);
     replace_file(&dir.file(MARKDOWN), md.as_bytes(), false)?;
+    let all = plan::tally(rules, versions, records, u64::MAX).standings();
+    replace_file(
+        &dir.file(crate::report::REPORT),
+        report_html(manifest, &board, &all).as_bytes(),
+        false,
+    )?;
     Ok(md)
 }
 
@@ -75,11 +81,7 @@ pub fn markdown(manifest: &LeagueManifest, board: &[Standing]) -> String {
         } else {
             ""
         };
-        let score = match (s.rating, s.rating_ci95) {
-            (Some(r), Some(c)) => format!("{r:.2} ± {c:.2}"),
-            (Some(r), None) => format!("{r:.2}"),
-            _ => String::new(),
-        };
+        let score = score_text(s);
         let benched = manifest.benched.iter().find(|b| b.name == s.bot);
         let status = match benched {
             Some(b) => format!("benched: {}", markdown_cell(&b.reason)),
@@ -112,4 +114,157 @@ pub fn markdown(manifest: &LeagueManifest, board: &[Standing]) -> String {
         }
     }
     md
+}
+
+/// `report.html` of a league: one self-contained page (no script, nothing fetched) with the
+/// board, each bot's version history (every version with its folder's SHA-256, the games it
+/// played and its span of game numbers, and its fitted score while it played, old versions
+/// included), the benched and skipped bots with why. Every name and reason through
+/// [`crate::untrusted::html`].
+pub fn report_html(manifest: &LeagueManifest, board: &[Standing], all: &[Standing]) -> String {
+    use crate::untrusted::html;
+    let mut page = String::from(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>take6 league</title>\
+         <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}\
+         td,th{border:1px solid #ccc;padding:.2em .6em}td.num{text-align:right}\
+         code{font-size:.85em}</style></head><body>",
+    );
+    let _ = write!(
+        page,
+        "<h1>League of {}</h1><p>Seed {}, tables of {}, batches of {} games, top {} settled \
+         at a 5 % error rate under repeated looks; {} games in {} runs.</p>",
+        html(&manifest.game),
+        manifest.seed,
+        manifest.players,
+        manifest.batch,
+        manifest.top,
+        manifest.games_played,
+        manifest.runs
+    );
+    page.push_str(
+        "<h2>Leaderboard</h2><table><tr><th>rank</th><th>bot</th><th>games</th>\
+         <th>score ± 95 %</th><th>faults</th><th>status</th></tr>",
+    );
+    for s in board {
+        let mark = if s.separated_from_above == Some(false) {
+            "~"
+        } else {
+            ""
+        };
+        let status = manifest
+            .benched
+            .iter()
+            .find(|b| b.name == s.bot)
+            .map_or_else(
+                || "playing".to_string(),
+                |b| format!("benched: {}", html(&b.reason)),
+            );
+        let _ = write!(
+            page,
+            "<tr><td class=\"num\">{}{mark}</td><td>{}</td><td class=\"num\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{status}</td></tr>",
+            s.rank,
+            html(&s.bot),
+            s.games,
+            score_text(s),
+            s.faults
+        );
+    }
+    page.push_str(
+        "</table><h2>Versions</h2><table><tr><th>bot</th><th>version</th><th>games</th>\
+         <th>game numbers</th><th>score ± 95 %</th><th>SHA-256 of its folder</th></tr>",
+    );
+    for v in &manifest.versions {
+        let fitted = all.iter().find(|s| s.bot == v.key());
+        let span = match v.until_game {
+            Some(u) => format!("{} – {}", v.from_game, u.saturating_sub(1)),
+            None => format!("{} –", v.from_game),
+        };
+        let _ = write!(
+            page,
+            "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{span}</td>\
+             <td class=\"num\">{}</td><td><code>{}</code></td></tr>",
+            html(&v.name),
+            v.version,
+            fitted.map_or(0, |s| s.games),
+            fitted.map(score_text).unwrap_or_default(),
+            html(&v.hash)
+        );
+    }
+    page.push_str("</table>");
+    for (title, list) in [
+        ("Benched", &manifest.benched),
+        ("Skipped this run", &manifest.skipped),
+    ] {
+        if !list.is_empty() {
+            let _ = write!(page, "<h2>{title}</h2><ul>");
+            for b in list {
+                let _ = write!(page, "<li>{}: {}</li>", html(&b.name), html(&b.reason));
+            }
+            page.push_str("</ul>");
+        }
+    }
+    page.push_str("</body></html>\n");
+    page
+}
+
+fn score_text(s: &Standing) -> String {
+    match (s.rating, s.rating_ci95) {
+        (Some(r), Some(c)) => format!("{r:.2} ± {c:.2}"),
+        (Some(r), None) => format!("{r:.2}"),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(name: &str) -> Vec<Standing> {
+        let mut t = crate::record::Tally::default();
+        for i in 0..4u32 {
+            t.add(&GameRecord {
+                players: vec![name.to_string(), "b".into()],
+                builtin: vec![false, false],
+                rounds: vec![crate::record::RoundRecord {
+                    cows: vec![i, 9],
+                    penalty: vec![0, 0],
+                    scores: vec![i, 9],
+                    ..Default::default()
+                }],
+                ..GameRecord::default()
+            });
+        }
+        t.standings()
+    }
+
+    fn manifest() -> LeagueManifest {
+        toml::from_str(
+            "league = \"l\"\ncontroller_version = \"0\"\ngame = \"take6\"\nseed = 1\nplayers = 2\n\
+             batch = 4\ntop = 1\nmin_games = 2\nalpha = 0.05\nruns = 1\nbatches = 1\n\
+             games_played = 4\n",
+        )
+        .unwrap()
+    }
+
+    /// A name a bot chose cannot add a cell, a link, an image or a tag to the Markdown
+    /// table, nor a tag or a script to the page.
+    #[test]
+    fn hostile_names_stay_text_in_the_markdown_and_the_page() {
+        let name = "x|y](http://e.vil)![i](j)<script>`*_~\u{202e}";
+        let b = board(name);
+        let md = markdown(&manifest(), &b);
+        let row = md.lines().find(|l| l.contains("x\\|y")).unwrap();
+        assert_eq!(row.matches(" | ").count() + 2, 7, "six cells: {row}");
+        for bad in ["](", "![", "<script>", "`*", "\u{202e}"] {
+            assert!(!row.contains(bad), "{bad} in {row}");
+        }
+        assert!(
+            row.contains("&lt;script&gt;") && row.contains("\\u{202e}"),
+            "{row}"
+        );
+        let page = report_html(&manifest(), &b, &b);
+        assert!(!page.contains("<script>") && page.contains("&lt;script&gt;"));
+        assert!(!page.contains('\u{202e}'));
+    }
 }

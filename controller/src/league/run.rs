@@ -368,7 +368,7 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
     LeagueManifest {
         league: format!("league-{stamp}"),
         controller_version: env!("CARGO_PKG_VERSION").to_string(),
-        game: settings.game.name().to_string(),
+        game: settings.game.spec(),
         seed: settings.seed,
         players: settings.players,
         batch: opts.batch,
