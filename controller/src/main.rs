@@ -194,8 +194,8 @@ fn league(args: &take6::config::LeagueArgs) -> anyhow::Result<ExitCode> {
     });
     let opts = take6::league::run::Options {
         dir: dir.clone(),
-        batch: args.batch.map_or(8, |b| b as usize),
-        min_games: args.min_games.unwrap_or(10),
+        batch: args.batch.map(|b| b as usize),
+        min_games: args.min_games,
         games: args.games,
         forever: args.forever,
         players: args.table.players,

@@ -367,7 +367,19 @@ fn a_settled_league_says_so_and_plays_nothing() {
         text(&again.stdout)
     );
     assert_eq!(games(cwd).len(), played);
+    // --forever keeps the hill playing (here for one batch, --games bounding the run).
+    let more = league(cwd, &[&flags[..], &["--forever", "--games", "8"]].concat());
+    assert_ok(&more);
+    assert_eq!(games(cwd).len(), played + 8);
     assert_verifies(cwd);
+    // What fixes the choices cannot change.
+    let refused = league(cwd, &[&flags[..1], &["3", "--top", "1"]].concat());
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("--players cannot change it"),
+        "{}",
+        text(&refused.stderr)
+    );
 }
 
 /// `take6 verify` re-derives each batch's choice: a game whose seats were swapped (and the

@@ -30,10 +30,10 @@ use crate::table::TableSeat;
 pub struct Options {
     /// The league's folder.
     pub dir: PathBuf,
-    /// Games per batch, when the league is made.
-    pub batch: usize,
-    /// Games a new version plays first.
-    pub min_games: u64,
+    /// Games per batch, when the league is made (default 8).
+    pub batch: Option<usize>,
+    /// Games a new version plays first, when the league is made (default 10).
+    pub min_games: Option<u64>,
     /// Play at most this many games in this run.
     pub games: Option<u64>,
     /// Keep playing once settled.
@@ -371,9 +371,9 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
         game: settings.game.spec(),
         seed: settings.seed,
         players: settings.players,
-        batch: opts.batch,
+        batch: opts.batch.unwrap_or(8),
         top: settings.top,
-        min_games: opts.min_games,
+        min_games: opts.min_games.unwrap_or(10),
         alpha: 0.05,
         runs: 0,
         batches: 0,
@@ -417,6 +417,18 @@ fn accept(
         return refuse(format!(
             "the league plays at tables of {}; --players cannot change it",
             m.players
+        ));
+    }
+    if opts.batch.is_some_and(|b| b != m.batch) {
+        return refuse(format!(
+            "the league plays batches of {}; --batch cannot change it",
+            m.batch
+        ));
+    }
+    if opts.min_games.is_some_and(|g| g != m.min_games) {
+        return refuse(format!(
+            "a new version of the league plays {} games first; --min-games cannot change it",
+            m.min_games
         ));
     }
     if opts.top.is_some_and(|t| t != m.top) {
