@@ -493,3 +493,53 @@ fn kingdomino_and_a_botzone_folder_play_leagues_that_verify() {
         8
     );
 }
+
+/// A bot skipped for a run (its launch cannot start) sits that run out and keeps its version:
+/// back as it was, it is the same bot, not a new version.
+#[test]
+fn a_bot_skipped_for_a_run_keeps_its_version() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = arena(&["first", "lowest", "honest"]);
+    let cwd = tmp.path();
+    let flags = [
+        "--players",
+        "3",
+        "--batch",
+        "4",
+        "--games",
+        "4",
+        "--jobs",
+        "2",
+    ];
+    assert_ok(&league(cwd, &flags));
+    let launch = cwd.join("bots/honest/launch");
+    fs::set_permissions(&launch, fs::Permissions::from_mode(0o644)).unwrap();
+    let out = league(cwd, &flags);
+    assert!(
+        text(&out.stderr).contains("honest"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        games(cwd)
+            .range(4..)
+            .all(|(_, (_, p, _))| !p.contains(&"honest".to_string()))
+    );
+    fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
+    assert_ok(&league(cwd, &flags));
+    let m = manifest(cwd);
+    let honest: Vec<&toml::Value> = m["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["name"].as_str() == Some("honest"))
+        .collect();
+    assert_eq!(honest.len(), 1, "{honest:?}");
+    assert!(honest[0].get("until_game").is_none());
+    assert!(
+        games(cwd)
+            .range(8..)
+            .any(|(_, (_, p, _))| p.contains(&"honest".to_string()))
+    );
+    assert_verifies(cwd);
+}

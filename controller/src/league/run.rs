@@ -510,13 +510,15 @@ fn join(
         };
         members.push((version.key(), bot.name.clone()));
     }
-    // A folder gone: its version leaves.
+    // A folder gone: its version leaves. One skipped this run (its build failed, say) only
+    // sits the run out: its version stays.
     for v in manifest
         .versions
         .iter_mut()
         .filter(|v| v.until_game.is_none())
     {
-        if !lineup.bots.iter().any(|(b, _)| b.name == v.name) {
+        let skipped = lineup.skipped.iter().any(|s| s.name == v.name);
+        if !skipped && !lineup.bots.iter().any(|(b, _)| b.name == v.name) {
             v.until_game = Some(start);
         }
     }
