@@ -19,7 +19,7 @@
 //! which implies `M_t ≥ 1 / α'` (there `Φ ≥ 0.98` for any `α' ≤ 5 %`), with `α' = alpha / K`
 //! (Bonferroni over the K adjacent pairs) and `ρ` the information where the boundary is
 //! tightest ([`RHO`]). The error it controls is the one that matters, a pair settled in the
-//! wrong order. It never falls below about 3.0 at `alpha` = 5 %, K = 3 (a fixed 95 % test
+//! wrong order. It never falls below about 3.2 at `alpha` = 5 %, K = 3 (a fixed 95 % test
 //! uses 1.96), so a settled ranking costs more games than today's uncorrected
 //! `--until-separated`, and stays right at the stated rate.
 
