@@ -46,6 +46,12 @@ pub trait Game: Send + Sync + 'static {
     /// Which way scores point.
     fn direction(&self) -> Direction;
 
+    /// How the ranking is fitted to its games: points (the default) or, for a game whose
+    /// scores only rank its seats, ranks ([`crate::record::fit`]).
+    fn model(&self) -> crate::record::Model {
+        crate::record::Model::Points
+    }
+
     /// How the game times each bot when the series leaves the reply limits at the game's
     /// defaults, if not by [`Game::default_limits`] alone (a Botzone game: per bot, by its
     /// language): said on `run`'s and `check`'s limits line.

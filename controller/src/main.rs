@@ -136,6 +136,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Clean(args) => return clean(&args),
         Command::New(args) => return new_bot(&args),
+        Command::League(args) => return league(&args),
     };
     play_series(start)
 }
@@ -178,6 +179,88 @@ fn leaderboard(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `take6 league`: a run on a league folder under the signal watch; 130 (or 128 + the
+/// signal) when a stop cut it short.
+fn league(args: &take6::config::LeagueArgs) -> anyhow::Result<ExitCode> {
+    let run = take6::config::RunArgs {
+        table: args.table.clone(),
+        game: args.game.clone(),
+        top: args.top,
+        jobs: args.jobs,
+        ..Default::default()
+    };
+    let mut settings = Settings::resolve(&run)?;
+    settings.fetch_bots()?;
+    let dir = args.league.clone().unwrap_or_else(|| {
+        settings
+            .results
+            .join("league")
+            .join(take6::league::folder_name(settings.game.name()))
+    });
+    let opts = take6::league::run::Options {
+        dir: dir.clone(),
+        batch: args.batch.map(|b| b as usize),
+        min_games: args.min_games,
+        games: args.games,
+        forever: args.forever,
+        players: args.table.players,
+        top: args.top,
+    };
+    let bar = BarSlot::default();
+    let stop = Stop::install().context("cannot watch for Ctrl-C")?;
+    std::fs::create_dir_all(dir.join("logs"))
+        .with_context(|| format!("cannot make {}", dir.display()))?;
+    let series_dir = SeriesDir {
+        id: String::new(),
+        path: dir.clone(),
+    };
+    init_logging(&series_dir, bar.clone())?;
+    signals::playing(&dir);
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let result = runtime.block_on(take6::league::run::run(
+        &settings,
+        &opts,
+        stop.requested(),
+        bar,
+    ));
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    signals::kill_children();
+    let interrupted = ExitCode::from(stop.received().map_or(INTERRUPTED, signals::exit_code));
+    match result {
+        Ok(outcome) if outcome.ended == take6::league::run::Ended::Interrupted => Ok(interrupted),
+        Ok(_) => Ok(ExitCode::SUCCESS),
+        Err(e @ SeriesError::InterruptedBeforeGames) => {
+            eprintln!("take6: {e}");
+            Ok(interrupted)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `take6 verify` of a league folder.
+fn league_verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let check = take6::league::verify::verify(dir)?;
+    if check.ok() {
+        println!(
+            "{}: {} verified: the chain is intact, every game follows the rules and its \
+             seed, and every batch seats what the league's choice gives from the batches \
+             before it",
+            dir.display(),
+            take6::names::count(check.games, "game"),
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{}: does NOT verify ({} read)",
+        dir.display(),
+        take6::names::count(check.games, "game")
+    );
+    for problem in &check.problems {
+        println!("  {}", untrusted::terminal_text(&problem.to_string()));
+    }
+    Ok(ExitCode::FAILURE)
 }
 
 /// `take6 new`: a starter bot's files, and how to try it.
@@ -426,6 +509,9 @@ fn clean(args: &take6::config::CleanArgs) -> anyhow::Result<ExitCode> {
 
 /// `take6 verify`: the verdict on stdout, exit 1 when the series does not verify.
 fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
+    if take6::league::verify::is_league(dir) {
+        return league_verify(dir);
+    }
     let check = series::verify(dir)?;
     if check.ok() {
         println!(

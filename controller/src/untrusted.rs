@@ -188,6 +188,31 @@ pub fn csv_cell(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Untrusted text for a cell of a Markdown table (`leaderboard.md`, pasted into a README or a
+/// Stack Exchange answer): invisible characters shown as escapes, every ASCII punctuation
+/// character Markdown could read as syntax backslash-escaped (a `|` never starts a new cell),
+/// `<`, `>` and `&` written as entities (no tag, no HTML entity), line breaks as spaces: a
+/// name is shown as itself and never becomes a link, an image, a tag or a new cell.
+pub fn markdown_cell(text: &str) -> String {
+    let mut visible_text = String::with_capacity(text.len());
+    visible(text, &mut visible_text);
+    let mut out = String::with_capacity(visible_text.len() + 8);
+    for c in visible_text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '(' | ')' | '|' | '!' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Untrusted text for a page's script to show with `textContent` (the JSON data of
 /// report.html's viewer, which JSON-escapes it): every invisible character shown as its
 /// escape, so that no bidirectional override reorders the page; uncapped.

@@ -39,6 +39,23 @@ fn take6(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// Each player's row of a `leaderboard.csv` by name, without the columns issue 38 changed
+/// (`rank` and `rating` now come from the fit to all games, `rating_ci95` is new): the
+/// tallies themselves are what they were.
+fn same_columns(csv: &str) -> Vec<String> {
+    let mut rows: Vec<String> = csv
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            cells[1..9].join(",")
+        })
+        .collect();
+    rows.sort();
+    assert!(!rows.is_empty());
+    rows
+}
+
 #[test]
 fn older_series_verify_and_rebuild_the_same_leaderboard() {
     for name in ["bots", "rounds", "summary"] {
@@ -50,11 +67,8 @@ fn older_series_verify_and_rebuild_the_same_leaderboard() {
         let old = fs::read_to_string(dir.join("leaderboard.csv")).unwrap();
         fs::remove_file(dir.join("leaderboard.csv")).unwrap();
         assert_ok(&take6(&["leaderboard", path]));
-        assert_eq!(
-            fs::read_to_string(dir.join("leaderboard.csv")).unwrap(),
-            old,
-            "{name}"
-        );
+        let new = fs::read_to_string(dir.join("leaderboard.csv")).unwrap();
+        assert_eq!(same_columns(&new), same_columns(&old), "{name}");
         if name != "summary" {
             let replay = take6(&["replay", path, "0"]);
             assert_ok(&replay);
@@ -78,11 +92,8 @@ fn kingdomino_series_of_before_the_game_trait_verify_rebuild_and_replay() {
         let old = fs::read_to_string(dir.join("leaderboard.csv")).unwrap();
         fs::remove_file(dir.join("leaderboard.csv")).unwrap();
         assert_ok(&take6(&["leaderboard", path]));
-        assert_eq!(
-            fs::read_to_string(dir.join("leaderboard.csv")).unwrap(),
-            old,
-            "{name}"
-        );
+        let new = fs::read_to_string(dir.join("leaderboard.csv")).unwrap();
+        assert_eq!(same_columns(&new), same_columns(&old), "{name}");
         let replay = take6(&["replay", path, "0"]);
         assert_ok(&replay);
         assert!(

@@ -86,6 +86,44 @@ pub enum Command {
     /// Write a bot folder to start from: source in --lang that reads the protocol, plays a
     /// legal move and flushes; take6 writes its build and launch. Check it with take6 check.
     New(crate::starter::NewArgs),
+    /// A hill that lives across runs: new and changed bots join the league's games (a changed
+    /// folder is a new version), the next games are chosen to settle the top K, and it stops
+    /// when their order is settled with a 5 % error rate under repeated looks. Writes
+    /// leaderboard.csv, leaderboard.md, games.jsonl and league.toml after every batch.
+    #[command(args_override_self = true)]
+    League(LeagueArgs),
+}
+
+/// Flags of `take6 league`.
+#[derive(Debug, Default, Clone, Args)]
+pub struct LeagueArgs {
+    /// The flags `take6 run` shares (bots, table, seed, limits, sandbox).
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// The game: take6, kingdomino or a game folder [default: take6]
+    #[arg(long, value_name = "GAME")]
+    pub game: Option<String>,
+    /// The league's folder [default: results/league/GAME]
+    #[arg(long, value_name = "DIR")]
+    pub league: Option<PathBuf>,
+    /// How many leading ranks must be settled [default: 3]
+    #[arg(long, value_name = "K")]
+    pub top: Option<usize>,
+    /// Games played at once (the games do not depend on it) [default: the number of CPUs]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Play at most N more games in this run (whole batches)
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
+    /// Keep playing and re-ranking once the ranking is settled (until Ctrl-C or --games)
+    #[arg(long)]
+    pub forever: bool,
+    /// Games per batch, fixed when the league is made [default: 8]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub batch: Option<u64>,
+    /// Games a new version plays first, before the choice looks at the ranking [default: 10]
+    #[arg(long, value_name = "N")]
+    pub min_games: Option<u64>,
 }
 
 /// Flags of `take6 merge`.

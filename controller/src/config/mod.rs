@@ -28,7 +28,9 @@ mod machine;
 
 use bounds::Bounds;
 use file::{FileConfig, read_file};
-pub use flags::{CheckArgs, CleanArgs, Cli, Command, MergeArgs, PlayArgs, RunArgs, TableArgs};
+pub use flags::{
+    CheckArgs, CleanArgs, Cli, Command, LeagueArgs, MergeArgs, PlayArgs, RunArgs, TableArgs,
+};
 
 /// The name of the settings file looked for in the current directory.
 pub const CONFIG_FILE: &str = "take6.toml";

@@ -14,8 +14,10 @@ pub(crate) fn format_wins(wins: f64) -> String {
 
 /// The leaderboard as CSV (`leaderboard.csv`), a pure function of the standings so it can be
 /// rewritten after every game and snapshot-tested. Columns:
-/// `rank,bot,builtin,games,total_score,mean_score,ci95,wins,faults`; means and CIs with three
-/// decimals, `ci95` empty below two games, wins with at most two decimals.
+/// `rank,bot,builtin,games,total_score,mean_score,ci95,wins,faults,rating,rating_ci95`; means
+/// and CIs with three decimals, `ci95` empty below two games, wins with at most two decimals;
+/// `rating` the fitted score that ranks ([`super::fit`]) and `rating_ci95` its interval's
+/// half-width, with three decimals.
 pub fn leaderboard_csv(standings: &[Standing]) -> Vec<u8> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let header = [
@@ -29,6 +31,7 @@ pub fn leaderboard_csv(standings: &[Standing]) -> Vec<u8> {
         "wins",
         "faults",
         "rating",
+        "rating_ci95",
     ];
     // Writing to a Vec cannot fail: the only errors csv can report here are I/O errors.
     w.write_record(header).expect("writing CSV to memory");
@@ -43,7 +46,8 @@ pub fn leaderboard_csv(standings: &[Standing]) -> Vec<u8> {
             s.ci95.map(|c| format!("{c:.3}")).unwrap_or_default(),
             format_wins(s.wins),
             s.faults.to_string(),
-            s.rating.map(|r| format!("{r:.2}")).unwrap_or_default(),
+            s.rating.map(|r| format!("{r:.3}")).unwrap_or_default(),
+            s.rating_ci95.map(|c| format!("{c:.3}")).unwrap_or_default(),
         ])
         .expect("writing CSV to memory");
     }
@@ -108,7 +112,7 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         .any(|s| s.separated_from_above == Some(false))
     {
         out.push_str(&format!(
-            "{NOT_SEPARATED}: not separated at 95 % from the rank above (see headtohead.csv)\n"
+            "{NOT_SEPARATED}: not separated at 95 % from the rank above by the fitted rating\n"
         ));
     }
     if let Some(note) = top_disagreement(standings) {
@@ -168,7 +172,11 @@ fn summary_rows(standings: &[Standing]) -> Vec<[String; 7]> {
                 s.games.to_string(),
                 mean,
                 format_wins(s.wins),
-                s.rating.map(|r| format!("{r:.2}")).unwrap_or_default(),
+                match (s.rating, s.rating_ci95) {
+                    (Some(r), Some(c)) => format!("{r:.2} ± {c:.2}"),
+                    (Some(r), None) => format!("{r:.2}"),
+                    _ => String::new(),
+                },
                 faults,
             ]
         })
@@ -184,7 +192,7 @@ fn aligned(header: &[String; 7], rows: &[[String; 7]]) -> String {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let left = [false, true, false, true, false, false, true];
+    let left = [false, true, false, true, false, true, true];
     let line = |cells: &[String]| {
         let parts: Vec<String> = cells
             .iter()
@@ -211,8 +219,8 @@ fn aligned(header: &[String; 7], rows: &[[String; 7]]) -> String {
     out
 }
 
-/// When the wins or the rating put another player first than the mean score does (which
-/// decides the rank), a line that says so; `None` when they agree.
+/// When the wins or the mean score put another player first than the fitted rating does
+/// (which decides the rank), a line that says so; `None` when they agree.
 pub fn top_disagreement(standings: &[Standing]) -> Option<String> {
     let first: Vec<&Standing> = standings.iter().filter(|s| s.rank == 1).collect();
     if first.is_empty() {
@@ -233,19 +241,22 @@ pub fn top_disagreement(standings: &[Standing]) -> Option<String> {
             format_wins(w.wins)
         ));
     }
-    let best_rating = standings
+    // The mean's direction is the rating's for points; which way is better is told by the
+    // order of the first two ranks' ratings, or taken as lower (Take 6) by default.
+    let lower = is_lower(standings);
+    let better = |a: f64, b: f64| if lower { a < b } else { a > b };
+    let best_mean = standings
         .iter()
-        .filter_map(|s| s.rating)
-        .fold(f64::NEG_INFINITY, f64::max);
-    if let Some(r) = standings.iter().find(|s| {
-        s.rating == Some(best_rating)
-            && first
-                .iter()
-                .all(|f| f.rating.is_some_and(|fr| fr < best_rating))
-    }) {
+        .map(|s| s.mean_score)
+        .reduce(|a, b| if better(b, a) { b } else { a });
+    if let Some(best) = best_mean
+        && let Some(m) = standings
+            .iter()
+            .find(|s| s.mean_score == best && first.iter().all(|f| better(best, f.mean_score)))
+    {
         others.push(format!(
-            "by rating {} leads ({best_rating:.2})",
-            untrusted::terminal(&r.bot)
+            "by mean score {} leads ({best:.2})",
+            untrusted::terminal(&m.bot)
         ));
     }
     if others.is_empty() {
@@ -253,7 +264,7 @@ pub fn top_disagreement(standings: &[Standing]) -> Option<String> {
     }
     // Names through the terminal's door: the report escapes this line again for HTML.
     Some(format!(
-        "The rank is by mean score, which puts {} first; {}.\n",
+        "The rank is by the rating fitted to all games, which puts {} first; {}.\n",
         first
             .iter()
             .map(|s| untrusted::terminal(&s.bot))
@@ -263,21 +274,24 @@ pub fn top_disagreement(standings: &[Standing]) -> Option<String> {
     ))
 }
 
+/// Whether the standings' ratings go lower-is-better: the first rated rank's rating below the
+/// last's (Take 6), true when they cannot tell.
+fn is_lower(standings: &[Standing]) -> bool {
+    let rated: Vec<f64> = standings.iter().filter_map(|s| s.rating).collect();
+    match (rated.first(), rated.last()) {
+        (Some(a), Some(b)) if a != b => a < b,
+        _ => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::record::fixtures::{series, tally};
 
-    /// The standings of the fixture series, rated (its games numbered in order).
+    /// The standings of the fixture series, rated by the fit.
     fn rated() -> Vec<Standing> {
-        let mut ratings = crate::record::Ratings::default();
-        for (n, mut g) in series().into_iter().enumerate() {
-            g.game = n as u64;
-            ratings.add(&g);
-        }
-        let mut standings = tally(&series()).standings();
-        ratings.fill(&mut standings);
-        standings
+        tally(&series()).standings()
     }
 
     #[test]
@@ -308,19 +322,28 @@ mod tests {
         assert!(!table.contains("Skipped"));
         assert_eq!(
             table.lines().count(),
-            1 + 5 + 1,
-            "header, rows, the ~ legend"
+            1 + 5 + 1 + 1,
+            "header, rows, the ~ legend, the note that the mean puts alice first"
         );
     }
 
     /// Issue 30: the summary says when the wins or the rating put another player first.
     #[test]
-    fn the_summary_says_when_wins_or_rating_disagree_about_the_top() {
-        let mut standings = rated();
+    fn the_summary_says_when_wins_or_the_mean_disagree_about_the_top() {
+        let games: Vec<crate::record::GameRecord> = (0..12u32)
+            .map(|i| {
+                crate::record::fixtures::result(
+                    &["best", "x", "y"],
+                    &[2 + i % 3, 8 + i % 2, 9 - i % 2],
+                    &[],
+                )
+            })
+            .collect();
+        let mut standings = tally(&games).standings();
         assert_eq!(top_disagreement(&standings), None, "they agree here");
         let last = standings.len() - 1;
         standings[last].wins = 99.0;
-        standings[last].rating = Some(1000.0);
+        standings[last].mean_score = 1.0;
         let name = standings[last].bot.clone();
         let first: Vec<&str> = standings
             .iter()
@@ -332,8 +355,8 @@ mod tests {
         assert_eq!(
             note,
             format!(
-                "The rank is by mean score, which puts {first} first; by wins {name} leads \
-                 (99); by rating {name} leads (1000.00).\n"
+                "The rank is by the rating fitted to all games, which puts {first} first; by \
+                 wins {name} leads (99); by mean score {name} leads (1.00).\n"
             )
         );
         assert!(summary_table(&standings, &[]).ends_with(&note));

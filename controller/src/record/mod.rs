@@ -49,20 +49,20 @@ impl Direction {
 }
 
 pub mod export;
+pub mod fit;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod interner;
 pub mod jsonl;
 pub mod level;
 mod line;
-pub mod rating;
 pub mod stats;
 pub mod tally;
 
 pub use export::{headtohead_csv, leaderboard_csv, summary_table};
+pub use fit::{Fitted, Model};
 pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_jsonl};
 pub use level::Level;
-pub use rating::Ratings;
 pub use tally::{HeadToHead, Standing, Tally, top_separated};
 
 /// The name of the game a record is of (`take6`, `kingdomino`, a loaded game's name): the

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::Direction;
 use super::GameRecord;
+use super::fit::{FitSums, Fitted, Model};
 
 /// Wins are kept as integer multiples of `1 / WIN_UNITS`, so that a win shared by up to ten
 /// tied seats is exact and the sum does not depend on the order games are added in.
@@ -56,6 +57,8 @@ pub struct Tally {
     seats: Vec<u32>,
     /// Which way the games' scores point (every game of a series is of one game).
     direction: Direction,
+    /// The sums behind the fitted ranking.
+    fit: FitSums,
 }
 
 impl Default for Tally {
@@ -68,6 +71,7 @@ impl Default for Tally {
             pairs: PairMap::default(),
             seats: Vec::new(),
             direction: Direction::Lower,
+            fit: FitSums::default(),
         }
     }
 }
@@ -152,10 +156,26 @@ impl Tally {
     /// [`crate::game::Game::direction`]); [`Tally::default`] is a tally of lower-is-better
     /// games.
     pub fn new(direction: Direction) -> Tally {
+        Tally::with_model(direction, Model::Points)
+    }
+
+    /// A tally whose ranking is fitted with `model` ([`crate::game::Game::model`]).
+    pub fn with_model(direction: Direction, model: Model) -> Tally {
         Tally {
             direction,
+            fit: FitSums::new(model, direction),
             ..Tally::default()
         }
+    }
+
+    /// The ranking fitted to every game added so far.
+    pub fn fitted(&self) -> Fitted {
+        self.fit.fit(&self.names)
+    }
+
+    /// The number of player `name`, if it played.
+    pub fn id(&self, name: &str) -> Option<u32> {
+        self.names.get(name)
     }
 
     /// Adds one finished game. The best score wins (the lowest in Take 6, the highest in
@@ -182,6 +202,8 @@ impl Tally {
             }
             self.seats.push(id);
         }
+        let faulted = |seat: usize| record.faults().any(|(_, f)| f.seat == seat);
+        self.fit.add(&self.seats, &scores, faulted);
         for (i, &a) in self.seats.iter().enumerate() {
             for (j, &b) in self.seats.iter().enumerate().skip(i + 1) {
                 let (key, flip) = pair_key(a, b);
@@ -252,28 +274,6 @@ impl Tally {
             .collect()
     }
 
-    /// Whether `upper` (ranked above) is separated from `lower` at 95 %: by the paired
-    /// difference of their scores at shared tables when they shared at least two, else by
-    /// their own intervals (the difference of the means against the combined half-widths).
-    fn separated(&self, upper: &Standing, lower: &Standing) -> bool {
-        // The test is the same whichever way the pair is oriented.
-        let pair = match (self.names.get(&upper.bot), self.names.get(&lower.bot)) {
-            (Some(a), Some(b)) => self.pairs.get(pair_key(a, b).0),
-            _ => None,
-        };
-        if let Some(p) = pair.filter(|p| p.games >= 2) {
-            return p.ci95().is_some_and(|ci| p.mean().abs() > ci);
-        }
-        let gap = match self.direction {
-            Direction::Lower => lower.mean_score - upper.mean_score,
-            Direction::Higher => upper.mean_score - lower.mean_score,
-        };
-        match (upper.ci95, lower.ci95) {
-            (Some(a), Some(b)) => gap > a.hypot(b),
-            _ => false,
-        }
-    }
-
     /// How many games have been added.
     pub fn games(&self) -> u64 {
         self.games
@@ -284,31 +284,51 @@ impl Tally {
         self.void
     }
 
-    /// The leaderboard: one row per player that played, best mean score first (ascending for
-    /// Take 6, descending for Kingdomino), then name; equal means share a rank (standard competition ranking, "1224").
+    /// The leaderboard: one row per player that played, best fitted score first (see
+    /// [`super::fit`]: the lowest for Take 6, the highest for Kingdomino), then name; equal
+    /// scores share a rank (standard competition ranking, "1224"). Each rank but the first
+    /// says whether the fit separates it at 95 % from the rank above.
     pub fn standings(&self) -> Vec<Standing> {
-        let mut players: Vec<(&String, &PlayerTally)> = self
-            .by_name()
-            .into_iter()
+        self.standings_with(&self.fitted())
+    }
+
+    /// [`Tally::standings`] by a fit already made.
+    pub fn standings_with(&self, fitted: &Fitted) -> Vec<Standing> {
+        let mut players: Vec<(u32, &PlayerTally, f64)> = (0..self.names.len() as u32)
+            .map(|id| (id, &self.players[id as usize]))
             .filter(|(_, p)| p.games > 0)
+            .map(|(id, p)| (id, p, fitted.score(id).unwrap_or(f64::NAN)))
             .collect();
-        // Compare means exactly, as fractions, so equal means tie whatever their float value.
-        let higher = self.direction == Direction::Higher;
-        let cmp_mean = |a: &PlayerTally, b: &PlayerTally| {
-            let order = (u128::from(a.total_score) * u128::from(b.games))
-                .cmp(&(u128::from(b.total_score) * u128::from(a.games)));
-            if higher { order.reverse() } else { order }
+        let name = |id: u32| self.names.name(id);
+        let lower = fitted.direction() == Direction::Lower;
+        // Equal up to rounding: a fit by floating point gives equal players scores equal to
+        // about 1e-12.
+        let same = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+        let cmp = |a: f64, b: f64| match (same(a, b), lower) {
+            (true, _) => std::cmp::Ordering::Equal,
+            (false, true) => a.total_cmp(&b),
+            (false, false) => b.total_cmp(&a),
         };
-        players.sort_by(|(an, a), (bn, b)| cmp_mean(a, b).then_with(|| an.cmp(bn)));
+        players.sort_by(|a, b| {
+            let by_score = if same(a.2, b.2) {
+                std::cmp::Ordering::Equal
+            } else if lower {
+                a.2.total_cmp(&b.2)
+            } else {
+                b.2.total_cmp(&a.2)
+            };
+            by_score.then_with(|| name(a.0).cmp(name(b.0)))
+        });
         let mut out: Vec<Standing> = Vec::with_capacity(players.len());
-        for (i, &(name, p)) in players.iter().enumerate() {
+        for (i, &(id, p, score)) in players.iter().enumerate() {
             let rank = match i.checked_sub(1) {
-                Some(prev) if cmp_mean(players[prev].1, p).is_eq() => out[prev].rank,
+                Some(prev) if cmp(players[prev].2, score).is_eq() => out[prev].rank,
                 _ => i + 1,
             };
+            let above = i.checked_sub(1).map(|prev| players[prev].0);
             out.push(Standing {
                 rank,
-                bot: name.clone(),
+                bot: name(id).clone(),
                 builtin: p.builtin,
                 games: p.games,
                 total_score: p.total_score,
@@ -317,12 +337,13 @@ impl Tally {
                 wins: p.win_units as f64 / WIN_UNITS as f64,
                 faults: p.faults,
                 fault_kinds: p.fault_kinds.clone(),
-                separated_from_above: None,
-                rating: None,
+                separated_from_above: above.map(|a| fitted.separated(a, id)),
+                rating: fitted.score(id),
+                rating_ci95: fitted.ci95(id),
+                gap_ci95: above
+                    .and_then(|a| fitted.diff_se(a, id))
+                    .map(|se| se * fitted.quantile()),
             });
-        }
-        for i in 1..out.len() {
-            out[i].separated_from_above = Some(self.separated(&out[i - 1], &out[i]));
         }
         out
     }
@@ -377,11 +398,18 @@ pub struct Standing {
     pub faults: u64,
     /// How many faults of each kind (`InvalidRecord::kind`) the player made.
     pub fault_kinds: BTreeMap<String, u64>,
-    /// Whether the player's mean is separated at 95 % from the one ranked just above (see
-    /// [`Tally::standings`]); `None` for the first.
+    /// Whether the player's fitted score is separated at 95 % from the one ranked just above
+    /// (see [`Tally::standings`]); `None` for the first.
     pub separated_from_above: Option<bool>,
-    /// The Weng-Lin rating, μ − 3σ (see [`super::Ratings`]), when ratings were kept.
+    /// The fitted score (see [`super::fit`]): for points, the mean score the player would
+    /// have at an average table; for ranks, a Bradley–Terry strength on the Elo scale. The
+    /// rank goes by it.
     pub rating: Option<f64>,
+    /// Half-width of its 95 % interval (against the field's average).
+    pub rating_ci95: Option<f64>,
+    /// Half-width of the 95 % interval of the difference from the rank above (the test behind
+    /// `separated_from_above`).
+    pub gap_ci95: Option<f64>,
 }
 
 impl Standing {
@@ -438,16 +466,23 @@ mod tests {
             .iter()
             .map(|s| (s.rank, s.bot.as_str(), s.games, s.total_score))
             .collect();
+        // Ranked by the fit: carol's 13 cows a game came at harder tables (random#1 took 30
+        // and 25 there, 20 beside alice and bob), so she leads though her mean is the highest
+        // of the three.
         assert_eq!(
             rows,
             vec![
-                (1, "alice", 3, 36),
-                (1, "bob", 2, 24),
-                (3, "carol", 2, 26),
+                (1, "carol", 2, 26),
+                (2, "alice", 3, 36),
+                (3, "bob", 2, 24),
                 (4, "random#1", 3, 75),
                 (5, "dave", 1, 105),
             ]
         );
+        let s: Vec<Standing> = ["alice", "bob", "carol", "random#1", "dave"]
+            .iter()
+            .map(|n| s.iter().find(|s| s.bot == *n).unwrap().clone())
+            .collect();
         assert!((s[0].wins - (0.5 + 1.0 / 3.0 + 0.5)).abs() < 1e-12);
         assert!(s[3].builtin && !s[0].builtin);
         assert_eq!(s[4].ci95, None);
@@ -494,17 +529,22 @@ mod tests {
             .unwrap();
         assert_eq!((best_x.a_ahead, best_x.b_ahead), (12, 0));
 
-        let mut ratings = crate::record::Ratings::new(Direction::Higher);
-        for (i, g) in games.iter().enumerate() {
-            // "best" faults in every game from the sixth on: ranked last there, its score
-            // notwithstanding.
-            let faults: &[(usize, &str)] = if i >= 6 { &[(0, "timeout")] } else { &[] };
-            let mut g = kd(&["best", "x", "y"], &g.rounds[0].scores, faults);
-            g.game = i as u64;
-            ratings.add(&g);
-        }
-        let r = ratings.current();
-        assert!(r["best"] < r["x"].max(r["y"]), "{r:?}");
+        // Fitted by ranks (a game of verdicts), "best" faulting in every game from the
+        // sixth on is ranked last there, its score notwithstanding.
+        let ranked = |faulting: bool| {
+            let mut t = Tally::with_model(Direction::Higher, Model::Ranks);
+            for (i, g) in games.iter().enumerate() {
+                let faults: &[(usize, &str)] = if faulting && i >= 6 {
+                    &[(0, "timeout")]
+                } else {
+                    &[]
+                };
+                t.add(&kd(&["best", "x", "y"], &g.rounds[0].scores, faults));
+            }
+            let s = t.standings();
+            s.iter().find(|s| s.bot == "best").unwrap().rating.unwrap()
+        };
+        assert!(ranked(true) < ranked(false) - 100.0);
     }
 
     #[test]
@@ -626,6 +666,73 @@ mod tests {
         let total: u64 = t.players.iter().map(|p| p.win_units).sum();
         assert_eq!(total, WIN_UNITS);
         assert!(t.standings().iter().all(|s| s.wins == 0.1));
+    }
+
+    /// Issue 38: under `--schedule all` the bots late in the alphabet enter late. In the
+    /// reported 11-bot series `leo` first played in game 10, won it, and the online Weng-Lin
+    /// rating froze him at the top (σ from 8.33 to 0.08) although `carol` beat him head to
+    /// head and had the better mean. The fit has no memory of the order: leo's first win
+    /// moves his score like any other game, and the ranking puts carol ahead.
+    #[test]
+    fn a_late_entrant_who_wins_his_first_game_is_not_frozen() {
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        let bots = [
+            "alice", "bob", "carol", "dave", "eve", "frank", "grace", "heidi", "ivan", "judy",
+            "leo",
+        ];
+        // Mean cows per game: carol the best, leo next, the rest spread out.
+        let strength = |b: &str| match b {
+            "carol" => 31.0,
+            "leo" => 34.0,
+            other => 40.0 + (other.len() as f64) * 2.0,
+        };
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(100567658495253857);
+        let mut games = Vec::new();
+        // The 11 subsets of 10 in lexicographic order, 10 games each: leo sits out the first.
+        for left_out in (0..11).rev() {
+            let players: Vec<&str> = (0..11)
+                .filter(|&b| b != left_out)
+                .map(|b| bots[b])
+                .collect();
+            for _ in 0..10 {
+                let mut seats = players.clone();
+                seats.shuffle(&mut rng);
+                let n = games.len();
+                let scores: Vec<u32> = seats
+                    .iter()
+                    .map(|&b| {
+                        if n == 10 && b == "leo" {
+                            return 0; // leo's first game: a clean win
+                        }
+                        (strength(b) + 12.0 * (rand::RngExt::random::<f64>(&mut rng) - 0.5)).round()
+                            as u32
+                    })
+                    .collect();
+                games.push(result(&seats, &scores, &[]));
+            }
+        }
+        let first_leo = games
+            .iter()
+            .position(|g| g.players.iter().any(|p| p == "leo"));
+        assert_eq!(first_leo, Some(10));
+        let rating = |games: &[GameRecord], who: &str| {
+            let s = tally(games).standings();
+            s.into_iter().find(|s| s.bot == who).unwrap()
+        };
+        let after_first = rating(&games[..11], "leo").rating.unwrap();
+        let after_all = rating(&games, "leo");
+        assert!(
+            (after_all.rating.unwrap() - after_first).abs() > 5.0,
+            "leo's later games move him: {after_first} then {:?}",
+            after_all.rating
+        );
+        let s = tally(&games).standings();
+        let order: Vec<&str> = s.iter().map(|s| s.bot.as_str()).collect();
+        assert_eq!(&order[..2], ["carol", "leo"], "{order:?}");
+        // And leo's score is within its interval of his true strength.
+        let (r, ci) = (after_all.rating.unwrap(), after_all.rating_ci95.unwrap());
+        assert!((r - 34.0).abs() <= ci + 1.0, "{r} ± {ci}");
     }
 
     /// Names the generated games draw from; `random#1` is the built-in.

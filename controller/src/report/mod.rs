@@ -214,13 +214,8 @@ fn leaderboard_head(page: &mut String, report: &Report<'_>, axis: &svg::Axis, ou
         .iter()
         .any(|s| s.separated_from_above == Some(false));
     let tilde_note = if any_tilde {
-        " <b>~</b> marks a rank not separated at 95 % from the rank above (by the paired \
-         difference of the games both played, see <code>headtohead.csv</code>)."
-    } else {
-        ""
-    };
-    let rating_word = if report.ratings.is_some() {
-        "the rating "
+        " <b>~</b> marks a rank not separated at 95 % from the rank above (by the fitted \
+         rating's interval of their difference)."
     } else {
         ""
     };
@@ -243,9 +238,10 @@ fn leaderboard_head(page: &mut String, report: &Report<'_>, axis: &svg::Axis, ou
         page,
         "<section id=\"leaderboard\"><h2>Leaderboard</h2>\
          <p class=\"note\">Mean score per game ({} is better) with its 95 % confidence \
-         interval, drawn on a scale from {} to {} that holds {holds}{zoomed}. <b>The mean \
-         score decides the rank</b>; wins and \
-         {rating_word}are shown beside it and may order the players otherwise.{disagree}\
+         interval, drawn on a scale from {} to {} that holds {holds}{zoomed}. <b>The rating \
+         fitted to all games decides the rank</b> (a term per game, so a player who met only \
+         weak tables is not favoured; see docs/results.md); the mean score and wins are shown \
+         beside it and may order the players otherwise.{disagree}\
          {tilde_note} Built-in players are marked.</p>\
          <table class=\"standings\"><thead><tr><th>rank</th><th>player</th><th>games</th>\
          <th>mean score</th><th>± 95 %</th><th class=\"scale\">{}</th>{rating_head}\

@@ -556,7 +556,7 @@ impl Schedule {
 }
 
 /// Seats are shuffled from a stream of the game seed that nothing else uses.
-fn seat_rng(game_seed: u64) -> ChaCha8Rng {
+pub(crate) fn seat_rng(game_seed: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(game_seed);
     rng.set_stream(u64::MAX);
     rng

@@ -26,6 +26,24 @@ pub async fn dispatch(
     tx: mpsc::Sender<Box<GameOutcome>>,
     stop: impl Future<Output = ()>,
 ) -> bool {
+    // A shard plays only its own game numbers; the others are other machines'.
+    let shard = settings.shard.unwrap_or(Shard::WHOLE);
+    let plans = schedule
+        .plans()
+        .filter(|p| shard.holds(p.game) && !done.contains(p.game));
+    dispatch_plans(plans, seats, lineup, settings, tx, stop).await
+}
+
+/// Plays `plans` (a series' schedule, or a league's batch), at most `jobs` at once, sending
+/// each outcome to the reporter. Returns whether `stop` cut the games short.
+pub async fn dispatch_plans(
+    mut plans: impl Iterator<Item = GamePlan>,
+    seats: &[TableSeat],
+    lineup: &super::lineup::Lineup,
+    settings: &Settings,
+    tx: mpsc::Sender<Box<GameOutcome>>,
+    stop: impl Future<Output = ()>,
+) -> bool {
     let limits = settings.limits();
     let level = settings.record;
     let names = &lineup.names;
@@ -36,11 +54,6 @@ pub async fn dispatch(
     let mut lanes_failed = false;
     // The processor of each lane, when tables are pinned (see crate::affinity).
     let cpus = crate::affinity::plan(settings.pin_tables, settings.jobs);
-    // A shard plays only its own game numbers; the others are other machines'.
-    let shard = settings.shard.unwrap_or(Shard::WHOLE);
-    let mut plans = schedule
-        .plans()
-        .filter(|p| shard.holds(p.game) && !done.contains(p.game));
     // `take6 check` (one game at a time): the same fault twice in a row is enough to explain,
     // seen before the game's table is free, so that no later game starts.
     let repeated = settings.transcript.is_some().then(|| {

@@ -15,16 +15,16 @@ use super::dir::SeriesDir;
 
 /// A bot that plays, with its words on the wire as its game made them (`None` in a game
 /// whose wire is its own).
-pub(super) type Entrant = (Bot, Option<Wire>);
+pub(crate) type Entrant = (Bot, Option<Wire>);
 
 /// The bots that play, each with the words it speaks, and the everyone-but-built-ins names in
 /// schedule order.
-pub(super) struct Lineup {
-    pub(super) bots: Vec<Entrant>,
-    pub(super) names: Vec<String>,
-    pub(super) skipped: Vec<Skipped>,
+pub(crate) struct Lineup {
+    pub(crate) bots: Vec<Entrant>,
+    pub(crate) names: Vec<String>,
+    pub(crate) skipped: Vec<Skipped>,
     /// Set (under `--until-separated`) once the answer is known: start no more games.
-    pub(super) enough: Arc<std::sync::atomic::AtomicBool>,
+    pub(crate) enough: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// `take6 play --against NAME…`: keeps only the named bots (the others are left out without

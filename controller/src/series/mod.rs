@@ -25,18 +25,18 @@
 
 mod builds;
 pub(crate) mod dir;
-mod dispatch;
+pub(crate) mod dispatch;
 mod lanes;
-mod lineup;
+pub(crate) mod lineup;
 pub mod manifest;
 pub mod merge;
-mod play;
+pub(crate) mod play;
 pub mod repeated;
-mod replay;
+pub(crate) mod replay;
 pub mod reporter;
 mod resume;
 mod resumed;
-mod run;
+pub(crate) mod run;
 pub mod sinks;
 mod threads;
 pub mod verify;

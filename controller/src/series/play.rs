@@ -190,7 +190,7 @@ async fn on_tables(
 
 /// The seats of the series' entrants: each bot from its working copy in the series' sandbox,
 /// with its words on the wire, then the person at the keyboard if any.
-fn seats_of(
+pub(crate) fn seats_of(
     settings: &Settings,
     lineup: &Lineup,
     sandbox: Option<&Arc<Sandbox>>,

@@ -64,8 +64,6 @@ pub struct Start {
 #[derive(Debug)]
 pub struct State {
     pub tally: Tally,
-    /// Weng-Lin ratings, rated in game-number order.
-    pub ratings: crate::record::Ratings,
     /// Complete lines in `games.jsonl` (replayed and played).
     pub lines: u64,
     /// Games played by this process (not replayed).
@@ -81,11 +79,9 @@ pub struct State {
 }
 
 impl State {
-    /// The leaderboard so far, ratings included.
+    /// The leaderboard so far, ranked by the fit to every game.
     pub fn standings(&self) -> Vec<crate::record::Standing> {
-        let mut standings = self.tally.standings();
-        self.ratings.fill(&mut standings);
-        standings
+        self.tally.standings()
     }
 }
 
@@ -160,7 +156,6 @@ impl Reporter {
         Reporter {
             state: State {
                 tally: Tally::default(),
-                ratings: crate::record::Ratings::default(),
                 lines: 0,
                 played: 0,
                 chain: Chain::start(series),
@@ -236,12 +231,12 @@ impl Reporter {
             // The series' games all are of one game, which says which way scores point: the
             // first record's, found by the name it holds (a game loaded from a folder is
             // known once its series' settings loaded it; verify refuses a record of another).
-            let direction = record.game_ref().map(|g| g.direction()).unwrap_or_default();
-            self.state.tally = Tally::new(direction);
-            self.state.ratings = crate::record::Ratings::new(direction);
+            let game = record.game_ref();
+            let direction = game.as_ref().map(|g| g.direction()).unwrap_or_default();
+            let model = game.as_ref().map(|g| g.model()).unwrap_or_default();
+            self.state.tally = Tally::with_model(direction, model);
         }
         self.state.tally.add(record);
-        self.state.ratings.add(record);
         self.state.lines += 1;
         self.state.done.insert(record.game);
         self.handle(&Event::GameFinished(record, origin))

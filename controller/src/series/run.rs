@@ -127,7 +127,7 @@ fn refuse_unseatable(settings: &Settings) -> Result<(), SeriesError> {
 /// built, the game's own programs (a loaded game's judge and padding bots) built as the bots
 /// are, and each bot's words on the wire made by the game (a bot's own template set compiled
 /// and trial-rendered). The bots with their wires, and those skipped.
-async fn prepare_entrants(
+pub(crate) async fn prepare_entrants(
     settings: &Settings,
     dir: &SeriesDir,
     (sandbox, bar): (&Arc<Sandbox>, &BarSlot),
@@ -358,7 +358,7 @@ pub(super) fn game_context(
 
 /// The launcher of a series' bots: what this machine allows for `--sandbox`, said on stderr;
 /// warm sandboxes when they are asked for and possible.
-pub(super) fn launcher(settings: &Settings) -> Result<Arc<Sandbox>, SeriesError> {
+pub(crate) fn launcher(settings: &Settings) -> Result<Arc<Sandbox>, SeriesError> {
     let mut sandbox = Sandbox::new(settings.sandbox, settings.sandbox_limits(), settings.clock)?;
     sandbox.pin_tables(crate::affinity::plan(settings.pin_tables, settings.jobs));
     if settings.warm_sandboxes {

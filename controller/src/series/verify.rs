@@ -63,7 +63,7 @@ impl Verification {
             .or(self.problems.first())
     }
 
-    pub(super) fn push(&mut self, line: Option<u64>, what: String) {
+    pub(crate) fn push(&mut self, line: Option<u64>, what: String) {
         if self.problems.len() < KEEP {
             self.problems.push(Problem {
                 line,

@@ -149,6 +149,11 @@ impl Game for Botzone {
         Direction::Higher
     }
 
+    /// A judge's scores are verdicts (a win, a draw, a loss), not points to average.
+    fn model(&self) -> crate::record::Model {
+        crate::record::Model::Ranks
+    }
+
     fn limits_note(&self) -> Option<String> {
         let botzone = "by its language, as Botzone's: C and C++ (or a launch) 1000 ms, Java \
                        3000 ms (2000 ms kept running), Python 6000 ms (4000 ms kept running), \

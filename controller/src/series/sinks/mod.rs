@@ -265,7 +265,7 @@ impl Sink for Separation {
     fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
         if let Event::GameFinished(..) = event
             && !self.enough.load(Ordering::Relaxed)
-            && record::top_separated(&state.tally.standings(), self.top)
+            && record::top_separated(&state.standings(), self.top)
         {
             self.enough.store(true, Ordering::Relaxed);
         }

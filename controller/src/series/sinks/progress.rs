@@ -115,7 +115,7 @@ impl Progress {
             parts.push(format!(
                 "leader {} ({:.2})",
                 crate::untrusted::terminal(&top.bot),
-                top.mean_score
+                top.rating.unwrap_or(top.mean_score)
             ));
         }
         if state.faults > 0 {

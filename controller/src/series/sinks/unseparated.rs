@@ -56,15 +56,14 @@ fn describe(
         lower.rank,
         crate::untrusted::terminal(&lower.bot)
     );
-    let (games, diff, ci) = match pair {
-        Some(p) if p.games >= 2 => (p.games, p.mean_diff.abs(), p.ci95),
-        // Never at one table: their means compared, each with its own interval.
-        _ => (
-            upper.games.min(lower.games),
-            (upper.mean_score - lower.mean_score).abs(),
-            upper.ci95.zip(lower.ci95).map(|(a, b)| a.hypot(b)),
-        ),
-    };
+    // The fitted ratings' difference and its interval (the test behind the `~`), over the
+    // games the two played together.
+    let games = pair.map_or(0, |p| p.games);
+    let diff = upper
+        .rating
+        .zip(lower.rating)
+        .map_or(0.0, |(a, b)| (a - b).abs());
+    let ci = lower.gap_ci95;
     let Some(ci) = ci else {
         return (format!("{names}: too few games to compare"), None);
     };

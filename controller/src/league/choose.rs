@@ -1,0 +1,165 @@
+//! Which tables a league plays next: a pure function of what the batches before taught it, so
+//! the same seed, bots and batch size give the same games whatever `--jobs` is, and `take6
+//! verify` can check every choice.
+//!
+//! Each table of a batch is filled in turn: first the versions still short of their minimum
+//! of games (new and changed bots play first), then the bots whose order among the top K is
+//! least settled ([`needs`]: the more unsettled, the more they need), then the bots with the
+//! fewest games, so that nobody is starved and every pair of contenders keeps meeting. A bot
+//! seated in the batch has its need halved for the next table, so a batch spreads over the
+//! contenders. Ties are broken by a shuffle from the batch's seed.
+
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use rand::seq::SliceRandom;
+
+use super::settle;
+use crate::record::Fitted;
+
+/// How much each entrant needs games now: for each adjacent pair among the top `top + 1`
+/// (`ranked`: entrant indices, best first, with `ids` their numbers in the fit) that is not
+/// yet settled, both get `1 − settledness`; so does each bot below that could still reach the
+/// top `top` (not settled below the `top`-th).
+pub fn needs(
+    fit: &Fitted,
+    ids: &[Option<u32>],
+    ranked: &[usize],
+    top: usize,
+    alpha: f64,
+) -> Vec<f64> {
+    let mut need = vec![0.0; ids.len()];
+    let pairs = top.min(ranked.len().saturating_sub(1));
+    if pairs == 0 {
+        return need;
+    }
+    let each = alpha / pairs as f64;
+    let settled = |a: usize, b: usize| match (ids[a], ids[b]) {
+        (Some(x), Some(y)) => settle::settledness(fit, x, y, each),
+        _ => 0.0,
+    };
+    for r in 0..pairs {
+        let (a, b) = (ranked[r], ranked[r + 1]);
+        let gap = (1.0 - settled(a, b)).max(0.0);
+        need[a] += gap;
+        need[b] += gap;
+    }
+    // Below the first `top + 1`: whoever could still reach the top `top`.
+    let last = ranked[pairs - 1];
+    for &j in &ranked[pairs + 1..] {
+        let gap = (1.0 - settled(last, j)).max(0.0);
+        need[j] += gap;
+        need[last] += gap / 4.0;
+    }
+    need
+}
+
+/// What the chooser knows of the field.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// Games each entrant's current version has played.
+    pub games: Vec<u64>,
+    /// Each entrant's need ([`needs`]).
+    pub need: Vec<f64>,
+    /// New versions play first until they have this many games.
+    pub min_games: u64,
+    /// Entrants that may not play (benched): never seated.
+    pub benched: Vec<bool>,
+}
+
+/// The tables of a batch of `size` games at tables of `players`: entrant indices per table, in
+/// ascending order (the seats are shuffled by each game's seed). With no more entrants than
+/// seats, every table seats them all. `key` is the batch's own random stream.
+pub fn choose(key: u64, size: usize, players: usize, field: &Field) -> Vec<Vec<usize>> {
+    let playing: Vec<usize> = (0..field.games.len())
+        .filter(|&i| !field.benched[i])
+        .collect();
+    if playing.len() <= players {
+        return vec![playing; size];
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(key);
+    let mut games = field.games.clone();
+    let mut need = field.need.clone();
+    (0..size)
+        .map(|_| {
+            // A fresh tie-break order per table.
+            let mut order = playing.clone();
+            order.shuffle(&mut rng);
+            let priority = |i: usize, games: &[u64], need: &[f64]| {
+                if games[i] < field.min_games {
+                    1e6 + (field.min_games - games[i]) as f64
+                } else {
+                    need[i]
+                }
+            };
+            order.sort_by(|&a, &b| {
+                let (pa, pb) = (priority(a, &games, &need), priority(b, &games, &need));
+                // Those with a need first, most first; then fewest games.
+                let needy = (pb > 1e-9).cmp(&(pa > 1e-9));
+                needy
+                    .then_with(|| {
+                        if pa > 1e-9 {
+                            pb.total_cmp(&pa)
+                        } else {
+                            std::cmp::Ordering::Equal
+                        }
+                    })
+                    .then_with(|| games[a].cmp(&games[b]))
+            });
+            let mut table: Vec<usize> = order[..players].to_vec();
+            table.sort_unstable();
+            for &i in &table {
+                games[i] += 1;
+                need[i] *= 0.5;
+            }
+            table
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(games: Vec<u64>, need: Vec<f64>) -> Field {
+        let n = games.len();
+        Field {
+            games,
+            need,
+            min_games: 5,
+            benched: vec![false; n],
+        }
+    }
+
+    #[test]
+    fn new_versions_play_first_then_the_needy_then_the_fewest_games() {
+        let mut f = field(vec![0, 20, 20, 20, 20, 20, 9, 20], vec![0.0; 8]);
+        f.need[3] = 0.9;
+        f.need[4] = 0.8;
+        let tables = choose(1, 1, 4, &f);
+        // 0 is new; 3 and 4 are unsettled; 6 has the fewest games of the rest.
+        assert_eq!(tables, [vec![0, 3, 4, 6]]);
+        // Benched bots never sit.
+        f.benched[0] = true;
+        assert!(choose(1, 20, 4, &f).iter().all(|t| !t.contains(&0)));
+    }
+
+    #[test]
+    fn a_field_no_bigger_than_a_table_sits_whole_and_the_choice_is_a_function_of_its_inputs() {
+        let f = field(vec![3; 5], vec![0.5; 5]);
+        assert_eq!(choose(9, 3, 5, &f), vec![vec![0, 1, 2, 3, 4]; 3]);
+        let g = field(
+            (0..20).map(|i| i % 7).collect(),
+            (0..20).map(|i| (i % 3) as f64).collect(),
+        );
+        assert_eq!(choose(5, 8, 4, &g), choose(5, 8, 4, &g));
+        // With no need anywhere the batch spreads the games evenly.
+        let even = field(vec![10; 20], vec![0.0; 20]);
+        let mut count = [0; 20];
+        for t in choose(3, 10, 4, &even) {
+            for i in t {
+                count[i] += 1;
+            }
+        }
+        assert!(count.iter().all(|&c| c == 2), "{count:?}");
+    }
+}

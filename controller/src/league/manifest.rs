@@ -1,0 +1,109 @@
+//! `league.toml`: what a league is (its game, seed, table size, batch, top K, minimum games,
+//! error rate), every version of every bot with its content hash, the fields it played with
+//! and from which batch, who is benched and why, and where `games.jsonl` stands.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::plan::Version;
+use crate::seed::Seed;
+use crate::series::SeriesError;
+
+/// The league's file name in its folder.
+pub const LEAGUE: &str = "league.toml";
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LeagueManifest {
+    /// The league's id (the chain of `games.jsonl` starts from it).
+    pub league: String,
+    pub controller_version: String,
+    /// The game as `--game` finds it again: a name, or a game folder's path.
+    pub game: String,
+    pub seed: Seed,
+    pub players: usize,
+    pub batch: usize,
+    pub top: usize,
+    pub min_games: u64,
+    pub alpha: f64,
+    /// Runs of `take6 league` on this folder.
+    pub runs: u32,
+    /// Batches begun (batch b holds games b·batch … (b+1)·batch − 1).
+    pub batches: u64,
+    /// Lines of `games.jsonl` and their chain head when last written.
+    pub games_played: u64,
+    #[serde(default)]
+    pub chain: String,
+    /// What the last run ended with: `settled`, `budget`, `interrupted`, `forever`, …
+    #[serde(default)]
+    pub status: String,
+    /// Every version of every bot, in the order they joined.
+    #[serde(default)]
+    pub versions: Vec<Version>,
+    /// The field (version keys and bot names) of each batch from `from_batch` on.
+    #[serde(default)]
+    pub fields: Vec<Field>,
+    /// Batches closed before all their games were played (a bot changed while one was
+    /// under way): their missing games are never played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub closed: Vec<u64>,
+    /// Versions benched at the last batch, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub benched: Vec<Benched>,
+    /// Bot folders skipped at the last run, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<Benched>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Field {
+    pub from_batch: u64,
+    /// `(key, bot name)` of each version that may play, sorted by name.
+    pub members: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Benched {
+    pub name: String,
+    pub reason: String,
+}
+
+impl LeagueManifest {
+    /// The field of batch `b`.
+    pub fn field_of(&self, b: u64) -> &[(String, String)] {
+        self.fields
+            .iter()
+            .rev()
+            .find(|f| f.from_batch <= b)
+            .map_or(&[], |f| &f.members[..])
+    }
+
+    pub fn read(dir: &Path) -> Result<Option<LeagueManifest>, SeriesError> {
+        let path = dir.join(LEAGUE);
+        // Through the door: no link followed, no FIFO waited on, at most the cap read.
+        let read = crate::series::dir::open_in(dir, Path::new(LEAGUE), |f, rel| {
+            f.read_if_any(rel, crate::series::dir::MANIFEST_CAP)
+        })?;
+        let Some(bytes) = read else {
+            return Ok(None);
+        };
+        let text = String::from_utf8(bytes).map_err(|e| SeriesError::Manifest {
+            path: path.clone(),
+            reason: e.to_string(),
+        })?;
+        toml::from_str(&text)
+            .map(Some)
+            .map_err(|e| SeriesError::Manifest {
+                path,
+                reason: e.to_string(),
+            })
+    }
+
+    pub fn write(&self, dir: &Path) -> Result<(), SeriesError> {
+        let text = toml::to_string(self).map_err(|e| SeriesError::Manifest {
+            path: dir.join(LEAGUE),
+            reason: e.to_string(),
+        })?;
+        crate::series::dir::replace_file(&dir.join(LEAGUE), text.as_bytes(), true)
+    }
+}

@@ -1,0 +1,295 @@
+//! A league's batch: its games, a pure function of the league's rules, its field and the
+//! records of the batches before it, shared by the league that plays it and `take6 verify`,
+//! which checks that every batch was the one its past gave.
+
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+
+use super::{choose, settle};
+use crate::record::{Direction, GameRecord, Model, Standing, Tally};
+use crate::seed::Seed;
+use crate::table::BuiltinKind;
+
+/// What fixes a league's choices, from its creation on.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub seed: Seed,
+    pub players: usize,
+    /// Games per batch.
+    pub batch: usize,
+    pub top: usize,
+    pub min_games: u64,
+    pub alpha: f64,
+    pub direction: Direction,
+    pub model: Model,
+    /// The game's built-ins, in padding order.
+    pub builtins: Vec<BuiltinKind>,
+}
+
+/// One version of a bot: its folder's content between two games.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Version {
+    pub name: String,
+    pub version: u32,
+    /// SHA-256 of the folder's contents.
+    pub hash: String,
+    /// Its first game number (a batch's first).
+    pub from_game: u64,
+    /// The first game number it no longer plays (a new version, or its folder removed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_game: Option<u64>,
+}
+
+impl Version {
+    /// The name its games are fitted under: the bot's name for version 1, `name~v` after.
+    pub fn key(&self) -> String {
+        match self.version {
+            1 => self.name.clone(),
+            v => format!("{}~{v}", self.name),
+        }
+    }
+
+    fn covers(&self, game: u64) -> bool {
+        game >= self.from_game && self.until_game.is_none_or(|u| game < u)
+    }
+}
+
+/// The version key `name` played under in game `game` (a built-in keeps its name).
+pub fn key_at(versions: &[Version], name: &str, game: u64) -> String {
+    versions
+        .iter()
+        .find(|v| v.name == name && v.covers(game))
+        .map_or_else(|| name.to_string(), Version::key)
+}
+
+/// The tally of the games numbered below `upto`, each player under its version's key.
+pub fn tally(rules: &Rules, versions: &[Version], records: &[GameRecord], upto: u64) -> Tally {
+    let mut tally = Tally::with_model(rules.direction, rules.model);
+    for r in records.iter().filter(|r| r.game < upto) {
+        add_keyed(&mut tally, versions, r);
+    }
+    tally
+}
+
+/// Adds `record` to `tally`, each player under its version's key.
+pub fn add_keyed(tally: &mut Tally, versions: &[Version], record: &GameRecord) {
+    let mut keyed = record.clone();
+    for p in &mut keyed.players {
+        *p = key_at(versions, p, record.game);
+    }
+    tally.add(&keyed);
+}
+
+/// A game of a batch: its number, seed and who sits where (record names: a bot's own name,
+/// a built-in's `random#1`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    pub game: u64,
+    pub seed: u64,
+    pub seats: Vec<Seat>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seat {
+    /// A bot of the field, by name.
+    Bot(String),
+    /// A padding built-in and its number among its kind.
+    Builtin(BuiltinKind, usize),
+}
+
+impl Seat {
+    pub fn name(&self) -> String {
+        match self {
+            Seat::Bot(name) => name.clone(),
+            Seat::Builtin(kind, n) => format!("{}#{n}", kind.name),
+        }
+    }
+}
+
+/// What a league knows at a batch's start: the field's standings, who is benched and why,
+/// whether the ranking is settled, and the batch's games.
+#[derive(Debug, Clone)]
+pub struct Batch {
+    pub number: u64,
+    /// The field's versions (keys) ranked, best first.
+    pub standings: Vec<Standing>,
+    /// Keys benched, with the reason.
+    pub benched: Vec<(String, String)>,
+    /// Each of the top K adjacent pairs separated by the sequential rule, every version past
+    /// its minimum of games.
+    pub settled: bool,
+    pub games: Vec<Planned>,
+}
+
+/// The game seed of game `game`: the master seed's ChaCha stream `game`, as a series'.
+pub fn game_seed(seed: Seed, game: u64) -> u64 {
+    let mut rng = seed.rng();
+    rng.set_stream(game);
+    rand::Rng::next_u64(&mut rng)
+}
+
+/// The random stream of batch `b`'s choices, far from the game streams.
+fn batch_key(seed: Seed, b: u64) -> u64 {
+    let mut rng = seed.rng();
+    rng.set_stream((1 << 62) + b);
+    rand::Rng::next_u64(&mut rng)
+}
+
+/// Batch `b` of a league whose field (the versions that may play, by key, with their bot's
+/// name) is `field`, from the records of the games before it.
+pub fn batch(
+    rules: &Rules,
+    versions: &[Version],
+    field: &[(String, String)],
+    records: &[GameRecord],
+    b: u64,
+) -> Batch {
+    let start = b * rules.batch as u64;
+    batch_from(
+        rules,
+        versions,
+        field,
+        &tally(rules, versions, records, start),
+        records,
+        b,
+    )
+}
+
+/// [`batch`] from the tally of the games before it, kept by the caller.
+pub fn batch_from(
+    rules: &Rules,
+    versions: &[Version],
+    field: &[(String, String)],
+    tally: &Tally,
+    records: &[GameRecord],
+    b: u64,
+) -> Batch {
+    let start = b * rules.batch as u64;
+    let fitted = tally.fitted();
+    let all = tally.standings_with(&fitted);
+    let keys: Vec<&String> = field.iter().map(|(k, _)| k).collect();
+    let standings: Vec<Standing> = all
+        .iter()
+        .filter(|s| keys.contains(&&s.bot))
+        .cloned()
+        .collect();
+    let benched = benched(versions, field, records, start);
+    let games: Vec<u64> = keys
+        .iter()
+        .map(|k| {
+            standings
+                .iter()
+                .find(|s| &s.bot == *k)
+                .map_or(0, |s| s.games)
+        })
+        .collect();
+    let ids: Vec<Option<u32>> = keys.iter().map(|k| tally.id(k)).collect();
+    // The field ranked by the fit (those not yet fitted last, by name).
+    let mut ranked: Vec<usize> = (0..keys.len())
+        .filter(|&i| !benched.iter().any(|(k, _)| k == keys[i]))
+        .collect();
+    let score = |i: usize| ids[i].and_then(|id| fitted.score(id));
+    let lower = fitted.direction() == Direction::Lower;
+    ranked.sort_by(|&a, &b| match (score(a), score(b)) {
+        (Some(x), Some(y)) if lower => x.total_cmp(&y),
+        (Some(x), Some(y)) => y.total_cmp(&x),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => keys[a].cmp(keys[b]),
+    });
+    let ranked_ids: Vec<u32> = ranked.iter().filter_map(|&i| ids[i]).collect();
+    let settled = ranked.iter().all(|&i| games[i] >= rules.min_games)
+        && ranked_ids.len() == ranked.len()
+        && settle::settled(&fitted, &ranked_ids, rules.top, rules.alpha);
+    let chooser = choose::Field {
+        games,
+        need: choose::needs(&fitted, &ids, &ranked, rules.top, rules.alpha),
+        min_games: rules.min_games,
+        benched: keys
+            .iter()
+            .map(|k| benched.iter().any(|(b, _)| b == *k))
+            .collect(),
+    };
+    let tables = choose::choose(
+        batch_key(rules.seed, b),
+        rules.batch,
+        rules.players,
+        &chooser,
+    );
+    let games = tables
+        .into_iter()
+        .enumerate()
+        .map(|(k, table)| seat(rules, start + k as u64, &table, field))
+        .collect();
+    Batch {
+        number: b,
+        standings,
+        benched,
+        settled,
+        games,
+    }
+}
+
+/// Game `game` at the table of the field's `members`: padded with built-ins, seats shuffled
+/// by its seed as a series' are.
+fn seat(rules: &Rules, game: u64, members: &[usize], field: &[(String, String)]) -> Planned {
+    let seed = game_seed(rules.seed, game);
+    let mut count = vec![0usize; rules.builtins.len()];
+    let padding = rules.players.saturating_sub(members.len());
+    let mut seats: Vec<Seat> = members
+        .iter()
+        .map(|&i| Seat::Bot(field[i].1.clone()))
+        .chain((0..padding).map(|i| {
+            let k = i % rules.builtins.len().max(1);
+            count[k] += 1;
+            Seat::Builtin(rules.builtins[k], count[k])
+        }))
+        .collect();
+    seats.shuffle(&mut crate::schedule::seat_rng(seed));
+    Planned { game, seed, seats }
+}
+
+/// The field's versions benched before game `upto`: those whose last 3 games all had a fault
+/// of theirs. A new version starts afresh (its games are new).
+fn benched(
+    versions: &[Version],
+    field: &[(String, String)],
+    records: &[GameRecord],
+    upto: u64,
+) -> Vec<(String, String)> {
+    const IN_A_ROW: usize = 3;
+    let mut out = Vec::new();
+    for (key, name) in field {
+        let mut last: Vec<(u64, Option<String>)> = records
+            .iter()
+            .filter(|r| r.game < upto && r.scored())
+            .filter_map(|r| {
+                let seat = r.players.iter().position(|p| p == name)?;
+                (key_at(versions, name, r.game) == *key).then(|| {
+                    let fault = r
+                        .faults()
+                        .map(|(_, f)| f)
+                        .find(|f| f.seat == seat && f.kind != crate::player::ABSENT)
+                        .map(|f| f.kind.clone());
+                    (r.game, fault)
+                })
+            })
+            .collect();
+        last.sort_by_key(|(g, _)| *g);
+        let tail = &last[last.len().saturating_sub(IN_A_ROW)..];
+        if tail.len() == IN_A_ROW && tail.iter().all(|(_, f)| f.is_some()) {
+            let games: Vec<String> = tail.iter().map(|(g, _)| g.to_string()).collect();
+            let kinds: Vec<String> = tail.iter().filter_map(|(_, f)| f.clone()).collect();
+            out.push((
+                key.clone(),
+                format!(
+                    "faulted in {IN_A_ROW} games in a row (games {}: {}); benched until its \
+                     folder changes",
+                    games.join(", "),
+                    kinds.join(", ")
+                ),
+            ));
+        }
+    }
+    out
+}

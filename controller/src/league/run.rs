@@ -1,0 +1,576 @@
+//! `take6 league`: one run on a league folder. The series machinery does the work (the
+//! launcher, the bots' builds, the tables on their lanes, the reporter with its `games.jsonl`
+//! chain, bot logs and console lines); the league adds the versions, the batches and their
+//! choice, and its outputs after every batch.
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::mpsc;
+
+use super::manifest::{Benched, Field, LeagueManifest};
+use super::outputs;
+use super::plan::{self, Planned, Rules, Seat, Version};
+use crate::bots::Toolchains;
+use crate::config::Settings;
+use crate::record::GameRecord;
+use crate::sandbox::Release;
+use crate::schedule::{Entrant, GamePlan};
+use crate::series::dir::{GAMES, SeriesDir};
+use crate::series::lineup::Lineup;
+use crate::series::reporter::{self, Event, Reporter, Sink, SinkError, Start, State};
+use crate::series::sinks::progress::BarSlot;
+use crate::series::sinks::{self, games::GamesFile};
+use crate::series::{SeriesError, Status};
+use crate::table::TableSeat;
+
+/// What a run of `take6 league` is asked beyond a series' settings.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The league's folder.
+    pub dir: PathBuf,
+    /// Games per batch, when the league is made (default 8).
+    pub batch: Option<usize>,
+    /// Games a new version plays first, when the league is made (default 10).
+    pub min_games: Option<u64>,
+    /// Play at most this many games in this run.
+    pub games: Option<u64>,
+    /// Keep playing once settled.
+    pub forever: bool,
+    /// `--players` and `--top` when given (a league keeps its own otherwise).
+    pub players: Option<usize>,
+    pub top: Option<usize>,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The top K are settled: nothing to play.
+    Settled,
+    /// `--games N` played.
+    Budget,
+    /// Ctrl-C or another stop signal.
+    Interrupted,
+    /// Fewer than two bots to rank.
+    TooFew,
+}
+
+impl Ended {
+    fn word(self) -> &'static str {
+        match self {
+            Ended::Settled => "settled",
+            Ended::Budget => "budget",
+            Ended::Interrupted => "interrupted",
+            Ended::TooFew => "too-few-bots",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct LeagueOutcome {
+    pub dir: PathBuf,
+    pub ended: Ended,
+    /// Games played by this run.
+    pub played: u64,
+}
+
+/// Collects every record (played or read back), summarised, for the league's choices.
+struct Collector(Arc<Mutex<Vec<GameRecord>>>);
+
+impl Sink for Collector {
+    fn event(&mut self, event: &Event<'_>, _: &State) -> Result<(), SinkError> {
+        if let Event::GameFinished(record, _) = event {
+            self.0
+                .lock()
+                .expect("not poisoned")
+                .push((*record).clone().summary());
+        }
+        Ok(())
+    }
+}
+
+/// Plays the league in `opts.dir` with `settings`' game, bots, limits and sandbox.
+pub async fn run(
+    settings: &Settings,
+    opts: &Options,
+    stop: impl Future<Output = ()>,
+    bar: BarSlot,
+) -> Result<LeagueOutcome, SeriesError> {
+    std::fs::create_dir_all(&opts.dir).map_err(crate::series::dir::write_err(&opts.dir))?;
+    let mut manifest = match LeagueManifest::read(&opts.dir)? {
+        Some(m) => accept(m, settings, opts)?,
+        None => fresh(settings, opts),
+    };
+    // The league's own table size and top K, whatever the defaults say.
+    let mut own = settings.clone();
+    own.players = manifest.players;
+    own.top = manifest.top;
+    let settings = &own;
+    let dir = SeriesDir {
+        id: manifest.league.clone(),
+        path: opts.dir.clone(),
+    };
+    let _lock = dir.lock()?;
+    let rules = rules_of(&manifest, settings);
+    eprintln!("take6: {}", settings.limits_line());
+    let wires = settings
+        .game
+        .wires(settings.templates.as_deref())
+        .map_err(SeriesError::Templates)?;
+    let sandbox = crate::series::run::launcher(settings)?;
+    let _release = Release(Arc::clone(&sandbox));
+    let mut stop = std::pin::pin!(stop);
+    let tools = Toolchains::for_sandbox(&sandbox).in_dialect(settings.game.build_dialect());
+    let (bots, skipped) = crate::series::run::prepare_entrants(
+        settings,
+        &dir,
+        (&sandbox, &bar),
+        &tools,
+        wires,
+        &mut stop,
+    )
+    .await?;
+    let names = bots.iter().map(|(b, _)| b.name.clone()).collect();
+    let lineup = Lineup {
+        bots,
+        names,
+        skipped,
+        enough: Arc::default(),
+    };
+    let collected = Arc::new(Mutex::new(Vec::new()));
+    let mut reporter = Reporter::new(
+        &dir.id,
+        league_sinks(settings, &dir, &lineup, &collected, bar),
+    );
+    for s in &lineup.skipped {
+        reporter.handle(&Event::BotSkipped(s))?;
+    }
+    let games = dir.file(GAMES);
+    if let Some(torn) = reporter.replay(&games, &dir.id)? {
+        reporter::cut_torn(&games, torn)?;
+    }
+    let mut records = std::mem::take(&mut *collected.lock().expect("not poisoned"));
+    let first = join(&mut manifest, &lineup, &reporter.state().done);
+    manifest.runs += 1;
+    manifest.skipped = lineup
+        .skipped
+        .iter()
+        .map(|s| Benched {
+            name: s.name.clone(),
+            reason: s.reason.clone(),
+        })
+        .collect();
+    reporter.handle(&Event::Started(&Start {
+        line: start_line(&manifest, &lineup, &dir),
+        planned: reporter.state().lines,
+    }))?;
+    let seats = crate::series::play::seats_of(settings, &lineup, Some(&sandbox));
+    let ctx = Ctx {
+        settings,
+        opts,
+        rules: &rules,
+        lineup: &lineup,
+        seats: &seats,
+        dir: &dir,
+    };
+    let (reporter, ended, played) = batches(
+        &ctx,
+        &mut manifest,
+        reporter,
+        &mut records,
+        &collected,
+        first,
+        stop.as_mut(),
+    )
+    .await?;
+    finish(&ctx, &mut manifest, reporter, &records, ended)?;
+    let _ = &sandbox;
+    Ok(LeagueOutcome {
+        dir: dir.path.clone(),
+        ended,
+        played,
+    })
+}
+
+/// What every batch is played with.
+struct Ctx<'a> {
+    settings: &'a Settings,
+    opts: &'a Options,
+    rules: &'a Rules,
+    lineup: &'a Lineup,
+    seats: &'a [TableSeat],
+    dir: &'a SeriesDir,
+}
+
+/// The batches of this run, from `first`: each chosen from the records before it, its
+/// outputs written after it. The reporter back, how the run ended, the games it played.
+async fn batches(
+    ctx: &Ctx<'_>,
+    manifest: &mut LeagueManifest,
+    mut reporter: Reporter,
+    records: &mut Vec<GameRecord>,
+    collected: &Arc<Mutex<Vec<GameRecord>>>,
+    first: u64,
+    mut stop: std::pin::Pin<&mut impl Future<Output = ()>>,
+) -> Result<(Reporter, Ended, u64), SeriesError> {
+    let mut played = 0u64;
+    let mut b = first;
+    // The tally of the games before batch b, kept as batches end (records in game order).
+    let mut tally = crate::record::Tally::with_model(ctx.rules.direction, ctx.rules.model);
+    let mut counted = 0;
+    loop {
+        records.sort_by_key(|r| r.game);
+        let start = b * ctx.rules.batch as u64;
+        while counted < records.len() && records[counted].game < start {
+            plan::add_keyed(&mut tally, &manifest.versions, &records[counted]);
+            counted += 1;
+        }
+        let field = manifest.field_of(b).to_vec();
+        let batch = plan::batch_from(ctx.rules, &manifest.versions, &field, &tally, records, b);
+        manifest.benched = batch
+            .benched
+            .iter()
+            .map(|(name, reason)| Benched {
+                name: name.clone(),
+                reason: reason.clone(),
+            })
+            .collect();
+        outputs::write(ctx.dir, manifest, ctx.rules, &manifest.versions, records)?;
+        let fresh = b >= manifest.batches;
+        if fresh {
+            let playing = field.len() - batch.benched.len();
+            let stop_now = if playing < 2 {
+                Some(Ended::TooFew)
+            } else if batch.settled && !ctx.opts.forever {
+                Some(Ended::Settled)
+            } else if ctx.opts.games.is_some_and(|n| played >= n) {
+                Some(Ended::Budget)
+            } else {
+                None
+            };
+            if let Some(ended) = stop_now {
+                return Ok((reporter, ended, played));
+            }
+            manifest.batches = b + 1;
+            manifest.write(&ctx.dir.path)?;
+        }
+        let done = &reporter.state().done;
+        let plans: Vec<GamePlan> = batch
+            .games
+            .iter()
+            .filter(|g| !done.contains(g.game))
+            .map(|g| game_plan(g, ctx.lineup))
+            .collect();
+        let before = reporter.state().lines;
+        let (back, result, interrupted) = play_batch(ctx, plans, reporter, stop.as_mut()).await;
+        reporter = back;
+        played += reporter.state().lines - before;
+        records.append(&mut collected.lock().expect("not poisoned"));
+        result?;
+        if interrupted {
+            return Ok((reporter, Ended::Interrupted, played));
+        }
+        b += 1;
+    }
+}
+
+/// A planned game as the series' tables take it: each bot by its index in the lineup.
+fn game_plan(g: &Planned, lineup: &Lineup) -> GamePlan {
+    GamePlan {
+        game: g.game,
+        seed: g.seed,
+        subset: 0,
+        rotation: 0,
+        seats: g
+            .seats
+            .iter()
+            .map(|s| match s {
+                Seat::Bot(name) => Entrant::Bot(
+                    lineup
+                        .names
+                        .iter()
+                        .position(|n| n == name)
+                        .expect("the field's bots are in the lineup"),
+                ),
+                Seat::Builtin(kind, n) => Entrant::Builtin(*kind, *n),
+            })
+            .collect(),
+    }
+}
+
+/// One batch's games on the series' tables, their outcomes to the reporter on a task of its
+/// own; the reporter back, how it ended and whether a stop cut it short.
+async fn play_batch(
+    ctx: &Ctx<'_>,
+    plans: Vec<GamePlan>,
+    mut reporter: Reporter,
+    stop: std::pin::Pin<&mut impl Future<Output = ()>>,
+) -> (Reporter, Result<(), SinkError>, bool) {
+    let (tx, rx) = mpsc::channel(ctx.settings.jobs * 2);
+    let task = tokio::spawn(async move {
+        let result = reporter.run(rx).await;
+        (reporter, result)
+    });
+    let interrupted = crate::series::dispatch::dispatch_plans(
+        plans.into_iter(),
+        ctx.seats,
+        ctx.lineup,
+        ctx.settings,
+        tx,
+        stop,
+    )
+    .await;
+    let (reporter, result) = task.await.expect("the reporter does not panic");
+    (reporter, result, interrupted)
+}
+
+/// The end of a run: the outputs, the manifest and the summary.
+fn finish(
+    ctx: &Ctx<'_>,
+    manifest: &mut LeagueManifest,
+    mut reporter: Reporter,
+    records: &[GameRecord],
+    ended: Ended,
+) -> Result<(), SeriesError> {
+    let status = match ended {
+        Ended::Interrupted => Status::Interrupted,
+        _ => Status::Complete,
+    };
+    reporter.handle(&Event::Finished(status))?;
+    let state = reporter.state();
+    manifest.games_played = state.lines;
+    manifest.chain = state.chain.head().to_string();
+    manifest.status = ended.word().to_string();
+    manifest.write(&ctx.dir.path)?;
+    let md = outputs::write(ctx.dir, manifest, ctx.rules, &manifest.versions, records)?;
+    let said = match ended {
+        Ended::Settled => format!(
+            "the top {} are settled (each adjacent pair separated, error rate at most {} % \
+             under repeated looks); nothing more to play",
+            ctx.rules.top,
+            ctx.rules.alpha * 100.0
+        ),
+        Ended::Budget => "the --games budget of this run is played".into(),
+        Ended::Interrupted => format!(
+            "interrupted; to go on: take6 league --league {}",
+            ctx.dir.path.display()
+        ),
+        Ended::TooFew => "fewer than two bots can play: nothing to rank".into(),
+    };
+    println!("{}", crate::untrusted::terminal_text(&md));
+    println!(
+        "{} in the league, {} this run; {said}; results in {}",
+        crate::names::count(state.lines, "game"),
+        state.played,
+        ctx.dir.path.display()
+    );
+    Ok(())
+}
+
+/// A new league's manifest.
+fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
+    let stamp = crate::series::dir::now().replace([':', '-'], "");
+    LeagueManifest {
+        league: format!("league-{stamp}"),
+        controller_version: env!("CARGO_PKG_VERSION").to_string(),
+        game: settings.game.spec(),
+        seed: settings.seed,
+        players: settings.players,
+        batch: opts.batch.unwrap_or(8),
+        top: settings.top,
+        min_games: opts.min_games.unwrap_or(10),
+        alpha: 0.05,
+        runs: 0,
+        batches: 0,
+        games_played: 0,
+        chain: String::new(),
+        status: String::new(),
+        versions: Vec::new(),
+        fields: Vec::new(),
+        closed: Vec::new(),
+        benched: Vec::new(),
+        skipped: Vec::new(),
+    }
+}
+
+/// An existing league continued: what fixes its choices may not change.
+fn accept(
+    m: LeagueManifest,
+    settings: &Settings,
+    opts: &Options,
+) -> Result<LeagueManifest, SeriesError> {
+    let refuse = |what: String| {
+        Err(SeriesError::Refused(format!(
+            "{what} (league {})",
+            opts.dir.display()
+        )))
+    };
+    if m.game != settings.game.name() {
+        return refuse(format!(
+            "the league plays {}, not {}",
+            m.game,
+            settings.game.name()
+        ));
+    }
+    if settings.seed_given && settings.seed != m.seed {
+        return refuse(format!(
+            "the league's seed is {}; --seed cannot change it",
+            m.seed
+        ));
+    }
+    if opts.players.is_some_and(|p| p != m.players) {
+        return refuse(format!(
+            "the league plays at tables of {}; --players cannot change it",
+            m.players
+        ));
+    }
+    if opts.batch.is_some_and(|b| b != m.batch) {
+        return refuse(format!(
+            "the league plays batches of {}; --batch cannot change it",
+            m.batch
+        ));
+    }
+    if opts.min_games.is_some_and(|g| g != m.min_games) {
+        return refuse(format!(
+            "a new version of the league plays {} games first; --min-games cannot change it",
+            m.min_games
+        ));
+    }
+    if opts.top.is_some_and(|t| t != m.top) {
+        return refuse(format!(
+            "the league settles its top {}; --top cannot change it",
+            m.top
+        ));
+    }
+    Ok(m)
+}
+
+fn rules_of(m: &LeagueManifest, settings: &Settings) -> Rules {
+    Rules {
+        seed: m.seed,
+        players: m.players,
+        batch: m.batch,
+        top: m.top,
+        min_games: m.min_games,
+        alpha: m.alpha,
+        direction: settings.game.direction(),
+        model: settings.game.model(),
+        builtins: settings.game.builtins().to_vec(),
+    }
+}
+
+/// Compares the bots found with the league's versions: a new folder joins as version 1, a
+/// changed one becomes a new version, a folder gone leaves. Returns the batch to play first:
+/// the one under way when nothing changed, else the next; a batch under way when the field
+/// changed is closed.
+fn join(
+    manifest: &mut LeagueManifest,
+    lineup: &Lineup,
+    done: &crate::series::reporter::GameSet,
+) -> u64 {
+    let b = manifest.batches;
+    let size = manifest.batch as u64;
+    let under_way = b
+        .checked_sub(1)
+        .filter(|p| !manifest.closed.contains(p))
+        .filter(|p| (p * size..(p + 1) * size).any(|g| !done.contains(g)));
+    let start = b * size;
+    let mut members = Vec::new();
+    for (bot, _) in &lineup.bots {
+        let current = manifest
+            .versions
+            .iter_mut()
+            .rev()
+            .find(|v| v.name == bot.name && v.until_game.is_none());
+        let version = match current {
+            Some(v) if v.hash == bot.hash => v.clone(),
+            Some(v) => {
+                v.until_game = Some(start);
+                let next = Version {
+                    name: bot.name.clone(),
+                    version: v.version + 1,
+                    hash: bot.hash.clone(),
+                    from_game: start,
+                    until_game: None,
+                };
+                manifest.versions.push(next.clone());
+                next
+            }
+            None => {
+                let version = 1 + manifest
+                    .versions
+                    .iter()
+                    .filter(|v| v.name == bot.name)
+                    .count() as u32;
+                let next = Version {
+                    name: bot.name.clone(),
+                    version,
+                    hash: bot.hash.clone(),
+                    from_game: start,
+                    until_game: None,
+                };
+                manifest.versions.push(next.clone());
+                next
+            }
+        };
+        members.push((version.key(), bot.name.clone()));
+    }
+    // A folder gone: its version leaves. One skipped this run (its build failed, say) only
+    // sits the run out: its version stays.
+    for v in manifest
+        .versions
+        .iter_mut()
+        .filter(|v| v.until_game.is_none())
+    {
+        let skipped = lineup.skipped.iter().any(|s| s.name == v.name);
+        if !skipped && !lineup.bots.iter().any(|(b, _)| b.name == v.name) {
+            v.until_game = Some(start);
+        }
+    }
+    members.sort();
+    if manifest.fields.last().is_some_and(|f| f.members == members) {
+        return under_way.unwrap_or(b);
+    }
+    if let Some(p) = under_way {
+        manifest.closed.push(p);
+    }
+    manifest.fields.push(Field {
+        from_batch: b,
+        members,
+    });
+    b
+}
+
+/// The line people read first.
+fn start_line(manifest: &LeagueManifest, lineup: &Lineup, dir: &SeriesDir) -> String {
+    format!(
+        "league of {} at tables of {}, batches of {} games, top {} (seed {}); {} so far; \
+         results in {}",
+        crate::names::count(lineup.bots.len() as u64, "bot"),
+        manifest.players,
+        manifest.batch,
+        manifest.top,
+        manifest.seed,
+        crate::names::count(manifest.games_played, "game"),
+        dir.path.display()
+    )
+}
+
+/// The series' sinks a league keeps: `games.jsonl`, the bots' logs, the console lines, and the
+/// collector of records for its choices.
+fn league_sinks(
+    settings: &Settings,
+    dir: &SeriesDir,
+    lineup: &Lineup,
+    collected: &Arc<Mutex<Vec<GameRecord>>>,
+    bar: BarSlot,
+) -> Vec<Box<dyn Sink>> {
+    let _ = lineup;
+    vec![
+        Box::new(GamesFile::new(dir.file(GAMES))),
+        Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
+        Box::new(sinks::Console::new(bar, settings.place(), dir.path.clone())),
+        Box::new(Collector(Arc::clone(collected))),
+    ]
+}

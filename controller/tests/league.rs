@@ -1,0 +1,545 @@
+//! `take6 league` through the real binary with real bot processes (issue 38): the same games
+//! whatever `--jobs`, new, changed and removed bots between runs, Ctrl-C and a rerun playing
+//! every game once, a bot benched after three faults in a row, a settled league that plays
+//! nothing, and `take6 verify` re-deriving every batch's choice.
+
+mod common;
+
+use common::{assert_ok, copy_dir, fixtures, text};
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use take6::record::{GameRecord, read_games_jsonl};
+use tempfile::TempDir;
+
+const SEED: &str = "1234567890123456789";
+
+/// A scratch folder whose `bots/` holds copies of these fixtures.
+fn arena(bots: &[&str]) -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for b in bots {
+        copy_dir(&fixtures().join(b), &tmp.path().join("bots").join(b));
+    }
+    tmp
+}
+
+fn take6(cwd: &Path, args: &[&str]) -> Output {
+    Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(cwd)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// `take6 league` with the test's seed, generous limits and `extra`.
+fn league(cwd: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "league",
+        "--bots",
+        "bots",
+        "--seed",
+        SEED,
+        "--first-reply-ms",
+        "10000",
+        "--reply-ms",
+        "5000",
+    ];
+    args.extend_from_slice(extra);
+    take6(cwd, &args)
+}
+
+fn folder(cwd: &Path) -> PathBuf {
+    cwd.join("results/league/take6")
+}
+
+fn records(cwd: &Path) -> Vec<GameRecord> {
+    let file = fs::File::open(folder(cwd).join("games.jsonl")).unwrap();
+    read_games_jsonl(std::io::BufReader::new(file)).unwrap()
+}
+
+/// Each game by number: its seed, its players in seat order, their scores.
+fn games(cwd: &Path) -> BTreeMap<u64, (u64, Vec<String>, Vec<u32>)> {
+    records(cwd)
+        .into_iter()
+        .map(|r| {
+            let scores = r.total_scores().to_vec();
+            (r.game, (r.seed, r.players, scores))
+        })
+        .collect()
+}
+
+#[track_caller]
+fn assert_verifies(cwd: &Path) {
+    let out = take6(cwd, &["verify", folder(cwd).to_str().unwrap()]);
+    assert_ok(&out);
+    assert!(
+        text(&out.stdout).contains("every batch seats what the league's choice gives"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+fn manifest(cwd: &Path) -> toml::Value {
+    toml::from_str(&fs::read_to_string(folder(cwd).join("league.toml")).unwrap()).unwrap()
+}
+
+/// Batches are chosen from the results of the batches before them only: `--jobs 1` and
+/// `--jobs 2` play the same games, and both verify.
+#[test]
+fn the_same_seed_plays_the_same_games_whatever_jobs() {
+    let bots = ["first", "lowest", "honest", "strict-default", "cg-first"];
+    let (one, two) = (arena(&bots), arena(&bots));
+    let flags = [
+        "--players",
+        "3",
+        "--batch",
+        "4",
+        "--games",
+        "20",
+        "--min-games",
+        "3",
+    ];
+    assert_ok(&league(
+        one.path(),
+        &[&flags[..], &["--jobs", "1"]].concat(),
+    ));
+    assert_ok(&league(
+        two.path(),
+        &[&flags[..], &["--jobs", "2"]].concat(),
+    ));
+    let (a, b) = (games(one.path()), games(two.path()));
+    assert_eq!(a.len(), 20);
+    assert_eq!(a, b);
+    // Five bots at tables of three: the choice varies the tables.
+    let tables: std::collections::BTreeSet<Vec<String>> = a
+        .values()
+        .map(|(_, p, _)| {
+            let mut p = p.clone();
+            p.sort();
+            p
+        })
+        .collect();
+    assert!(tables.len() > 1, "{tables:?}");
+    assert_verifies(one.path());
+    assert_verifies(two.path());
+    let md = fs::read_to_string(folder(one.path()).join("leaderboard.md")).unwrap();
+    assert!(
+        md.starts_with("| rank | bot | games | score ± 95 % | faults | status |"),
+        "{md}"
+    );
+    assert_eq!(
+        md.lines().filter(|l| l.starts_with("| ")).count(),
+        1 + 5,
+        "{md}"
+    );
+}
+
+/// A new folder joins, a changed folder is a new version whose earlier games leave the board
+/// (kept in the record and the fit), a removed folder leaves; each run verifies.
+#[test]
+fn new_changed_and_removed_bots_between_runs() {
+    let tmp = arena(&["first", "lowest", "honest"]);
+    let cwd = tmp.path();
+    let flags = [
+        "--players",
+        "3",
+        "--batch",
+        "4",
+        "--games",
+        "8",
+        "--jobs",
+        "2",
+    ];
+    assert_ok(&league(cwd, &flags));
+    assert_eq!(games(cwd).len(), 8);
+    // A newcomer, and lowest changed (its content, not its name).
+    copy_dir(
+        &fixtures().join("strict-default"),
+        &cwd.join("bots/strict-default"),
+    );
+    let launch = cwd.join("bots/lowest/launch");
+    let mut script = fs::read_to_string(&launch).unwrap();
+    script.push_str("# version 2\n");
+    fs::write(&launch, script).unwrap();
+    let out = league(cwd, &flags);
+    assert_ok(&out);
+    let m = manifest(cwd);
+    let versions = m["versions"].as_array().unwrap();
+    let find = |name: &str, v: i64| {
+        versions
+            .iter()
+            .find(|x| x["name"].as_str() == Some(name) && x["version"].as_integer() == Some(v))
+            .unwrap_or_else(|| panic!("{name} v{v} in {versions:?}"))
+            .clone()
+    };
+    assert_eq!(find("lowest", 1)["until_game"].as_integer(), Some(8));
+    assert_eq!(find("lowest", 2)["from_game"].as_integer(), Some(8));
+    assert_eq!(find("strict-default", 1)["from_game"].as_integer(), Some(8));
+    let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
+    assert!(md.contains("lowest\\~2"), "{md}");
+    assert!(
+        !md.contains("| lowest |"),
+        "the old version left the board: {md}"
+    );
+    assert!(
+        md.contains("new: "),
+        "the newcomer is still in its first games: {md}"
+    );
+    assert_verifies(cwd);
+    // The newcomer and the new version played first.
+    let later: Vec<Vec<String>> = games(cwd)
+        .into_iter()
+        .filter(|(g, _)| *g >= 8)
+        .map(|(_, (_, p, _))| p)
+        .collect();
+    assert!(
+        later
+            .iter()
+            .all(|p| p.contains(&"strict-default".to_string()))
+    );
+    // Removed: it leaves the board.
+    fs::remove_dir_all(cwd.join("bots/honest")).unwrap();
+    assert_ok(&league(cwd, &flags));
+    let m = manifest(cwd);
+    let honest = m["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["name"].as_str() == Some("honest"))
+        .unwrap()
+        .clone();
+    assert_eq!(honest["until_game"].as_integer(), Some(16));
+    let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
+    assert!(!md.contains("honest"), "{md}");
+    assert!(
+        games(cwd)
+            .iter()
+            .filter(|(g, _)| **g >= 16)
+            .all(|(_, (_, p, _))| !p.contains(&"honest".to_string()))
+    );
+    assert_verifies(cwd);
+}
+
+/// Ctrl-C part-way, then a plain rerun: every game number once, the same games as a league
+/// never stopped, and it verifies.
+#[test]
+fn interrupted_and_rerun_plays_every_game_once() {
+    let bots = ["first", "lowest", "patient"];
+    let tmp = arena(&bots);
+    let cwd = tmp.path();
+    let flags = [
+        "--players",
+        "3",
+        "--batch",
+        "4",
+        "--games",
+        "12",
+        "--jobs",
+        "2",
+    ];
+    let mut child = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(cwd)
+        .args([
+            "league",
+            "--bots",
+            "bots",
+            "--seed",
+            SEED,
+            "--first-reply-ms",
+            "10000",
+            "--reply-ms",
+            "5000",
+        ])
+        .args(flags)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let jsonl = folder(cwd).join("games.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while fs::read_to_string(&jsonl).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(Instant::now() < deadline, "no games played");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let partial = games(cwd).len();
+    assert!(partial < 12, "{partial} played before the stop");
+    assert_ok(&league(cwd, &flags));
+    let numbers: Vec<u64> = records(cwd).iter().map(|r| r.game).collect();
+    let mut sorted = numbers.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), numbers.len(), "a game twice: {numbers:?}");
+    assert!(sorted.len() >= 12);
+    assert_eq!(sorted, (0..sorted.len() as u64).collect::<Vec<_>>());
+    assert_verifies(cwd);
+    // The same games as a league never stopped (the budget counted from the first run's
+    // start: the first 12).
+    let straight = arena(&bots);
+    assert_ok(&league(straight.path(), &flags));
+    let (a, b) = (games(cwd), games(straight.path()));
+    for (g, game) in &b {
+        assert_eq!(a.get(g), Some(game), "game {g}");
+    }
+}
+
+/// A bot that faults in 3 games in a row is benched with the reason until its folder changes;
+/// its games stay in the record.
+#[test]
+fn a_bot_that_faults_three_times_in_a_row_is_benched() {
+    let tmp = arena(&["first", "lowest", "crash-at-start"]);
+    let cwd = tmp.path();
+    let out = league(
+        cwd,
+        &[
+            "--players",
+            "3",
+            "--batch",
+            "4",
+            "--games",
+            "8",
+            "--jobs",
+            "2",
+        ],
+    );
+    assert_ok(&out);
+    let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
+    let row = md
+        .lines()
+        .find(|l| l.contains("crash\\-at\\-start") || l.contains("crash-at-start"));
+    let row = row.unwrap_or_else(|| panic!("{md}"));
+    assert!(row.contains("benched: faulted in 3 games in a row"), "{md}");
+    let all = games(cwd);
+    assert!(
+        all.range(..4)
+            .all(|(_, (_, p, _))| p.contains(&"crash-at-start".to_string()))
+    );
+    assert!(
+        all.range(4..)
+            .all(|(_, (_, p, _))| !p.contains(&"crash-at-start".to_string()))
+    );
+    let m = manifest(cwd);
+    assert_eq!(m["benched"][0]["name"].as_str(), Some("crash-at-start"));
+    assert_verifies(cwd);
+}
+
+/// A league whose top is settled says so, and a rerun with nothing new plays nothing.
+#[test]
+fn a_settled_league_says_so_and_plays_nothing() {
+    let tmp = arena(&["first", "lowest"]);
+    let cwd = tmp.path();
+    let flags = [
+        "--players",
+        "2",
+        "--top",
+        "1",
+        "--min-games",
+        "4",
+        "--batch",
+        "8",
+        "--jobs",
+        "2",
+    ];
+    let out = league(cwd, &[&flags[..], &["--games", "1000"]].concat());
+    assert_ok(&out);
+    let said = text(&out.stdout);
+    assert!(said.contains("the top 1 are settled"), "{said}");
+    let played = games(cwd).len();
+    assert!(played < 1000, "{played}");
+    let again = league(cwd, &flags);
+    assert_ok(&again);
+    assert!(
+        text(&again.stdout).contains("0 this run; the top 1 are settled"),
+        "{}",
+        text(&again.stdout)
+    );
+    assert_eq!(games(cwd).len(), played);
+    // --forever keeps the hill playing (here for one batch, --games bounding the run).
+    let more = league(cwd, &[&flags[..], &["--forever", "--games", "8"]].concat());
+    assert_ok(&more);
+    assert_eq!(games(cwd).len(), played + 8);
+    assert_verifies(cwd);
+    // What fixes the choices cannot change.
+    let refused = league(cwd, &[&flags[..1], &["3", "--top", "1"]].concat());
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("--players cannot change it"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
+/// `take6 verify` re-derives each batch's choice: a game whose seats were swapped (and the
+/// chain recomputed) does not verify.
+#[test]
+fn verify_catches_a_game_that_is_not_the_choice() {
+    let tmp = arena(&["first", "lowest", "honest", "strict-default"]);
+    let cwd = tmp.path();
+    assert_ok(&league(
+        cwd,
+        &[
+            "--players",
+            "3",
+            "--batch",
+            "4",
+            "--games",
+            "8",
+            "--jobs",
+            "2",
+        ],
+    ));
+    assert_verifies(cwd);
+    let m = manifest(cwd);
+    let id = m["league"].as_str().unwrap().to_string();
+    let jsonl = folder(cwd).join("games.jsonl");
+    common::forge(&jsonl, &id, 6, |g| {
+        g.players.swap(0, 1);
+    });
+    let out = take6(cwd, &["verify", folder(cwd).to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("is not what batch"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// Every game plays a league: Kingdomino (points, higher is better) and a Botzone game folder
+/// (verdicts, ranked by Bradley–Terry), each verifying, each with its report's version table.
+#[test]
+fn kingdomino_and_a_botzone_folder_play_leagues_that_verify() {
+    let kd = arena(&["kd-filler", "strict-kingdomino"]);
+    copy_dir(
+        &fixtures().join("kd-filler"),
+        &kd.path().join("bots/kd-two"),
+    );
+    let out = take6(
+        kd.path(),
+        &[
+            "league",
+            "--game",
+            "kingdomino",
+            "--bots",
+            "bots",
+            "--seed",
+            SEED,
+            "--players",
+            "2",
+            "--batch",
+            "4",
+            "--games",
+            "8",
+            "--jobs",
+            "2",
+            "--first-reply-ms",
+            "10000",
+            "--reply-ms",
+            "5000",
+        ],
+    );
+    assert_ok(&out);
+    let dir = kd.path().join("results/league/kingdomino");
+    let verified = take6(kd.path(), &["verify", dir.to_str().unwrap()]);
+    assert_ok(&verified);
+    let page = fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(page.contains("<h2>Versions</h2>") && page.contains("strict-kingdomino"));
+
+    let duel = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel");
+    let bz = arena(&["bz-py", "bz-c"]);
+    copy_dir(&fixtures().join("bz-py"), &bz.path().join("bots/bz-py2"));
+    let out = take6(
+        bz.path(),
+        &[
+            "league",
+            "--game",
+            duel.to_str().unwrap(),
+            "--bots",
+            "bots",
+            "--seed",
+            SEED,
+            "--players",
+            "2",
+            "--batch",
+            "4",
+            "--games",
+            "8",
+            "--jobs",
+            "2",
+        ],
+    );
+    assert_ok(&out);
+    let dir = bz.path().join("results/league/duel");
+    let verified = take6(bz.path(), &["verify", dir.to_str().unwrap()]);
+    assert_ok(&verified);
+    assert_eq!(
+        read_games_jsonl(std::io::BufReader::new(
+            fs::File::open(dir.join("games.jsonl")).unwrap()
+        ))
+        .unwrap()
+        .len(),
+        8
+    );
+}
+
+/// A bot skipped for a run (its launch cannot start) sits that run out and keeps its version:
+/// back as it was, it is the same bot, not a new version.
+#[test]
+fn a_bot_skipped_for_a_run_keeps_its_version() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = arena(&["first", "lowest", "honest"]);
+    let cwd = tmp.path();
+    let flags = [
+        "--players",
+        "3",
+        "--batch",
+        "4",
+        "--games",
+        "4",
+        "--jobs",
+        "2",
+    ];
+    assert_ok(&league(cwd, &flags));
+    let launch = cwd.join("bots/honest/launch");
+    fs::set_permissions(&launch, fs::Permissions::from_mode(0o644)).unwrap();
+    let out = league(cwd, &flags);
+    assert!(
+        text(&out.stderr).contains("honest"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        games(cwd)
+            .range(4..)
+            .all(|(_, (_, p, _))| !p.contains(&"honest".to_string()))
+    );
+    fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
+    assert_ok(&league(cwd, &flags));
+    let m = manifest(cwd);
+    let honest: Vec<&toml::Value> = m["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["name"].as_str() == Some("honest"))
+        .collect();
+    assert_eq!(honest.len(), 1, "{honest:?}");
+    assert!(honest[0].get("until_game").is_none());
+    assert!(
+        games(cwd)
+            .range(8..)
+            .any(|(_, (_, p, _))| p.contains(&"honest".to_string()))
+    );
+    assert_verifies(cwd);
+}
