@@ -1068,7 +1068,12 @@ fn sources_build_as_botzones_compiler_builds_them() {
     let report = fs::read_to_string(series.join("report.html")).unwrap();
     assert!(report.contains("Botzone&#39;s protocol") || report.contains("Botzone's protocol"));
     assert!(!report.contains("CodinGame"));
-    assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+    assert_ok(
+        &take6_cmd(tmp.path())
+            .args(["verify", "--game", "game"])
+            .output()
+            .unwrap(),
+    );
 }
 
 /// Issue 36: a bot kept running is killed when its game ends, as Botzone kills it: `bz-spinner`
@@ -1168,7 +1173,12 @@ fn simple_interaction_bots_play_afresh_and_kept_running() {
         shown.contains("response of simple (0): {\"n\":2}\n    debug: round 1\n"),
         "{shown}"
     );
-    assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
+    assert_ok(
+        &take6_cmd(tmp.path())
+            .args(["verify", "--game", "game"])
+            .output()
+            .unwrap(),
+    );
 
     // The same bot where the game has no simple interaction.
     let tmp = arena(

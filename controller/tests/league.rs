@@ -482,7 +482,23 @@ fn kingdomino_and_a_botzone_folder_play_leagues_that_verify() {
     );
     assert_ok(&out);
     let dir = bz.path().join("results/league/duel");
-    let verified = take6(bz.path(), &["verify", dir.to_str().unwrap()]);
+    // Without --game the league folder chooses no judge: every game is unverified.
+    let refused = take6(bz.path(), &["verify", dir.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stdout).contains("give the game folder with --game"),
+        "{}",
+        String::from_utf8_lossy(&refused.stdout)
+    );
+    let verified = take6(
+        bz.path(),
+        &[
+            "verify",
+            "--game",
+            duel.to_str().unwrap(),
+            dir.to_str().unwrap(),
+        ],
+    );
     assert_ok(&verified);
     assert_eq!(
         read_games_jsonl(std::io::BufReader::new(

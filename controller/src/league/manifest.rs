@@ -20,6 +20,10 @@ pub struct LeagueManifest {
     pub controller_version: String,
     /// The game as `--game` finds it again: a name, or a game folder's path.
     pub game: String,
+    /// A game folder's SHA-256 of its judge and `game.toml` when the league began: `verify`
+    /// runs a judge only from the folder given with `--game`, and only this code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_hash: Option<String>,
     pub seed: Seed,
     pub players: usize,
     pub batch: usize,

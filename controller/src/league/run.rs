@@ -375,6 +375,7 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
         league: format!("league-{stamp}"),
         controller_version: env!("CARGO_PKG_VERSION").to_string(),
         game: settings.game.spec(),
+        game_hash: settings.game.content_hash().ok().flatten(),
         seed: settings.seed,
         players: settings.players,
         batch: opts.batch.unwrap_or(8),
@@ -411,6 +412,16 @@ fn accept(
             "the league plays {}, not {}",
             m.game,
             settings.game.name()
+        ));
+    }
+    let now = settings.game.content_hash().ok().flatten();
+    if let (Some(began), Some(now)) = (m.game_hash.as_deref(), now.as_deref())
+        && began != now
+    {
+        return refuse(format!(
+            "the game folder's judge or game.toml changed since the league began (SHA-256 {now}, \
+             {began} then); a league plays one game's code: put the folder back as it was, or \
+             begin another league with --league DIR"
         ));
     }
     if settings.seed_given && settings.seed != m.seed {

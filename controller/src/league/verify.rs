@@ -34,7 +34,8 @@ impl Sink for Lines {
 /// Verifies the league in `dir`.
 pub fn verify(dir: &Path) -> Result<Verification, SeriesError> {
     let manifest = LeagueManifest::read(dir)?.ok_or_else(|| SeriesError::NotASeries(dir.into()))?;
-    let game = crate::games::find(&manifest.game)
+    // A league folder chooses no code: a game folder's judge runs only from `--game`.
+    let game = crate::games::recorded(&manifest.game, manifest.game_hash.as_deref())
         .map_err(|e| SeriesError::Refused(format!("the league's game: {e}")))?;
     let rules = Rules {
         seed: manifest.seed,
