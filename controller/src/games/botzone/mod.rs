@@ -515,14 +515,27 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
 
 /// How many of the last lines of a failed build's log are shown.
 const BUILD_TAIL: usize = 30;
+/// The most of a failed build's log read for them, from its end.
+const BUILD_TAIL_BYTES: u64 = 64 << 10;
 
 /// The last lines of the build log `log`, as they go to a terminal (the compiler's words on
 /// the game folder's source are untrusted), after a line saying what they are; nothing
 /// when there is no log.
 fn build_tail(log: &Path) -> String {
-    let Ok(bytes) = std::fs::read(log) else {
+    use std::io::{Read, Seek, SeekFrom};
+    // Through the door (a regular file reached by no link), and only its last 64 KiB.
+    let Ok(mut file) = crate::series::dir::open_path(log) else {
         return String::new();
     };
+    let size = file.metadata().map_or(0, |m| m.len());
+    let mut bytes = Vec::new();
+    if file
+        .seek(SeekFrom::Start(size.saturating_sub(BUILD_TAIL_BYTES)))
+        .is_err()
+        || file.take(BUILD_TAIL_BYTES).read_to_end(&mut bytes).is_err()
+    {
+        return String::new();
+    }
     let lines = crate::untrusted::terminal_lines(&bytes);
     let skip = lines.len().saturating_sub(BUILD_TAIL);
     let mut out = format!("\nthe build's output (its last {BUILD_TAIL} lines at most):");
