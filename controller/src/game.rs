@@ -106,6 +106,13 @@ pub trait Game: Send + Sync + 'static {
         Ok(())
     }
 
+    /// What [`Game::check`] took as recorded rather than re-derived, over the records it
+    /// checked so far, in words (a Botzone judge's own random draw), if anything: `take6
+    /// verify` says it beside its verdict.
+    fn unchecked(&self) -> Option<String> {
+        None
+    }
+
     /// `take6 verify` of a summary record (`--record summary`, built-ins only): plays the
     /// game again from its seed and compares. Only for a game that supports summaries.
     fn check_summary(&self, record: &GameRecord) -> Result<(), String> {

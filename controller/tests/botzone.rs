@@ -469,11 +469,14 @@ fn verify_catches_forgeries_and_a_judge_that_is_not_deterministic() {
         });
     }
     fs::write(&jsonl, &pristine).unwrap();
-    // The same judge, now drawing a random display: the record cannot be re-derived.
+    // The same judge, now drawing a random display after its first call (a first call may
+    // draw the game: a_judge_that_draws_at_random_verifies_with_its_draw_as_recorded): the
+    // record cannot be re-derived.
     let judge = tmp.path().join("game/judge.py");
     let source = fs::read_to_string(&judge).unwrap().replace(
         "\"display\": {\"round\": self.round, \"won\": self.won[:]}",
-        "\"display\": {\"round\": self.round, \"won\": self.won[:], \"noise\": __import__('random').random()}",
+        "\"display\": dict({\"round\": self.round, \"won\": self.won[:]}, **({\"noise\": \
+         __import__('random').random()} if self.round > 1 else {}))",
     );
     fs::write(&judge, source).unwrap();
     let out = take6_cmd(tmp.path())
@@ -1333,4 +1336,101 @@ fn check_of_a_judge_works_inside_a_git_repository() {
         .unwrap();
     assert_ok(&out);
     assert!(text(&out.stdout).contains("OK: the judge finished every one of 1 game"));
+}
+
+/// Issue 36: a judge that draws its game at random on its first call, as Botzone's Kingz,
+/// Snake and Tetris judges do (`tests/games/draw`). Saving no initdata, its draw lives only
+/// in its first answer: the series verifies with each game's first answer taken as the
+/// judge's draw, and verify says so; every later step is re-checked, so a forged draw or a
+/// forged later step is caught. Saving its draw in its first answer's initdata (Botzone then
+/// passes it to every later call), the judge is given it again and draws the same: the
+/// series verifies with nothing taken as recorded, and a forged draw is caught at once.
+#[test]
+fn a_judge_that_draws_at_random_verifies_with_its_draw_as_recorded() {
+    let draw = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/draw");
+    take6::games::find(draw.to_str().unwrap()).unwrap();
+    for save in [false, true] {
+        let tmp = tempfile::tempdir().unwrap();
+        copy_dir(&draw, &tmp.path().join("game"));
+        if save {
+            let toml = tmp.path().join("game/game.toml");
+            let text = fs::read_to_string(&toml).unwrap().replace(
+                "padding = [\"near\"]\n",
+                "padding = [\"near\"]\ninitdata = { save = true }\n",
+            );
+            fs::write(&toml, text).unwrap();
+        }
+        for (name, offset) in [("a", None), ("b", Some("3"))] {
+            let dir = tmp.path().join("bots").join(name);
+            copy_dir(&draw.join("near"), &dir);
+            if let Some(offset) = offset {
+                fs::write(dir.join("offset"), offset).unwrap();
+            }
+        }
+        assert_ok(&run(tmp.path(), "4", "5", &[]));
+        let series = series_dir(tmp.path());
+        let file = fs::File::open(series.join("games.jsonl")).unwrap();
+        let games = read_games_jsonl(BufReader::new(file)).unwrap();
+        let targets: std::collections::BTreeSet<i64> = games
+            .iter()
+            .map(|g| {
+                let body = g.body.as_ref().unwrap().value();
+                let first = &body["log"][0]["output"];
+                let target = first["content"]["0"]["target"].as_i64().unwrap();
+                let saved = save.then(|| json!({"target": target, "save": true}));
+                assert_eq!(first.get("initdata"), saved.as_ref(), "{first}");
+                target
+            })
+            .collect();
+        // Four draws from a million, all alike, would be a broken draw.
+        assert!(targets.len() > 1, "{targets:?}");
+        let verify = || {
+            take6_cmd(tmp.path())
+                .args(["verify", "--game", "game"])
+                .output()
+                .unwrap()
+        };
+        let out = verify();
+        assert_ok(&out);
+        let said = text(&out.stdout);
+        let note = said.lines().find(|l| l.starts_with("not re-checked:"));
+        if save {
+            assert!(note.is_none(), "{said}");
+        } else {
+            let note = note.unwrap_or_else(|| panic!("{said}"));
+            assert!(
+                note.contains("at random on its first call") && note.contains("of 4 games"),
+                "{said}"
+            );
+        }
+        let jsonl = series.join("games.jsonl");
+        let pristine = fs::read(&jsonl).unwrap();
+        let id = series.file_name().unwrap().to_str().unwrap().to_string();
+        type Edit = fn(&mut GameRecord);
+        let forgeries: [(Edit, &str); 2] = [
+            // Another draw: player b (3 above the target) is now the nearer.
+            (
+                |g| {
+                    let mut body = g.body.as_ref().unwrap().value();
+                    for p in ["0", "1"] {
+                        let target = &mut body["log"][0]["output"]["content"][p]["target"];
+                        *target = json!(target.as_i64().unwrap() + 3);
+                    }
+                    g.body = Some(Body::new(&body));
+                },
+                "the judge answers",
+            ),
+            (
+                |g| {
+                    let mut body = g.body.as_ref().unwrap().value();
+                    body["log"][2]["output"]["display"]["won"] = json!([0, 1]);
+                    g.body = Some(Body::new(&body));
+                },
+                "step 1: the judge answers",
+            ),
+        ];
+        for (edit, says) in forgeries {
+            assert_forgery_named(&jsonl, &pristine, &id, 2, edit, says, verify);
+        }
+    }
 }

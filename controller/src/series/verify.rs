@@ -48,6 +48,8 @@ pub struct Verification {
     pub more: u64,
     /// Whether the games' seating was checked against the schedule (not for `take6 play`).
     pub seating: bool,
+    /// What the games' checks took as recorded rather than re-derived (not a problem).
+    pub unchecked: Vec<String>,
 }
 
 impl Verification {
@@ -117,6 +119,8 @@ pub struct Verify {
     /// compared with the schedule's plan at the end (records come in finishing order, the
     /// plans in game order).
     seating: std::collections::HashMap<u64, (u64, u64)>,
+    /// The games whose checkers checked records, each once.
+    checkers: Vec<crate::game::GameRef>,
 }
 
 impl Verify {
@@ -132,6 +136,7 @@ impl Verify {
             chain: Chain::start(series),
             checkpoint_ok: None,
             seating: Default::default(),
+            checkers: Vec::new(),
         };
         (verify, report)
     }
@@ -169,8 +174,13 @@ impl Verify {
             if let Err(e) = rules.check_summary(record) {
                 return Some(format!("game {g}: {e}"));
             }
-        } else if let Err(e) = rules.check(record) {
-            return Some(format!("game {g} breaks the rules: {e}"));
+        } else {
+            if !self.checkers.contains(&rules) {
+                self.checkers.push(rules.clone());
+            }
+            if let Err(e) = rules.check(record) {
+                return Some(format!("game {g} breaks the rules: {e}"));
+            }
         }
         let manifest = self.manifest.as_ref()?;
         match manifest_game {
@@ -260,6 +270,7 @@ impl Verify {
         let mut report = self.report.lock().expect("not poisoned");
         self.check_seating(&mut report);
         report.games = state.lines;
+        report.unchecked = self.checkers.iter().filter_map(|g| g.unchecked()).collect();
         let Some(m) = &self.manifest else {
             report.push(
                 None,

@@ -44,6 +44,8 @@ pub struct Botzone {
     /// The judge built for `take6 verify` (and leaderboard, merge, resume), in the sandbox
     /// it runs in: as a series runs it.
     verifier: OnceLock<Result<Verifier, String>>,
+    /// What verify took as the judge's own draw rather than re-derived.
+    draws: Arc<Mutex<record::Draws>>,
 }
 
 /// The judge built to verify with: its working copy and the sandbox it runs in.
@@ -78,6 +80,7 @@ pub fn load(folder: &Path) -> Result<GameRef, crate::games::GameError> {
         builtins,
         prepared: Mutex::new(None),
         verifier: OnceLock::new(),
+        draws: Arc::default(),
     })))
 }
 
@@ -322,7 +325,14 @@ impl Game for Botzone {
             .get_or_init(|| build_for_verify(&self.manifest))
             .as_ref()
             .map_err(|e| format!("cannot build the judge to verify with: {e}"))?;
-        record::check_with_judge(record, judge, sandbox, &self.manifest)
+        record::check_with_judge(record, judge, sandbox, &self.manifest, &self.draws)
+    }
+
+    fn unchecked(&self) -> Option<String> {
+        self.draws
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .note()
     }
 
     fn replay_text(&self, record: &GameRecord) -> String {
@@ -649,6 +659,7 @@ mod limits_tests {
             builtins: Vec::new(),
             prepared: Mutex::new(None),
             verifier: OnceLock::new(),
+            draws: Arc::default(),
         };
         let defaults = Limits {
             first_reply: std::time::Duration::from_millis(DEFAULT_MS),

@@ -11,7 +11,12 @@
 //! Verify runs the judge again, afresh, over every prefix of the log: each output must be the
 //! recorded one (twice the same answer that differs from the record: the record was changed;
 //! two different answers: the judge is not deterministic), the last one must finish with the
-//! recorded scores, and every verdict in the log must be a recorded fault.
+//! recorded scores, and every verdict in the log must be a recorded fault. The first call is
+//! given the initdata the judge saved in its first answer (Botzone passes that to every
+//! later call), so a judge that drew its game and saved the draw draws it again; a judge
+//! that answers its first call at random all the same (it saved no draw, or not all of it:
+//! Kingz, Snake, Tetris) has its recorded first answer taken as its draw ([`Draws`], which
+//! `take6 verify` reports), and every later call is re-checked against it.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -280,13 +285,50 @@ fn check_void_shape(
 const VERIFY_ROOM: u64 = 10;
 const VERIFY_LEAST_MS: u64 = 10_000;
 
+/// What `take6 verify` took as recorded rather than re-derived, over the games it checked:
+/// the first answer of a judge that draws its game at random on its first call and saves
+/// nothing in `initdata` to draw it again by (botzone-local's Kingz, Snake, Tetris and
+/// Tetris2). Botzone runs such a judge once per game and keeps its first answer in the log;
+/// every later call reads the game from there, and verify re-checks every later call.
+#[derive(Debug, Default)]
+pub struct Draws {
+    /// The first calls (the judge's input as played) seen answered at random.
+    random: std::collections::HashSet<String>,
+    /// Games whose first answer was taken as the judge's draw.
+    games: u64,
+}
+
+impl Draws {
+    /// What verify could not re-check, in words, if anything.
+    pub fn note(&self) -> Option<String> {
+        (self.games > 0).then(|| {
+            format!(
+                "the judge draws its game at random on its first call (called again with the \
+                 same log and initdata, it answered differently): the first answer of {} is \
+                 taken as recorded, as Botzone keeps it (checked only for its command and the \
+                 players it asks); every later step was re-checked against it",
+                crate::names::count(self.games, "game")
+            )
+        })
+    }
+}
+
+/// How many more times verify calls a judge's first call, a second apart, before it takes a
+/// judge that answers it alike but not as recorded to contradict the record (a judge seeded
+/// with the time in seconds answers alike within one second: Tetris draws one of 7 blocks,
+/// so 5 more seconds leave a chance of 7^-5 that its draw is mistaken for a forgery).
+const CLOCK_TRIES: usize = 5;
+
 /// Runs the judge built in `judge` afresh over every prefix of the recorded log; for a void
-/// game whose judge failed, over the whole log too, where it must fail again.
+/// game whose judge failed, over the whole log too, where it must fail again. A judge that
+/// answers its first call at random has its recorded first answer taken as its draw (noted
+/// in `draws`).
 pub fn check_with_judge(
     record: &GameRecord,
     judge: &Path,
     sandbox: &std::sync::Arc<crate::sandbox::Sandbox>,
     manifest: &Manifest,
+    draws: &std::sync::Arc<std::sync::Mutex<Draws>>,
 ) -> Result<(), String> {
     let body = body(record)?;
     let (log, initdata) = parts(&body)?;
@@ -327,36 +369,23 @@ pub fn check_with_judge(
         .as_deref()
         .is_some_and(|why| why != NOT_PREPARED)
         && log.len().is_multiple_of(2);
+    let draws = std::sync::Arc::clone(draws);
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| e.to_string())?;
         runtime.block_on(async {
+            let judge = Rerun {
+                spec: &answered,
+                players,
+                base,
+            };
             for i in (0..log.len()).step_by(2) {
-                let recorded = &log[i]["output"];
-                let step = i / 2;
-                let call = || table::call_once(&answered, &log[..i], &effective, players, base);
-                let first = call().await.map_err(|e| format!("step {step}: {e}"))?;
-                if &first.raw == recorded {
-                    continue;
-                }
-                let second = call().await.map_err(|e| format!("step {step}: {e}"))?;
-                return Err(if second.raw != first.raw {
-                    format!(
-                        "step {step}: the judge is not deterministic: it answered {} then {} \
-                         to the same log",
-                        wire::excerpt(&first.raw.to_string()),
-                        wire::excerpt(&second.raw.to_string())
-                    )
-                } else {
-                    format!(
-                        "step {step}: the judge answers {} to the recorded log, but the record \
-                         says {}",
-                        wire::excerpt(&first.raw.to_string()),
-                        wire::excerpt(&recorded.to_string())
-                    )
-                });
+                judge
+                    .step(&log[..=i], &effective, &draws)
+                    .await
+                    .map_err(|e| format!("step {}: {e}", i / 2))?;
             }
             if void_on_failure {
                 let step = log.len() / 2;
@@ -373,6 +402,109 @@ pub fn check_with_judge(
     })
     .join()
     .unwrap_or_else(|_| Err("running the judge panicked".into()))
+}
+
+/// The judge as verify calls it again: afresh, with room.
+struct Rerun<'a> {
+    spec: &'a JudgeSpec,
+    players: usize,
+    base: Limits,
+}
+
+impl Rerun<'_> {
+    async fn call(&self, log: &[Value], initdata: &Value) -> Result<wire::JudgeOutput, String> {
+        table::call_once(self.spec, log, initdata, self.players, self.base).await
+    }
+
+    /// Checks the last judge output of `log` (`log` up to and with it) against the judge's
+    /// answer to the log before it: the same, or (on the first call) the judge's own draw.
+    async fn step(
+        &self,
+        log: &[Value],
+        effective: &Value,
+        draws: &std::sync::Mutex<Draws>,
+    ) -> Result<(), String> {
+        let (recorded, before) = log.split_last().expect("a judge output");
+        let recorded = &recorded["output"];
+        let first = self.call(before, effective).await?;
+        if &first.raw == recorded {
+            return Ok(());
+        }
+        if before.is_empty() {
+            return self.first_draw(&first, recorded, effective, draws).await;
+        }
+        let second = self.call(before, effective).await?;
+        Err(if second.raw != first.raw {
+            format!(
+                "the judge is not deterministic: it answered {} then {} to the same log",
+                wire::excerpt(&first.raw.to_string()),
+                wire::excerpt(&second.raw.to_string())
+            )
+        } else {
+            contradicts(&first.raw, recorded)
+        })
+    }
+
+    /// A first answer `recorded` that the judge's (`answer`, to the first call with
+    /// `initdata`) differs from: the judge's own draw when the judge answers that same call
+    /// differently when called again (at once, or up to [`CLOCK_TRIES`] seconds later) and
+    /// `recorded` has the form of its answer (the same command, the same players asked);
+    /// else the record was changed.
+    async fn first_draw(
+        &self,
+        answer: &wire::JudgeOutput,
+        recorded: &Value,
+        initdata: &Value,
+        draws: &std::sync::Mutex<Draws>,
+    ) -> Result<(), String> {
+        let lock = || {
+            draws
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        let input = wire::judge_input(&[], initdata);
+        if !lock().random.contains(&input) {
+            let mut random = false;
+            for attempt in 0..=CLOCK_TRIES {
+                if attempt > 0 {
+                    tokio::time::sleep(Duration::from_millis(1100)).await;
+                }
+                if self.call(&[], initdata).await?.raw != answer.raw {
+                    random = true;
+                    break;
+                }
+            }
+            if !random {
+                return Err(contradicts(&answer.raw, recorded));
+            }
+            lock().random.insert(input);
+        }
+        let given = wire::parse_judge(&recorded.to_string(), self.players)
+            .map_err(|e| format!("the recorded first answer cannot be the judge's: {e}"))?;
+        let form = |c: &Command| match c {
+            Command::Request(asked) => Ok(asked.keys().copied().collect::<Vec<_>>()),
+            Command::Finish(scores) => Err(scores.clone()),
+        };
+        if form(&given.command) != form(&answer.command) {
+            return Err(format!(
+                "the judge draws its first answer at random, but the recorded one, {}, is not \
+                 of the form of its answers ({})",
+                wire::excerpt(&recorded.to_string()),
+                wire::excerpt(&answer.raw.to_string())
+            ));
+        }
+        lock().games += 1;
+        Ok(())
+    }
+}
+
+/// The judge's answer `answer` (the same each time) is not the `recorded` one.
+fn contradicts(answer: &Value, recorded: &Value) -> String {
+    format!(
+        "the judge answers {} to the recorded log, but the record says {}",
+        wire::excerpt(&answer.to_string()),
+        wire::excerpt(&recorded.to_string())
+    )
 }
 
 /// The request `seat` was sent at `step` (1-based), if the record holds it, with its number
