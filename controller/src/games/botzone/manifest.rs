@@ -8,9 +8,9 @@
 //! padding = ["random"]      # optional: bot folders in this folder, in padding order
 //!
 //! [limits]                  # optional: a bot's limits, on the CPU clock (default: Botzone's
-//! first_turn_ms = 1000      #   per language: C/C++ 1000, Java 3000 / 2000 kept running,
-//! turn_ms = 1000            #   Python 6000 / 4000, JavaScript 2000)
-//! kept_running_ms = 1000
+//! first_turn_ms = 2000      #   per language: C/C++ 1000, Java 3000 / 2000 kept running,
+//! turn_ms = 1000            #   Python 6000 / 4000, JavaScript 2000; each game's first
+//! kept_running_ms = 1000    #   turn twice the language's)
 //! memory_mb = 256
 //! keep_running = true       #   whether bots may ask to be kept running (their input stays
 //!                           #   open after each request; false: closed, as Botzone does)
@@ -103,18 +103,22 @@ pub struct BotLimits {
 }
 
 impl BotLimits {
-    /// Botzone's limits for a bot written in `language` (C and C++, and a `launch` of unknown
-    /// language: 1 s; Java 3 s, 2 s kept running; Python 6 s, 4 s; JavaScript 2 s; 256 MB).
+    /// Botzone's limits for a bot written in `language`, as its wiki's page "Bot" gives them
+    /// (资源和时间限制): 1 s of CPU a run times the language's factor (C and C++, and a
+    /// `launch` of unknown language, 1; JavaScript 2; Java 3; Python 6); **the first turn of
+    /// each game twice that**; a turn of a bot kept running since its last, its upload page's
+    /// limit (botzone-local's compiler.py `sub_time_limit`: Java 2 s, Python 4 s, else as a
+    /// run); 256 MB.
     pub fn botzone(language: Option<Language>) -> BotLimits {
-        let (first, kept) = match language {
+        let (run, kept) = match language {
             Some(Language::Java) => (3000, 2000),
             Some(Language::Python) => (6000, 4000),
             Some(Language::JavaScript | Language::TypeScript) => (2000, 2000),
             _ => (1000, 1000),
         };
         BotLimits {
-            first_turn_ms: first,
-            turn_ms: first,
+            first_turn_ms: 2 * run,
+            turn_ms: run,
             kept_running_ms: kept,
             memory_mb: 256,
             keep_running: true,
@@ -383,11 +387,12 @@ mod tests {
             ("ttt", "ttt", 2)
         );
         assert_eq!(m.initdata, serde_json::json!(""));
-        assert_eq!(m.bot_limits(None).first_turn_ms, 1000);
+        assert_eq!(m.bot_limits(None).first_turn_ms, 2000);
+        assert_eq!(m.bot_limits(None).turn_ms, 1000);
         assert_eq!(
             m.bot_limits(Some(Language::Python)),
             BotLimits {
-                first_turn_ms: 6000,
+                first_turn_ms: 12000,
                 turn_ms: 6000,
                 kept_running_ms: 4000,
                 memory_mb: 256,
@@ -442,7 +447,7 @@ mod tests {
         let m = Manifest::load(dir.path()).unwrap();
         assert_eq!(m.initdata, serde_json::json!({"seed": 5}));
         assert_eq!(m.bot_limits(Some(Language::Python)).turn_ms, 300);
-        assert_eq!(m.bot_limits(Some(Language::Python)).first_turn_ms, 6000);
+        assert_eq!(m.bot_limits(Some(Language::Python)).first_turn_ms, 12000);
         assert!(m.judge.keep_running && m.judge.time_ms == 100);
         let names: Vec<&str> = m.padding.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["a", "b"]);

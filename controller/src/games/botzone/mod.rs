@@ -160,7 +160,7 @@ impl Game for Botzone {
     fn limits_note(&self) -> Option<String> {
         let botzone = "by its language, as Botzone's: C and C++ (or a launch) 1000 ms, Java \
                        3000 ms (2000 ms kept running), Python 6000 ms (4000 ms kept running), \
-                       JavaScript 2000 ms";
+                       JavaScript 2000 ms, each game's first turn twice that";
         Some(if self.manifest.sets_limits() {
             format!(
                 "each bot's by {}'s [limits] where it sets them, else {botzone}",
@@ -667,7 +667,10 @@ mod limits_tests {
             ..Limits::default()
         };
         let python = game.bot_limits(Some(Language::Python), &defaults);
-        assert_eq!((python.first_turn_ms, python.kept_running_ms), (6000, 4000));
+        assert_eq!(
+            (python.first_turn_ms, python.turn_ms, python.kept_running_ms),
+            (12000, 6000, 4000)
+        );
         let given = Limits {
             reply_given: true,
             ..defaults
