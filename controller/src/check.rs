@@ -237,7 +237,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     let refused = refusals(settings, &mine);
     out.push_str(&refused.text);
     out.push_str(&reply_times(said, settings));
-    out.push_str(&scores(&games, bot, settings.game.direction()));
+    out.push_str(&scores(&games, bot, &settings.game));
     if let Some(stop) = stopped_early(&mine, settings.games) {
         out.push_str(&stop);
     }
@@ -691,8 +691,9 @@ fn generated(dir: &Path, bot: &str) -> String {
     out
 }
 
-/// The bot's mean score against the built-ins' at the same tables.
-fn scores(games: &[GameRecord], bot: &str, direction: crate::record::Direction) -> String {
+/// The bot's mean score against the built-ins' (the game's padding bots) at the same tables.
+fn scores(games: &[GameRecord], bot: &str, game: &crate::game::GameRef) -> String {
+    let direction = game.direction();
     let mut tally = crate::record::Tally::new(direction);
     for g in games {
         tally.add(g);
@@ -718,8 +719,10 @@ fn scores(games: &[GameRecord], bot: &str, direction: crate::record::Direction) 
         let best = builtins[0];
         let _ = write!(
             text,
-            "; the built-ins {mean:.2} on average, the best of them {} {:.2}",
-            best.bot, best.mean_score
+            "; the {}s {mean:.2} on average, the best of them {} {:.2}",
+            game.builtin_label(),
+            best.bot,
+            best.mean_score
         );
     }
     text.push('\n');

@@ -575,7 +575,7 @@ fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
         "games = [\"take6\"]\n",
     )
     .unwrap();
-    let out = run(tmp.path(), "2", "1", &[]);
+    let out = run(tmp.path(), "2", "1", &["--standings-every", "1"]);
     assert_ok(&out);
     // Seed 1 deals nothing here: the judge draws its own randomness.
     assert!(
@@ -608,6 +608,24 @@ fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
         assert_eq!(g.builtin.iter().filter(|b| **b).count(), 1);
         assert_eq!(g.rounds[0].invalid, []);
     }
+    // The summary names the padding bot for what it is (issue 36), with `--standings-every`
+    // and `take6 leaderboard` too.
+    for said in [text(&out.stdout), text(&out.stderr)] {
+        assert!(
+            said.contains("cycler#1 (padding bot)") && !said.contains("built-in"),
+            "{said}"
+        );
+    }
+    let rebuilt = take6_cmd(tmp.path())
+        .args(["leaderboard", "--game", "game"])
+        .output()
+        .unwrap();
+    assert_ok(&rebuilt);
+    let said = text(&rebuilt.stdout);
+    assert!(
+        said.contains("cycler#1 (padding bot)") && !said.contains("built-in"),
+        "{said}"
+    );
 }
 
 /// `take6 play --game PATH`: the person types each response as JSON (a line that is not JSON

@@ -92,10 +92,15 @@ pub fn headtohead_csv(pairs: &[HeadToHead]) -> Vec<u8> {
 const NOT_SEPARATED: &str = "~";
 
 /// The end-of-series table printed to stdout: rank (`~` when not separated from the rank above),
-/// bot (built-ins marked), games, mean score
+/// bot (built-ins marked with `builtin`, what the game calls them: "built-in", "padding
+/// bot"), games, mean score
 /// ± ci95, wins and faults (with their kinds) in aligned columns, then a `Skipped:` section
 /// listing `name: reason` for every bot that could not take part, if any.
-pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> String {
+pub fn summary_table(
+    standings: &[Standing],
+    skipped: &[(String, String)],
+    builtin: &str,
+) -> String {
     let header = [
         "rank",
         "bot",
@@ -105,7 +110,7 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
         "rating",
         "faults",
     ];
-    let rows = summary_rows(standings);
+    let rows = summary_rows(standings, builtin);
     let mut out = aligned(&header.map(String::from), &rows);
     if standings
         .iter()
@@ -133,7 +138,7 @@ pub fn summary_table(standings: &[Standing], skipped: &[(String, String)]) -> St
 
 /// The summary's cells, one row per standing. Means and CIs are right-aligned within the
 /// mean-score column, so that decimal points line up; names go through the terminal's door.
-fn summary_rows(standings: &[Standing]) -> Vec<[String; 7]> {
+fn summary_rows(standings: &[Standing], builtin: &str) -> Vec<[String; 7]> {
     let means: Vec<String> = standings
         .iter()
         .map(|s| format!("{:.2}", s.mean_score))
@@ -149,7 +154,7 @@ fn summary_rows(standings: &[Standing]) -> Vec<[String; 7]> {
         .zip(means.iter().zip(&cis))
         .map(|(s, (mean, ci))| {
             let bot = if s.builtin {
-                format!("{} (built-in)", untrusted::terminal(&s.bot))
+                format!("{} ({builtin})", untrusted::terminal(&s.bot))
             } else {
                 untrusted::terminal(&s.bot)
             };
@@ -312,13 +317,13 @@ mod tests {
                 "no answer to start within 5s".to_string(),
             ),
         ];
-        let table = summary_table(&rated(), &skipped);
+        let table = summary_table(&rated(), &skipped, "built-in");
         insta::assert_snapshot!("summary_table", table);
     }
 
     #[test]
     fn summary_table_without_skipped_has_no_skipped_section() {
-        let table = summary_table(&tally(&series()).standings(), &[]);
+        let table = summary_table(&tally(&series()).standings(), &[], "built-in");
         assert!(!table.contains("Skipped"));
         assert_eq!(
             table.lines().count(),
@@ -359,7 +364,7 @@ mod tests {
                  wins {name} leads (99); by mean score {name} leads (1.00).\n"
             )
         );
-        assert!(summary_table(&standings, &[]).ends_with(&note));
+        assert!(summary_table(&standings, &[], "built-in").ends_with(&note));
     }
 
     #[test]

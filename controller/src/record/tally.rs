@@ -784,7 +784,7 @@ mod tests {
             let (sa, sb) = (a.standings(), b.standings());
             prop_assert_eq!(&sa, &sb);
             prop_assert_eq!(leaderboard_csv(&sa), leaderboard_csv(&sb));
-            prop_assert_eq!(summary_table(&sa, &[]), summary_table(&sb, &[]));
+            prop_assert_eq!(summary_table(&sa, &[], "built-in"), summary_table(&sb, &[], "built-in"));
             let wins: f64 = sa.iter().map(|s| s.wins).sum();
             prop_assert!((wins - games.len() as f64).abs() < 1e-9);
         }

@@ -18,7 +18,7 @@ use super::dir::{self, LEADERBOARD};
 use super::manifest::Manifest;
 use super::reporter::{Event, Sink, SinkError, State};
 use super::{SeriesError, Status};
-use crate::record::{self, Standing};
+use crate::record::{self, GameRecord, Standing};
 use crate::untrusted;
 use progress::BarSlot;
 
@@ -294,6 +294,14 @@ pub struct Summary {
     until_top: Option<usize>,
     /// The person at the keyboard (`take6 play`), if any.
     person: Option<String>,
+    /// What the series' game calls its built-in players (from its records).
+    builtin: &'static str,
+}
+
+/// What the game of `record` calls its built-in players: Take 6's "built-in", a Botzone game
+/// folder's "padding bot".
+pub(crate) fn builtin_label(record: &GameRecord) -> &'static str {
+    record.game_ref().map_or("built-in", |g| g.builtin_label())
 }
 
 impl Summary {
@@ -309,6 +317,7 @@ impl Summary {
             interrupted: false,
             until_top: None,
             person: None,
+            builtin: "built-in",
         }
     }
 
@@ -329,9 +338,10 @@ impl Sink for Summary {
     fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
         match event {
             Event::Interrupted => self.interrupted = true,
+            Event::GameFinished(record, _) => self.builtin = builtin_label(record),
             Event::Finished(status) if *status != Status::Failed => {
                 let standings = state.standings();
-                let mut text = record::summary_table(&standings, &self.skipped);
+                let mut text = record::summary_table(&standings, &self.skipped, self.builtin);
                 let early = match self.until_top {
                     Some(top)
                         if !self.interrupted

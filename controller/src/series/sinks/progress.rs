@@ -77,6 +77,8 @@ pub struct Progress {
     /// Games done when this process started playing (a resume's replayed ones).
     replayed: u64,
     standings_every: Option<u64>,
+    /// What the series' game calls its built-in players (from its records).
+    builtin: &'static str,
     /// When the bar's leader was last worked out.
     leader_at: Option<std::time::Instant>,
 }
@@ -92,6 +94,7 @@ impl Progress {
             replayed: 0,
             standings_every: None,
             leader_at: None,
+            builtin: "built-in",
         }
     }
 
@@ -194,7 +197,8 @@ impl Sink for Progress {
                 self.slot.set(Some(bar.clone()));
                 self.bar = Some(bar);
             }
-            Event::GameFinished(_, Origin::Played { .. }) => {
+            Event::GameFinished(record, Origin::Played { .. }) => {
+                self.builtin = super::builtin_label(record);
                 if let Some(bar) = &self.bar {
                     bar.inc(1);
                     // The leader (a sort of the standings) at most twice a second.
@@ -210,7 +214,7 @@ impl Sink for Progress {
                 if let Some(n) = self.standings_every
                     && state.lines.is_multiple_of(n)
                 {
-                    let table = crate::record::summary_table(&state.standings(), &[]);
+                    let table = crate::record::summary_table(&state.standings(), &[], self.builtin);
                     self.slot.above(|| {
                         eprint!(
                             "take6: standings after {}:\n{table}",
