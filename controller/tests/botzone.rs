@@ -1320,6 +1320,9 @@ fn padding_is_built_when_needed_and_a_failed_build_says_why() {
         said.contains("padding bot cycler") && said.contains("missing_padding_x"),
         "{said}"
     );
+    // No pointer to a build log in a series' folder: the folder is gone.
+    assert!(!said.contains("build.log"), "{said}");
+    assert_eq!(fs::read_dir(tmp.path().join("results")).unwrap().count(), 2);
     // A judge that does not build.
     fs::remove_file(tmp.path().join("game/judge.py")).unwrap();
     fs::write(
@@ -1334,6 +1337,8 @@ fn padding_is_built_when_needed_and_a_failed_build_says_why() {
         said.contains("the build's output") && said.contains("missing_judge_y"),
         "{said}"
     );
+    assert!(!said.contains("build.log"), "{said}");
+    assert_eq!(fs::read_dir(tmp.path().join("results")).unwrap().count(), 2);
 }
 
 /// Issue 36: `take6 check --game FOLDER` (the judge, no bot) works inside a git repository (it

@@ -460,7 +460,7 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         return Err(format!(
             "the judge in {}: {}{}",
             manifest.folder.display(),
-            s.reason,
+            without_log(&s.reason),
             build_tail(&log)
         ));
     }
@@ -505,7 +505,7 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
             let log = root.join(format!("padding/logs/{name}.build.log"));
             return Err(format!(
                 "padding bot {name}: {}{}",
-                s.reason,
+                without_log(&s.reason),
                 build_tail(&log)
             ));
         }
@@ -521,6 +521,16 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         },
         padding,
     })
+}
+
+/// A failed build's reason without its pointer to its build log (`… (see
+/// results/…/NAME.build.log)`): the log is in the series' folder, which a series that cannot
+/// start does not keep; [`build_tail`] shows what it said instead.
+fn without_log(reason: &str) -> &str {
+    match reason.rfind(" (see ") {
+        Some(at) if reason.ends_with(".build.log)") => &reason[..at],
+        _ => reason,
+    }
 }
 
 /// How many of the last lines of a failed build's log are shown.
