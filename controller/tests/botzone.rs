@@ -616,6 +616,16 @@ fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
             "{said}"
         );
     }
+    // So does the report, whose Bots table says what the bots speak.
+    let report = fs::read_to_string(series_dir(tmp.path()).join("report.html")).unwrap();
+    assert!(
+        report.contains("Padding bots are marked")
+            && report.contains("<p>Padding bots: cycler#1</p>")
+            && report.contains("Botzone")
+            && !report.contains("Built-in")
+            && !report.contains("CodinGame"),
+        "the report's labels"
+    );
     let rebuilt = take6_cmd(tmp.path())
         .args(["leaderboard", "--game", "game"])
         .output()

@@ -234,6 +234,7 @@ fn leaderboard_head(page: &mut String, report: &Report<'_>, axis: &svg::Axis, ou
     } else {
         " (it does not start at 0, so that differences show)"
     };
+    let builtins = builtins_title(report.game().builtin_label());
     let _ = write!(
         page,
         "<section id=\"leaderboard\"><h2>Leaderboard</h2>\
@@ -242,7 +243,7 @@ fn leaderboard_head(page: &mut String, report: &Report<'_>, axis: &svg::Axis, ou
          fitted to all games decides the rank</b> (a term per game, so a player who met only \
          weak tables is not favoured; see docs/results.md); the mean score and wins are shown \
          beside it and may order the players otherwise.{disagree}\
-         {tilde_note} Built-in players are marked.</p>\
+         {tilde_note} {builtins} are marked.</p>\
          <table class=\"standings\"><thead><tr><th>rank</th><th>player</th><th>games</th>\
          <th>mean score</th><th>± 95 %</th><th class=\"scale\">{}</th>{rating_head}\
          <th>wins</th><th>faults</th><th>games to watch</th></tr></thead><tbody>",
@@ -679,7 +680,8 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
     if !f.builtins.is_empty() {
         let _ = write!(
             page,
-            "<p>Built-in players: {}</p>",
+            "<p>{}: {}</p>",
+            escape(&builtins_title(report.game().builtin_label())),
             escape(&f.builtins.join(", "))
         );
     }
@@ -714,6 +716,14 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
         );
     }
     page.push_str("</section>\n");
+}
+
+/// What a game calls its built-in players, as a title: "Built-ins", "Padding bots".
+fn builtins_title(label: &str) -> String {
+    let mut chars = label.chars();
+    chars.next().map_or_else(String::new, |c| {
+        format!("{}{}s", c.to_uppercase(), chars.as_str())
+    })
 }
 
 #[cfg(test)]
