@@ -217,6 +217,9 @@ fn new_changed_and_removed_bots_between_runs() {
     assert_eq!(honest["until_game"].as_integer(), Some(16));
     let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
     assert!(!md.contains("honest"), "{md}");
+    // Its private storage left with it; the others' stays.
+    assert!(!folder(cwd).join("work/honest").exists());
+    assert!(folder(cwd).join("work/first/launch").exists());
     assert!(
         games(cwd)
             .iter()

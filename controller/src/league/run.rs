@@ -122,12 +122,14 @@ pub async fn run(
     let _release = Release(Arc::clone(&sandbox));
     let mut stop = std::pin::pin!(stop);
     let tools = Toolchains::for_sandbox(&sandbox).in_dialect(settings.game.build_dialect());
+    // Each version's private storage: its working copy, kept from the run before.
+    let kept = Arc::new(manifest.kept_copies());
     let (bots, skipped) = crate::series::run::prepare_entrants(
         settings,
         &dir,
         (&sandbox, &bar),
         &tools,
-        wires,
+        (wires, kept),
         &mut stop,
     )
     .await?;
@@ -152,6 +154,7 @@ pub async fn run(
     }
     let mut records = std::mem::take(&mut *collected.lock().expect("not poisoned"));
     let first = join(&mut manifest, &lineup, &reporter.state().done);
+    keep_storage(&mut manifest, &lineup, &dir)?;
     manifest.runs += 1;
     manifest.skipped = lineup
         .skipped
@@ -392,6 +395,7 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
         closed: Vec::new(),
         benched: Vec::new(),
         skipped: Vec::new(),
+        kept: Vec::new(),
     }
 }
 
@@ -551,6 +555,38 @@ fn join(
         members,
     });
     b
+}
+
+/// Records the working copy of every bot in the lineup as its version's private storage, and
+/// wipes those of bots whose folder is gone (a bot back later is a new version, copied afresh).
+/// A bot skipped this run keeps no record: its copy is made afresh when it next plays.
+fn keep_storage(
+    manifest: &mut LeagueManifest,
+    lineup: &Lineup,
+    dir: &SeriesDir,
+) -> Result<(), SeriesError> {
+    let work = dir.path.join("work");
+    for k in &manifest.kept {
+        let here = lineup.bots.iter().any(|(b, _)| b.name == k.name)
+            || lineup.skipped.iter().any(|s| s.name == k.name);
+        // A name of the league's own file, checked before it names a folder to remove.
+        if !here && crate::names::name_problem(&k.name).is_none() && !k.name.starts_with('.') {
+            crate::bots::wipe(&work.join(&k.name)).map_err(crate::series::dir::write_err(&work))?;
+        }
+    }
+    manifest.kept = lineup
+        .bots
+        .iter()
+        .filter_map(|(bot, _)| {
+            let v = manifest
+                .versions
+                .iter()
+                .rev()
+                .find(|v| v.name == bot.name && v.until_game.is_none())?;
+            Some(super::manifest::Kept::of(bot, v.version))
+        })
+        .collect();
+    Ok(())
 }
 
 /// The line people read first.
