@@ -562,3 +562,44 @@ fn a_bot_skipped_for_a_run_keeps_its_version() {
     );
     assert_verifies(cwd);
 }
+
+/// A league shows its progress as `take6 run` does: without a terminal, a line every few
+/// seconds (here every 0.05 s); with no `--games` it counts games with no length or ETA, with
+/// `--games N` it counts towards the run's N.
+#[test]
+fn a_league_says_its_progress() {
+    let (one, two) = (arena(&["first", "lowest"]), arena(&["first", "lowest"]));
+    let progress = |cwd: &Path, extra: &[&str]| {
+        let out = Command::cargo_bin("take6")
+            .unwrap()
+            .current_dir(cwd)
+            .args(["league", "--bots", "bots", "--seed", SEED])
+            .args(["--players", "2", "--batch", "4", "--jobs", "1"])
+            .args(["--first-reply-ms", "10000", "--reply-ms", "5000"])
+            .args(extra)
+            .env("TAKE6_PROGRESS_SECONDS", "0.05")
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_ok(&out);
+        let stderr = text(&out.stderr);
+        stderr
+            .lines()
+            .find(|l| l.starts_with("take6: ") && l.contains(" games/s, elapsed "))
+            .unwrap_or_else(|| panic!("no progress line: {stderr}"))
+            .to_string()
+    };
+    let budget = progress(one.path(), &["--games", "12"]);
+    assert!(
+        budget.contains("/12 games, ") && budget.contains(", ETA "),
+        "{budget}"
+    );
+    // Open-ended: until settled (the two are far apart: a few dozen games).
+    let open = progress(two.path(), &["--min-games", "2", "--top", "1"]);
+    let count = open.split(' ').nth(1).unwrap();
+    assert!(
+        count.parse::<u64>().is_ok() && open.contains(" games, ") && !open.contains("ETA"),
+        "{open}"
+    );
+}

@@ -143,7 +143,7 @@ pub async fn run(
     let collected = Arc::new(Mutex::new(Vec::new()));
     let mut reporter = Reporter::new(
         &dir.id,
-        league_sinks(settings, &dir, &lineup, &collected, bar),
+        league_sinks((settings, opts), &dir, &collected, bar),
     );
     for s in &lineup.skipped {
         reporter.handle(&Event::BotSkipped(s))?;
@@ -164,9 +164,11 @@ pub async fn run(
             reason: s.reason.clone(),
         })
         .collect();
+    let so_far = reporter.state().lines;
     reporter.handle(&Event::Started(&Start {
         line: start_line(&manifest, &lineup, &dir),
-        planned: reporter.state().lines,
+        // With --games N the bar's length; otherwise it counts games with none.
+        planned: so_far + opts.games.unwrap_or(0),
     }))?;
     let seats = crate::series::play::seats_of(settings, &lineup, Some(&sandbox));
     let ctx = Ctx {
@@ -607,16 +609,19 @@ fn start_line(manifest: &LeagueManifest, lineup: &Lineup, dir: &SeriesDir) -> St
 /// The series' sinks a league keeps: `games.jsonl`, the bots' logs, the console lines, and the
 /// collector of records for its choices.
 fn league_sinks(
-    settings: &Settings,
+    (settings, opts): (&Settings, &Options),
     dir: &SeriesDir,
-    lineup: &Lineup,
     collected: &Arc<Mutex<Vec<GameRecord>>>,
     bar: BarSlot,
 ) -> Vec<Box<dyn Sink>> {
-    let _ = lineup;
+    // As `take6 run`'s: a bar on a terminal, a line every few seconds elsewhere; with no
+    // --games the league plays until settled, so the bar counts games with no length.
+    let progress =
+        sinks::progress::Progress::new(bar.clone(), true).open_ended(opts.games.is_none());
     vec![
         Box::new(GamesFile::new(dir.file(GAMES))),
         Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
+        Box::new(progress),
         Box::new(sinks::Console::new(bar, settings.place(), dir.path.clone())),
         Box::new(Collector(Arc::clone(collected))),
     ]
