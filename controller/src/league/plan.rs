@@ -204,6 +204,7 @@ pub fn batch_from(
     let chooser = choose::Field {
         games,
         need: choose::needs(&fitted, &ids, &ranked, rules.top, rules.alpha),
+        pinned: choose::pinned(&fitted, &ids, &ranked, rules.top, rules.alpha),
         min_games: rules.min_games,
         benched: keys
             .iter()
