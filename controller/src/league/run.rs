@@ -241,7 +241,16 @@ async fn batches(
                 reason: reason.clone(),
             })
             .collect();
-        outputs::write(ctx.dir, manifest, ctx.rules, &manifest.versions, records)?;
+        if counted == records.len() {
+            outputs::write(ctx.dir, manifest, &tally)?;
+        } else {
+            // A batch under way when the league stopped: its games played so far too.
+            let mut shown = tally.clone();
+            for r in &records[counted..] {
+                plan::add_keyed(&mut shown, &manifest.versions, r);
+            }
+            outputs::write(ctx.dir, manifest, &shown)?;
+        }
         let fresh = b >= manifest.batches;
         if fresh {
             let playing = field.len() - batch.benched.len();
@@ -348,7 +357,8 @@ fn finish(
     manifest.chain = state.chain.head().to_string();
     manifest.status = ended.word().to_string();
     manifest.write(&ctx.dir.path)?;
-    let md = outputs::write(ctx.dir, manifest, ctx.rules, &manifest.versions, records)?;
+    let all = outputs::tally_of(ctx.rules, &manifest.versions, records);
+    let md = outputs::write(ctx.dir, manifest, &all)?;
     let said = match ended {
         Ended::Settled => format!(
             "the top {} are settled (each adjacent pair separated, error rate at most {} % \
