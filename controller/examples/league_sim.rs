@@ -6,6 +6,9 @@
 //! A game: every seat scores `strength + deal + noise` (rounded, at least 0; lower is better,
 //! as Take 6's cows), the deal N(0, 4²) shared by the table, the noise N(0, 6²) per seat.
 //!
+//! Last, real Take 6: the five built-ins played through the game's fast path, against a
+//! 100,000-game reference.
+//!
 //! Run: `cargo run --release --example league_sim -- [LEAGUES]` (default 200), or
 //! `scripts/league-figures`.
 
@@ -58,6 +61,50 @@ struct Sim {
     balancer: Option<Balancer>,
     key: u64,
     cap: u64,
+    /// Real Take 6 games of built-ins (each entrant a strategy) instead of the model.
+    real: Option<Real>,
+}
+
+/// Take 6 played for real by built-ins through the game's synchronous fast path.
+struct Real {
+    kinds: Vec<take6::table::BuiltinKind>,
+    table: Box<dyn take6::game::FastTable>,
+    record: take6::record::GameRecord,
+    seats: Vec<take6::table::BuiltinKind>,
+}
+
+impl Real {
+    fn new(kinds: &[take6::table::BuiltinKind]) -> Real {
+        let game = take6::games::default_game();
+        let table = game
+            .0
+            .fast_builtins()
+            .expect("Take 6 has a fast path")
+            .table();
+        let record = table.blank_record();
+        Real {
+            kinds: kinds.to_vec(),
+            table,
+            record,
+            seats: Vec::new(),
+        }
+    }
+
+    /// Cows of each seat of `table` (entrant indices) in game `n` dealt from `seed`.
+    fn play(&mut self, n: u64, seed: u64, table: &[usize]) -> Vec<u32> {
+        self.seats.clear();
+        self.seats.extend(table.iter().map(|&i| self.kinds[i]));
+        let game = take6::game::FastGame {
+            game: n,
+            seed,
+            subset: 0,
+            rotation: 0,
+            rounds: 1,
+            seats: &self.seats,
+        };
+        self.table.play_into(&game, false, &mut self.record);
+        self.record.total_scores().to_vec()
+    }
 }
 
 impl Sim {
@@ -81,6 +128,7 @@ impl Sim {
             balancer: None,
             key: seed.wrapping_mul(0x9e37_79b9_7f4a_7c15),
             cap: CAP,
+            real: None,
         }
     }
 
@@ -100,15 +148,20 @@ impl Sim {
     }
 
     fn play(&mut self, table: &[usize]) {
-        let deal = DEAL_SD * self.normal();
-        let scores: Vec<u32> = table
-            .iter()
-            .map(|&i| {
-                (self.truth[i] + deal + NOISE_SD * self.normal())
-                    .round()
-                    .max(0.0) as u32
-            })
-            .collect();
+        let scores: Vec<u32> = if let Some(real) = self.real.as_mut() {
+            let seed = self.rng.random::<u64>();
+            real.play(self.played, seed, table)
+        } else {
+            let deal = DEAL_SD * self.normal();
+            table
+                .iter()
+                .map(|&i| {
+                    (self.truth[i] + deal + NOISE_SD * self.normal())
+                        .round()
+                        .max(0.0) as u32
+                })
+                .collect()
+        };
         let ids: Vec<u32> = table.iter().map(|&i| self.ids[i]).collect();
         self.fit.add(&ids, &scores, |_| false);
         for &i in table {
@@ -172,6 +225,7 @@ impl Sim {
                 let field = choose::Field {
                     games: self.games.clone(),
                     need: choose::needs(&fitted, &ids, &ranked, self.top, ALPHA),
+                    pinned: choose::pinned(&fitted, &ids, &ranked, self.top, ALPHA),
                     min_games: self.min_games,
                     benched: vec![false; n],
                 };
@@ -353,6 +407,74 @@ fn joining(leagues: usize) {
     );
 }
 
+/// Real Take 6: the five built-in strategies at tables of 4 (a choice of tables), ranked by a
+/// 100,000-game balanced reference; then leagues of them, each compared with the reference for
+/// every pair it calls separated (the top K adjacent pairs when it stops).
+fn reference(leagues: usize) {
+    let game = take6::games::default_game();
+    let kinds = game.0.builtins().to_vec();
+    let names: Vec<&str> = kinds.iter().map(|k| k.name).collect();
+    let n = kinds.len();
+    // The reference: 100,000 games, balanced, ranked by the fit.
+    let mut r = Sim::new(&vec![0.0; n], 4, 3, 38);
+    r.real = Some(Real::new(&kinds));
+    r.run(Alloc::Balanced, Rule::Budget(100_000));
+    let fitted = r.fit.fit(&r.names);
+    let truth: Vec<f64> = (0..n)
+        .map(|i| fitted.score(r.ids[i]).expect("played"))
+        .collect();
+    let order = r.ranked(&fitted);
+    let shown: Vec<String> = order
+        .iter()
+        .map(|&i| {
+            format!(
+                "{} {:.3} ± {:.3}",
+                names[i],
+                truth[i],
+                fitted.ci95(r.ids[i]).unwrap_or(f64::NAN)
+            )
+        })
+        .collect();
+    println!(
+        "Real Take 6, the {n} built-ins at tables of 4, top 3 (K = 3); the 100,000-game \
+         reference (fitted cows, 95 %): {}",
+        shown.join(" < ")
+    );
+    for (name, alloc, rule) in [
+        (
+            "league (chooser + sequence rule)",
+            Alloc::League,
+            Rule::Sequence,
+        ),
+        (
+            "balanced + --until-separated (95 %, per game)",
+            Alloc::Balanced,
+            Rule::Fixed95,
+        ),
+    ] {
+        let (mut games, mut wrong, mut called, mut against) = (Vec::new(), 0, 0, 0);
+        for s in 0..leagues {
+            let mut sim = Sim::new(&truth, 4, 3, 11_000 + s as u64);
+            sim.real = Some(Real::new(&kinds));
+            games.push(sim.run(alloc, rule));
+            wrong += usize::from(sim.wrong());
+            // Every pair it calls separated: the top K adjacent pairs at its stop.
+            let fitted = sim.fit.fit(&sim.names);
+            let ranked = sim.ranked(&fitted);
+            for p in ranked.windows(2).take(3) {
+                called += 1;
+                against += usize::from(truth[p[0]] > truth[p[1]]);
+            }
+        }
+        line(name, games, wrong, leagues);
+        println!(
+            "    pairs called separated: {called}, in the reference's order: {}, against it: \
+             {against}",
+            called - against
+        );
+    }
+}
+
 fn timing() {
     let truth = field(30, 1.0);
     let mut sim = Sim::new(&truth, 10, 3, 1);
@@ -379,4 +501,5 @@ fn main() {
     efficiency(leagues, 20, 4, 2.0);
     efficiency(leagues, 30, 10, 2.0);
     joining(leagues);
+    reference(leagues);
 }

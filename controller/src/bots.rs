@@ -295,13 +295,44 @@ impl BuildWatch for () {
 /// folder and the series' folder; `limits` the build timeout, `--jobs` and the most file data
 /// of a bot.
 pub async fn prepare_watched(
-    (bots_dir, series_dir): (&Path, &Path),
-    (build_timeout, jobs, max_data): (Duration, usize, u64),
+    places: (&Path, &Path),
+    limits: (Duration, usize, u64),
     sandbox: &Arc<Sandbox>,
     prewarm: Prewarm,
     tools: &Toolchains,
     game: &str,
     watch: Arc<dyn BuildWatch>,
+) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
+    let kept = Arc::new(KeptCopies::new());
+    let shared = (tools, game, watch, kept);
+    prepare_keeping(places, limits, sandbox, prewarm, shared).await
+}
+
+/// A working copy kept from an earlier run for a bot whose folder has not changed since (a
+/// league keeps each version's private storage): it is used as it is, neither copied nor built
+/// again, as `take6 run --resume` uses a series' working copies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptCopy {
+    /// The hash of the folder the copy was made from: a folder whose content differs now is
+    /// copied afresh (its storage wiped).
+    pub hash: String,
+    pub template: TemplateChoice,
+    pub generated: Option<Generated>,
+    pub about: About,
+}
+
+/// The kept working copies, by bot name.
+pub type KeptCopies = std::collections::BTreeMap<String, KeptCopy>;
+
+/// [`prepare_watched`], using the working copies in `kept` (by bot name) as they are when the
+/// bot's folder still has their hash; every other bot's working copy (a kept one included) is
+/// removed and made afresh.
+pub async fn prepare_keeping(
+    (bots_dir, series_dir): (&Path, &Path),
+    (build_timeout, jobs, max_data): (Duration, usize, u64),
+    sandbox: &Arc<Sandbox>,
+    prewarm: Prewarm,
+    (tools, game, watch, kept): (&Toolchains, &str, Arc<dyn BuildWatch>, Arc<KeptCopies>),
 ) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
@@ -331,6 +362,7 @@ pub async fn prepare_watched(
         let looks_alike = alike.get(&file_name(&folder)).cloned();
         let game = game.to_string();
         let watch = Arc::clone(&watch);
+        let kept = Arc::clone(&kept);
         tasks.spawn(async move {
             let name = file_name(&folder);
             if let Some(reason) = looks_alike {
@@ -349,6 +381,7 @@ pub async fn prepare_watched(
                     tools: &tools,
                     game: &game,
                     watch: &*watch,
+                    kept: &kept,
                 },
                 max_data,
                 &sandbox,
@@ -602,6 +635,8 @@ struct Slots<'a> {
     game: &'a str,
     /// Told of each build as it starts and ends.
     watch: &'a dyn BuildWatch,
+    /// The working copies kept from an earlier run, by bot name.
+    kept: &'a KeptCopies,
 }
 
 /// Checks, copies and builds one folder (`folder` names it, `source` is where it is, or why it
@@ -626,6 +661,13 @@ async fn prepare_one(
     let name = name.to_string();
     let source = source?;
     let workdir = work.join(&name);
+    if let Some(kept) = slots.kept.get(&name) {
+        let reused = reuse(&name, (&source, &workdir), kept, max_data, sandbox).await?;
+        if let Some(bot) = reused {
+            sandbox.prewarm(&bot.workdir, slots.warm);
+            return Ok(bot);
+        }
+    }
     // Walking, hashing and copying a folder is blocking file work: off the async threads, so
     // that nothing a folder holds can stall the series or its signal handling.
     let (found, copy) = (source.clone(), workdir.clone());
@@ -676,6 +718,69 @@ async fn prepare_one(
         about,
         warnings,
     })
+}
+
+/// The bot `name` with the working copy `workdir` kept from an earlier run (`kept`), when its
+/// folder `source` still has the content the copy was made from: the sandbox takes the copy
+/// back (its disk image made or mounted again, handed to the bot's user of this run) and its
+/// `launch` is checked again (the bot may have changed it). `None` when the folder changed or
+/// the copy is gone: it is made afresh. An error is the reason the bot is skipped this run.
+async fn reuse(
+    name: &str,
+    (source, workdir): (&Path, &Path),
+    kept: &KeptCopy,
+    max_data: u64,
+    sandbox: &Arc<Sandbox>,
+) -> Result<Option<Bot>, String> {
+    let (found, copy) = (source.to_path_buf(), workdir.to_path_buf());
+    let handover = Arc::clone(sandbox);
+    let hash = kept.hash.clone();
+    let taken = tokio::task::spawn_blocking(move || {
+        let now = folder::scan(&found, max_data)
+            .and_then(|listing| listing.hash())
+            .map_err(|e| e.to_string())?;
+        let there = fs::symlink_metadata(&copy).is_ok_and(|m| m.is_dir())
+            || crate::sandbox::image_of(&copy).is_file();
+        if now != hash || !there {
+            return Ok(false);
+        }
+        handover.resume_workdir(&copy).map_err(|e| {
+            format!(
+                "its working copy {} (its private storage, kept for this version) cannot be \
+                 used: {e}",
+                copy.display()
+            )
+        })?;
+        Ok::<_, String>(true)
+    })
+    .await
+    .map_err(|e| format!("preparing the folder failed: {e}"))??;
+    if !taken {
+        return Ok(None);
+    }
+    if let Some(problem) = launch_problem(&workdir.join("launch"), sandbox.isolated()) {
+        return Err(problem);
+    }
+    Ok(Some(Bot {
+        name: name.to_string(),
+        source: source.to_path_buf(),
+        workdir: workdir.to_path_buf(),
+        hash: kept.hash.clone(),
+        template: kept.template.clone(),
+        generated: kept.generated.clone(),
+        about: kept.about.clone(),
+        warnings: Vec::new(),
+    }))
+}
+
+/// Removes the working copy `workdir` and any disk image of it, by descriptors and following
+/// no link the bot left in it, whatever its depth.
+pub fn wipe(workdir: &Path) -> io::Result<()> {
+    crate::sandbox::deep::remove_tree(workdir)?;
+    match fs::remove_file(crate::sandbox::image_of(workdir)) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// The file work of preparing a bot: lists the folder (refusing special files and folders too
@@ -735,10 +840,8 @@ fn stage(
     };
     let template = template_choice(folder, &listing, settings)?;
     let hash = listing.hash().map_err(|e| e.to_string())?;
-    if workdir.exists() {
-        fs::remove_dir_all(workdir)
-            .map_err(|e| format!("cannot clear {}: {e}", workdir.display()))?;
-    }
+    // A copy left there (a league's storage of an earlier version) goes, its links unfollowed.
+    wipe(workdir).map_err(|e| format!("cannot clear {}: {e}", workdir.display()))?;
     listing.copy_to(workdir).map_err(|e| e.to_string())?;
     if let Some(g) = &generated {
         g.write(workdir)

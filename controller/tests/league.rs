@@ -217,6 +217,9 @@ fn new_changed_and_removed_bots_between_runs() {
     assert_eq!(honest["until_game"].as_integer(), Some(16));
     let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
     assert!(!md.contains("honest"), "{md}");
+    // Its private storage left with it; the others' stays.
+    assert!(!folder(cwd).join("work/honest").exists());
+    assert!(folder(cwd).join("work/first/launch").exists());
     assert!(
         games(cwd)
             .iter()
@@ -333,6 +336,44 @@ fn a_bot_that_faults_three_times_in_a_row_is_benched() {
     );
     let m = manifest(cwd);
     assert_eq!(m["benched"][0]["name"].as_str(), Some("crash-at-start"));
+    assert_verifies(cwd);
+    // Still benched at the next run while its folder is the same.
+    let flags = [
+        "--players",
+        "3",
+        "--batch",
+        "4",
+        "--games",
+        "4",
+        "--jobs",
+        "2",
+    ];
+    assert_ok(&league(cwd, &flags));
+    assert!(
+        games(cwd)
+            .range(8..)
+            .all(|(_, (_, p, _))| !p.contains(&"crash-at-start".to_string()))
+    );
+    // Its folder changed (fixed): a new version, no longer benched, back at the tables.
+    fs::copy(
+        fixtures().join("first/launch"),
+        cwd.join("bots/crash-at-start/launch"),
+    )
+    .unwrap();
+    assert_ok(&league(cwd, &flags));
+    let m = manifest(cwd);
+    assert!(m.get("benched").is_none(), "{m:?}");
+    let later = games(cwd);
+    assert!(
+        later
+            .range(12..)
+            .all(|(_, (_, p, _))| p.contains(&"crash-at-start".to_string())),
+        "{later:?}"
+    );
+    // The old version's games stay in the record.
+    assert!(later.range(..4).count() == 4);
+    let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
+    assert!(!md.contains("benched"), "{md}");
     assert_verifies(cwd);
 }
 
@@ -558,4 +599,113 @@ fn a_bot_skipped_for_a_run_keeps_its_version() {
             .any(|(_, (_, p, _))| p.contains(&"honest".to_string()))
     );
     assert_verifies(cwd);
+}
+
+/// A league shows its progress as `take6 run` does: without a terminal, a line every few
+/// seconds (here every 0.05 s); with no `--games` it counts games with no length or ETA, with
+/// `--games N` it counts towards the run's N.
+#[test]
+fn a_league_says_its_progress() {
+    let (one, two) = (arena(&["first", "lowest"]), arena(&["first", "lowest"]));
+    let progress = |cwd: &Path, extra: &[&str]| {
+        let out = Command::cargo_bin("take6")
+            .unwrap()
+            .current_dir(cwd)
+            .args(["league", "--bots", "bots", "--seed", SEED])
+            .args(["--players", "2", "--batch", "4", "--jobs", "1"])
+            .args(["--first-reply-ms", "10000", "--reply-ms", "5000"])
+            .args(extra)
+            .env("TAKE6_PROGRESS_SECONDS", "0.05")
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_ok(&out);
+        let stderr = text(&out.stderr);
+        stderr
+            .lines()
+            .find(|l| l.starts_with("take6: ") && l.contains(" games/s, elapsed "))
+            .unwrap_or_else(|| panic!("no progress line: {stderr}"))
+            .to_string()
+    };
+    let budget = progress(one.path(), &["--games", "12"]);
+    assert!(
+        budget.contains("/12 games, ") && budget.contains(", ETA "),
+        "{budget}"
+    );
+    // Open-ended: until settled (the two are far apart: a few dozen games).
+    let open = progress(two.path(), &["--min-games", "2", "--top", "1"]);
+    let count = open.split(' ').nth(1).unwrap();
+    assert!(
+        count.parse::<u64>().is_ok() && open.contains(" games, ") && !open.contains("ETA"),
+        "{open}"
+    );
+}
+
+/// A league of 32 bots (copies of one fixture under 32 names) for each game: Take 6 at tables
+/// of 10, Kingdomino at tables of 4, a Botzone game folder at tables of 2; each plays whole
+/// batches that seat every bot first (its minimum of games) and verifies, choice included.
+#[test]
+fn leagues_of_thirty_two_bots_play_and_verify_for_every_game() {
+    let duel = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel");
+    let duel = duel.to_str().unwrap().to_string();
+    for (fixture, game, players, folder) in [
+        ("first", "take6", "10", "take6"),
+        ("kd-filler", "kingdomino", "4", "kingdomino"),
+        ("bz-py", duel.as_str(), "2", "duel"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        for i in 0..32 {
+            copy_dir(
+                &fixtures().join(fixture),
+                &tmp.path().join(format!("bots/{fixture}{i:02}")),
+            );
+        }
+        let out = take6(
+            tmp.path(),
+            &[
+                "league",
+                "--game",
+                game,
+                "--bots",
+                "bots",
+                "--seed",
+                SEED,
+                "--players",
+                players,
+                "--batch",
+                "8",
+                "--games",
+                "16",
+                "--min-games",
+                "1",
+                "--jobs",
+                "2",
+                "--first-reply-ms",
+                "10000",
+                "--reply-ms",
+                "5000",
+            ],
+        );
+        assert_ok(&out);
+        let dir = tmp.path().join("results/league").join(folder);
+        let played = read_games_jsonl(std::io::BufReader::new(
+            fs::File::open(dir.join("games.jsonl")).unwrap(),
+        ))
+        .unwrap();
+        assert_eq!(played.len(), 16, "{game}");
+        // New versions play first: the first games seat every one of the 32 at least once
+        // where 16 tables have the seats for them.
+        let seated: std::collections::BTreeSet<&String> =
+            played.iter().flat_map(|r| &r.players).collect();
+        let seats = 16 * players.parse::<usize>().unwrap();
+        assert!(seated.len() >= 32.min(seats), "{game}: {}", seated.len());
+        let md = fs::read_to_string(dir.join("leaderboard.md")).unwrap();
+        assert_eq!(md.lines().filter(|l| l.starts_with("| ")).count(), 1 + 32);
+        let verified = take6(
+            tmp.path(),
+            &["verify", "--game", game, dir.to_str().unwrap()],
+        );
+        assert_ok(&verified);
+    }
 }

@@ -53,6 +53,44 @@ pub fn needs(
     need
 }
 
+/// The entrants of the top `top` adjacent pairs not yet settled (as [`needs`] takes them),
+/// the least settled pair first, each entrant once: [`choose`] seats them at every table of a
+/// batch, up to half its seats, so that the pairs that decide whether the ranking is settled
+/// meet at every table while the other seats go round the contenders.
+pub fn pinned(
+    fit: &Fitted,
+    ids: &[Option<u32>],
+    ranked: &[usize],
+    top: usize,
+    alpha: f64,
+) -> Vec<usize> {
+    let pairs = top.min(ranked.len().saturating_sub(1));
+    if pairs == 0 {
+        return Vec::new();
+    }
+    let each = alpha / pairs as f64;
+    let mut open: Vec<(f64, usize)> = (0..pairs)
+        .map(|r| {
+            let s = match (ids[ranked[r]], ids[ranked[r + 1]]) {
+                (Some(x), Some(y)) => settle::settledness(fit, x, y, each),
+                _ => 0.0,
+            };
+            (s, r)
+        })
+        .filter(|&(s, _)| s < 1.0)
+        .collect();
+    open.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut out = Vec::new();
+    for (_, r) in open {
+        for i in [ranked[r], ranked[r + 1]] {
+            if !out.contains(&i) {
+                out.push(i);
+            }
+        }
+    }
+    out
+}
+
 /// What the chooser knows of the field.
 #[derive(Debug, Clone)]
 pub struct Field {
@@ -64,6 +102,9 @@ pub struct Field {
     pub min_games: u64,
     /// Entrants that may not play (benched): never seated.
     pub benched: Vec<bool>,
+    /// The entrants of the least settled top pairs ([`pinned`]), seated at every table after
+    /// the new versions, up to half the seats.
+    pub pinned: Vec<usize>,
 }
 
 /// The tables of a batch of `size` games at tables of `players`: entrant indices per table, in
@@ -105,7 +146,29 @@ pub fn choose(key: u64, size: usize, players: usize, field: &Field) -> Vec<Vec<u
                     })
                     .then_with(|| games[a].cmp(&games[b]))
             });
-            let mut table: Vec<usize> = order[..players].to_vec();
+            // New versions first, then the least settled pairs (up to half the seats), then
+            // the rest in the order above.
+            let mut table: Vec<usize> = order
+                .iter()
+                .copied()
+                .take_while(|&i| games[i] < field.min_games)
+                .take(players)
+                .collect();
+            let half = (players / 2).max(2);
+            let pins = field.pinned.iter().copied().filter(|&i| !field.benched[i]);
+            for i in pins.take(half) {
+                if table.len() < players && !table.contains(&i) {
+                    table.push(i);
+                }
+            }
+            for &i in &order {
+                if table.len() == players {
+                    break;
+                }
+                if !table.contains(&i) {
+                    table.push(i);
+                }
+            }
             table.sort_unstable();
             for &i in &table {
                 games[i] += 1;
@@ -127,6 +190,35 @@ mod tests {
             need,
             min_games: 5,
             benched: vec![false; n],
+            pinned: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_least_settled_pairs_sit_at_every_table_up_to_half_the_seats() {
+        let mut f = field(vec![20; 12], vec![0.9; 12]);
+        f.pinned = vec![7, 2, 9];
+        let tables = choose(4, 6, 4, &f);
+        // Half of 4 seats: the least settled pair, at every table; the other seats go round.
+        assert!(
+            tables.iter().all(|t| t.contains(&7) && t.contains(&2)),
+            "{tables:?}"
+        );
+        assert!(!tables.iter().all(|t| t.contains(&9)), "{tables:?}");
+        let others: std::collections::BTreeSet<usize> = tables
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|i| ![7, 2].contains(i))
+            .collect();
+        assert!(others.len() >= 8, "{others:?}");
+        // New versions still come first; benched bots never sit, pinned or not.
+        f.games[5] = 0;
+        f.benched[7] = true;
+        // (Five tables bring it to its minimum of 5 games.)
+        for (k, t) in choose(4, 6, 4, &f).iter().enumerate() {
+            assert!(t.contains(&2) && !t.contains(&7), "{t:?}");
+            assert_eq!(t.contains(&5), k < 5, "table {k}: {t:?}");
         }
     }
 

@@ -57,6 +57,63 @@ pub struct LeagueManifest {
     /// Bot folders skipped at the last run, and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<Benched>,
+    /// The working copies (each version's private storage, `work/<name>`) kept for the next
+    /// run, with what they were made from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<Kept>,
+}
+
+/// A version's working copy, kept across runs while the version plays: used as it is by the
+/// next run when the bot's folder still has `hash`, else wiped and made afresh.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Kept {
+    pub name: String,
+    /// The version it belongs to, and the hash of the folder it was copied from.
+    pub version: u32,
+    pub hash: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template_file: Option<std::path::PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated: Option<crate::bots::Generated>,
+    #[serde(default)]
+    pub about: crate::bots::About,
+}
+
+impl Kept {
+    /// What the bot `bot`, of version `version`, was made from.
+    pub fn of(bot: &crate::bots::Bot, version: u32) -> Kept {
+        use crate::bots::TemplateChoice;
+        let (template, template_file) = match &bot.template {
+            TemplateChoice::Set(set) => (Some(set.clone()), None),
+            TemplateChoice::File(path) => (None, Some(path.clone())),
+        };
+        Kept {
+            name: bot.name.clone(),
+            version,
+            hash: bot.hash.clone(),
+            template,
+            template_file,
+            generated: bot.generated.clone(),
+            about: bot.about.clone(),
+        }
+    }
+
+    /// The copy as the bots' preparation takes it.
+    pub fn copy(&self) -> crate::bots::KeptCopy {
+        use crate::bots::TemplateChoice;
+        crate::bots::KeptCopy {
+            hash: self.hash.clone(),
+            template: match (&self.template_file, &self.template) {
+                (Some(path), _) => TemplateChoice::File(path.clone()),
+                (None, Some(set)) => TemplateChoice::Set(set.clone()),
+                (None, None) => TemplateChoice::Set("default".into()),
+            },
+            generated: self.generated.clone(),
+            about: self.about.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +130,24 @@ pub struct Benched {
 }
 
 impl LeagueManifest {
+    /// The kept working copies the next run may use: those of a version still playing, made
+    /// from the folder content that version has.
+    pub fn kept_copies(&self) -> crate::bots::KeptCopies {
+        self.kept
+            .iter()
+            .filter(|k| crate::names::name_problem(&k.name).is_none())
+            .filter(|k| {
+                self.versions.iter().any(|v| {
+                    v.name == k.name
+                        && v.version == k.version
+                        && v.hash == k.hash
+                        && v.until_game.is_none()
+                })
+            })
+            .map(|k| (k.name.clone(), k.copy()))
+            .collect()
+    }
+
     /// The field of batch `b`.
     pub fn field_of(&self, b: u64) -> &[(String, String)] {
         self.fields

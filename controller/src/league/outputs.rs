@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::manifest::LeagueManifest;
 use super::plan::{self, Rules, Version};
-use crate::record::{self, GameRecord, Standing};
+use crate::record::{self, GameRecord, Standing, Tally};
 use crate::series::SeriesError;
 use crate::series::dir::{SeriesDir, replace_file};
 use crate::untrusted::markdown_cell;
@@ -17,14 +17,8 @@ pub const MARKDOWN: &str = "leaderboard.md";
 
 /// The standings of the current versions (the last field's) over every game, ranked by the
 /// fit; older versions stay in the fit (their games inform the others') but not on the board.
-pub fn current(
-    manifest: &LeagueManifest,
-    rules: &Rules,
-    versions: &[Version],
-    records: &[GameRecord],
-) -> Vec<Standing> {
+pub fn current(manifest: &LeagueManifest, tally: &Tally) -> Vec<Standing> {
     let field = manifest.field_of(u64::MAX);
-    let tally = plan::tally(rules, versions, records, u64::MAX);
     let mut board: Vec<Standing> = tally
         .standings()
         .into_iter()
@@ -45,15 +39,20 @@ pub fn current(
     board
 }
 
-/// Writes `leaderboard.csv` and `leaderboard.md`; returns the Markdown.
+/// The tally of every record, each player under its version's key: what the outputs show.
+pub fn tally_of(rules: &Rules, versions: &[Version], records: &[GameRecord]) -> Tally {
+    plan::tally(rules, versions, records, u64::MAX)
+}
+
+/// Writes `leaderboard.csv`, `leaderboard.md` and `report.html` from `tally` (every game so
+/// far, kept by the caller: a long league does not refit its whole record at every batch);
+/// returns the Markdown.
 pub fn write(
     dir: &SeriesDir,
     manifest: &LeagueManifest,
-    rules: &Rules,
-    versions: &[Version],
-    records: &[GameRecord],
+    tally: &Tally,
 ) -> Result<String, SeriesError> {
-    let board = current(manifest, rules, versions, records);
+    let board = current(manifest, tally);
     replace_file(
         &dir.file(crate::series::dir::LEADERBOARD),
         &record::leaderboard_csv(&board),
@@ -61,7 +60,7 @@ pub fn write(
     )?;
     let md = markdown(manifest, &board);
     replace_file(&dir.file(MARKDOWN), md.as_bytes(), false)?;
-    let all = plan::tally(rules, versions, records, u64::MAX).standings();
+    let all = tally.standings();
     replace_file(
         &dir.file(crate::report::REPORT),
         report_html(manifest, &board, &all).as_bytes(),

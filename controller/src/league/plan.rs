@@ -204,6 +204,7 @@ pub fn batch_from(
     let chooser = choose::Field {
         games,
         need: choose::needs(&fitted, &ids, &ranked, rules.top, rules.alpha),
+        pinned: choose::pinned(&fitted, &ids, &ranked, rules.top, rules.alpha),
         min_games: rules.min_games,
         benched: keys
             .iter()
@@ -250,7 +251,9 @@ fn seat(rules: &Rules, game: u64, members: &[usize], field: &[(String, String)])
 }
 
 /// The field's versions benched before game `upto`: those whose last 3 games all had a fault
-/// of theirs. A new version starts afresh (its games are new).
+/// of theirs. A new version starts afresh (its games are new). The records are walked from the
+/// last game back, only until every version has its last 3 games (or none are left), so a
+/// long league's batch costs little more than a young one's.
 fn benched(
     versions: &[Version],
     field: &[(String, String)],
@@ -258,25 +261,42 @@ fn benched(
     upto: u64,
 ) -> Vec<(String, String)> {
     const IN_A_ROW: usize = 3;
+    let mut order: Vec<usize> = (0..records.len()).collect();
+    if !records.is_sorted_by_key(|r| r.game) {
+        order.sort_by_key(|&i| records[i].game);
+    }
+    // Each field member's last games, newest first: (game, its fault's kind if any).
+    let mut last: Vec<Vec<(u64, Option<String>)>> = vec![Vec::new(); field.len()];
+    let mut open = field.len();
+    for &i in order.iter().rev() {
+        if open == 0 {
+            break;
+        }
+        let r = &records[i];
+        if r.game >= upto || !r.scored() {
+            continue;
+        }
+        for (seat, player) in r.players.iter().enumerate() {
+            let Some(m) = field.iter().position(|(_, name)| name == player) else {
+                continue;
+            };
+            if last[m].len() == IN_A_ROW || key_at(versions, player, r.game) != field[m].0 {
+                continue;
+            }
+            let fault = r
+                .faults()
+                .map(|(_, f)| f)
+                .find(|f| f.seat == seat && f.kind != crate::player::ABSENT)
+                .map(|f| f.kind.clone());
+            last[m].push((r.game, fault));
+            if last[m].len() == IN_A_ROW {
+                open -= 1;
+            }
+        }
+    }
     let mut out = Vec::new();
-    for (key, name) in field {
-        let mut last: Vec<(u64, Option<String>)> = records
-            .iter()
-            .filter(|r| r.game < upto && r.scored())
-            .filter_map(|r| {
-                let seat = r.players.iter().position(|p| p == name)?;
-                (key_at(versions, name, r.game) == *key).then(|| {
-                    let fault = r
-                        .faults()
-                        .map(|(_, f)| f)
-                        .find(|f| f.seat == seat && f.kind != crate::player::ABSENT)
-                        .map(|f| f.kind.clone());
-                    (r.game, fault)
-                })
-            })
-            .collect();
-        last.sort_by_key(|(g, _)| *g);
-        let tail = &last[last.len().saturating_sub(IN_A_ROW)..];
+    for ((key, _), mut tail) in field.iter().zip(last) {
+        tail.reverse();
         if tail.len() == IN_A_ROW && tail.iter().all(|(_, f)| f.is_some()) {
             let games: Vec<String> = tail.iter().map(|(g, _)| g.to_string()).collect();
             let kinds: Vec<String> = tail.iter().filter_map(|(_, f)| f.clone()).collect();

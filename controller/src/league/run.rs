@@ -122,12 +122,14 @@ pub async fn run(
     let _release = Release(Arc::clone(&sandbox));
     let mut stop = std::pin::pin!(stop);
     let tools = Toolchains::for_sandbox(&sandbox).in_dialect(settings.game.build_dialect());
+    // Each version's private storage: its working copy, kept from the run before.
+    let kept = Arc::new(manifest.kept_copies());
     let (bots, skipped) = crate::series::run::prepare_entrants(
         settings,
         &dir,
         (&sandbox, &bar),
         &tools,
-        wires,
+        (wires, kept),
         &mut stop,
     )
     .await?;
@@ -141,7 +143,7 @@ pub async fn run(
     let collected = Arc::new(Mutex::new(Vec::new()));
     let mut reporter = Reporter::new(
         &dir.id,
-        league_sinks(settings, &dir, &lineup, &collected, bar),
+        league_sinks((settings, opts), &dir, &collected, bar),
     );
     for s in &lineup.skipped {
         reporter.handle(&Event::BotSkipped(s))?;
@@ -152,6 +154,7 @@ pub async fn run(
     }
     let mut records = std::mem::take(&mut *collected.lock().expect("not poisoned"));
     let first = join(&mut manifest, &lineup, &reporter.state().done);
+    keep_storage(&mut manifest, &lineup, &dir)?;
     manifest.runs += 1;
     manifest.skipped = lineup
         .skipped
@@ -161,9 +164,11 @@ pub async fn run(
             reason: s.reason.clone(),
         })
         .collect();
+    let so_far = reporter.state().lines;
     reporter.handle(&Event::Started(&Start {
         line: start_line(&manifest, &lineup, &dir),
-        planned: reporter.state().lines,
+        // With --games N the bar's length; otherwise it counts games with none.
+        planned: so_far + opts.games.unwrap_or(0),
     }))?;
     let seats = crate::series::play::seats_of(settings, &lineup, Some(&sandbox));
     let ctx = Ctx {
@@ -236,7 +241,16 @@ async fn batches(
                 reason: reason.clone(),
             })
             .collect();
-        outputs::write(ctx.dir, manifest, ctx.rules, &manifest.versions, records)?;
+        if counted == records.len() {
+            outputs::write(ctx.dir, manifest, &tally)?;
+        } else {
+            // A batch under way when the league stopped: its games played so far too.
+            let mut shown = tally.clone();
+            for r in &records[counted..] {
+                plan::add_keyed(&mut shown, &manifest.versions, r);
+            }
+            outputs::write(ctx.dir, manifest, &shown)?;
+        }
         let fresh = b >= manifest.batches;
         if fresh {
             let playing = field.len() - batch.benched.len();
@@ -343,7 +357,8 @@ fn finish(
     manifest.chain = state.chain.head().to_string();
     manifest.status = ended.word().to_string();
     manifest.write(&ctx.dir.path)?;
-    let md = outputs::write(ctx.dir, manifest, ctx.rules, &manifest.versions, records)?;
+    let all = outputs::tally_of(ctx.rules, &manifest.versions, records);
+    let md = outputs::write(ctx.dir, manifest, &all)?;
     let said = match ended {
         Ended::Settled => format!(
             "the top {} are settled (each adjacent pair separated, error rate at most {} % \
@@ -392,6 +407,7 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
         closed: Vec::new(),
         benched: Vec::new(),
         skipped: Vec::new(),
+        kept: Vec::new(),
     }
 }
 
@@ -553,6 +569,38 @@ fn join(
     b
 }
 
+/// Records the working copy of every bot in the lineup as its version's private storage, and
+/// wipes those of bots whose folder is gone (a bot back later is a new version, copied afresh).
+/// A bot skipped this run keeps no record: its copy is made afresh when it next plays.
+fn keep_storage(
+    manifest: &mut LeagueManifest,
+    lineup: &Lineup,
+    dir: &SeriesDir,
+) -> Result<(), SeriesError> {
+    let work = dir.path.join("work");
+    for k in &manifest.kept {
+        let here = lineup.bots.iter().any(|(b, _)| b.name == k.name)
+            || lineup.skipped.iter().any(|s| s.name == k.name);
+        // A name of the league's own file, checked before it names a folder to remove.
+        if !here && crate::names::name_problem(&k.name).is_none() && !k.name.starts_with('.') {
+            crate::bots::wipe(&work.join(&k.name)).map_err(crate::series::dir::write_err(&work))?;
+        }
+    }
+    manifest.kept = lineup
+        .bots
+        .iter()
+        .filter_map(|(bot, _)| {
+            let v = manifest
+                .versions
+                .iter()
+                .rev()
+                .find(|v| v.name == bot.name && v.until_game.is_none())?;
+            Some(super::manifest::Kept::of(bot, v.version))
+        })
+        .collect();
+    Ok(())
+}
+
 /// The line people read first.
 fn start_line(manifest: &LeagueManifest, lineup: &Lineup, dir: &SeriesDir) -> String {
     format!(
@@ -571,16 +619,19 @@ fn start_line(manifest: &LeagueManifest, lineup: &Lineup, dir: &SeriesDir) -> St
 /// The series' sinks a league keeps: `games.jsonl`, the bots' logs, the console lines, and the
 /// collector of records for its choices.
 fn league_sinks(
-    settings: &Settings,
+    (settings, opts): (&Settings, &Options),
     dir: &SeriesDir,
-    lineup: &Lineup,
     collected: &Arc<Mutex<Vec<GameRecord>>>,
     bar: BarSlot,
 ) -> Vec<Box<dyn Sink>> {
-    let _ = lineup;
+    // As `take6 run`'s: a bar on a terminal, a line every few seconds elsewhere; with no
+    // --games the league plays until settled, so the bar counts games with no length.
+    let progress =
+        sinks::progress::Progress::new(bar.clone(), true).open_ended(opts.games.is_none());
     vec![
         Box::new(GamesFile::new(dir.file(GAMES))),
         Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
+        Box::new(progress),
         Box::new(sinks::Console::new(bar, settings.place(), dir.path.clone())),
         Box::new(Collector(Arc::clone(collected))),
     ]

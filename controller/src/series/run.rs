@@ -48,8 +48,15 @@ pub async fn run(
     let mut stop = std::pin::pin!(stop);
     // What a folder without `launch` can be built with, looked up once for the series.
     let tools = bots::Toolchains::for_sandbox(&sandbox).in_dialect(settings.game.build_dialect());
-    let (mut bots, mut skipped) =
-        prepare_entrants(settings, dir, (&sandbox, &bar), &tools, wires, &mut stop).await?;
+    let (mut bots, mut skipped) = prepare_entrants(
+        settings,
+        dir,
+        (&sandbox, &bar),
+        &tools,
+        (wires, Arc::default()),
+        &mut stop,
+    )
+    .await?;
     let place = settings.place();
     for (bot, _) in &bots {
         for warning in &bot.warnings {
@@ -132,7 +139,7 @@ pub(crate) async fn prepare_entrants(
     dir: &SeriesDir,
     (sandbox, bar): (&Arc<Sandbox>, &BarSlot),
     tools: &bots::Toolchains,
-    wires: Option<Box<dyn Wires>>,
+    (wires, kept): (Option<Box<dyn Wires>>, Arc<bots::KeptCopies>),
     stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
 ) -> Result<(Vec<Entrant>, Vec<Skipped>), SeriesError> {
     // `take6 play` against built-ins only needs no bots folder.
@@ -147,7 +154,7 @@ pub(crate) async fn prepare_entrants(
     // Each build said as it starts and ends: a dozen bots can take half a minute.
     let progress = Arc::new(super::builds::BuildProgress::new(bar.clone()));
     let prepared = tokio::select! {
-        prepared = bots::prepare_watched(
+        prepared = bots::prepare_keeping(
             (&settings.bots, &dir.path),
             (settings.build_timeout(), settings.jobs, settings.max_bot_bytes()),
             sandbox,
@@ -155,9 +162,7 @@ pub(crate) async fn prepare_entrants(
                 games_at_once: settings.jobs.min(usize::try_from(settings.games).unwrap_or(usize::MAX)),
                 seats: settings.players,
             },
-            tools,
-            settings.game.name(),
-            progress.clone(),
+            (tools, settings.game.name(), progress.clone(), kept),
         ) => Some(prepared),
         () = stop.as_mut() => None,
     };

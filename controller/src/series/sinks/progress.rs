@@ -81,6 +81,9 @@ pub struct Progress {
     builtin: &'static str,
     /// When the bar's leader was last worked out.
     leader_at: Option<std::time::Instant>,
+    /// No number of games is planned (a league plays until its ranking is settled): the bar
+    /// counts the games, with no length or ETA.
+    open: bool,
 }
 
 impl Progress {
@@ -95,7 +98,15 @@ impl Progress {
             standings_every: None,
             leader_at: None,
             builtin: "built-in",
+            open: false,
         }
+    }
+
+    /// A progress with no planned number of games (`take6 league` without `--games`): the
+    /// games played, elapsed time and rate, without a length or an ETA.
+    pub fn open_ended(mut self, open: bool) -> Progress {
+        self.open = open;
+        self
     }
 
     /// `--standings-every N`.
@@ -147,6 +158,15 @@ impl Progress {
             "unknown".into()
         };
         let message = Progress::message(state);
+        if self.open {
+            eprintln!(
+                "take6: {} games, {rate:.1} games/s, elapsed {}{}{message}",
+                state.lines,
+                humantime::format_duration(Duration::from_secs(elapsed as u64)),
+                if message.is_empty() { "" } else { ", " },
+            );
+            return;
+        }
         eprintln!(
             "take6: {}/{} games, {rate:.1} games/s, elapsed {}, ETA {eta}{}{message}",
             state.lines,
@@ -177,19 +197,28 @@ impl Sink for Progress {
                 } else {
                     ProgressDrawTarget::hidden()
                 };
-                let bar = ProgressBar::with_draw_target(Some(start.planned), target);
-                bar.set_style(
-                    ProgressStyle::with_template(
+                let (length, template) = if self.open {
+                    (
+                        None,
+                        "{spinner} {pos} games  {elapsed} elapsed  {rate} games/s  {msg}",
+                    )
+                } else {
+                    (
+                        Some(start.planned),
                         "{bar:30.cyan/blue} {pos}/{len} games  {elapsed} elapsed  {rate} games/s  \
                          ETA {eta}  {msg}",
                     )
-                    .expect("the template is valid")
-                    .with_key(
-                        "rate",
-                        |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                            let _ = write!(w, "{:.1}", state.per_sec());
-                        },
-                    ),
+                };
+                let bar = ProgressBar::with_draw_target(length, target);
+                bar.set_style(
+                    ProgressStyle::with_template(template)
+                        .expect("the template is valid")
+                        .with_key(
+                            "rate",
+                            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                                let _ = write!(w, "{:.1}", state.per_sec());
+                            },
+                        ),
                 );
                 bar.set_position(state.lines);
                 bar.reset_eta();
