@@ -196,6 +196,14 @@ fn two_bots_cannot_talk_through_machine_wide_counters() {
         for bot in ["counter-a", "counter-b", HONEST] {
             assert_eq!(faults_of(game, bot), vec![], "{bot}");
         }
+        // Its tries to unmount the frozen copies (bound by the warm init itself, or by
+        // bubblewrap) and to reach the folder of copies were all refused.
+        let uncover = zoo.work_file("counter-b", "uncover.txt");
+        assert_eq!(uncover.lines().count(), 10, "{uncover}");
+        assert!(
+            uncover.lines().all(|l| l.contains(": refused ")),
+            "warm {warm}:\n{uncover}"
+        );
         let read = readings(&zoo);
         assert_eq!(read.len(), 10, "{read:?}");
         for (counter, values) in &read {

@@ -282,7 +282,7 @@ impl Images {
             .is_ok_and(|o| !o.stdout.is_empty())
     }
 
-    /// `mount -t ext4 -o loop,nosuid,nodev,noatime IMAGE DIR`, by system calls or else by the
+    /// `mount -t ext4 -o loop,nosuid,nodev,noatime,nobarrier IMAGE DIR`, by system calls or else by the
     /// tool (whose error then says why); remembered for the end.
     fn mount(&self, image: &Path, dir: &Path) -> io::Result<()> {
         self.attach(image, dir)?;
@@ -297,7 +297,11 @@ impl Images {
     fn attach(&self, image: &Path, dir: &Path) -> io::Result<()> {
         if let Err(e) = super::loopdev::mount(image, dir) {
             run(Command::new(&self.mount)
-                .args(["-t", "ext4", "-o", "loop,nosuid,nodev,noatime"])
+                .args(["-t", "ext4", "-o"])
+                .arg(format!(
+                    "loop,nosuid,nodev,noatime,{}",
+                    super::loopdev::OPTIONS
+                ))
                 .arg(image)
                 .arg(dir))?;
             tracing::info!(

@@ -34,8 +34,9 @@ use nix::sys::socket::{ControlMessage, ControlMessageOwned, MsgFlags, recvmsg, s
 use nix::sys::wait::waitpid;
 use nix::unistd::Pid;
 
-use super::bwrap::{self, BOT_DIR, NOBODY};
+use super::bwrap::{self, BOT_DIR, NOBODY, SystemDir};
 use super::cgroup::{Group, GroupLimits};
+use super::counters::FROZEN;
 use super::spawn::{Launcher, Leader};
 use super::{Identity, Sandbox};
 
@@ -47,6 +48,10 @@ pub const INIT_ARG: &str = "sandbox-init";
 /// init being not dumpable.
 const INIT_DIR: &str = "/.take6";
 const INIT_PATH: &str = "/.take6/init";
+/// Where a sandboxed init finds the frozen counters' copies (see [`super::counters`]), named
+/// by their index in [`FROZEN`], to bind each over the `/proc` file it covers before it
+/// becomes its bot's user; unmounted once they are bound.
+const COUNTERS_DIR: &str = "/.take6/counters";
 /// The init's second argument in a plain one (its third is the address-space limit in bytes).
 const PLAIN: &str = "plain";
 /// The init's second argument in a sandboxed one (its third is the uid its bots run as).
@@ -86,10 +91,18 @@ impl Warm {
             return Err(io::Error::other("warm sandboxes need a root controller"));
         }
         let uid = sandbox.uids.of(workdir);
+        // The frozen counters are bound by the init itself (see [`bind_frozen`]): one bind of
+        // their folder here instead of one per file, each of which had bubblewrap read the
+        // whole mount table again.
+        let (frozen, system): (Vec<&SystemDir>, Vec<&SystemDir>) = system
+            .iter()
+            .partition(|d| matches!(d, SystemDir::Frozen(..)));
+        let system: Vec<SystemDir> = system.into_iter().cloned().collect();
+        let counters = frozen_folder(&frozen)?;
         let mut args = bwrap::args(
             &Identity::UserNamespace,
             uid,
-            system,
+            &system,
             workdir,
             sandbox.limits.disk_mib << 20,
             INIT_PATH,
@@ -106,6 +119,11 @@ impl Warm {
             "--ro-bind".into(),
             init.as_os_str().to_owned(),
             INIT_PATH.into(),
+        ]);
+        if let Some(folder) = counters {
+            args.extend(["--ro-bind".into(), folder.into(), COUNTERS_DIR.into()]);
+        }
+        args.extend([
             "--as-pid-1".into(),
             "--".into(),
             program,
@@ -357,6 +375,11 @@ pub fn init_main(args: &[String]) -> u8 {
     let kind = match (args.first().map(String::as_str), args.get(1)) {
         (Some(UID), Some(uid)) if uid.parse::<u32>().is_ok() => {
             let uid = uid.parse().unwrap_or(NOBODY);
+            // While still root: a counter left unfrozen would be a channel between bots.
+            if let Err(e) = bind_frozen(Path::new(COUNTERS_DIR)) {
+                eprintln!("take6 sandbox-init: cannot bind the frozen counters: {e}");
+                return 1;
+            }
             Kind::Sandboxed {
                 uid,
                 dropped: become_user(uid),
@@ -570,6 +593,67 @@ fn launcher(kind: Kind) -> io::Result<Option<Launcher>> {
         } => Some(Launcher::new("./launch", None, std::env::vars_os())?),
         Kind::Sandboxed { dropped: false, .. } | Kind::Plain { .. } => None,
     })
+}
+
+/// The one folder that holds every frozen copy in `frozen`, each named by the index in
+/// [`FROZEN`] of the file it covers (as [`super::counters::Views`] makes them), or `None`
+/// without frozen counters. Anything else is refused rather than bound wrongly.
+fn frozen_folder(frozen: &[&SystemDir]) -> io::Result<Option<std::path::PathBuf>> {
+    let mut folder = None;
+    for dir in frozen {
+        let SystemDir::Frozen(copy, covered) = dir else {
+            continue;
+        };
+        let named = FROZEN
+            .iter()
+            .position(|f| f == covered)
+            .is_some_and(|i| copy.file_name() == Some(std::ffi::OsStr::new(&format!("{i:02}"))));
+        let parent = copy.parent().map(Path::to_path_buf);
+        if !named || parent.is_none() || (folder.is_some() && folder != parent) {
+            return Err(io::Error::other(format!(
+                "unexpected frozen copy {} for {covered}",
+                copy.display()
+            )));
+        }
+        folder = parent;
+    }
+    Ok(folder)
+}
+
+/// Binds each frozen copy in `folder` read-only over the `/proc` file it covers, as
+/// bubblewrap's `--ro-bind` did (one `mount` and one remount each, where bubblewrap also read
+/// the whole mount table per bind: a third of a warm sandbox's start), then unmounts `folder`.
+/// Runs as the sandbox's root, before the init becomes its bot's user: the bots cannot undo
+/// the binds (no capability in the namespace, and the seccomp filter refuses `mount` and
+/// `umount2`). Nothing to do where the sandbox has no frozen counters.
+fn bind_frozen(folder: &Path) -> io::Result<()> {
+    use nix::mount::{MntFlags, MsFlags, mount, umount2};
+    if !folder.is_dir() {
+        return Ok(());
+    }
+    let bind = |copy: &Path, covered: &str| -> nix::Result<()> {
+        mount(
+            Some(copy),
+            covered,
+            None::<&str>,
+            MsFlags::MS_BIND,
+            None::<&str>,
+        )?;
+        let flags = MsFlags::MS_BIND
+            | MsFlags::MS_REMOUNT
+            | MsFlags::MS_RDONLY
+            | MsFlags::MS_NOSUID
+            | MsFlags::MS_NODEV
+            | MsFlags::MS_NOEXEC;
+        mount(None::<&str>, covered, None::<&str>, flags, None::<&str>)
+    };
+    for (i, covered) in FROZEN.iter().enumerate() {
+        let copy = folder.join(format!("{i:02}"));
+        if copy.exists() {
+            bind(&copy, covered).map_err(|e| io::Error::other(format!("{covered}: {e}")))?;
+        }
+    }
+    umount2(folder, MntFlags::MNT_DETACH).map_err(io::Error::from)
 }
 
 /// Makes the sandboxed init its bots' user (`uid`, the bot's own), so that starting one needs
