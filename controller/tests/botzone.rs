@@ -1300,6 +1300,23 @@ print(json.dumps({"response": {"n": 2}}))
         ),
         "{said}"
     );
+    // Without game.toml's [limits], a bot plays under Botzone's for its language, and check
+    // compares its replies with those: Python's 6 s, twice that on a game's first turn, 4 s
+    // kept running (issue 36).
+    let plain = arena(&[("py", "bz-py", false)], "");
+    let out = take6_cmd(plain.path())
+        .args(["check", "--game", "game", "--games", "1", "bots/py"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let said = text(&out.stdout);
+    for expected in [
+        "first reply of a game: p50",
+        "limit 12000 ms (1 reply)",
+        "limit 6000 ms started afresh, 4000 ms kept running (4 replies)",
+    ] {
+        assert!(said.contains(expected), "{expected}: {said}");
+    }
 }
 
 /// Issue 36: padding bots are built only when a table may need them (a padding bot that does
