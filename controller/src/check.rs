@@ -236,7 +236,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     }
     let refused = refusals(settings, &mine);
     out.push_str(&refused.text);
-    out.push_str(&reply_times(said, settings));
+    out.push_str(&reply_times(said, settings, &limits_of(dir, bot, settings)));
     out.push_str(&scores(&games, bot, &settings.game));
     if let Some(stop) = stopped_early(&mine, settings.games) {
         out.push_str(&stop);
@@ -470,7 +470,17 @@ It faulted on its first turn in every game, and its bot.toml does not say which 
 }
 
 /// The bot's reply times against their limits: first replies of a game, and the others.
-fn reply_times(said: &[Said], settings: &Settings) -> String {
+/// The CPU time limits `bot` played under in the series in `dir`: the game's for its language.
+fn limits_of(dir: &Path, bot: &str, settings: &Settings) -> crate::game::ReplyLimits {
+    let language = crate::series::manifest::Manifest::read(dir)
+        .ok()
+        .and_then(|m| m.bots.into_iter().find(|b| b.name == bot))
+        .and_then(|b| b.generated)
+        .map(|g| g.language);
+    settings.game.reply_limits(language, &settings.limits())
+}
+
+fn reply_times(said: &[Said], settings: &Settings, limits: &crate::game::ReplyLimits) -> String {
     let mut out = String::new();
     let (mut firsts, mut later) = replies(said);
     let _ = writeln!(
@@ -481,22 +491,31 @@ fn reply_times(said: &[Said], settings: &Settings) -> String {
             crate::sandbox::Clock::Wall => "wall-clock time too",
         }
     );
+    let later_limit = match limits.kept_running_ms {
+        Some(kept) if kept != limits.later_ms => {
+            format!(
+                "{} ms started afresh, {kept} ms kept running",
+                limits.later_ms
+            )
+        }
+        _ => format!("{} ms", limits.later_ms),
+    };
     for (what, values, limit) in [
         (
             "first reply of a game",
             &mut firsts,
-            settings.first_reply_ms,
+            format!("{} ms", limits.first_ms),
         ),
-        ("other replies", &mut later, settings.reply_ms),
+        ("other replies", &mut later, later_limit),
     ] {
         if values.is_empty() {
-            let _ = writeln!(out, "  {what}: none (limit {limit} ms)");
+            let _ = writeln!(out, "  {what}: none (limit {limit})");
             continue;
         }
         values.sort_by(f64::total_cmp);
         let _ = writeln!(
             out,
-            "  {what}: p50 {:.1} ms, max {:.1} ms, limit {limit} ms ({})",
+            "  {what}: p50 {:.1} ms, max {:.1} ms, limit {limit} ({})",
             quantile(values, 0.5),
             quantile(values, 1.0),
             if values.len() == 1 {

@@ -20,6 +20,18 @@ use crate::player::Limits;
 use crate::record::{Direction, GameRecord, InvalidRecord};
 use crate::table::{BuiltinKind, GameOutcome, OnFault, TableGame, Wire};
 
+/// A bot's CPU time limits in ms ([`Game::reply_limits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplyLimits {
+    /// The first reply of a game.
+    pub first_ms: u64,
+    /// A later reply (of a bot started afresh, where the game starts bots afresh).
+    pub later_ms: u64,
+    /// A reply of a bot kept running since its last, where the game keeps bots running and
+    /// gives them their own limit.
+    pub kept_running_ms: Option<u64>,
+}
+
 /// A game: its facts, how one game of it is played over the machinery's seats, and how its
 /// records are checked and shown. Object safe: the machinery holds an `Arc<dyn Game>`
 /// ([`GameRef`]), so a game loaded at run time from a folder fits as well as a built-in one.
@@ -57,6 +69,23 @@ pub trait Game: Send + Sync + 'static {
     /// language): said on `run`'s and `check`'s limits line.
     fn limits_note(&self) -> Option<String> {
         None
+    }
+
+    /// The CPU time limits a bot has in this game under the series' `limits`, for a bot whose
+    /// source take6 built as `language` (`None`: its own launch): the series' own, unless the
+    /// game sets them per bot (a Botzone game: by language, the first turn of a game twice
+    /// the others, a kept-running bot's own): what `take6 check` compares its replies with.
+    fn reply_limits(
+        &self,
+        language: Option<crate::bots::generate::Language>,
+        limits: &Limits,
+    ) -> ReplyLimits {
+        let _ = language;
+        ReplyLimits {
+            first_ms: limits.first_reply.as_millis() as u64,
+            later_ms: limits.reply.as_millis() as u64,
+            kept_running_ms: None,
+        }
     }
 
     /// Which settings mean something in this game (the others are refused).

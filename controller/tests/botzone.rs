@@ -1300,6 +1300,23 @@ print(json.dumps({"response": {"n": 2}}))
         ),
         "{said}"
     );
+    // Without game.toml's [limits], a bot plays under Botzone's for its language, and check
+    // compares its replies with those: Python's 6 s, twice that on a game's first turn, 4 s
+    // kept running (issue 36).
+    let plain = arena(&[("py", "bz-py", false)], "");
+    let out = take6_cmd(plain.path())
+        .args(["check", "--game", "game", "--games", "1", "bots/py"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let said = text(&out.stdout);
+    for expected in [
+        "first reply of a game: p50",
+        "limit 12000 ms (1 reply)",
+        "limit 6000 ms started afresh, 4000 ms kept running (4 replies)",
+    ] {
+        assert!(said.contains(expected), "{expected}: {said}");
+    }
 }
 
 /// Issue 36: padding bots are built only when a table may need them (a padding bot that does
@@ -1440,7 +1457,23 @@ fn a_judge_that_draws_at_random_verifies_with_its_draw_as_recorded() {
         let pristine = fs::read(&jsonl).unwrap();
         let id = series.file_name().unwrap().to_str().unwrap().to_string();
         type Edit = fn(&mut GameRecord);
-        let forgeries: [(Edit, &str); 2] = [
+        // A first answer asking one player only, its responses forged to match.
+        let one_player: Edit = |g| {
+            let mut body = g.body.as_ref().unwrap().value();
+            body["log"][0]["output"]["content"]
+                .as_object_mut()
+                .unwrap()
+                .remove("1");
+            body["log"][1].as_object_mut().unwrap().remove("1");
+            g.body = Some(Body::new(&body));
+        };
+        let form = if save {
+            "step 0: the judge answers"
+        } else {
+            "is not of the form of its answers"
+        };
+        let forgeries: [(Edit, &str); 3] = [
+            (one_player, form),
             // Another draw: player b (3 above the target) is now the nearer.
             (
                 |g| {
@@ -1456,7 +1489,8 @@ fn a_judge_that_draws_at_random_verifies_with_its_draw_as_recorded() {
             (
                 |g| {
                     let mut body = g.body.as_ref().unwrap().value();
-                    body["log"][2]["output"]["display"]["won"] = json!([0, 1]);
+                    // A round the judge never scored.
+                    body["log"][2]["output"]["display"]["won"] = json!([5, 5]);
                     g.body = Some(Body::new(&body));
                 },
                 "step 1: the judge answers",

@@ -23,8 +23,8 @@ pub use manifest::{BotLimits, JudgeLimits, Manifest, ManifestError};
 
 use crate::bots::generate::{Dialect, Language};
 use crate::game::{
-    Advice, DefaultLimits, Game, GameFuture, GameRef, Prepare, PrepareFuture, SeatRange, Supports,
-    Viewer,
+    Advice, DefaultLimits, Game, GameFuture, GameRef, Prepare, PrepareFuture, ReplyLimits,
+    SeatRange, Supports, Viewer,
 };
 use crate::player::Limits;
 use crate::record::{Direction, GameRecord, InvalidRecord};
@@ -172,6 +172,15 @@ impl Game for Botzone {
                  set them for every bot)"
             )
         })
+    }
+
+    fn reply_limits(&self, language: Option<Language>, limits: &Limits) -> ReplyLimits {
+        let bot = self.bot_limits(language, limits);
+        ReplyLimits {
+            first_ms: bot.first_turn_ms,
+            later_ms: bot.turn_ms,
+            kept_running_ms: Some(bot.kept_running_ms),
+        }
     }
 
     fn supports(&self) -> Supports {

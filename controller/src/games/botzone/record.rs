@@ -286,13 +286,15 @@ const VERIFY_ROOM: u64 = 10;
 const VERIFY_LEAST_MS: u64 = 10_000;
 
 /// What `take6 verify` took as recorded rather than re-derived, over the games it checked:
-/// the first answer of a judge that draws its game at random on its first call and saves
-/// nothing in `initdata` to draw it again by (botzone-local's Kingz, Snake, Tetris and
-/// Tetris2). Botzone runs such a judge once per game and keeps its first answer in the log;
-/// every later call reads the game from there, and verify re-checks every later call.
+/// the first answer of a judge that draws its game at random on its first call and cannot
+/// draw it again from the initdata it saved (botzone-local's Kingz, Tetris and Tetris2 save
+/// none; Snake saves its size and obstacles, yet draws more). Botzone runs such a judge once
+/// per game and keeps its first answer in the log; every later call reads the game from
+/// there, and verify re-checks every later call.
 #[derive(Debug, Default)]
 pub struct Draws {
-    /// The first calls (the judge's input as played) seen answered at random.
+    /// The first calls (the judge's input: an empty log, the initdata it saved, else the
+    /// game's) seen answered at random.
     random: std::collections::HashSet<String>,
     /// Games whose first answer was taken as the judge's draw.
     games: u64,
