@@ -184,6 +184,13 @@ fn leaderboard(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
 /// `take6 league`: a run on a league folder under the signal watch; 130 (or 128 + the
 /// signal) when a stop cut it short.
 fn league(args: &take6::config::LeagueArgs) -> anyhow::Result<ExitCode> {
+    if args.table.duplicate {
+        anyhow::bail!(
+            "a league deals every game afresh from its seed: a bot keeps its private storage \
+             across runs and would recognise a replayed deal (see docs/tournament.md, Duplicate \
+             deals); leave out --duplicate, or play duplicate deals in a series with take6 run"
+        );
+    }
     let run = take6::config::RunArgs {
         table: args.table.clone(),
         game: args.game.clone(),
@@ -206,6 +213,7 @@ fn league(args: &take6::config::LeagueArgs) -> anyhow::Result<ExitCode> {
         games: args.games,
         forever: args.forever,
         players: args.table.players,
+        rounds: args.table.rounds,
         top: args.top,
     };
     let bar = BarSlot::default();

@@ -413,6 +413,20 @@ fn a_settled_league_says_so_and_plays_nothing() {
     assert_ok(&more);
     assert_eq!(games(cwd).len(), played + 8);
     assert_verifies(cwd);
+    let refused = league(cwd, &[&flags[..], &["--rounds", "3"]].concat());
+    assert!(
+        text(&refused.stderr).contains("--rounds cannot change it"),
+        "{}",
+        text(&refused.stderr)
+    );
+    // Duplicate deals are refused, saying why (kept storage would recognise them).
+    let refused = league(cwd, &[&flags[..], &["--duplicate"]].concat());
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("would recognise a replayed deal"),
+        "{}",
+        text(&refused.stderr)
+    );
     // What fixes the choices cannot change.
     let refused = league(cwd, &[&flags[..1], &["3", "--top", "1"]].concat());
     assert!(!refused.status.success());

@@ -187,3 +187,50 @@ fn without_the_sandbox_the_hoarders_links_reach_everything() {
         text(&out.stderr)
     );
 }
+
+/// The text of `bottom.txt` 2,500 folders below `root`, opened by descriptors (the path is
+/// past the kernel's limit), or why not.
+fn bottom(root: &Path) -> Result<String, nix::Error> {
+    use nix::fcntl::{OFlag, openat};
+    use nix::sys::stat::Mode;
+    use std::io::Read as _;
+    let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW;
+    let mut dir = openat(nix::fcntl::AT_FDCWD, root, flags, Mode::empty())?;
+    for _ in 0..2500 {
+        dir = openat(&dir, std::ffi::OsStr::new("d"), flags, Mode::empty())?;
+    }
+    let file = openat(&dir, "bottom.txt", OFlag::O_RDONLY, Mode::empty())?;
+    let mut text = String::new();
+    fs::File::from(file).read_to_string(&mut text).unwrap();
+    Ok(text)
+}
+
+/// Storage 2,500 folders deep (paths past the kernel's limit) is kept across a league's runs
+/// (imaged, handed over, copied back by descriptors) and wiped for a new version.
+#[test]
+fn storage_2500_folders_deep_is_kept_across_runs_and_wiped_for_a_new_version() {
+    if !sandbox_available("league-deep") {
+        return;
+    }
+    let zoo = Zoo::new("league-deep", &["hostile-deep"]);
+    let deep = work(&zoo, "hostile-deep");
+    assert_ok(&league(&zoo, "strict"));
+    assert_eq!(bottom(&deep).unwrap(), "2500 deep\n");
+    // Kept: the copy the next run plays from is the one it left (not a fresh copy, where the
+    // bot would build the chain again: the marker below would be gone).
+    fs::write(deep.join("kept-marker"), "left by the test\n").unwrap();
+    assert_ok(&league(&zoo, "strict"));
+    assert_eq!(bottom(&deep).unwrap(), "2500 deep\n");
+    assert_eq!(
+        fs::read_to_string(deep.join("kept-marker")).unwrap(),
+        "left by the test\n"
+    );
+    // A new version: the deep chain is wiped (the bot builds it again in its fresh copy).
+    let launch = zoo.bots().join("hostile-deep").join("launch");
+    let mut script = fs::read_to_string(&launch).unwrap();
+    script.push_str("# version 2\n");
+    fs::write(&launch, script).unwrap();
+    assert_ok(&league(&zoo, "strict"));
+    assert!(!deep.join("kept-marker").exists(), "the old copy was kept");
+    assert_eq!(bottom(&deep).unwrap(), "2500 deep\n");
+}

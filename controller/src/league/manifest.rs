@@ -26,6 +26,9 @@ pub struct LeagueManifest {
     pub game_hash: Option<String>,
     pub seed: Seed,
     pub players: usize,
+    /// Rounds per game (`--rounds`), fixed when the league is made.
+    #[serde(default = "one")]
+    pub rounds: u32,
     pub batch: usize,
     pub top: usize,
     pub min_games: u64,
@@ -114,6 +117,10 @@ impl Kept {
             about: self.about.clone(),
         }
     }
+}
+
+fn one() -> u32 {
+    1
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

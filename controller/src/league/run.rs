@@ -38,8 +38,9 @@ pub struct Options {
     pub games: Option<u64>,
     /// Keep playing once settled.
     pub forever: bool,
-    /// `--players` and `--top` when given (a league keeps its own otherwise).
+    /// `--players`, `--rounds` and `--top` when given (a league keeps its own otherwise).
     pub players: Option<usize>,
+    pub rounds: Option<u32>,
     pub top: Option<usize>,
 }
 
@@ -97,15 +98,7 @@ pub async fn run(
     stop: impl Future<Output = ()>,
     bar: BarSlot,
 ) -> Result<LeagueOutcome, SeriesError> {
-    std::fs::create_dir_all(&opts.dir).map_err(crate::series::dir::write_err(&opts.dir))?;
-    let mut manifest = match LeagueManifest::read(&opts.dir)? {
-        Some(m) => accept(m, settings, opts)?,
-        None => fresh(settings, opts),
-    };
-    // The league's own table size and top K, whatever the defaults say.
-    let mut own = settings.clone();
-    own.players = manifest.players;
-    own.top = manifest.top;
+    let (mut manifest, own) = open(settings, opts)?;
     let settings = &own;
     let dir = SeriesDir {
         id: manifest.league.clone(),
@@ -196,6 +189,22 @@ pub async fn run(
         ended,
         played,
     })
+}
+
+/// The league in `opts.dir` (made when there is none, else continued if nothing that fixes
+/// its choices changed) and the settings it plays with: its own table size and top K,
+/// whatever the defaults say.
+fn open(settings: &Settings, opts: &Options) -> Result<(LeagueManifest, Settings), SeriesError> {
+    std::fs::create_dir_all(&opts.dir).map_err(crate::series::dir::write_err(&opts.dir))?;
+    let manifest = match LeagueManifest::read(&opts.dir)? {
+        Some(m) => accept(m, settings, opts)?,
+        None => fresh(settings, opts),
+    };
+    let mut own = settings.clone();
+    own.players = manifest.players;
+    own.rounds = manifest.rounds;
+    own.top = manifest.top;
+    Ok((manifest, own))
 }
 
 /// What every batch is played with.
@@ -393,6 +402,7 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
         game_hash: settings.game.content_hash().ok().flatten(),
         seed: settings.seed,
         players: settings.players,
+        rounds: settings.rounds,
         batch: opts.batch.unwrap_or(8),
         top: settings.top,
         min_games: opts.min_games.unwrap_or(10),
@@ -450,6 +460,12 @@ fn accept(
         return refuse(format!(
             "the league plays at tables of {}; --players cannot change it",
             m.players
+        ));
+    }
+    if opts.rounds.is_some_and(|r| r != m.rounds) {
+        return refuse(format!(
+            "the league plays games of {}; --rounds cannot change it",
+            crate::names::count(u64::from(m.rounds), "round")
         ));
     }
     if opts.batch.is_some_and(|b| b != m.batch) {
