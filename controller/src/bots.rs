@@ -346,10 +346,11 @@ pub async fn prepare_keeping(
     let (logs, work) = logs_and_work(series_dir)?;
 
     let builds = Arc::new(Semaphore::new(jobs.max(1)));
-    // Copying a folder and making its disk image is short file work, whatever `--jobs`: as
-    // many at once as there are processors (a series at `--jobs 1` starts sooner).
+    // Copying a folder and making its disk image is short file work, whatever `--jobs`, and
+    // mostly waiting (on `mkfs.ext4`'s start and writes, the loop device, the mount): four
+    // per processor at once, so that a series (at `--jobs 1` too) starts sooner.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let copies = Arc::new(Semaphore::new(jobs.max(cores)));
+    let copies = Arc::new(Semaphore::new(jobs.max(4 * cores)));
     let alike = lookalikes(&folders);
     let warm = prewarm.per_bot(folders.len());
     let tools = Arc::new(tools.clone());
