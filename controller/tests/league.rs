@@ -472,6 +472,40 @@ fn verify_catches_a_game_that_is_not_the_choice() {
     );
 }
 
+/// A league whose batches were chosen by other rules (a league.toml from take6 before the
+/// chooser was recorded) is neither continued nor have its choices passed as re-derived.
+#[test]
+fn a_league_chosen_by_another_chooser_is_not_continued_nor_its_choices_passed() {
+    let tmp = arena(&["first", "lowest", "honest"]);
+    let cwd = tmp.path();
+    let args = ["--players", "3", "--batch", "4", "--games", "4"];
+    assert_ok(&league(cwd, &args));
+    assert_verifies(cwd);
+    let path = folder(cwd).join("league.toml");
+    let toml = fs::read_to_string(&path).unwrap();
+    assert!(toml.contains("chooser = 2"), "{toml}");
+    let older: String = toml
+        .lines()
+        .filter(|l| !l.starts_with("chooser ="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&path, older).unwrap();
+    let before = records(cwd).len();
+    let out = league(cwd, &args);
+    assert!(!out.status.success(), "{}", text(&out.stdout));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("chooser 1") && err.contains("--league"),
+        "{err}"
+    );
+    assert_eq!(records(cwd).len(), before, "no game played");
+    let out = take6(cwd, &["verify", folder(cwd).to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let said = text(&out.stdout);
+    assert!(said.contains("chosen by take6's chooser 1"), "{said}");
+    assert!(!said.contains("every batch seats"), "{said}");
+}
+
 /// Every game plays a league: Kingdomino (points, higher is better) and a Botzone game folder
 /// (verdicts, ranked by Bradley–Terry), each verifying, each with its report's version table.
 #[test]

@@ -13,11 +13,24 @@ use crate::series::SeriesError;
 /// The league's file name in its folder.
 pub const LEAGUE: &str = "league.toml";
 
+/// The rules by which this take6 chooses a batch's games from the records before it. A change
+/// to those rules (the stopping rule's width, which pairs sit at every table, …) is a new
+/// chooser: a league chosen by another cannot be continued or have its choices re-derived.
+/// 1: take6 before the league's private storage and pinned pairs; 2: since.
+pub const CHOOSER: u32 = 2;
+
+fn first_chooser() -> u32 {
+    1
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LeagueManifest {
     /// The league's id (the chain of `games.jsonl` starts from it).
     pub league: String,
     pub controller_version: String,
+    /// The rules that chose its batches ([`CHOOSER`] for a league this take6 makes).
+    #[serde(default = "first_chooser")]
+    pub chooser: u32,
     /// The game as `--game` finds it again: a name, or a game folder's path.
     pub game: String,
     /// A game folder's SHA-256 of its judge and `game.toml` when the league began: `verify`

@@ -398,6 +398,7 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
     LeagueManifest {
         league: format!("league-{stamp}"),
         controller_version: env!("CARGO_PKG_VERSION").to_string(),
+        chooser: super::manifest::CHOOSER,
         game: settings.game.spec(),
         game_hash: settings.game.content_hash().ok().flatten(),
         seed: settings.seed,
@@ -433,6 +434,17 @@ fn accept(
             opts.dir.display()
         )))
     };
+    if m.chooser != super::manifest::CHOOSER {
+        return refuse(format!(
+            "the league's batches were chosen by take6's chooser {} (take6 {}), this take6 \
+             chooses by chooser {}: its next batches would not follow from the rules of its \
+             earlier ones; continue it with the take6 that made it, or begin another league \
+             with --league DIR",
+            m.chooser,
+            m.controller_version,
+            super::manifest::CHOOSER
+        ));
+    }
     if m.game != settings.game.name() {
         return refuse(format!(
             "the league plays {}, not {}",

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use super::manifest::{LEAGUE, LeagueManifest};
+use super::manifest::{CHOOSER, LEAGUE, LeagueManifest};
 use super::plan::{self, Rules};
 use crate::record::{GameRecord, Tally};
 use crate::series::dir::GAMES;
@@ -62,7 +62,19 @@ pub fn verify(dir: &Path) -> Result<Verification, SeriesError> {
     }
     let mut lines = std::mem::take(&mut *lines.lock().expect("not poisoned"));
     lines.sort_by_key(|(_, r)| r.game);
-    choices(&manifest, &rules, &lines, &mut v);
+    if manifest.chooser == CHOOSER {
+        choices(&manifest, &rules, &lines, &mut v);
+    } else {
+        v.push(
+            None,
+            format!(
+                "the league's batches were chosen by take6's chooser {} (take6 {}); this take6 \
+                 re-derives chooser {CHOOSER}'s choices only, so they are not checked: verify it \
+                 with the take6 that made it (the chain, rules and seeds above were checked)",
+                manifest.chooser, manifest.controller_version
+            ),
+        );
+    }
     let state = reporter.state();
     if manifest.games_played > state.lines {
         v.push(
