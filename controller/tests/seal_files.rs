@@ -331,8 +331,8 @@ fn a_launch_its_build_left_a_fifo_or_a_link_is_skipped_with_the_reason() {
 
 /// A bot's own `launch` that carries take6's comment for generated Python launches ("holds
 /// Python 3 source") gets the game's default limits for a launch of its own (Botzone's
-/// C/C++ 1000 ms), not Python's 6000 ms: a turn of 2.5 s of CPU is its timeout. Before issue
-/// 35 the comment line granted it Python's limits.
+/// C/C++ 1000 ms, 2000 ms on a game's first turn), not Python's 6000 ms (12000 ms): a turn of
+/// 2.5 s of CPU is its timeout. Before issue 35 the comment line granted it Python's limits.
 #[test]
 fn a_launch_that_claims_a_language_in_a_comment_gets_no_more_time() {
     if !sandbox_available() {
@@ -379,10 +379,10 @@ fn a_launch_that_claims_a_language_in_a_comment_gets_no_more_time() {
     assert!(
         faults
             .iter()
-            // Its CPU limit (1000 ms), or on a loaded machine the wall-clock net it sets
-            // (6 times it at a table of 2); Python's would be 6000 ms and 36000 ms.
+            // Its first turn's CPU limit (2000 ms), or on a loaded machine the wall-clock net
+            // it sets (6 times it at a table of 2); Python's would be 12000 ms and 72000 ms.
             .any(|f| f.starts_with("spoof:")
-                && (f.contains("1000 ms") || f.contains("6000 ms of wall time"))),
+                && (f.contains(" 2000 ms") || f.contains(" 12000 ms of wall time"))),
         "{faults:?}"
     );
 }
