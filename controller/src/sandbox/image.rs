@@ -326,33 +326,44 @@ impl Images {
             .collect();
         mounted.sort();
         // A few at once: copying back is mostly waiting on the disk, and a series' end (or its
-        // stop, within the few seconds a stop has) waits for all of them.
-        let mut problems = Vec::new();
-        for batch in mounted.chunks(8) {
-            let done: Vec<(&PathBuf, io::Result<()>)> = std::thread::scope(|scope| {
-                let copies: Vec<_> = batch
-                    .iter()
-                    .map(|workdir| (workdir, scope.spawn(|| self.copy_back(workdir))))
-                    .collect();
-                copies
-                    .into_iter()
-                    .map(|(workdir, copy)| {
-                        let result = copy
-                            .join()
-                            .unwrap_or_else(|_| Err(io::Error::other("the copy panicked")));
-                        (workdir, result)
+        // stop, within the few seconds a stop has) waits for all of them. Each of eight
+        // threads takes the next working copy as it finishes one (not eight, then the rest:
+        // the last ones would wait for the slowest of the first).
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let done: Vec<(&PathBuf, io::Result<()>)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..mounted.len().min(8))
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut done = Vec::new();
+                        while let Some(workdir) = mounted.get(next.fetch_add(1, Ordering::SeqCst)) {
+                            let copy =
+                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                    self.copy_back(workdir)
+                                }));
+                            let result =
+                                copy.unwrap_or_else(|_| Err(io::Error::other("the copy panicked")));
+                            done.push((workdir, result));
+                        }
+                        done
                     })
-                    .collect()
-            });
-            for (workdir, result) in done {
-                if let Err(e) = result {
-                    problems.push(format!(
-                        "cannot copy the working copy {} back out of its image {} ({e}); it \
-                         stays there: take6 run --resume copies it back",
-                        workdir.display(),
-                        image_of(workdir).display()
-                    ));
-                }
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_default())
+                .collect()
+        });
+        let mut done = done;
+        done.sort_by_key(|(workdir, _)| *workdir);
+        let mut problems = Vec::new();
+        for (workdir, result) in done {
+            if let Err(e) = result {
+                problems.push(format!(
+                    "cannot copy the working copy {} back out of its image {} ({e}); it \
+                     stays there: take6 run --resume copies it back",
+                    workdir.display(),
+                    image_of(workdir).display()
+                ));
             }
         }
         problems
