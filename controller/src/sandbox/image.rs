@@ -117,13 +117,11 @@ impl Images {
         let trial = std::env::temp_dir().join(format!("take6-disk-probe-{}", std::process::id()));
         let dir = trial.join("work");
         let probe = dir.join("probe");
+        // Made, mounted and unmounted: what needs the machine's support. Copying back is
+        // plain copies and renames, not tried (it took as long again, before every series).
         let result = fs::create_dir_all(&probe)
             .and_then(|()| images.make(&probe))
-            .and_then(|()| images.copy_back(&probe));
-        if images.is_mounted(&probe) {
-            // Copying back failed after the mount: unmounted lazily, freed when unused.
-            let _ = nix::mount::umount2(&probe, nix::mount::MntFlags::MNT_DETACH);
-        }
+            .and_then(|()| super::loopdev::unmount(&probe));
         let _ = fs::remove_dir_all(&trial);
         images.mounted = Mutex::default();
         images.disk_bytes = disk_bytes;
