@@ -144,9 +144,47 @@ pub fn kill_children() {
 /// Kills the process groups of `parent`'s children, except `spare` (the caller's own group),
 /// where it kills the child alone.
 fn kill_children_of(parent: Pid, spare: Pid) {
+    let children = listed_children(parent).unwrap_or_else(|| scanned_children(parent));
+    for (pid, group) in children {
+        let _ = if group == spare {
+            kill(pid, Signal::SIGKILL)
+        } else {
+            killpg(group, Signal::SIGKILL)
+        };
+    }
+}
+
+/// `parent`'s children and their process groups, from the kernel's list of each of its
+/// threads' children (`/proc/PID/task/TID/children`): a few reads, where [`scanned_children`]
+/// reads every process's `stat` (tens of milliseconds at the end of each series on a busy
+/// host). `None` where the lists are not there (a kernel without `CONFIG_PROC_CHILDREN`).
+fn listed_children(parent: Pid) -> Option<Vec<(Pid, Pid)>> {
+    let mut children = Vec::new();
+    for task in fs::read_dir(format!("/proc/{parent}/task")).ok()?.flatten() {
+        let Ok(list) = fs::read_to_string(task.path().join("children")) else {
+            // The thread ended meanwhile; its children went to another of its threads.
+            if task.path().exists() {
+                return None;
+            }
+            continue;
+        };
+        for pid in list.split_whitespace().filter_map(|p| p.parse().ok()) {
+            let pid = Pid::from_raw(pid);
+            // A child already gone is skipped.
+            if let Ok(group) = nix::unistd::getpgid(Some(pid)) {
+                children.push((pid, group));
+            }
+        }
+    }
+    Some(children)
+}
+
+/// `parent`'s children and their process groups, from every process's `stat`.
+fn scanned_children(parent: Pid) -> Vec<(Pid, Pid)> {
     let Ok(processes) = fs::read_dir("/proc") else {
-        return;
+        return Vec::new();
     };
+    let mut children = Vec::new();
     for process in processes.flatten() {
         let Some(pid) = process.file_name().to_str().and_then(|s| s.parse().ok()) else {
             continue;
@@ -165,16 +203,11 @@ fn kill_children_of(parent: Pid, spare: Pid) {
         let (Ok(of), Ok(group)) = (of.parse(), group.parse()) else {
             continue;
         };
-        if Pid::from_raw(of) != parent {
-            continue;
+        if Pid::from_raw(of) == parent {
+            children.push((Pid::from_raw(pid), Pid::from_raw(group)));
         }
-        let group = Pid::from_raw(group);
-        let _ = if group == spare {
-            kill(Pid::from_raw(pid), Signal::SIGKILL)
-        } else {
-            killpg(group, Signal::SIGKILL)
-        };
     }
+    children
 }
 
 #[cfg(test)]
@@ -218,6 +251,13 @@ mod tests {
         while with_marker(&marker).is_empty() {
             std::thread::sleep(Duration::from_millis(10));
         }
+        // The kernel's lists of children and the scan of every process agree.
+        let mut listed = listed_children(shell_pid).expect("the kernel lists children");
+        let mut scanned = scanned_children(shell_pid);
+        listed.sort();
+        scanned.sort();
+        assert_eq!(listed.len(), 1, "the shell's one child: {listed:?}");
+        assert_eq!(listed, scanned);
         kill_children_of(shell_pid, getpgrp());
         // The shell waits for its child, so it ends only if the child was killed.
         shell.wait().unwrap();

@@ -117,13 +117,11 @@ impl Images {
         let trial = std::env::temp_dir().join(format!("take6-disk-probe-{}", std::process::id()));
         let dir = trial.join("work");
         let probe = dir.join("probe");
+        // Made, mounted and unmounted: what needs the machine's support. Copying back is
+        // plain copies and renames, not tried (it took as long again, before every series).
         let result = fs::create_dir_all(&probe)
             .and_then(|()| images.make(&probe))
-            .and_then(|()| images.copy_back(&probe));
-        if images.is_mounted(&probe) {
-            // Copying back failed after the mount: unmounted lazily, freed when unused.
-            let _ = nix::mount::umount2(&probe, nix::mount::MntFlags::MNT_DETACH);
-        }
+            .and_then(|()| super::loopdev::unmount(&probe));
         let _ = fs::remove_dir_all(&trial);
         images.mounted = Mutex::default();
         images.disk_bytes = disk_bytes;
@@ -326,33 +324,44 @@ impl Images {
             .collect();
         mounted.sort();
         // A few at once: copying back is mostly waiting on the disk, and a series' end (or its
-        // stop, within the few seconds a stop has) waits for all of them.
-        let mut problems = Vec::new();
-        for batch in mounted.chunks(8) {
-            let done: Vec<(&PathBuf, io::Result<()>)> = std::thread::scope(|scope| {
-                let copies: Vec<_> = batch
-                    .iter()
-                    .map(|workdir| (workdir, scope.spawn(|| self.copy_back(workdir))))
-                    .collect();
-                copies
-                    .into_iter()
-                    .map(|(workdir, copy)| {
-                        let result = copy
-                            .join()
-                            .unwrap_or_else(|_| Err(io::Error::other("the copy panicked")));
-                        (workdir, result)
+        // stop, within the few seconds a stop has) waits for all of them. Each of eight
+        // threads takes the next working copy as it finishes one (not eight, then the rest:
+        // the last ones would wait for the slowest of the first).
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let done: Vec<(&PathBuf, io::Result<()>)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..mounted.len().min(8))
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut done = Vec::new();
+                        while let Some(workdir) = mounted.get(next.fetch_add(1, Ordering::SeqCst)) {
+                            let copy =
+                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                    self.copy_back(workdir)
+                                }));
+                            let result =
+                                copy.unwrap_or_else(|_| Err(io::Error::other("the copy panicked")));
+                            done.push((workdir, result));
+                        }
+                        done
                     })
-                    .collect()
-            });
-            for (workdir, result) in done {
-                if let Err(e) = result {
-                    problems.push(format!(
-                        "cannot copy the working copy {} back out of its image {} ({e}); it \
-                         stays there: take6 run --resume copies it back",
-                        workdir.display(),
-                        image_of(workdir).display()
-                    ));
-                }
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_default())
+                .collect()
+        });
+        let mut done = done;
+        done.sort_by_key(|(workdir, _)| *workdir);
+        let mut problems = Vec::new();
+        for (workdir, result) in done {
+            if let Err(e) = result {
+                problems.push(format!(
+                    "cannot copy the working copy {} back out of its image {} ({e}); it \
+                     stays there: take6 run --resume copies it back",
+                    workdir.display(),
+                    image_of(workdir).display()
+                ));
             }
         }
         problems
