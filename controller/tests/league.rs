@@ -506,6 +506,44 @@ fn a_league_chosen_by_another_chooser_is_not_continued_nor_its_choices_passed() 
     assert!(!said.contains("every batch seats"), "{said}");
 }
 
+/// A league of a judge that draws its game at random on its first call (as Botzone's Kingz,
+/// Snake and Tetris judges do) verifies as a series of it does, and says what it took as
+/// recorded: the judge's draws.
+#[test]
+fn a_league_of_a_judge_that_draws_says_what_verify_took_as_recorded() {
+    let draw = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/draw");
+    let tmp = tempfile::tempdir().unwrap();
+    let cwd = tmp.path();
+    copy_dir(&draw, &cwd.join("game"));
+    for (name, offset) in [("a", None), ("b", Some("3"))] {
+        let dir = cwd.join("bots").join(name);
+        copy_dir(&draw.join("near"), &dir);
+        if let Some(offset) = offset {
+            fs::write(dir.join("offset"), offset).unwrap();
+        }
+    }
+    let out = league(
+        cwd,
+        &[
+            "--game",
+            "game",
+            "--players",
+            "2",
+            "--batch",
+            "4",
+            "--games",
+            "4",
+        ],
+    );
+    assert_ok(&out);
+    let dir = cwd.join("results/league/draw");
+    let verified = take6(cwd, &["verify", "--game", "game", dir.to_str().unwrap()]);
+    assert_ok(&verified);
+    let said = text(&verified.stdout);
+    assert!(said.contains("every batch seats"), "{said}");
+    assert!(said.contains("not re-checked: "), "{said}");
+}
+
 /// Every game plays a league: Kingdomino (points, higher is better) and a Botzone game folder
 /// (verdicts, ranked by Bradley–Terry), each verifying, each with its report's version table.
 #[test]
