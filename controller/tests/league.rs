@@ -19,6 +19,18 @@ use tempfile::TempDir;
 
 const SEED: &str = "1234567890123456789";
 
+/// A small league's flags: tables of 3, batches of 4, 4 games, two tables at once.
+const SMALL: [&str; 8] = [
+    "--players",
+    "3",
+    "--batch",
+    "4",
+    "--games",
+    "4",
+    "--jobs",
+    "2",
+];
+
 /// A scratch folder whose `bots/` holds copies of these fixtures.
 fn arena(bots: &[&str]) -> TempDir {
     let tmp = tempfile::tempdir().unwrap();
@@ -338,16 +350,7 @@ fn a_bot_that_faults_three_times_in_a_row_is_benched() {
     assert_eq!(m["benched"][0]["name"].as_str(), Some("crash-at-start"));
     assert_verifies(cwd);
     // Still benched at the next run while its folder is the same.
-    let flags = [
-        "--players",
-        "3",
-        "--batch",
-        "4",
-        "--games",
-        "4",
-        "--jobs",
-        "2",
-    ];
+    let flags = SMALL;
     assert_ok(&league(cwd, &flags));
     assert!(
         games(cwd)
@@ -644,16 +647,7 @@ fn a_bot_skipped_for_a_run_keeps_its_version() {
     use std::os::unix::fs::PermissionsExt;
     let tmp = arena(&["first", "lowest", "honest"]);
     let cwd = tmp.path();
-    let flags = [
-        "--players",
-        "3",
-        "--batch",
-        "4",
-        "--games",
-        "4",
-        "--jobs",
-        "2",
-    ];
+    let flags = SMALL;
     assert_ok(&league(cwd, &flags));
     let launch = cwd.join("bots/honest/launch");
     fs::set_permissions(&launch, fs::Permissions::from_mode(0o644)).unwrap();

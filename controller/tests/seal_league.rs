@@ -100,20 +100,26 @@ fn assert_nothing_reached(zoo: &Zoo) {
     }
 }
 
+/// The host's bait, and the hoarder aimed at the spy's storage and at the bait.
+fn aimed_bait(zoo: &Zoo) -> (PathBuf, PathBuf) {
+    let (host_dir, host_file) = bait(zoo);
+    let targets = format!(
+        "{}\n{}\n{}\n",
+        work(zoo, SPY).display(),
+        host_dir.display(),
+        host_file.display()
+    );
+    fs::write(zoo.bots().join(HOARDER).join("targets"), targets).unwrap();
+    (host_dir, host_file)
+}
+
 #[test]
 fn a_versions_storage_outlives_runs_reaches_no_one_and_is_wiped_for_a_new_version() {
     if !sandbox_available("league-storage") {
         return;
     }
     let zoo = Zoo::new("league-storage", &[SPY, HOARDER]);
-    let (host_dir, host_file) = bait(&zoo);
-    let targets = format!(
-        "{}\n{}\n{}\n",
-        work(&zoo, SPY).display(),
-        host_dir.display(),
-        host_file.display()
-    );
-    fs::write(zoo.bots().join(HOARDER).join("targets"), targets).unwrap();
+    let (host_dir, host_file) = aimed_bait(&zoo);
 
     // Run 1: three bots at tables of 3, every bot in each of the 8 games.
     let out = league(&zoo, "strict");
@@ -164,14 +170,7 @@ fn a_versions_storage_outlives_runs_reaches_no_one_and_is_wiped_for_a_new_versio
 #[test]
 fn without_the_sandbox_the_hoarders_links_reach_everything() {
     let zoo = Zoo::new("league-storage-none", &[SPY, HOARDER]);
-    let (host_dir, host_file) = bait(&zoo);
-    let targets = format!(
-        "{}\n{}\n{}\n",
-        work(&zoo, SPY).display(),
-        host_dir.display(),
-        host_file.display()
-    );
-    fs::write(zoo.bots().join(HOARDER).join("targets"), targets).unwrap();
+    aimed_bait(&zoo);
     let out = league(&zoo, "none");
     assert_ok(&out);
     let tries = lines(&work(&zoo, HOARDER).join("tries.txt"));
