@@ -240,32 +240,7 @@ impl Manifest {
                     .into(),
             );
         }
-        let padding = match toml.padding {
-            Some(names) => names
-                .into_iter()
-                .map(|name| {
-                    let dir = folder.join(&name);
-                    if is_link(&dir) {
-                        return Err(format!(
-                            "game.toml: padding names {name:?}, which is a symbolic link; links \
-                             out of a game folder are refused, as a judge's is: copy the bot \
-                             folder into {}",
-                            folder.display()
-                        ));
-                    }
-                    if name.contains('/') || !crate::bots::is_bot_folder(&dir) {
-                        return Err(format!(
-                            "game.toml: padding names {name:?}, which is not a bot folder in \
-                             the game folder; make {} a bot folder (launch, or source) or take \
-                             it out of padding",
-                            dir.display()
-                        ));
-                    }
-                    Ok((name, dir))
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-            None => padding_folders(&folder),
-        };
+        let padding = padding_of(&folder, toml.padding)?;
         let initdata = match toml.initdata {
             Some(v) => serde_json::to_value(v).map_err(|e| format!("game.toml: initdata: {e}"))?,
             None => serde_json::Value::String(String::new()),
@@ -341,6 +316,37 @@ impl Manifest {
 /// Whether `path` is a symbolic link (never followed out of a game folder).
 fn is_link(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// The padding bots `game.toml` names (each a bot folder in the game folder, no link), or
+/// every bot folder in the game folder when it names none.
+fn padding_of(folder: &Path, names: Option<Vec<String>>) -> Result<Vec<(String, PathBuf)>, String> {
+    Ok(match names {
+        Some(names) => names
+            .into_iter()
+            .map(|name| {
+                let dir = folder.join(&name);
+                if is_link(&dir) {
+                    return Err(format!(
+                        "game.toml: padding names {name:?}, which is a symbolic link; links \
+                         out of a game folder are refused, as a judge's is: copy the bot \
+                         folder into {}",
+                        folder.display()
+                    ));
+                }
+                if name.contains('/') || !crate::bots::is_bot_folder(&dir) {
+                    return Err(format!(
+                        "game.toml: padding names {name:?}, which is not a bot folder in \
+                         the game folder; make {} a bot folder (launch, or source) or take \
+                         it out of padding",
+                        dir.display()
+                    ));
+                }
+                Ok((name, dir))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        None => padding_folders(folder),
+    })
 }
 
 /// The bot folders directly inside the game folder, by name.
