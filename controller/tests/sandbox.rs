@@ -453,10 +453,12 @@ fn a_sigkilled_controller_leaves_no_bot_process_behind() {
 fn a_bot_may_fill_its_working_copy_up_to_the_disk_limit_without_a_fault() {
     let tmp = arena();
     // 60 MiB in 15 files under --disk-mib 64: every write succeeds, the cap is above the limit.
+    // The bot also notes how its working copy is mounted.
     bot(
         tmp.path(),
         "writer",
-        "i=0; while [ $i -lt 15 ]; do head -c 4194304 /dev/zero > f$i || echo \"f$i failed\" >> log; \
+        "grep ' /bot ' /proc/self/mountinfo > mounted; \
+         i=0; while [ $i -lt 15 ]; do head -c 4194304 /dev/zero > f$i || echo \"f$i failed\" >> log; \
          i=$((i + 1)); done; echo done >> log",
     );
     if !sandboxed(tmp.path()) {
@@ -470,6 +472,13 @@ fn a_bot_may_fill_its_working_copy_up_to_the_disk_limit_without_a_fault() {
     let work = series_dir(tmp.path()).join("work/writer");
     assert_eq!(fs::read_to_string(work.join("log")).unwrap(), "done\n");
     assert_eq!(fs::metadata(work.join("f14")).unwrap().len(), 4 << 20);
+    // Its image is mounted so that ext4 does not zero its inode tables in the background
+    // during the games (they read as zeros already: the image is a new sparse file).
+    let mounted = fs::read_to_string(work.join("mounted")).unwrap();
+    assert!(
+        mounted.contains(" ext4 ") && mounted.contains("noinit_itable"),
+        "{mounted}"
+    );
 }
 
 #[test]

@@ -280,8 +280,8 @@ impl Images {
             .is_ok_and(|o| !o.stdout.is_empty())
     }
 
-    /// `mount -t ext4 -o loop,nosuid,nodev,noatime,nobarrier IMAGE DIR`, by system calls or else by the
-    /// tool (whose error then says why); remembered for the end.
+    /// `mount -t ext4 -o loop,nosuid,nodev,noatime,nobarrier,noinit_itable IMAGE DIR`, by system
+    /// calls or else by the tool (whose error then says why); remembered for the end.
     fn mount(&self, image: &Path, dir: &Path) -> io::Result<()> {
         self.attach(image, dir)?;
         self.mounted
