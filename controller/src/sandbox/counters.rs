@@ -3,8 +3,8 @@
 //! `processes`, `/proc/loadavg`'s task count or `/proc/sys/fs/file-nr` move), at one table or at
 //! two. A bot's `/proc` is a fresh one of its PID namespace, but these files are the whole
 //! machine's. As LXCFS does for containers, each is covered inside the sandbox by a read-only
-//! file bound over it; here its content is the host's, read once when the series starts, so
-//! it never moves: what a bot reads there is the same whatever any other bot does. Programs
+//! file bound over it; here its content is the host's, read once when the series starts (the
+//! lock table's excepted: an empty one), so it never moves: what a bot reads there is the same whatever any other bot does. Programs
 //! that size their pools by them keep working: `/proc/stat` keeps the host's `cpuN` lines (the
 //! processors a bot may use; glibc counts them for `sysconf(_SC_NPROCESSORS_ONLN)` where
 //! `/sys` is absent, as in the sandbox), `/proc/meminfo` the host's `MemTotal`.
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 /// The files covered: each the machine's, moving with every process's activity (process and
 /// task counts, context switches, interrupts, open files, memory, disk and pressure figures,
-/// idle time, the lock table).
+/// idle time, the lock table: covered by an empty one, see [`frozen_text`]).
 pub const FROZEN: [&str; 23] = [
     "/proc/stat",
     "/proc/loadavg",
@@ -65,11 +65,11 @@ impl Views {
             dir,
             files: Vec::new(),
         };
-        // Some take the kernel milliseconds to write (`/proc/locks` 12 ms and
-        // `/proc/pagetypeinfo` 19 ms on the development machine): read side by side.
+        // Some take the kernel milliseconds to write (`/proc/pagetypeinfo` 19 ms on the
+        // development machine, but a bot cannot read it: not copied): read side by side.
         let texts: Vec<Option<Vec<u8>>> = std::thread::scope(|s| {
             let reads: Vec<_> = FROZEN
-                .map(|covered| s.spawn(move || readable(covered)))
+                .map(|covered| s.spawn(move || frozen_text(covered)))
                 .into();
             reads.into_iter().map(|r| r.join().ok().flatten()).collect()
         });
@@ -95,6 +95,19 @@ impl Views {
 impl Drop for Views {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The file covering `covered` in the sandbox: its content as [`readable`] gives it, except the
+/// lock table, covered by an empty one. Reading `/proc/locks` makes the kernel take its file
+/// locks' lock for writing, which waits for an RCU grace period (10 to 12 ms here, on every
+/// series' start path) and stalls every file lock of the machine meanwhile; and what it lists
+/// are other processes' locks, of which a bot's sandbox holds none. An empty table is what a
+/// bot would see in a machine of its own.
+fn frozen_text(covered: &str) -> Option<Vec<u8>> {
+    match covered {
+        "/proc/locks" => std::path::Path::new(covered).exists().then(Vec::new),
+        _ => readable(covered),
     }
 }
 
@@ -203,6 +216,13 @@ mod tests {
             stat.contains("\nprocesses ") && stat.contains("\ncpu0 "),
             "{stat}"
         );
+        // The lock table is covered by an empty one, never read (a read waits for an RCU
+        // grace period).
+        let (locks, _) = binds
+            .iter()
+            .find(|(_, f)| *f == "/proc/locks")
+            .expect("/proc/locks is covered");
+        assert_eq!(std::fs::read(locks).unwrap(), b"");
         let dir = views.dir.clone();
         drop(views);
         assert!(!dir.exists());
