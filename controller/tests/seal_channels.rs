@@ -1,6 +1,7 @@
 //! Issue 21, channels between bots: two bots at one table, each in its own sandbox with a uid of
-//! its own and the seccomp filter, try to pass a message through the kernel keyring, inotify and
-//! flock on a shared system file (`hostile-talker`, a sender and a receiver), and to make user
+//! its own and the seccomp filter, try to pass a message through the kernel keyring, inotify,
+//! flock on a shared system file and the lock table that lists it (`/proc/locks`, frozen)
+//! (`hostile-talker`, a sender and a receiver), and to make user
 //! namespaces and io_uring; nothing gets through. Without the sandbox the same pair talks. A bot
 //! that keeps an SQLite database (WAL) in its working copy still works (`sqlite-user`). Issue 27:
 //! the machine-wide counters of `/proc` (`hostile-counter`, a sender and a receiver) never move
@@ -63,7 +64,7 @@ fn two_bots_cannot_talk_through_the_kernel() {
         assert_eq!(faults_of(game, bot), vec![], "{bot}");
     }
     let received = zoo.work_file("talker-b", "received.txt");
-    for channel in ["keyring", "inotify", "flock"] {
+    for channel in ["keyring", "inotify", "flock", "lock table"] {
         assert!(
             !received.contains(channel),
             "{channel} got through:\n{received}"
@@ -97,7 +98,12 @@ fn two_bots_talk_through_the_kernel_without_the_sandbox() {
     let zoo = talkers("talk-none");
     zoo::assert_ok(&zoo.run("none", &ARGS));
     let received = zoo.work_file("talker-b", "received.txt");
-    for channel in ["keyring: cards 1 2 3 from A", "inotify", "flock"] {
+    for channel in [
+        "keyring: cards 1 2 3 from A",
+        "inotify",
+        "flock",
+        "lock table",
+    ] {
         assert!(received.contains(channel), "{channel}:\n{received}");
     }
 }

@@ -101,9 +101,11 @@ impl Drop for Views {
 /// The file covering `covered` in the sandbox: its content as [`readable`] gives it, except the
 /// lock table, covered by an empty one. Reading `/proc/locks` makes the kernel take its file
 /// locks' lock for writing, which waits for an RCU grace period (10 to 12 ms here, on every
-/// series' start path) and stalls every file lock of the machine meanwhile; and what it lists
-/// are other processes' locks, of which a bot's sandbox holds none. An empty table is what a
-/// bot would see in a machine of its own.
+/// series' start path) and stalls every file lock of the machine meanwhile. The host's table
+/// is not what a bot would read anyway: a bot's own `/proc` lists only the locks of processes
+/// its PID namespace sees (tests/seal_channels.rs: another sandbox's lock on a shared file never
+/// shows), and the host's copy, read before any bot runs, holds none of those. An empty table
+/// is what a bot would see in a machine of its own.
 fn frozen_text(covered: &str) -> Option<Vec<u8>> {
     match covered {
         "/proc/locks" => std::path::Path::new(covered).exists().then(Vec::new),

@@ -59,6 +59,7 @@ else:
     if ino >= 0:
         libc.inotify_add_watch(ino, SHARED.encode(), 0x20 | 0x01)  # IN_OPEN | IN_ACCESS
     got = set()
+    shared_ino = os.stat(SHARED).st_ino
     end = time.time() + 3
     while time.time() < end:
         key = libc.syscall(SYS['keyctl'], KEYCTL_SEARCH, KEY_SPEC_USER_KEYRING, b'user',
@@ -87,6 +88,19 @@ else:
             if struct.unpack('hh4xqqi4x', lock)[0] != fcntl.F_UNLCK:
                 received.write('fcntl: the sender holds a record lock on %s\n' % SHARED)
                 got.add('fcntl')
+        if 'lock table' not in got:
+            # The machine's lock table lists every process's locks, the sender's on the shared
+            # file among them (device:inode in the sixth column, or later after a "->").
+            try:
+                table = open('/proc/locks').read()
+            except OSError:
+                table = ''
+            for entry in table.splitlines():
+                if any(t.count(':') == 2 and t.rsplit(':', 1)[1] == str(shared_ino)
+                       for t in entry.split()):
+                    received.write('lock table: %s\n' % entry.strip())
+                    got.add('lock table')
+                    break
         received.flush()
         time.sleep(0.01)
 tried.close()
