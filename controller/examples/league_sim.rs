@@ -27,6 +27,19 @@ const DEAL_SD: f64 = 4.0;
 const NOISE_SD: f64 = 6.0;
 const CAP: u64 = 30_000;
 
+/// The league as built, and today's balanced schedule with `--until-separated`: the two ways
+/// every comparison below plays.
+const LEAGUE: (&str, Alloc, Rule) = (
+    "league (chooser + sequence rule)",
+    Alloc::League,
+    Rule::Sequence,
+);
+const TODAY: (&str, Alloc, Rule) = (
+    "balanced + --until-separated (95 %, per game)",
+    Alloc::Balanced,
+    Rule::Fixed95,
+);
+
 #[derive(Clone, Copy, PartialEq)]
 enum Alloc {
     /// The league's chooser.
@@ -298,16 +311,8 @@ fn efficiency(leagues: usize, n: usize, players: usize, gap: f64) {
     );
     let truth = field(n, gap);
     for (name, alloc, rule) in [
-        (
-            "league (chooser + sequence rule)",
-            Alloc::League,
-            Rule::Sequence,
-        ),
-        (
-            "balanced + --until-separated (95 %, per game)",
-            Alloc::Balanced,
-            Rule::Fixed95,
-        ),
+        LEAGUE,
+        TODAY,
         ("balanced + sequence rule", Alloc::Balanced, Rule::Sequence),
     ] {
         let (mut games, mut wrong) = (Vec::new(), 0);
@@ -440,18 +445,7 @@ fn reference(leagues: usize) {
          reference (fitted cows, 95 %): {}",
         shown.join(" < ")
     );
-    for (name, alloc, rule) in [
-        (
-            "league (chooser + sequence rule)",
-            Alloc::League,
-            Rule::Sequence,
-        ),
-        (
-            "balanced + --until-separated (95 %, per game)",
-            Alloc::Balanced,
-            Rule::Fixed95,
-        ),
-    ] {
+    for (name, alloc, rule) in [LEAGUE, TODAY] {
         let (mut games, mut wrong, mut called, mut against) = (Vec::new(), 0, 0, 0);
         for s in 0..leagues {
             let mut sim = Sim::new(&truth, 4, 3, 11_000 + s as u64);
