@@ -4,10 +4,11 @@
 //! two. A bot's `/proc` is a fresh one of its PID namespace, but these files are the whole
 //! machine's. As LXCFS does for containers, each is covered inside the sandbox by a read-only
 //! file bound over it; here its content is the host's, read once when the series starts (the
-//! lock table's excepted: an empty one), so it never moves: what a bot reads there is the same whatever any other bot does. Programs
-//! that size their pools by them keep working: `/proc/stat` keeps the host's `cpuN` lines (the
-//! processors a bot may use; glibc counts them for `sysconf(_SC_NPROCESSORS_ONLN)` where
-//! `/sys` is absent, as in the sandbox), `/proc/meminfo` the host's `MemTotal`.
+//! lock table's excepted: an empty one), so it never moves: what a bot reads there is the same
+//! whatever any other bot does. Programs that size their pools by them keep working:
+//! `/proc/stat` keeps the host's `cpuN` lines (the processors a bot may use; glibc counts them
+//! for `sysconf(_SC_NPROCESSORS_ONLN)` where `/sys` is absent, as in the sandbox),
+//! `/proc/meminfo` the host's `MemTotal`.
 //!
 //! What cannot be closed this way is measured in docs/sandbox.md: `sysinfo(2)` (a system call,
 //! not a file: its process count and free memory are the machine's) and the free blocks of a
@@ -108,7 +109,7 @@ impl Drop for Views {
 /// is what a bot would see in a machine of its own.
 fn frozen_text(covered: &str) -> Option<Vec<u8>> {
     match covered {
-        "/proc/locks" => std::path::Path::new(covered).exists().then(Vec::new),
+        "/proc/locks" => Path::new(covered).exists().then(Vec::new),
         _ => readable(covered),
     }
 }

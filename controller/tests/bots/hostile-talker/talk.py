@@ -89,8 +89,9 @@ else:
                 received.write('fcntl: the sender holds a record lock on %s\n' % SHARED)
                 got.add('fcntl')
         if 'lock table' not in got:
-            # The machine's lock table lists every process's locks, the sender's on the shared
-            # file among them (device:inode in the sixth column, or later after a "->").
+            # The lock table lists the locks of every process the reader's PID namespace sees:
+            # without the sandbox the sender's on the shared file among them (device:inode in
+            # the sixth column, or later after a "->").
             try:
                 table = open('/proc/locks').read()
             except OSError:
