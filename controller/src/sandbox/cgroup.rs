@@ -144,11 +144,11 @@ impl Cgroups {
             if self.share.as_ref() == Some(base) {
                 set_share(&dir, self.v2, limits.cpu_quota)?;
             }
-            group.procs.push(
-                OpenOptions::new()
-                    .write(true)
-                    .open(dir.join("cgroup.procs"))?,
-            );
+            // v1: the folder's `tasks`, see [`Group::join_self`]; v2 has no such file.
+            let join = if self.v2 { "cgroup.procs" } else { "tasks" };
+            group
+                .procs
+                .push(OpenOptions::new().write(true).open(dir.join(join))?);
         }
         Ok(group)
     }
@@ -222,7 +222,8 @@ fn set_memory(dir: &Path, v2: bool, bytes: u64) -> io::Result<()> {
 pub struct Group {
     v2: bool,
     dirs: Vec<PathBuf>,
-    /// `cgroup.procs` of each folder, opened before the fork so the child only has to write.
+    /// Where the child joins each folder (`tasks` in v1, `cgroup.procs` in v2), opened before
+    /// the fork so the child only has to write.
     procs: Vec<File>,
     /// The counters read during a game (per reply), opened once: reopening them per read cost
     /// more than the rest of a reply's bookkeeping. `memory.events` or `memory.oom_control`.
@@ -250,17 +251,23 @@ impl Group {
     }
 
     /// Moves the calling process into the group. Runs in the forked child before `exec`, so it
-    /// allocates nothing: the pid is formatted on the stack and written to files opened earlier.
+    /// allocates nothing: `0` (the caller) is written to files opened earlier.
+    ///
+    /// In v1 the child moves its one thread through `tasks`, not its process through
+    /// `cgroup.procs`: moving another process, or a whole one, takes the kernel's machine-wide
+    /// thread-group lock for writing, which first waits for an RCU grace period whenever no
+    /// move came just before (6 to 19 ms here, longer on a busier host: the length of a grace
+    /// period is the host's). A thread moving itself takes no such lock (0.3 to 0.5 ms). The
+    /// child has one thread between fork and exec, so the whole process moves, and everything
+    /// it starts is born in the group (item 29 of docs/performance.md).
     pub fn join_self(procs: &[File]) -> io::Result<()> {
-        let mut buf = [0u8; 20];
-        let pid = crate::decimal::decimal(u64::from(std::process::id()), &mut buf);
         for mut file in procs {
-            file.write_all(pid)?;
+            file.write_all(b"0")?;
         }
         Ok(())
     }
 
-    /// Handles on the `cgroup.procs` files, for [`Group::join_self`] in the child.
+    /// Handles on the files the child joins by, for [`Group::join_self`].
     pub fn procs_files(&self) -> io::Result<Vec<File>> {
         self.procs.iter().map(File::try_clone).collect()
     }
@@ -582,19 +589,33 @@ cgroup2 /sys/fs/cgroup/unified cgroup2 rw,relatime 0 0
             .unwrap();
         let files = group.procs_files().unwrap();
         let mut command = std::process::Command::new("sh");
-        command.args(["-c", "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"]);
+        // The shell is the joined process; `cat` is a process it starts afterwards.
+        command.args([
+            "-c",
+            "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; cat /proc/self/cgroup",
+        ]);
         // SAFETY: join_self only writes to already-open files.
         unsafe {
             std::os::unix::process::CommandExt::pre_exec(&mut command, move || {
                 Group::join_self(&files)
             });
         }
-        assert!(command.status().unwrap().success());
+        let output = command.output().unwrap();
+        assert!(output.status.success());
         assert!(
             group.cpu_us().unwrap() > 0,
             "the child's CPU time is counted"
         );
         let dirs = group.dirs.clone();
+        // The joined process's own children are in the group too, in every hierarchy (in v1
+        // the child joined by moving its one thread).
+        let name = dirs[0].file_name().unwrap().to_str().unwrap();
+        let listed = String::from_utf8(output.stdout).unwrap();
+        let inside = listed
+            .lines()
+            .filter(|l| l.ends_with(&format!("/{name}")))
+            .count();
+        assert_eq!(inside, dirs.len(), "{name} in {listed}");
         assert!(dirs.iter().any(|d| d.parent() == Some(cpu.as_path())));
         assert!(dirs.iter().all(|d| d.exists()));
         drop(group);
