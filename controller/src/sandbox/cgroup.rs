@@ -113,7 +113,7 @@ impl Cgroups {
         let mut group = Group {
             v2: self.v2,
             dirs: Vec::new(),
-            procs: Vec::new(),
+            joins: Vec::new(),
             memory: None,
             pids: None,
             cpu: None,
@@ -147,7 +147,7 @@ impl Cgroups {
             // v1: the folder's `tasks`, see [`Group::join_self`]; v2 has no such file.
             let join = if self.v2 { "cgroup.procs" } else { "tasks" };
             group
-                .procs
+                .joins
                 .push(OpenOptions::new().write(true).open(dir.join(join))?);
         }
         Ok(group)
@@ -224,7 +224,7 @@ pub struct Group {
     dirs: Vec<PathBuf>,
     /// Where the child joins each folder (`tasks` in v1, `cgroup.procs` in v2), opened before
     /// the fork so the child only has to write.
-    procs: Vec<File>,
+    joins: Vec<File>,
     /// The counters read during a game (per reply), opened once: reopening them per read cost
     /// more than the rest of a reply's bookkeeping. `memory.events` or `memory.oom_control`.
     memory: Option<File>,
@@ -260,16 +260,16 @@ impl Group {
     /// period is the host's). A thread moving itself takes no such lock (0.3 to 0.5 ms). The
     /// child has one thread between fork and exec, so the whole process moves, and everything
     /// it starts is born in the group (item 29 of docs/performance.md).
-    pub fn join_self(procs: &[File]) -> io::Result<()> {
-        for mut file in procs {
+    pub fn join_self(joins: &[File]) -> io::Result<()> {
+        for mut file in joins {
             file.write_all(b"0")?;
         }
         Ok(())
     }
 
     /// Handles on the files the child joins by, for [`Group::join_self`].
-    pub fn procs_files(&self) -> io::Result<Vec<File>> {
-        self.procs.iter().map(File::try_clone).collect()
+    pub fn join_files(&self) -> io::Result<Vec<File>> {
+        self.joins.iter().map(File::try_clone).collect()
     }
 
     /// CPU time used by the whole tree so far, in microseconds.
@@ -587,7 +587,7 @@ cgroup2 /sys/fs/cgroup/unified cgroup2 rw,relatime 0 0
                 cpu_quota: true,
             })
             .unwrap();
-        let files = group.procs_files().unwrap();
+        let files = group.join_files().unwrap();
         let mut command = std::process::Command::new("sh");
         // The shell is the joined process; `cat` is a process it starts afterwards.
         command.args([

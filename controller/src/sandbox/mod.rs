@@ -749,8 +749,8 @@ impl Sandbox {
             .stderr(stderr)
             .process_group(0)
             .kill_on_drop(true);
-        let procs = match &group {
-            Some(g) => g.procs_files().map_err(SpawnError::Cgroup)?,
+        let joins = match &group {
+            Some(g) => g.join_files().map_err(SpawnError::Cgroup)?,
             None => Vec::new(),
         };
         let rlimits = self.rlimits(group.as_ref(), program == "build");
@@ -765,7 +765,7 @@ impl Sandbox {
                         return Err(io::Error::last_os_error());
                     }
                 }
-                Group::join_self(&procs)?;
+                Group::join_self(&joins)?;
                 for &(resource, value) in &rlimits {
                     setrlimit(resource, value, value)?;
                 }

@@ -172,8 +172,8 @@ impl Warm {
                 cpu_quota: true,
             })?)
         };
-        let procs = match &group {
-            Some(g) => g.procs_files()?,
+        let joins = match &group {
+            Some(g) => g.join_files()?,
             None => Vec::new(),
         };
         use nix::sys::resource::Resource;
@@ -192,7 +192,7 @@ impl Warm {
         // standard library starts the init with a vfork (posix_spawn) instead of copying the
         // controller's page tables: a series starts its plain inits in half the time.
         let pin = cpu.and_then(|c| crate::affinity::set_of(Some(c)));
-        let pre_exec = !plain || !procs.is_empty() || !rlimits.is_empty();
+        let pre_exec = !plain || !joins.is_empty() || !rlimits.is_empty();
         if pre_exec {
             // SAFETY: prctl, setrlimit, sched_setaffinity and a write to an open file only;
             // nothing is allocated in the child.
@@ -202,7 +202,7 @@ impl Warm {
                     if let Some(set) = &pin {
                         nix::sched::sched_setaffinity(Pid::from_raw(0), set)?;
                     }
-                    Group::join_self(&procs)?;
+                    Group::join_self(&joins)?;
                     for &(resource, value) in &rlimits {
                         nix::sys::resource::setrlimit(resource, value, value)?;
                     }
