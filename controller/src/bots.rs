@@ -840,10 +840,10 @@ fn stage(
         }
     };
     let template = template_choice(folder, &listing, settings)?;
-    let hash = listing.hash().map_err(|e| e.to_string())?;
     // A copy left there (a league's storage of an earlier version) goes, its links unfollowed.
     wipe(workdir).map_err(|e| format!("cannot clear {}: {e}", workdir.display()))?;
-    listing.copy_to(workdir).map_err(|e| e.to_string())?;
+    // The hash of the bytes copied, read once: what is recorded is what plays.
+    let hash = listing.copy_to(workdir).map_err(|e| e.to_string())?;
     if let Some(g) = &generated {
         g.write(workdir)
             .map_err(|e| format!("cannot write the generated scripts: {e}"))?;

@@ -322,6 +322,44 @@ impl Listing {
     /// executable, and its bytes (a link: its text). A file with holes is hashed as its size
     /// and its data runs with their offsets, so a sparse file costs what its data costs.
     pub fn hash(&self) -> Result<String, FolderError> {
+        self.read_each(None)
+    }
+
+    /// Copies the folder to `to` (created; its parent must exist): folders and files with
+    /// their permission bits (set-user-ID and the like dropped), files by their data runs so
+    /// holes stay holes, symlinks as links with the same text. Returns the [`Listing::hash`]
+    /// of what was copied, hashed from the very bytes written as they are read (each file is
+    /// read once): a file changed while the folder is read cannot be hashed as one content and
+    /// copied as another.
+    pub fn copy_to(&self, to: &Path) -> Result<String, FolderError> {
+        fs::create_dir(to).map_err(write_err(to))?;
+        for entry in &self.entries {
+            if let Kind::Dir { .. } = entry.kind {
+                let dst = to.join(&entry.rel);
+                fs::create_dir(&dst).map_err(write_err(&dst))?;
+            }
+        }
+        let hash = self.read_each(Some(to))?;
+        for (link, first) in &self.links {
+            let dst = to.join(link);
+            fs::hard_link(to.join(first), &dst).map_err(write_err(&dst))?;
+        }
+        // Folder modes last, so a read-only folder of the bot's can still be filled.
+        let folders = self.entries.iter().rev().filter_map(|e| match e.kind {
+            Kind::Dir { mode } => Some((to.join(&e.rel), mode)),
+            _ => None,
+        });
+        for (dst, mode) in folders.chain([(to.to_path_buf(), self.root_mode)]) {
+            fs::set_permissions(&dst, fs::Permissions::from_mode(mode & 0o777))
+                .map_err(write_err(&dst))?;
+        }
+        Ok(hash)
+    }
+
+    /// Reads every file and symlink once, in path order, hashing it as [`Listing::hash`]
+    /// says and, with `to` (whose folders exist), writing it there as [`Listing::copy_to`]
+    /// says, from the same bytes.
+    fn read_each(&self, to: Option<&Path>) -> Result<String, FolderError> {
         let mut items: Vec<&Entry> = self
             .entries
             .iter()
@@ -332,14 +370,19 @@ impl Listing {
         let mut buf = vec![0u8; CHUNK];
         for entry in items {
             hasher.update(entry.rel.to_string_lossy().as_bytes());
+            let dst = to.map(|to| to.join(&entry.rel));
             match &entry.kind {
                 Kind::Symlink { target } => {
                     hasher.update([0, 1]);
                     hasher.update(target.to_string_lossy().as_bytes());
+                    if let Some(dst) = &dst {
+                        std::os::unix::fs::symlink(target, dst).map_err(write_err(dst))?;
+                    }
                 }
                 Kind::File { mode, size } => {
                     let path = self.root.join(&entry.rel);
                     let file = open_regular(&path)?;
+                    let copy = dst.as_deref().map(create_file).transpose()?;
                     let runs = data_runs(&file, *size).map_err(read_err(&path))?;
                     let exec = u8::from(mode & 0o111 != 0);
                     let dense = runs.is_empty() && *size == 0 || runs == [(0, *size)];
@@ -354,10 +397,21 @@ impl Listing {
                             hasher.update(offset.to_le_bytes());
                             hasher.update(len.to_le_bytes());
                         }
+                        let mut at = offset;
                         read_run(&file, &path, offset, len, &mut buf, |chunk| {
                             hasher.update(chunk);
+                            if let (Some(copy), Some(dst)) = (&copy, &dst) {
+                                copy.write_all_at(chunk, at).map_err(write_err(dst))?;
+                            }
+                            at += chunk.len() as u64;
                             Ok(())
                         })?;
+                    }
+                    if let (Some(copy), Some(dst)) = (&copy, &dst) {
+                        // Trailing holes.
+                        copy.set_len(*size).map_err(write_err(dst))?;
+                        fs::set_permissions(dst, fs::Permissions::from_mode(mode & 0o777))
+                            .map_err(write_err(dst))?;
                     }
                 }
                 Kind::Dir { .. } => unreachable!("folders are filtered out"),
@@ -370,45 +424,8 @@ impl Listing {
             .map(|b| format!("{b:02x}"))
             .collect())
     }
-
-    /// Copies the folder to `to` (created; its parent must exist): folders and files with
-    /// their permission bits (set-user-ID and the like dropped), files by their data runs so
-    /// holes stay holes, symlinks as links with the same text.
-    pub fn copy_to(&self, to: &Path) -> Result<(), FolderError> {
-        fs::create_dir(to).map_err(write_err(to))?;
-        let mut buf = vec![0u8; CHUNK];
-        for entry in &self.entries {
-            let (src, dst) = (self.root.join(&entry.rel), to.join(&entry.rel));
-            match &entry.kind {
-                Kind::Dir { .. } => fs::create_dir(&dst).map_err(write_err(&dst))?,
-                Kind::Symlink { target } => {
-                    std::os::unix::fs::symlink(target, &dst).map_err(write_err(&dst))?;
-                }
-                Kind::File { mode, size } => {
-                    copy_file(&src, &dst, *size, &mut buf)?;
-                    fs::set_permissions(&dst, fs::Permissions::from_mode(mode & 0o777))
-                        .map_err(write_err(&dst))?;
-                }
-            }
-        }
-        for (link, first) in &self.links {
-            let dst = to.join(link);
-            fs::hard_link(to.join(first), &dst).map_err(write_err(&dst))?;
-        }
-        // Folder modes last, so a read-only folder of the bot's can still be filled.
-        let folders = self.entries.iter().rev().filter_map(|e| match e.kind {
-            Kind::Dir { mode } => Some((to.join(&e.rel), mode)),
-            _ => None,
-        });
-        for (dst, mode) in folders.chain([(to.to_path_buf(), self.root_mode)]) {
-            fs::set_permissions(&dst, fs::Permissions::from_mode(mode & 0o777))
-                .map_err(write_err(&dst))?;
-        }
-        Ok(())
-    }
 }
 
-/// Copies the data runs of `src`'s first `size` bytes to a new file `dst` of the same size.
 /// Copies the `size` bytes of the open file `from` into the open, empty file `to`, holes kept
 /// as holes (a sparse file stays sparse); `shown` names `from` in errors.
 pub fn copy_data(
@@ -431,16 +448,16 @@ pub fn copy_data(
     to.set_len(size)
 }
 
-fn copy_file(src: &Path, dst: &Path, size: u64, buf: &mut [u8]) -> Result<(), FolderError> {
-    let from = open_regular(src)?;
-    let to = File::options()
+/// A new, empty file `dst` to copy into, readable and writable by take6 only until its mode
+/// is set.
+fn create_file(dst: &Path) -> Result<File, FolderError> {
+    File::options()
         .write(true)
         .create_new(true)
         .mode(0o600)
         .custom_flags(nix::libc::O_NOFOLLOW)
         .open(dst)
-        .map_err(write_err(dst))?;
-    copy_data(&from, &to, size, buf, src).map_err(write_err(dst))
+        .map_err(write_err(dst))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Parser;
 use take6::config::{Cli, Command, Settings};
+use take6::games::JudgePermit;
 use take6::series::{self, BarSlot, SeriesDir, SeriesError, Status, StderrAboveBar};
 use take6::signals::{self, Stop};
 use take6::untrusted;
@@ -112,13 +113,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             resume: None,
             checked: None,
         },
+        // A results folder chooses no code: the only judge these run is the one given here.
         Command::Leaderboard { dir, game } => {
-            take6::games::judges_from_the_keyboard(game.as_deref())?;
-            return leaderboard(&dir).map_err(|e| latest_hint(&dir, "leaderboard", e));
+            let permit = JudgePermit::from_keyboard(game.as_deref())?;
+            return leaderboard(&dir, &permit).map_err(|e| latest_hint(&dir, "leaderboard", e));
         }
         Command::Verify { dir, game } => {
-            take6::games::judges_from_the_keyboard(game.as_deref())?;
-            return verify(&dir).map_err(|e| latest_hint(&dir, "verify", e));
+            let permit = JudgePermit::from_keyboard(game.as_deref())?;
+            return verify(&dir, &permit).map_err(|e| latest_hint(&dir, "verify", e));
         }
         Command::Replay { dir, game } => {
             let record = series::find_game(&dir, game)
@@ -131,8 +133,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         Command::Merge(args) => {
-            take6::games::judges_from_the_keyboard(args.game.as_deref())?;
-            return merge(&args);
+            let permit = JudgePermit::from_keyboard(args.game.as_deref())?;
+            return merge(&args, &permit);
         }
         Command::Clean(args) => return clean(&args),
         Command::New(args) => return new_bot(&args),
@@ -169,8 +171,8 @@ fn latest_hint(dir: &std::path::Path, command: &str, e: anyhow::Error) -> anyhow
 }
 
 /// `take6 leaderboard`: rebuilt from the records, with a warning when they do not verify.
-fn leaderboard(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
-    let check = series::rebuild_leaderboard(dir, Box::new(std::io::stdout()))?;
+fn leaderboard(dir: &std::path::Path, permit: &JudgePermit) -> anyhow::Result<ExitCode> {
+    let check = series::rebuild_leaderboard(dir, Box::new(std::io::stdout()), permit)?;
     if let Some(problem) = check.first() {
         eprintln!(
             "warning: this series does not verify: {} (see take6 verify {})",
@@ -248,8 +250,8 @@ fn league(args: &take6::config::LeagueArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `take6 verify` of a league folder.
-fn league_verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
-    let check = take6::league::verify::verify(dir)?;
+fn league_verify(dir: &std::path::Path, permit: &JudgePermit) -> anyhow::Result<ExitCode> {
+    let check = take6::league::verify::verify(dir, permit)?;
     if check.ok() {
         println!(
             "{}: {} verified: the chain is intact, every game follows the rules and its \
@@ -441,12 +443,13 @@ fn skips_exit(outcome: &series::SeriesOutcome, skips_matter: bool) -> ExitCode {
 }
 
 /// `take6 merge`: the merged series' summary on stdout, what is missing on stderr.
-fn merge(args: &take6::config::MergeArgs) -> anyhow::Result<ExitCode> {
+fn merge(args: &take6::config::MergeArgs, permit: &JudgePermit) -> anyhow::Result<ExitCode> {
     let merged = series::merge::merge(
         &args.shards,
         &args.results,
         args.partial,
         Box::new(std::io::stdout()),
+        permit,
     )?;
     if !merged.missing.is_empty() {
         let shown: Vec<String> = merged.missing.iter().take(20).map(u64::to_string).collect();
@@ -519,11 +522,11 @@ fn clean(args: &take6::config::CleanArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `take6 verify`: the verdict on stdout, exit 1 when the series does not verify.
-fn verify(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
+fn verify(dir: &std::path::Path, permit: &JudgePermit) -> anyhow::Result<ExitCode> {
     if take6::league::verify::is_league(dir) {
-        return league_verify(dir);
+        return league_verify(dir, permit);
     }
-    let check = series::verify(dir)?;
+    let check = series::verify(dir, permit)?;
     if check.ok() {
         println!(
             "{}: {} verified: the chain is intact, every game follows the rules and \

@@ -9,11 +9,17 @@ use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
 
 use crate::untrusted;
 
+/// The sign between a bot's name and its version number in a league's keys (`champ~2`): no
+/// name may hold it ([`name_problem`]), so no folder can take a version's key.
+pub const VERSION_SIGN: char = '~';
+
 /// Why `name` cannot name a bot or a player, if it cannot, with the fix. A name is visible,
 /// printable text: no control, format (bidirectional, zero-width), default ignorable,
 /// blank (U+2800, U+3164, …) or whitespace character, no combining mark with nothing to
 /// combine with at its start, not starting with a character a spreadsheet would read as a
-/// formula (`=`, `+`, `-`, `@`), in Unicode NFC, no `#` (built-ins are `name#n`) and no `/`.
+/// formula (`=`, `+`, `-`, `@`), in Unicode NFC, no `#` (built-ins are `name#n`), no `/`, and
+/// no `~` nor anything that looks like one ([`look`]): a league's later versions are
+/// `name~2`, `name~3`, …, keys no folder can spell.
 pub fn name_problem(name: &str) -> Option<String> {
     if name.is_empty() {
         return Some("the name is empty".into());
@@ -36,6 +42,13 @@ pub fn name_problem(name: &str) -> Option<String> {
     }
     if let Some(c) = name.chars().find(|c| matches!(c, '#' | '/')) {
         return Some(format!("the name has '{c}'; use a name without '#' or '/'"));
+    }
+    if let Some(c) = name.chars().find(|&c| look(&c.to_string()).contains(VERSION_SIGN)) {
+        return Some(format!(
+            "the name has '{}', which marks a bot's version in a league (its second version is \
+             'name{VERSION_SIGN}2'); use a name without '{VERSION_SIGN}'",
+            untrusted::terminal(&c.to_string())
+        ));
     }
     if let Some(c) = name
         .chars()
@@ -136,6 +149,10 @@ mod tests {
             ("victim\u{e0041}", "U+E0041"),
             ("a#1", "'#'"),
             ("a/b", "'/'"),
+            ("champ~2", "use a name without '~'"),
+            ("~", "marks a bot's version"),
+            ("champ\u{2dc}2", "'\u{2dc}'"),
+            ("champ\u{223c}2", "'\u{223c}'"),
             ("=cmd", "formula"),
             ("+1", "formula"),
             ("-x", "formula"),

@@ -526,3 +526,70 @@ fn links_out_of_a_repository_or_the_bots_folder_are_never_followed() {
         text(&out.stderr)
     );
 }
+
+/// A folder whose files its author swaps (each `data<i>` renamed over by one of two contents,
+/// over and over) all the while `take6 run` reads it: the hash `series.toml` records for the
+/// bot is the hash of the working copy that played, in every run. Eight files swapped at
+/// random moments: a hash and a copy read apart would disagree on one in almost every run.
+#[test]
+fn a_folder_swapped_while_it_is_read_records_the_hash_of_what_played() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    const SWAPPER: &str = "hostile-swapper";
+    const FILES: usize = 8;
+    if !sandbox_available("a_folder_swapped_while_it_is_read_records_the_hash_of_what_played") {
+        return;
+    }
+    for run in 0..3 {
+        let zoo = Zoo::new("swapped", &[SWAPPER]);
+        let folder = zoo.bots().join(SWAPPER);
+        let stash = zoo.dir().join("stash");
+        fs::create_dir_all(&stash).unwrap();
+        for i in 0..FILES {
+            for (k, byte) in [b'a', b'b'].into_iter().enumerate() {
+                fs::write(stash.join(format!("{i}-{k}")), vec![byte; 1 << 20]).unwrap();
+            }
+            fs::copy(stash.join(format!("{i}-0")), folder.join(format!("data{i}"))).unwrap();
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let swapper = {
+            let (stop, folder, stash) = (Arc::clone(&stop), folder.clone(), stash.clone());
+            std::thread::spawn(move || {
+                let mut k = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    for i in 0..FILES {
+                        let next = stash.join(format!("next{i}"));
+                        fs::hard_link(stash.join(format!("{i}-{}", (k + i) % 2)), &next).unwrap();
+                        fs::rename(&next, folder.join(format!("data{i}"))).unwrap();
+                    }
+                    k += 1;
+                    std::thread::sleep(Duration::from_micros(300));
+                }
+                k
+            })
+        };
+        let out = zoo.run("strict", &[]);
+        stop.store(true, Ordering::Relaxed);
+        let swaps = swapper.join().unwrap();
+        zoo::assert_ok(&out);
+        assert!(swaps > 10, "run {run}: the files were swapped {swaps} times");
+        let manifest = zoo.manifest();
+        let recorded = manifest["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"].as_str() == Some(SWAPPER))
+            .unwrap_or_else(|| panic!("run {run}: {SWAPPER} did not play: {manifest:?}"))["hash"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let played = take6::folder::scan(&zoo.work(SWAPPER), u64::MAX)
+            .unwrap()
+            .hash()
+            .unwrap();
+        assert_eq!(
+            recorded, played,
+            "run {run}: series.toml records another content than the working copy that played"
+        );
+    }
+}

@@ -681,6 +681,61 @@ fn a_bot_skipped_for_a_run_keeps_its_version() {
     assert_verifies(cwd);
 }
 
+/// A folder named after another bot's second version (`champ~2`, a bot that exits at once)
+/// is refused at discovery, naming the rule and the fix: it takes neither the board row nor
+/// the bench of champ's real second version, which plays on with no fault, and verify passes.
+#[test]
+fn a_folder_named_like_another_bots_version_is_refused_and_benches_no_one() {
+    let tmp = arena(&["first", "lowest"]);
+    let cwd = tmp.path();
+    copy_dir(&fixtures().join("first"), &cwd.join("bots/champ"));
+    assert_ok(&league(cwd, &SMALL));
+    // champ changed once: its second version is `champ~2`.
+    let launch = cwd.join("bots/champ/launch");
+    let mut script = fs::read_to_string(&launch).unwrap();
+    script.push_str("# version 2\n");
+    fs::write(&launch, script).unwrap();
+    copy_dir(
+        &fixtures().join("hostile-impostor"),
+        &cwd.join("bots/champ~2"),
+    );
+    let flags = [
+        "--players", "3", "--batch", "4", "--games", "12", "--jobs", "2",
+    ];
+    let out = league(cwd, &flags);
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(
+        said.contains("champ~2") && said.contains("use a name without '~'"),
+        "{said}"
+    );
+    let all = games(cwd);
+    assert_eq!(all.len(), 16, "{said}");
+    assert!(
+        all.values().all(|(_, p, _)| !p.contains(&"champ~2".to_string())),
+        "the impostor played: {all:?}"
+    );
+    let m = manifest(cwd);
+    assert!(m.get("benched").is_none(), "{m:?}");
+    let versions = m["versions"].as_array().unwrap();
+    assert!(
+        versions.iter().all(|v| v["name"].as_str() != Some("champ~2")),
+        "{versions:?}"
+    );
+    let champ2 = versions
+        .iter()
+        .find(|v| v["name"].as_str() == Some("champ") && v["version"].as_integer() == Some(2))
+        .unwrap_or_else(|| panic!("{versions:?}"));
+    assert!(champ2.get("until_game").is_none(), "{champ2:?}");
+    // champ v2 sat at the later tables, faultless.
+    let later: Vec<GameRecord> = records(cwd).into_iter().filter(|r| r.game >= 4).collect();
+    assert!(later.iter().all(|r| r.players.contains(&"champ".to_string())));
+    assert!(later.iter().all(|r| r.faults().next().is_none()), "{later:?}");
+    let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
+    assert!(md.contains("champ\\~2"), "{md}");
+    assert!(!md.contains("benched"), "{md}");
+    assert_verifies(cwd);
+}
+
 /// A league shows its progress as `take6 run` does: without a terminal, a line every few
 /// seconds (here every 0.05 s); with no `--games` it counts games with no length or ETA, with
 /// `--games N` it counts towards the run's N.

@@ -76,32 +76,65 @@ pub fn find(name_or_path: &str) -> Result<GameRef, GameError> {
     by_name(name_or_path)
 }
 
-/// The game folder the person at the keyboard gave `verify`, `leaderboard` or `merge` with
-/// `--game`, if any; and whether those commands run only its judge (see [`recorded`]).
-static GIVEN: Mutex<Option<GameRef>> = Mutex::new(None);
-static KEYBOARD_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Permission to run a game folder's judge: a value made at the binary's edge and passed to
+/// whatever may run one ([`recorded`], [`Game::check`](crate::game::Game::check)), never a
+/// setting of the process. A series ([`JudgePermit::series`]: `run`, `--resume`, `check`,
+/// `play`, `league`) plays its game, judge and all. `verify`, `leaderboard` and `merge` read
+/// results folders, which choose no code: their permit ([`JudgePermit::from_keyboard`]) runs
+/// only the judge of the game folder the person at the keyboard gave with `--game`, if any.
+#[derive(Debug, Clone)]
+pub struct JudgePermit {
+    scope: Scope,
+}
 
-/// For `verify`, `leaderboard` and `merge`: a results folder chooses no code. The judge of a
-/// game folder runs again only when the person at the keyboard gave its folder (`game`, from
-/// `--game`), never the folder `series.toml` names; each series' game is then that folder,
-/// refused when its code differs from what the series played ([`recorded`]).
-pub fn judges_from_the_keyboard(game: Option<&str>) -> Result<(), GameError> {
-    KEYBOARD_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
-    let given = game.map(find).transpose()?;
-    *GIVEN
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = given;
-    Ok(())
+#[derive(Debug, Clone)]
+enum Scope {
+    /// The judge of the game the series plays.
+    Series,
+    /// Only the judge of this game folder, given with `--game` (none: no judge).
+    Given(Option<GameRef>),
+}
+
+impl JudgePermit {
+    /// The permit of a series, which plays its game: it checks with the judge it plays.
+    pub fn series() -> JudgePermit {
+        JudgePermit {
+            scope: Scope::Series,
+        }
+    }
+
+    /// The permit of `verify`, `leaderboard` and `merge`: the judge of `game` (`--game`, a
+    /// game folder's path or a built-in's name) and no other.
+    pub fn from_keyboard(game: Option<&str>) -> Result<JudgePermit, GameError> {
+        Ok(JudgePermit {
+            scope: Scope::Given(game.map(find).transpose()?),
+        })
+    }
+
+    /// Whether the judge of the game folder `folder` (its absolute path, as
+    /// [`Game::spec`](crate::game::Game::spec) says it) may run under this permit.
+    pub fn may_run_judge(&self, folder: &str) -> Result<(), String> {
+        match &self.scope {
+            Scope::Series => Ok(()),
+            Scope::Given(Some(game)) if game.spec() == folder => Ok(()),
+            Scope::Given(_) => Err(format!(
+                "the judge was not run again: a results folder chooses no code to run; give the \
+                 game folder with --game PATH (series.toml names {folder}), and take6 runs its \
+                 judge if it is the code the series played"
+            )),
+        }
+    }
 }
 
 /// The game a series' `series.toml` names by `spec`, whose code had `hash` (if recorded): a
-/// built-in game by name; a game folder from the path recorded, unless the person at the
-/// keyboard gave one with `--game` (then that one, refused if its code differs).
-pub fn recorded(spec: &str, hash: Option<&str>) -> Result<GameRef, GameError> {
-    let given = GIVEN
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone();
+/// built-in game by name; a game folder from the path recorded, unless `permit` is for a game
+/// folder given at the keyboard with `--game` (then that one, refused if its code differs):
+/// a results folder chooses no code.
+pub fn recorded(spec: &str, hash: Option<&str>, permit: &JudgePermit) -> Result<GameRef, GameError> {
+    let given = match &permit.scope {
+        Scope::Given(Some(game)) => Some(game),
+        _ => None,
+    };
     if let Some(game) = given.filter(|_| built_in().iter().all(|g| g.name() != spec)) {
         let now = game.content_hash().map_err(|why| GameError::Load {
             path: game.spec(),
@@ -118,31 +151,9 @@ pub fn recorded(spec: &str, hash: Option<&str>) -> Result<GameRef, GameError> {
                 ),
             });
         }
-        return Ok(game);
+        return Ok(game.clone());
     }
     find(spec)
-}
-
-/// Whether the judge of the game folder `folder` may run in this command: always in a series
-/// (`run`, `--resume`, `check`), which plays it; in `verify`, `leaderboard` and `merge` only
-/// when the person at the keyboard gave that folder with `--game`.
-pub fn may_run_judge(folder: &str) -> Result<(), String> {
-    if !KEYBOARD_ONLY.load(std::sync::atomic::Ordering::Relaxed) {
-        return Ok(());
-    }
-    let given = GIVEN
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .as_ref()
-        .map(|g| g.spec());
-    if given.as_deref() == Some(folder) {
-        return Ok(());
-    }
-    Err(format!(
-        "the judge was not run again: a results folder chooses no code to run; give the game \
-         folder with --game PATH (series.toml names {folder}), and take6 runs its judge if it \
-         is the code the series played"
-    ))
 }
 
 /// Loads the game in a folder: a judge speaking Botzone's protocol and its game.toml.
@@ -209,9 +220,15 @@ impl GameRecord {
     }
 
     /// Checks this record with its game's independent checker
-    /// ([`crate::game::Game::check`]): the first inconsistency with the rules, if any.
+    /// ([`crate::game::Game::check`]): the first inconsistency with the rules, if any. A
+    /// record chooses no code: a game folder's judge does not run for it (its check says so).
     pub fn check(&self) -> Result<(), String> {
-        self.game_ref().map_err(|e| e.to_string())?.check(self)
+        let no_judge = JudgePermit {
+            scope: Scope::Given(None),
+        };
+        self.game_ref()
+            .map_err(|e| e.to_string())?
+            .check(self, &no_judge)
     }
 }
 
@@ -258,6 +275,29 @@ mod tests {
         let err = find("chess").unwrap_err().to_string();
         assert!(err.contains("take6, kingdomino"), "{err}");
         assert!(serde_json::from_str::<GameRef>("\"chess\"").is_err());
+    }
+
+    #[test]
+    fn a_permit_for_one_game_folder_runs_no_other_folders_judge() {
+        let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games");
+        let (duel, draw) = (games.join("duel"), games.join("draw"));
+        let permit = JudgePermit::from_keyboard(Some(duel.to_str().unwrap())).unwrap();
+        let duel_game = find(duel.to_str().unwrap()).unwrap();
+        let draw_game = find(draw.to_str().unwrap()).unwrap();
+        assert_eq!(permit.may_run_judge(&duel_game.spec()), Ok(()));
+        let refused = permit.may_run_judge(&draw_game.spec()).unwrap_err();
+        assert!(refused.contains("--game PATH"), "{refused}");
+        // A series' records naming the other folder get the given one, checked by hash.
+        let played = recorded(&draw_game.spec(), None, &permit).unwrap();
+        assert_eq!(played.spec(), duel_game.spec());
+        let wrong = recorded(&draw_game.spec(), Some("0000"), &permit).unwrap_err();
+        assert!(wrong.to_string().contains("not the code this series played"), "{wrong}");
+        // No folder given: no folder's judge; a series runs the judge of what it plays.
+        let none = JudgePermit::from_keyboard(None).unwrap();
+        assert!(none.may_run_judge(&duel_game.spec()).is_err());
+        assert_eq!(JudgePermit::series().may_run_judge(&draw_game.spec()), Ok(()));
+        // Built-ins run no folder's code: a permit leaves them as they are.
+        assert_eq!(recorded("take6", None, &permit).unwrap().name(), "take6");
     }
 
     #[test]

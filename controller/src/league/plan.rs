@@ -42,10 +42,12 @@ pub struct Version {
 
 impl Version {
     /// The name its games are fitted under: the bot's name for version 1, `name~v` after.
+    /// No bot's name holds `~` ([`crate::names::name_problem`]), so no two versions, of one
+    /// bot or of two, share a key.
     pub fn key(&self) -> String {
         match self.version {
             1 => self.name.clone(),
-            v => format!("{}~{v}", self.name),
+            v => format!("{}{}{v}", self.name, crate::names::VERSION_SIGN),
         }
     }
 

@@ -31,11 +31,11 @@ impl Sink for Lines {
     }
 }
 
-/// Verifies the league in `dir`.
-pub fn verify(dir: &Path) -> Result<Verification, SeriesError> {
+/// Verifies the league in `dir`, a game folder's judge run only as `permit` allows.
+pub fn verify(dir: &Path, permit: &crate::games::JudgePermit) -> Result<Verification, SeriesError> {
     let manifest = LeagueManifest::read(dir)?.ok_or_else(|| SeriesError::NotASeries(dir.into()))?;
     // A league folder chooses no code: a game folder's judge runs only from `--game`.
-    let game = crate::games::recorded(&manifest.game, manifest.game_hash.as_deref())
+    let game = crate::games::recorded(&manifest.game, manifest.game_hash.as_deref(), permit)
         .map_err(|e| SeriesError::Refused(format!("the league's game: {e}")))?;
     let rules = Rules {
         seed: manifest.seed,
@@ -48,7 +48,7 @@ pub fn verify(dir: &Path) -> Result<Verification, SeriesError> {
         model: game.model(),
         builtins: game.builtins().to_vec(),
     };
-    let (sink, report) = Verify::new(&manifest.league, None);
+    let (sink, report) = Verify::new(&manifest.league, None, permit.clone());
     let lines = Arc::new(Mutex::new(Vec::new()));
     let sinks: Vec<Box<dyn Sink>> = vec![Box::new(sink), Box::new(Lines(Arc::clone(&lines)))];
     let mut reporter = Reporter::new(&manifest.league, sinks);

@@ -9,6 +9,7 @@ use super::dir::{self, MANIFEST, SeriesDir};
 use super::lineup::Entrant;
 use super::{SeriesError, Status};
 use crate::bots::{Generated, Skipped, TemplateChoice};
+use crate::games::JudgePermit;
 use crate::config::Settings;
 use crate::schedule::{Balance, Request, Schedule, ScheduleKind};
 use crate::seed::Seed;
@@ -304,34 +305,38 @@ impl Manifest {
 
     /// The series' schedule, remade from the recorded settings; `None` when it has no
     /// entrants (no usable bot) or cannot be made.
-    pub fn schedule(&self) -> Option<Schedule> {
+    pub fn schedule(&self, permit: &JudgePermit) -> Option<Schedule> {
         if self.builtins_only() {
-            Schedule::builtins_only(self.schedule_request()?).ok()
+            Schedule::builtins_only(self.schedule_request(permit)?).ok()
         } else if self.entrants() > 0 {
-            Schedule::new(self.schedule_request()?).ok()
+            Schedule::new(self.schedule_request(permit)?).ok()
         } else {
             None
         }
     }
 
-    /// The game the series plays (Take 6 when the settings do not say: older series).
-    pub fn game(&self) -> Result<crate::game::GameRef, crate::games::GameError> {
+    /// The game the series plays (Take 6 when the settings do not say: older series): a game
+    /// folder as `permit` says ([`crate::games::recorded`]).
+    pub fn game(
+        &self,
+        permit: &JudgePermit,
+    ) -> Result<crate::game::GameRef, crate::games::GameError> {
         match self
             .settings
             .get("game")
             .and_then(serde_json::Value::as_str)
         {
-            Some(spec) => crate::games::recorded(spec, self.game_hash.as_deref()),
+            Some(spec) => crate::games::recorded(spec, self.game_hash.as_deref(), permit),
             None => Ok(crate::game::GameRef::default_game()),
         }
     }
 
     /// What the series' schedule was asked for, from the recorded settings (a setting missing
     /// from an older manifest takes its default); `None` when its game cannot be had.
-    pub fn schedule_request(&self) -> Option<Request> {
+    pub fn schedule_request(&self, permit: &JudgePermit) -> Option<Request> {
         let s = &self.settings;
         let int = |key: &str| s.get(key).and_then(serde_json::Value::as_u64);
-        let game = self.game().ok()?;
+        let game = self.game(permit).ok()?;
         let players = int("players").map_or(game.seats().default, |p| p as usize);
         Some(Request {
             game,

@@ -10,12 +10,14 @@ use super::reporter::{Event, Reporter, Sink};
 use super::sinks::{self, Footer};
 use super::verify::{self, Verification};
 use super::{SeriesError, Status};
+use crate::games::JudgePermit;
 use crate::record::GameRecord;
 
 /// Replays a series' `games.jsonl` into a fresh verification: see [`verify`].
 fn replay_verified(
     dir: &SeriesDir,
     mut extra: Vec<Box<dyn Sink>>,
+    permit: &JudgePermit,
 ) -> Result<Verification, SeriesError> {
     let manifest = Manifest::read(&dir.path);
     let unreadable = match &manifest {
@@ -25,7 +27,7 @@ fn replay_verified(
         Err(e) => Some(e.to_string()),
         Ok(_) => None,
     };
-    let (verify, report) = verify::Verify::new(&dir.id, manifest.ok());
+    let (verify, report) = verify::Verify::new(&dir.id, manifest.ok(), permit.clone());
     if let Some(why) = unreadable {
         // Said as it is (a FIFO, a link, not TOML): not merely "no series.toml".
         report.lock().expect("not poisoned").push(None, why);
@@ -51,8 +53,9 @@ fn replay_verified(
 }
 
 /// `take6 verify`: replays every game of the series in `dir` through the independent rules
-/// checker, checks the chain, seeds, deals and the counts in `series.toml`.
-pub fn verify(dir: &Path) -> Result<Verification, SeriesError> {
+/// checker, checks the chain, seeds, deals and the counts in `series.toml`; a game folder's
+/// judge runs only as `permit` allows.
+pub fn verify(dir: &Path, permit: &JudgePermit) -> Result<Verification, SeriesError> {
     let dir = SeriesDir::open(dir)?;
     if !dir.file(GAMES).exists() {
         return Err(SeriesError::Read {
@@ -60,7 +63,7 @@ pub fn verify(dir: &Path) -> Result<Verification, SeriesError> {
             error: std::io::ErrorKind::NotFound.into(),
         });
     }
-    replay_verified(&dir, Vec::new())
+    replay_verified(&dir, Vec::new(), permit)
 }
 
 /// `take6 leaderboard`: recomputes the standings of a series folder from its `games.jsonl`
@@ -70,6 +73,7 @@ pub fn verify(dir: &Path) -> Result<Verification, SeriesError> {
 pub fn rebuild_leaderboard(
     dir: &Path,
     out: Box<dyn Write + Send>,
+    permit: &JudgePermit,
 ) -> Result<Verification, SeriesError> {
     let dir = SeriesDir::open(dir)?;
     let games = dir.file(GAMES);
@@ -84,7 +88,7 @@ pub fn rebuild_leaderboard(
         Box::new(sinks::report::Report::new(dir.path.clone())),
         Box::new(sinks::Summary::new(out, skipped, Footer::Rebuilt { csv })),
     ];
-    let v = replay_verified(&dir, sinks)?;
+    let v = replay_verified(&dir, sinks, permit)?;
     if let Some(p) = v.problems.iter().find(|p| p.unreadable) {
         return Err(SeriesError::Games {
             path: games,
@@ -98,7 +102,10 @@ pub fn rebuild_leaderboard(
 pub fn find_game(dir: &Path, game: u64) -> Result<GameRecord, SeriesError> {
     // A game loaded from a folder is known by name once its series' settings have loaded it.
     if let Ok(manifest) = Manifest::read(dir) {
-        let _ = manifest.game();
+        // Loaded, never run: replay checks nothing.
+        let _ = manifest.game(&JudgePermit::from_keyboard(None).unwrap_or_else(|_| {
+            unreachable!("no game given, none to find")
+        }));
     }
     let path = dir.join(GAMES);
     let file = dir::open_path(&path).map_err(dir::read_err(&path))?;

@@ -176,7 +176,8 @@ fn resumable_manifest(dir: &SeriesDir) -> Result<Manifest, SeriesError> {
 /// Refuses a log that does not verify (more must not be added to it), but for a torn last
 /// line, which the replay drops.
 fn sound_log(dir: &SeriesDir) -> Result<(), SeriesError> {
-    let verification = verify(&dir.path)?;
+    // A resumed series plays its game: it checks with the judge it plays.
+    let verification = verify(&dir.path, &crate::games::JudgePermit::series())?;
     if let Some(p) = verification.problems.iter().find(|p| !p.torn) {
         return Err(SeriesError::Refused(format!(
             "{p} (see take6 verify {})",

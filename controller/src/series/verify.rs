@@ -10,6 +10,7 @@ use super::manifest::Manifest;
 use super::reporter::{Event, GameSet, Origin, Sink, SinkError, State};
 use crate::record::jsonl::{Link, Torn};
 use crate::record::{Chain, GameRecord};
+use crate::games::JudgePermit;
 use crate::schedule::Schedule;
 use crate::shard::Shard;
 
@@ -121,13 +122,20 @@ pub struct Verify {
     seating: std::collections::HashMap<u64, (u64, u64)>,
     /// The games whose checkers checked records, each once.
     checkers: Vec<crate::game::GameRef>,
+    /// Which game folder's judge the checkers may run.
+    permit: JudgePermit,
 }
 
 impl Verify {
-    /// A verifier for the series `series` with its manifest, if it has one.
-    pub fn new(series: &str, manifest: Option<Manifest>) -> (Verify, Report) {
+    /// A verifier for the series `series` with its manifest, if it has one, whose checkers
+    /// run a game folder's judge only as `permit` allows.
+    pub fn new(
+        series: &str,
+        manifest: Option<Manifest>,
+        permit: JudgePermit,
+    ) -> (Verify, Report) {
         let report = Report::default();
-        let schedule = manifest.as_ref().and_then(Manifest::schedule);
+        let schedule = manifest.as_ref().and_then(|m| m.schedule(&permit));
         let verify = Verify {
             manifest,
             schedule,
@@ -137,6 +145,7 @@ impl Verify {
             checkpoint_ok: None,
             seating: Default::default(),
             checkers: Vec::new(),
+            permit,
         };
         (verify, report)
     }
@@ -156,7 +165,7 @@ impl Verify {
         );
         // The record names its game: the series' game, which verify resolved from its
         // settings, and else the game of that name this take6 knows.
-        let manifest_game = self.manifest.as_ref().map(Manifest::game);
+        let manifest_game = self.manifest.as_ref().map(|m| m.game(&self.permit));
         let rules = match &manifest_game {
             Some(Ok(game)) if game.name() == record.rules.as_str() => game.clone(),
             _ => match record.game_ref() {
@@ -178,7 +187,7 @@ impl Verify {
             if !self.checkers.contains(&rules) {
                 self.checkers.push(rules.clone());
             }
-            if let Err(e) = rules.check(record) {
+            if let Err(e) = rules.check(record, &self.permit) {
                 return Some(format!("game {g} breaks the rules: {e}"));
             }
         }

@@ -326,9 +326,9 @@ impl Game for Botzone {
         })
     }
 
-    fn check(&self, record: &GameRecord) -> Result<(), String> {
+    fn check(&self, record: &GameRecord, permit: &crate::games::JudgePermit) -> Result<(), String> {
         record::check_shape(record, self.manifest.players, self.manifest.score_map)?;
-        crate::games::may_run_judge(&self.spec())?;
+        permit.may_run_judge(&self.spec())?;
         let (judge, sandbox) = self
             .verifier
             .get_or_init(|| build_for_verify(&self.manifest))

@@ -111,7 +111,7 @@ impl Game for Kingdomino {
         Box::pin(table::play(table, limits))
     }
 
-    fn check(&self, record: &GameRecord) -> Result<(), String> {
+    fn check(&self, record: &GameRecord, _: &crate::games::JudgePermit) -> Result<(), String> {
         check::check_record(record)
     }
 

@@ -101,7 +101,7 @@ impl Game for Take6 {
         Box::pin(table::play(table, limits))
     }
 
-    fn check(&self, record: &GameRecord) -> Result<(), String> {
+    fn check(&self, record: &GameRecord, _: &crate::games::JudgePermit) -> Result<(), String> {
         check::check_record(record)
     }
 

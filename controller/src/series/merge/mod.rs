@@ -36,12 +36,14 @@ pub struct Merged {
 }
 
 /// Merges the shard folders `shards` into a new series folder under `results`; `partial`
-/// allows missing games. The summary goes to `out`.
+/// allows missing games. The summary goes to `out`. Each shard is verified, a game folder's
+/// judge run only as `permit` allows.
 pub fn merge(
     shards: &[PathBuf],
     results: &Path,
     partial: bool,
     out: Box<dyn Write + Send>,
+    permit: &crate::games::JudgePermit,
 ) -> Result<Merged, SeriesError> {
     let mut parts: Vec<Part> = Vec::new();
     for path in shards {
@@ -78,7 +80,7 @@ pub fn merge(
         }
     }
     for part in &mut parts {
-        check(part, partial)?;
+        check(part, partial, permit)?;
         index(part)?;
     }
     let planned = parts[0].manifest.games_planned;

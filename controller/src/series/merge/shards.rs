@@ -151,9 +151,14 @@ pub(super) fn differences(a: &Manifest, b: &Manifest) -> Vec<String> {
     out
 }
 
-/// Refuses a shard that does not verify; a torn last line only with `partial`.
-pub(super) fn check(part: &Part, partial: bool) -> Result<(), SeriesError> {
-    let v = crate::series::verify(&part.dir.path)?;
+/// Refuses a shard that does not verify (a game folder's judge run as `permit` allows); a
+/// torn last line only with `partial`.
+pub(super) fn check(
+    part: &Part,
+    partial: bool,
+    permit: &crate::games::JudgePermit,
+) -> Result<(), SeriesError> {
+    let v = crate::series::verify(&part.dir.path, permit)?;
     let path = part.dir.path.display();
     if let Some(p) = v.problems.iter().find(|p| !p.torn) {
         return Err(refused(format!(
