@@ -516,6 +516,24 @@ mod tests {
     }
 
     #[test]
+    fn a_file_swapped_between_the_listing_and_the_copy_is_hashed_as_copied() {
+        let tmp = tempfile::tempdir().unwrap();
+        let bot = tmp.path().join("bot");
+        fs::create_dir_all(&bot).unwrap();
+        fs::write(bot.join("data"), b"listed").unwrap();
+        let listing = scan(&bot, 1 << 20).unwrap();
+        let listed = listing.hash().unwrap();
+        // Another content of the same size, renamed over the listed file.
+        fs::write(tmp.path().join("other"), b"played").unwrap();
+        fs::rename(tmp.path().join("other"), bot.join("data")).unwrap();
+        let copy = tmp.path().join("copy");
+        let hash = listing.copy_to(&copy).unwrap();
+        assert_eq!(fs::read(copy.join("data")).unwrap(), b"played");
+        assert_eq!(hash, scan(&copy, 1 << 20).unwrap().hash().unwrap());
+        assert_ne!(hash, listed);
+    }
+
+    #[test]
     fn special_files_anywhere_are_refused_by_name_without_being_opened() {
         let tmp = tempfile::tempdir().unwrap();
         let bot = tmp.path().join("bot");

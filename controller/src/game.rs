@@ -127,11 +127,7 @@ pub trait Game: Send + Sync + 'static {
     /// The independent checker: replays `record` with a second, minimal implementation of
     /// the rules and names the first inconsistency (`take6 verify`, the tests). A game whose
     /// checker runs its folder's judge runs it only as `permit` allows.
-    fn check(
-        &self,
-        record: &GameRecord,
-        permit: &crate::games::JudgePermit,
-    ) -> Result<(), String>;
+    fn check(&self, record: &GameRecord, permit: &crate::games::JudgePermit) -> Result<(), String>;
 
     /// `take6 verify`'s check that `record` was dealt what its seed deals (a game whose
     /// checker already re-derives the deal from the seed has nothing more to check).

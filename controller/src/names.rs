@@ -43,7 +43,10 @@ pub fn name_problem(name: &str) -> Option<String> {
     if let Some(c) = name.chars().find(|c| matches!(c, '#' | '/')) {
         return Some(format!("the name has '{c}'; use a name without '#' or '/'"));
     }
-    if let Some(c) = name.chars().find(|&c| look(&c.to_string()).contains(VERSION_SIGN)) {
+    if let Some(c) = name
+        .chars()
+        .find(|&c| look(&c.to_string()).contains(VERSION_SIGN))
+    {
         return Some(format!(
             "the name has '{}', which marks a bot's version in a league (its second version is \
              'name{VERSION_SIGN}2'); use a name without '{VERSION_SIGN}'",

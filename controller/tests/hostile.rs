@@ -549,7 +549,11 @@ fn a_folder_swapped_while_it_is_read_records_the_hash_of_what_played() {
             for (k, byte) in [b'a', b'b'].into_iter().enumerate() {
                 fs::write(stash.join(format!("{i}-{k}")), vec![byte; 1 << 20]).unwrap();
             }
-            fs::copy(stash.join(format!("{i}-0")), folder.join(format!("data{i}"))).unwrap();
+            fs::copy(
+                stash.join(format!("{i}-0")),
+                folder.join(format!("data{i}")),
+            )
+            .unwrap();
         }
         let stop = Arc::new(AtomicBool::new(false));
         let swapper = {
@@ -572,7 +576,10 @@ fn a_folder_swapped_while_it_is_read_records_the_hash_of_what_played() {
         stop.store(true, Ordering::Relaxed);
         let swaps = swapper.join().unwrap();
         zoo::assert_ok(&out);
-        assert!(swaps > 10, "run {run}: the files were swapped {swaps} times");
+        assert!(
+            swaps > 10,
+            "run {run}: the files were swapped {swaps} times"
+        );
         let manifest = zoo.manifest();
         let recorded = manifest["bots"]
             .as_array()

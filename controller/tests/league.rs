@@ -700,25 +700,35 @@ fn a_folder_named_like_another_bots_version_is_refused_and_benches_no_one() {
         &cwd.join("bots/champ~2"),
     );
     let flags = [
-        "--players", "3", "--batch", "4", "--games", "12", "--jobs", "2",
+        "--players",
+        "3",
+        "--batch",
+        "4",
+        "--games",
+        "12",
+        "--jobs",
+        "2",
     ];
     let out = league(cwd, &flags);
     let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    let m = manifest(cwd);
+    assert!(m.get("benched").is_none(), "champ v2 benched: {m:?}");
+    let all = games(cwd);
+    assert_eq!(all.len(), 16, "{said}");
+    assert!(
+        all.values()
+            .all(|(_, p, _)| !p.contains(&"champ~2".to_string())),
+        "the impostor played: {all:?}"
+    );
     assert!(
         said.contains("champ~2") && said.contains("use a name without '~'"),
         "{said}"
     );
-    let all = games(cwd);
-    assert_eq!(all.len(), 16, "{said}");
-    assert!(
-        all.values().all(|(_, p, _)| !p.contains(&"champ~2".to_string())),
-        "the impostor played: {all:?}"
-    );
-    let m = manifest(cwd);
-    assert!(m.get("benched").is_none(), "{m:?}");
     let versions = m["versions"].as_array().unwrap();
     assert!(
-        versions.iter().all(|v| v["name"].as_str() != Some("champ~2")),
+        versions
+            .iter()
+            .all(|v| v["name"].as_str() != Some("champ~2")),
         "{versions:?}"
     );
     let champ2 = versions
@@ -728,8 +738,15 @@ fn a_folder_named_like_another_bots_version_is_refused_and_benches_no_one() {
     assert!(champ2.get("until_game").is_none(), "{champ2:?}");
     // champ v2 sat at the later tables, faultless.
     let later: Vec<GameRecord> = records(cwd).into_iter().filter(|r| r.game >= 4).collect();
-    assert!(later.iter().all(|r| r.players.contains(&"champ".to_string())));
-    assert!(later.iter().all(|r| r.faults().next().is_none()), "{later:?}");
+    assert!(
+        later
+            .iter()
+            .all(|r| r.players.contains(&"champ".to_string()))
+    );
+    assert!(
+        later.iter().all(|r| r.faults().next().is_none()),
+        "{later:?}"
+    );
     let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
     assert!(md.contains("champ\\~2"), "{md}");
     assert!(!md.contains("benched"), "{md}");

@@ -130,7 +130,11 @@ impl JudgePermit {
 /// built-in game by name; a game folder from the path recorded, unless `permit` is for a game
 /// folder given at the keyboard with `--game` (then that one, refused if its code differs):
 /// a results folder chooses no code.
-pub fn recorded(spec: &str, hash: Option<&str>, permit: &JudgePermit) -> Result<GameRef, GameError> {
+pub fn recorded(
+    spec: &str,
+    hash: Option<&str>,
+    permit: &JudgePermit,
+) -> Result<GameRef, GameError> {
     let given = match &permit.scope {
         Scope::Given(Some(game)) => Some(game),
         _ => None,
@@ -291,11 +295,19 @@ mod tests {
         let played = recorded(&draw_game.spec(), None, &permit).unwrap();
         assert_eq!(played.spec(), duel_game.spec());
         let wrong = recorded(&draw_game.spec(), Some("0000"), &permit).unwrap_err();
-        assert!(wrong.to_string().contains("not the code this series played"), "{wrong}");
+        assert!(
+            wrong
+                .to_string()
+                .contains("not the code this series played"),
+            "{wrong}"
+        );
         // No folder given: no folder's judge; a series runs the judge of what it plays.
         let none = JudgePermit::from_keyboard(None).unwrap();
         assert!(none.may_run_judge(&duel_game.spec()).is_err());
-        assert_eq!(JudgePermit::series().may_run_judge(&draw_game.spec()), Ok(()));
+        assert_eq!(
+            JudgePermit::series().may_run_judge(&draw_game.spec()),
+            Ok(())
+        );
         // Built-ins run no folder's code: a permit leaves them as they are.
         assert_eq!(recorded("take6", None, &permit).unwrap().name(), "take6");
     }

@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex};
 use super::Status;
 use super::manifest::Manifest;
 use super::reporter::{Event, GameSet, Origin, Sink, SinkError, State};
+use crate::games::JudgePermit;
 use crate::record::jsonl::{Link, Torn};
 use crate::record::{Chain, GameRecord};
-use crate::games::JudgePermit;
 use crate::schedule::Schedule;
 use crate::shard::Shard;
 
@@ -129,11 +129,7 @@ pub struct Verify {
 impl Verify {
     /// A verifier for the series `series` with its manifest, if it has one, whose checkers
     /// run a game folder's judge only as `permit` allows.
-    pub fn new(
-        series: &str,
-        manifest: Option<Manifest>,
-        permit: JudgePermit,
-    ) -> (Verify, Report) {
+    pub fn new(series: &str, manifest: Option<Manifest>, permit: JudgePermit) -> (Verify, Report) {
         let report = Report::default();
         let schedule = manifest.as_ref().and_then(|m| m.schedule(&permit));
         let verify = Verify {
