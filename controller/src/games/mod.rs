@@ -103,6 +103,14 @@ impl JudgePermit {
         }
     }
 
+    /// No folder's judge: what reads records that choose no code (`replay`, a record
+    /// checked on its own).
+    pub fn none() -> JudgePermit {
+        JudgePermit {
+            scope: Scope::Given(None),
+        }
+    }
+
     /// The permit of `verify`, `leaderboard` and `merge`: the judge of `game` (`--game`, a
     /// game folder's path or a built-in's name) and no other.
     pub fn from_keyboard(game: Option<&str>) -> Result<JudgePermit, GameError> {
@@ -227,12 +235,9 @@ impl GameRecord {
     /// ([`crate::game::Game::check`]): the first inconsistency with the rules, if any. A
     /// record chooses no code: a game folder's judge does not run for it (its check says so).
     pub fn check(&self) -> Result<(), String> {
-        let no_judge = JudgePermit {
-            scope: Scope::Given(None),
-        };
         self.game_ref()
             .map_err(|e| e.to_string())?
-            .check(self, &no_judge)
+            .check(self, &JudgePermit::none())
     }
 }
 
@@ -304,6 +309,11 @@ mod tests {
         // No folder given: no folder's judge; a series runs the judge of what it plays.
         let none = JudgePermit::from_keyboard(None).unwrap();
         assert!(none.may_run_judge(&duel_game.spec()).is_err());
+        assert!(
+            JudgePermit::none()
+                .may_run_judge(&duel_game.spec())
+                .is_err()
+        );
         assert_eq!(
             JudgePermit::series().may_run_judge(&draw_game.spec()),
             Ok(())
