@@ -125,9 +125,10 @@ impl Images {
         // plain copies and renames, not tried (it took as long again, before every series).
         let result = fs::create_dir_all(&probe)
             .and_then(|_| images.make(&probe, 0))
-            .and_then(|()| super::loopdev::unmount(&probe));
+            .and_then(|_| super::loopdev::unmount(&probe));
         let _ = fs::remove_dir_all(&trial);
         images.mounted = Mutex::default();
+        images.rooms = Mutex::default();
         images.disk_bytes = disk_bytes;
         result.map_err(|e| {
             format!(
