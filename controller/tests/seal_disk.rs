@@ -48,29 +48,29 @@ fn stored(dir: &Path) -> u64 {
     total
 }
 
-/// Whether the series or league under `dir` ran with the disk cap (read from its
-/// `series.toml`); says it skipped when not.
-fn disk_capped(dir: &Path, test: &str) -> bool {
-    fn manifests(dir: &Path, found: &mut Vec<PathBuf>) {
-        for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
-                manifests(&path, found);
-            } else if path.file_name().is_some_and(|n| n == "series.toml") {
-                found.push(path);
-            }
-        }
-    }
-    let mut found = Vec::new();
-    manifests(dir, &mut found);
-    let manifest: toml::Table = fs::read_to_string(found.first().expect("a series.toml"))
+/// Whether the series `series` ran with the disk cap (read from its `series.toml`); says it
+/// skipped when not.
+fn disk_capped(series: &Path, test: &str) -> bool {
+    let manifest: toml::Table = fs::read_to_string(series.join("series.toml"))
         .unwrap()
         .parse()
         .unwrap();
     let enforced = manifest["sandbox"]["enforced"].as_array().unwrap();
     let capped = enforced.iter().any(|e| e.as_str() == Some("disk-cap"));
+    said_skipped(capped, test)
+}
+
+/// Whether the zoo's league ran with the disk cap (its log says each working copy is a disk
+/// image); says it skipped when not.
+fn league_capped(zoo: &Zoo, test: &str) -> bool {
+    let log = controller_logs(&zoo.dir().join("results/league"));
+    said_skipped(log.contains("is a disk image of"), test)
+}
+
+/// `capped`, saying the test skipped when not (never in CI as root).
+fn said_skipped(capped: bool, test: &str) -> bool {
     if std::env::var_os("CI").is_some() && nix::unistd::geteuid().is_root() {
-        assert!(capped, "no disk cap in CI as root: {manifest}");
+        assert!(capped, "{test}: no disk cap in CI as root");
     }
     if !capped {
         common::skipped(&format!("{test}: no disk cap here (run as root with loop devices)"));
@@ -174,8 +174,8 @@ fn names_left_in_kept_storage_do_not_make_the_next_image_quadratic() {
     }
     let zoo = Zoo::new("namer", &[BOT]);
     assert_ok(&league(&zoo));
-    let league_dir = zoo.dir().join("results");
-    if !disk_capped(&league_dir, "namer") {
+    let league_dir = zoo.dir().join("results/league");
+    if !league_capped(&zoo, "namer") {
         return;
     }
     let names = kept(&zoo, BOT).join("names");
@@ -203,7 +203,7 @@ fn kept_storage_stays_within_the_cap_over_three_league_runs() {
     for run in 1..=3 {
         let out = league(&zoo);
         assert_ok(&out);
-        if run == 1 && !disk_capped(&zoo.dir().join("results"), "filler") {
+        if run == 1 && !league_capped(&zoo, "filler") {
             return;
         }
         let storage = kept(&zoo, BOT);
