@@ -292,8 +292,9 @@ pub fn copy_into(
     Ok(left_out)
 }
 
-/// Bytes allocated below the folder `path`, its entries, the most names in one of its folders
-/// and the names of its files with several names: what making its image costs.
+/// Bytes allocated below the folder `path` (a file's once, whatever its number of names), its
+/// entries, the most names in one of its folders and the names of its files with several
+/// names: what its image holds, and what making it costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Shape {
     pub bytes: u64,
@@ -307,11 +308,17 @@ pub fn shape(path: &Path) -> std::io::Result<Shape> {
     let mut shape = Shape::default();
     // Names per folder, by the folder's inode.
     let mut widths: std::collections::HashMap<(u64, u64), u64> = Default::default();
+    // Files with several names met so far: their blocks count once, as a copy writes them.
+    let mut linked: std::collections::HashSet<(u64, u64)> = Default::default();
     walk(path, |dir, _, st| {
-        shape.bytes += cost(st);
         shape.entries += 1;
         if kind(st) == SFlag::S_IFREG && st.st_nlink > 1 {
             shape.linked += 1;
+            if linked.insert((st.st_dev, st.st_ino)) {
+                shape.bytes += cost(st);
+            }
+        } else {
+            shape.bytes += cost(st);
         }
         let own = nix::sys::stat::fstat(dir).map_err(io)?;
         let key = (own.st_dev, own.st_ino);
@@ -478,6 +485,34 @@ mod tests {
             & 0o777;
         let link = readlinkat(&dir, "link").unwrap();
         (text, mode, link.to_string_lossy().into_owned())
+    }
+
+    #[test]
+    fn links_come_back_as_links_and_a_copy_writes_no_more_than_its_budget() {
+        use std::os::unix::fs::MetadataExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let (from, to) = (tmp.path().join("from"), tmp.path().join("to"));
+        std::fs::create_dir_all(from.join("a")).unwrap();
+        std::fs::create_dir_all(from.join("b")).unwrap();
+        std::fs::write(from.join("a/one"), vec![1u8; 64 << 10]).unwrap();
+        for name in ["b/one", "b/two", "c"] {
+            std::fs::hard_link(from.join("a/one"), from.join(name)).unwrap();
+        }
+        std::fs::write(from.join("z-big"), vec![2u8; 1 << 20]).unwrap();
+        let shape = shape(&from).unwrap();
+        // The linked file's blocks once: its 64 KiB, the big file and the two folders.
+        let blocks = |p: &str| std::fs::symlink_metadata(from.join(p)).unwrap().blocks() * 512;
+        let once = blocks("a/one") + blocks("z-big") + blocks("a") + blocks("b");
+        assert_eq!((shape.bytes, shape.entries, shape.linked), (once, 7, 4));
+        assert_eq!(shape.widest, 3);
+        // Room for everything but the big file.
+        let left = copy_tree(&from, &to, 4242, Some(once - blocks("z-big"))).unwrap();
+        assert_eq!(left, vec![(PathBuf::from("z-big"), PAST_THE_CAP)]);
+        let first = std::fs::metadata(to.join("a/one")).unwrap();
+        assert_eq!(first.nlink(), 4);
+        for name in ["b/one", "b/two", "c"] {
+            assert_eq!(std::fs::metadata(to.join(name)).unwrap().ino(), first.ino());
+        }
     }
 
     #[test]

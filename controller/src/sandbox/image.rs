@@ -299,7 +299,7 @@ impl Images {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(workdir.to_path_buf(), own.saturating_add(self.disk_bytes));
-        Ok(super::deep::measure(workdir)?.0)
+        Ok(super::deep::shape(workdir)?.bytes)
     }
 
     /// Whether a loop device still holds `image` (a dying controller's mount, not yet gone).

@@ -703,7 +703,7 @@ impl Sandbox {
         let held = match &self.images {
             Some(images) => images.make(dir, own)?,
             None if self.mode != Mode::None => {
-                let held = deep::measure(dir)?.0;
+                let held = deep::shape(dir)?.bytes;
                 within_cap(dir, held, own, self.limits.disk_mib << 20)?;
                 held
             }
