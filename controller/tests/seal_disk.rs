@@ -73,7 +73,9 @@ fn said_skipped(capped: bool, test: &str) -> bool {
         assert!(capped, "{test}: no disk cap in CI as root");
     }
     if !capped {
-        common::skipped(&format!("{test}: no disk cap here (run as root with loop devices)"));
+        common::skipped(&format!(
+            "{test}: no disk cap here (run as root with loop devices)"
+        ));
     }
     capped
 }

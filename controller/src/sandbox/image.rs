@@ -535,7 +535,11 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let name = std::ffi::OsStr::from_bytes(b"d/p\r\x1b[2J\xe2\x80\xae\x0e\x0b\n\xff");
         assert_eq!(
-            left_out_line(Path::new("/r/work/b"), Path::new(name), "is a FIFO (named pipe)"),
+            left_out_line(
+                Path::new("/r/work/b"),
+                Path::new(name),
+                "is a FIFO (named pipe)"
+            ),
             "/r/work/b: 'd/p\\r\\x1b[2J\\u{202e}\\x0e\\x0b\\n\\xff' is a FIFO (named pipe); left \
              out of the working copy"
         );
