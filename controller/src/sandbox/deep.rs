@@ -146,18 +146,18 @@ impl Files {
         rel: &Path,
     ) -> std::io::Result<Option<&'static str>> {
         let key = (st.st_dev, st.st_ino);
-        if st.st_nlink > 1 {
-            if let Some(first) = self.linked.get_mut(&key) {
-                // Another name of a file copied already: linked by the first copy's path,
-                // through folders this copy made (no link of the bot's among them).
-                linkat(&self.root, &first.path, dst, name, AtFlags::empty()).map_err(io)?;
-                first.left = first.left.saturating_sub(1);
-                if first.left == 0 {
-                    let done = self.linked.remove(&key).expect("there");
-                    self.linked_bytes -= done.path.as_os_str().len();
-                }
-                return Ok(None);
+        if st.st_nlink > 1
+            && let Some(first) = self.linked.get_mut(&key)
+        {
+            // Another name of a file copied already: linked by the first copy's path,
+            // through folders this copy made (no link of the bot's among them).
+            linkat(&self.root, &first.path, dst, name, AtFlags::empty()).map_err(io)?;
+            first.left = first.left.saturating_sub(1);
+            if first.left == 0 {
+                let done = self.linked.remove(&key).expect("there");
+                self.linked_bytes -= done.path.as_os_str().len();
             }
+            return Ok(None);
         }
         if !self.charge(st) {
             return Ok(Some(PAST_THE_CAP));
@@ -183,7 +183,7 @@ impl Files {
         fchmod(&output, Mode::from_bits_truncate(st.st_mode & 0o7777)).map_err(io)?;
         nix::unistd::fchown(&output, self.uid, self.gid).map_err(io)?;
         if st.st_nlink > 1 {
-            self.remember(key, rel, u64::from(st.st_nlink) - 1);
+            self.remember(key, rel, st.st_nlink - 1);
         }
         Ok(None)
     }
