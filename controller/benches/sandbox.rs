@@ -66,7 +66,7 @@ fn main() {
     std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
     let none = Sandbox::none();
     let auto = Sandbox::new(Mode::Auto, Limits::default(), Clock::Cpu).unwrap();
-    auto.prepare_workdir(dir.path()).unwrap();
+    auto.prepare_workdir(dir.path(), 0).unwrap();
     eprintln!("{}", auto.report().line());
     let init = Path::new(env!("CARGO_BIN_EXE_take6"));
     let mut kept = Warm::start(&auto, init, dir.path(), None)

@@ -677,10 +677,10 @@ async fn prepare_one(
     let tools = Arc::clone(slots.tools);
     let game = slots.game.to_string();
     let (hash, template, has_build, generated) = tokio::task::spawn_blocking(move || {
-        let staged = stage(&found, &copy, max_data, &tools, &game)?;
+        let (staged, own) = stage(&found, &copy, max_data, &tools, &game)?;
         // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
         handover
-            .prepare_workdir(&copy)
+            .prepare_workdir(&copy, own)
             .map_err(|e| format!("cannot hand {} to the sandbox: {e}", copy.display()))?;
         Ok::<_, String>(staged)
     })
@@ -737,22 +737,27 @@ async fn reuse(
     let handover = Arc::clone(sandbox);
     let hash = kept.hash.clone();
     let taken = tokio::task::spawn_blocking(move || {
-        let now = folder::scan(&found, max_data)
-            .and_then(|listing| listing.hash())
+        let (now, own) = folder::scan(&found, max_data)
+            .and_then(|listing| Ok((listing.hash()?, listing.footprint())))
             .map_err(|e| e.to_string())?;
         let there = fs::symlink_metadata(&copy).is_ok_and(|m| m.is_dir())
             || crate::sandbox::image_of(&copy).is_file();
         if now != hash || !there {
             return Ok(false);
         }
-        handover.resume_workdir(&copy).map_err(|e| {
-            format!(
+        match handover.resume_workdir(&copy, own) {
+            Ok(()) => Ok::<_, String>(true),
+            // Storage past the disk limit (kept by an older take6): a fresh copy instead.
+            Err(e) if e.kind() == io::ErrorKind::QuotaExceeded => {
+                tracing::warn!("{e}; a fresh copy is made instead (its storage is wiped)");
+                Ok(false)
+            }
+            Err(e) => Err(format!(
                 "its working copy {} (its private storage, kept for this version) cannot be \
                  used: {e}",
                 copy.display()
-            )
-        })?;
-        Ok::<_, String>(true)
+            )),
+        }
     })
     .await
     .map_err(|e| format!("preparing the folder failed: {e}"))??;
@@ -795,7 +800,7 @@ fn stage(
     max_data: u64,
     tools: &Toolchains,
     game: &str,
-) -> Result<Staged, String> {
+) -> Result<(Staged, u64), String> {
     let listing = folder::scan(folder, max_data).map_err(|e| e.to_string())?;
     // A bot for another game is skipped before anything is copied or built for it.
     let settings = bot_toml(folder, &listing)?;
@@ -848,7 +853,7 @@ fn stage(
         g.write(workdir)
             .map_err(|e| format!("cannot write the generated scripts: {e}"))?;
     }
-    Ok((hash, template, has_build, generated))
+    Ok(((hash, template, has_build, generated), listing.footprint()))
 }
 
 /// What [`stage`] found: the folder's hash, its template choice, whether there is a build

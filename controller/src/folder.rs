@@ -318,6 +318,23 @@ impl Listing {
         self.data
     }
 
+    /// What the folder's working copy takes on a disk, at most: each entry a 4 KiB block, each
+    /// file's data in whole blocks, and 64 KiB for the scripts take6 may write into the copy.
+    /// The disk limit (`disk_mib`) is what a working copy may hold beyond this, over its life.
+    pub fn footprint(&self) -> u64 {
+        const BLOCK: u64 = 4096;
+        let entries = self.entries.len() as u64 + self.links.len() as u64;
+        let data: u64 = self
+            .entries
+            .iter()
+            .map(|e| match e.kind {
+                Kind::File { size, .. } => size.div_ceil(BLOCK) * BLOCK,
+                _ => 0,
+            })
+            .sum();
+        entries * BLOCK + data + 64 * 1024
+    }
+
     /// SHA-256 over every file and symlink, in path order: its relative path, whether it is
     /// executable, and its bytes (a link: its text). A file with holes is hashed as its size
     /// and its data runs with their offsets, so a sparse file costs what its data costs.

@@ -643,7 +643,7 @@ fn a_warm_sandbox_starts_each_game_fresh_and_leaves_nothing_of_the_last() {
     )
     .unwrap();
     fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
-    sandbox.prepare_workdir(tmp.path()).unwrap();
+    sandbox.prepare_workdir(tmp.path(), 0).unwrap();
     let mut warm = Warm::start(
         &sandbox,
         Path::new(env!("CARGO_BIN_EXE_take6")),

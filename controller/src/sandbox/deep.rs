@@ -21,12 +21,30 @@ use nix::fcntl::{AtFlags, OFlag, openat, readlinkat};
 use nix::sys::stat::{FchmodatFlags, FileStat, Mode, SFlag, fchmod, fchmodat, fstatat, mkdirat};
 use nix::unistd::{Gid, Uid, UnlinkatFlags, fchownat, linkat, symlinkat, unlinkat};
 
-/// How many files with several names the copy remembers, to link their other names instead of
-/// copying them again (a million names of one file must not become a million copies).
-const LINKED_MAX: usize = 256;
+/// How many bytes of paths the copy remembers, of files with several names whose other names it
+/// has not met yet, to link those names to the first copy instead of copying the data again. A
+/// path is forgotten once the file's last name is linked, so the memory is bounded whatever the
+/// number of names; the names of a file met when the memory was full are copied as files of
+/// their own, each counted against the copy's budget.
+const LINKED_BYTES: usize = 4 << 20;
 
-/// A special file (FIFO, socket, device) left out of a copy: its path and kind.
+/// The longest path remembered for linking (linked by its path from the copy's root, well
+/// within the kernel's 4,096 bytes).
+const LINKED_PATH_MAX: usize = 2048;
+
+/// A folder with more names than this, or a tree with more names of files with several names,
+/// is copied into a new image by descriptors through a mount: `mkfs.ext4 -d` takes time in the
+/// square of a folder's names (10,000 names in one folder 3 s, 20,000 10 s) and of the names of
+/// linked files, the kernel's indexed folders do not.
+pub const WIDE: u64 = 2000;
+
+/// An entry left out of a copy: its path, and why (a clause after its name: "is a FIFO (named
+/// pipe)").
 pub type LeftOut = (PathBuf, &'static str);
+
+/// Why an entry was left out of a copy back.
+pub const PAST_THE_CAP: &str = "would take the working copy past the disk limit (its bot's own \
+                                files and --disk-mib)";
 
 fn io(e: Errno) -> std::io::Error {
     std::io::Error::from(e)
@@ -72,19 +90,53 @@ struct Level {
     mode: u32,
 }
 
+/// A file with several names copied already: where its copy is (relative to the copy's root)
+/// and how many of its names are still to be met.
+struct Linked {
+    path: PathBuf,
+    left: u64,
+}
+
 /// How [`copy_into`] copies regular files: their owner, the files with several names copied
-/// so far (to link their other names), a buffer for the data.
+/// so far (to link their other names), the bytes the copy may still write, a buffer.
 struct Files {
     uid: Option<Uid>,
     gid: Option<Gid>,
-    linked: std::collections::HashMap<(u64, u64), OwnedFd>,
+    /// The copy's root, which remembered paths are relative to.
+    root: OwnedFd,
+    linked: std::collections::HashMap<(u64, u64), Linked>,
+    /// Bytes of the paths in `linked`.
+    linked_bytes: usize,
+    /// Bytes the copy may still write (allocated, as [`measure`] counts them); `None`: any.
+    budget: Option<u64>,
     buf: Vec<u8>,
 }
 
+/// What an entry takes on a disk, as [`measure`] counts it.
+fn cost(st: &FileStat) -> u64 {
+    u64::try_from(st.st_blocks).unwrap_or(0) * 512
+}
+
 impl Files {
-    /// Copies the regular file `name` of `src` (`st` its status, `rel` its path for errors)
+    /// Takes what the entry `st` costs from the budget; false (and nothing taken) if it does
+    /// not fit.
+    fn charge(&mut self, st: &FileStat) -> bool {
+        match &mut self.budget {
+            None => true,
+            Some(left) => match left.checked_sub(cost(st)) {
+                Some(rest) => {
+                    *left = rest;
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+
+    /// Copies the regular file `name` of `src` (`st` its status, `rel` its path from the root)
     /// into `dst`, its mode kept, owned by the copy's owner: its data, holes kept, or, for a
-    /// file with several names one of which was copied already, a link to that copy.
+    /// file with several names one of which was copied already, a link to that copy. Returns
+    /// why it was left out instead, if it was.
     fn copy(
         &mut self,
         src: &OwnedFd,
@@ -92,13 +144,23 @@ impl Files {
         name: &std::ffi::OsStr,
         st: &FileStat,
         rel: &Path,
-    ) -> std::io::Result<()> {
+    ) -> std::io::Result<Option<&'static str>> {
         let key = (st.st_dev, st.st_ino);
         if st.st_nlink > 1
-            && let Some(first) = self.linked.get(&key)
+            && let Some(first) = self.linked.get_mut(&key)
         {
-            // Another name of a file copied already (root may link by descriptor).
-            return linkat(first, "", dst, name, AtFlags::AT_EMPTY_PATH).map_err(io);
+            // Another name of a file copied already: linked by the first copy's path,
+            // through folders this copy made (no link of the bot's among them).
+            linkat(&self.root, &first.path, dst, name, AtFlags::empty()).map_err(io)?;
+            first.left = first.left.saturating_sub(1);
+            if first.left == 0 {
+                let done = self.linked.remove(&key).expect("there");
+                self.linked_bytes -= done.path.as_os_str().len();
+            }
+            return Ok(None);
+        }
+        if !self.charge(st) {
+            return Ok(Some(PAST_THE_CAP));
         }
         let input = openat(
             src,
@@ -120,24 +182,46 @@ impl Files {
         crate::folder::copy_data(&input, &output, size, &mut self.buf, rel)?;
         fchmod(&output, Mode::from_bits_truncate(st.st_mode & 0o7777)).map_err(io)?;
         nix::unistd::fchown(&output, self.uid, self.gid).map_err(io)?;
-        if st.st_nlink > 1 && self.linked.len() < LINKED_MAX {
-            self.linked.insert(key, output.into());
+        if st.st_nlink > 1 {
+            self.remember(key, rel, st.st_nlink - 1);
         }
-        Ok(())
+        Ok(None)
+    }
+
+    /// Remembers where the first name of a file with several names was copied, if the memory
+    /// allows (if not, its other names are copied as files of their own, each counted).
+    fn remember(&mut self, key: (u64, u64), rel: &Path, left: u64) {
+        let len = rel.as_os_str().len();
+        if len <= LINKED_PATH_MAX && self.linked_bytes + len <= LINKED_BYTES {
+            self.linked_bytes += len;
+            let path = rel.to_path_buf();
+            self.linked.insert(key, Linked { path, left });
+        }
     }
 }
 
 /// Copies the folder `from` (its files, folders and symlinks, modes kept) into the new folder
 /// `to`, every entry owned by `owner`, files with several names linked once copied. Special
-/// files are left out and returned.
-pub fn copy_tree(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<LeftOut>> {
+/// files are left out and returned, and so is every entry that would take what the copy writes
+/// (counted as [`measure`] counts it) past `budget`, when there is one.
+pub fn copy_tree(
+    from: &Path,
+    to: &Path,
+    owner: u32,
+    budget: Option<u64>,
+) -> std::io::Result<Vec<LeftOut>> {
     std::fs::create_dir(to)?;
-    copy_into(from, to, owner)
+    copy_into(from, to, owner, budget)
 }
 
 /// [`copy_tree`] into the existing folder `to` (the root of a new file system, say), which
 /// takes `from`'s mode and `owner`; `to` must not hold any of `from`'s names.
-pub fn copy_into(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<LeftOut>> {
+pub fn copy_into(
+    from: &Path,
+    to: &Path,
+    owner: u32,
+    budget: Option<u64>,
+) -> std::io::Result<Vec<LeftOut>> {
     let (uid, gid) = (Some(Uid::from_raw(owner)), Some(Gid::from_raw(owner)));
     let root_mode = std::fs::symlink_metadata(from)?.permissions();
     let mut src = open_dir(nix::fcntl::AT_FDCWD, from.as_os_str())?;
@@ -147,7 +231,10 @@ pub fn copy_into(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<Left
     let mut files = Files {
         uid,
         gid,
+        root: open_dir(&dst, std::ffi::OsStr::new("."))?,
         linked: Default::default(),
+        linked_bytes: 0,
+        budget,
         buf: vec![0u8; 1 << 16],
     };
     let mut stack = vec![Level {
@@ -169,17 +256,21 @@ pub fn copy_into(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<Left
         };
         let st = stat(&src, &name)?;
         let rel = stack.last().expect("not empty").rel.join(&name);
+        let chown = |dst: &OwnedFd| {
+            fchownat(
+                dst,
+                name.as_os_str(),
+                uid,
+                gid,
+                AtFlags::AT_SYMLINK_NOFOLLOW,
+            )
+            .map_err(io)
+        };
         match kind(&st) {
+            SFlag::S_IFDIR if !files.charge(&st) => left_out.push((rel, PAST_THE_CAP)),
             SFlag::S_IFDIR => {
                 mkdirat(&dst, name.as_os_str(), Mode::from_bits_truncate(0o700)).map_err(io)?;
-                fchownat(
-                    &dst,
-                    name.as_os_str(),
-                    uid,
-                    gid,
-                    AtFlags::AT_SYMLINK_NOFOLLOW,
-                )
-                .map_err(io)?;
+                chown(&dst)?;
                 let child_src = open_dir(&src, &name)?;
                 let child_dst = open_dir(&dst, &name)?;
                 stack.push(Level {
@@ -191,18 +282,16 @@ pub fn copy_into(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<Left
                 src = child_src;
                 dst = child_dst;
             }
-            SFlag::S_IFREG => files.copy(&src, &dst, &name, &st, &rel)?,
+            SFlag::S_IFREG => {
+                if let Some(why) = files.copy(&src, &dst, &name, &st, &rel)? {
+                    left_out.push((rel, why));
+                }
+            }
+            SFlag::S_IFLNK if !files.charge(&st) => left_out.push((rel, PAST_THE_CAP)),
             SFlag::S_IFLNK => {
                 let target = readlinkat(&src, name.as_os_str()).map_err(io)?;
                 symlinkat(target.as_os_str(), &dst, name.as_os_str()).map_err(io)?;
-                fchownat(
-                    &dst,
-                    name.as_os_str(),
-                    uid,
-                    gid,
-                    AtFlags::AT_SYMLINK_NOFOLLOW,
-                )
-                .map_err(io)?;
+                chown(&dst)?;
             }
             other => left_out.push((rel, special(other))),
         }
@@ -210,13 +299,51 @@ pub fn copy_into(from: &Path, to: &Path, owner: u32) -> std::io::Result<Vec<Left
     Ok(left_out)
 }
 
+/// Bytes allocated below the folder `path` (a file's once, whatever its number of names), its
+/// entries, the most names in one of its folders and the names of its files with several
+/// names: what its image holds, and what making it costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Shape {
+    pub bytes: u64,
+    pub entries: u64,
+    pub widest: u64,
+    pub linked: u64,
+}
+
+/// The [`Shape`] of the folder `path`, whatever its depth, without following links.
+pub fn shape(path: &Path) -> std::io::Result<Shape> {
+    let mut shape = Shape::default();
+    // Names per folder, by the folder's inode.
+    let mut widths: std::collections::HashMap<(u64, u64), u64> = Default::default();
+    // Files with several names met so far: their blocks count once, as a copy writes them.
+    let mut linked: std::collections::HashSet<(u64, u64)> = Default::default();
+    walk(path, |dir, _, st| {
+        shape.entries += 1;
+        if kind(st) == SFlag::S_IFREG && st.st_nlink > 1 {
+            shape.linked += 1;
+            if linked.insert((st.st_dev, st.st_ino)) {
+                shape.bytes += cost(st);
+            }
+        } else {
+            shape.bytes += cost(st);
+        }
+        let own = nix::sys::stat::fstat(dir).map_err(io)?;
+        let key = (own.st_dev, own.st_ino);
+        let width = widths.entry(key).or_default();
+        *width += 1;
+        shape.widest = shape.widest.max(*width);
+        Ok(())
+    })?;
+    Ok(shape)
+}
+
 fn special(kind: SFlag) -> &'static str {
     match kind {
-        SFlag::S_IFIFO => "FIFO (named pipe)",
-        SFlag::S_IFSOCK => "socket",
-        SFlag::S_IFCHR => "character device",
-        SFlag::S_IFBLK => "block device",
-        _ => "special file",
+        SFlag::S_IFIFO => "is a FIFO (named pipe)",
+        SFlag::S_IFSOCK => "is a socket",
+        SFlag::S_IFCHR => "is a character device",
+        SFlag::S_IFBLK => "is a block device",
+        _ => "is a special file",
     }
 }
 
@@ -368,6 +495,34 @@ mod tests {
     }
 
     #[test]
+    fn links_come_back_as_links_and_a_copy_writes_no_more_than_its_budget() {
+        use std::os::unix::fs::MetadataExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let (from, to) = (tmp.path().join("from"), tmp.path().join("to"));
+        std::fs::create_dir_all(from.join("a")).unwrap();
+        std::fs::create_dir_all(from.join("b")).unwrap();
+        std::fs::write(from.join("a/one"), vec![1u8; 64 << 10]).unwrap();
+        for name in ["b/one", "b/two", "c"] {
+            std::fs::hard_link(from.join("a/one"), from.join(name)).unwrap();
+        }
+        std::fs::write(from.join("z-big"), vec![2u8; 1 << 20]).unwrap();
+        let shape = shape(&from).unwrap();
+        // The linked file's blocks once: its 64 KiB, the big file and the two folders.
+        let blocks = |p: &str| std::fs::symlink_metadata(from.join(p)).unwrap().blocks() * 512;
+        let once = blocks("a/one") + blocks("z-big") + blocks("a") + blocks("b");
+        assert_eq!((shape.bytes, shape.entries, shape.linked), (once, 7, 4));
+        assert_eq!(shape.widest, 4);
+        // Room for everything but the big file.
+        let left = copy_tree(&from, &to, 4242, Some(once - blocks("z-big"))).unwrap();
+        assert_eq!(left, vec![(PathBuf::from("z-big"), PAST_THE_CAP)]);
+        let first = std::fs::metadata(to.join("a/one")).unwrap();
+        assert_eq!(first.nlink(), 4);
+        for name in ["b/one", "b/two", "c"] {
+            assert_eq!(std::fs::metadata(to.join(name)).unwrap().ino(), first.ino());
+        }
+    }
+
+    #[test]
     fn a_tree_3000_deep_is_copied_chowned_and_removed() {
         let tmp = tempfile::tempdir().unwrap();
         let (from, to) = (tmp.path().join("from"), tmp.path().join("to"));
@@ -376,8 +531,11 @@ mod tests {
         // A FIFO is left out, and said.
         nix::unistd::mkfifo(&from.join("pipe"), Mode::from_bits_truncate(0o600)).unwrap();
         std::fs::set_permissions(&from, std::fs::Permissions::from_mode(0o751)).unwrap();
-        let left = copy_tree(&from, &to, 4242).unwrap();
-        assert_eq!(left, vec![(PathBuf::from("pipe"), "FIFO (named pipe)")]);
+        let left = copy_tree(&from, &to, 4242, None).unwrap();
+        assert_eq!(
+            left,
+            vec![(PathBuf::from("pipe"), "is a FIFO (named pipe)")]
+        );
         assert_eq!(
             bottom(&to, 3000),
             ("deep".into(), 0o640, "bottom.txt".into())

@@ -14,7 +14,7 @@
 //! ([`super::loopdev`]), with `mount` as the fallback where those are refused. This module
 //! decides sizes and order.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -90,6 +90,9 @@ pub(super) struct Images {
     /// made, so that the end waits for images being made.
     closed: RwLock<bool>,
     mounted: Mutex<HashSet<PathBuf>>,
+    /// What each mounted working copy may hold over its life: its bot's own files and the disk
+    /// limit. Its copy back writes no more than that to the host.
+    rooms: Mutex<HashMap<PathBuf, u64>>,
 }
 
 impl Images {
@@ -113,6 +116,7 @@ impl Images {
             disk_bytes: MIB,
             closed: RwLock::new(false),
             mounted: Mutex::new(HashSet::new()),
+            rooms: Mutex::default(),
         };
         let trial = std::env::temp_dir().join(format!("take6-disk-probe-{}", std::process::id()));
         let dir = trial.join("work");
@@ -120,10 +124,11 @@ impl Images {
         // Made, mounted and unmounted: what needs the machine's support. Copying back is
         // plain copies and renames, not tried (it took as long again, before every series).
         let result = fs::create_dir_all(&probe)
-            .and_then(|()| images.make(&probe))
-            .and_then(|()| super::loopdev::unmount(&probe));
+            .and_then(|_| images.make(&probe, 0))
+            .and_then(|_| super::loopdev::unmount(&probe));
         let _ = fs::remove_dir_all(&trial);
         images.mounted = Mutex::default();
+        images.rooms = Mutex::default();
         images.disk_bytes = disk_bytes;
         result.map_err(|e| {
             format!(
@@ -143,20 +148,27 @@ impl Images {
     }
 
     /// Makes the image of the prepared working copy `workdir` (its files, modes and owner),
-    /// with room for the disk limit, and mounts it there in place of the folder's content.
-    /// `mkfs.ext4 -d` copies the folder into the image, with no mount; a folder it cannot
-    /// copy (it aborts on a tree a few thousand folders deep, which a bot may have left before
-    /// a `--resume`) goes into an empty image mounted beside it, by descriptors. Only a filled
-    /// image gets its name, so a controller killed meanwhile leaves the folder the truth.
-    pub(super) fn make(&self, workdir: &Path) -> io::Result<()> {
+    /// with room for what is left of the disk limit over the copy's life (`own`: its bot's own
+    /// files, which the limit comes on top of), and mounts it there in place of the folder's
+    /// content. Returns the bytes the copy holds; a copy holding more than `own` and the limit
+    /// already is refused ([`super::within_cap`]). `mkfs.ext4 -d` copies the folder into the
+    /// image, with no mount; a folder it cannot copy (it aborts on a tree a few thousand
+    /// folders deep, which a bot may have left before a `--resume`), or would copy in time
+    /// past linear (a folder of more than [`super::deep::WIDE`] names, or as many names of
+    /// files with several names), goes into an empty image mounted beside it, by descriptors.
+    /// Only a filled image gets its name, so a controller killed meanwhile leaves the folder
+    /// the truth.
+    pub(super) fn make(&self, workdir: &Path, own: u64) -> io::Result<u64> {
         let closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
         if *closed {
             return Err(io::Error::other("the series is ending"));
         }
         let start = std::time::Instant::now();
         let root = fs::symlink_metadata(workdir)?;
-        let (bytes, entries) = super::deep::measure(workdir)?;
-        let (size, inodes) = geometry(bytes, entries, self.disk_bytes);
+        let shape = super::deep::shape(workdir)?;
+        let room = own.saturating_add(self.disk_bytes);
+        super::within_cap(workdir, shape.bytes, own, self.disk_bytes)?;
+        let (size, inodes) = geometry(shape.bytes, shape.entries, room - shape.bytes);
         let image = image_of(workdir);
         let (part, staging) = (in_images(workdir, "part"), in_images(workdir, "in"));
         fs::create_dir_all(image.parent().expect("in a folder"))?;
@@ -181,7 +193,20 @@ impl Images {
         // namespace, keep its file system alive there unwritten, and the image mounted next
         // would be found empty. Only a tree mkfs cannot copy (`-d` aborts a few thousand
         // folders deep) is filled through a mount, synced to the image before it is unmounted.
-        let filled = mkfs(Some(workdir)).or_else(|e| {
+        let wide = shape.widest.max(shape.linked) > super::deep::WIDE;
+        let by_mkfs = if wide {
+            tracing::info!(
+                "{}: a folder of {} names, {} names of files with several names: filling the \
+                 image by descriptors",
+                workdir.display(),
+                shape.widest,
+                shape.linked
+            );
+            Err(io::Error::other("too many names for mkfs.ext4 -d"))
+        } else {
+            mkfs(Some(workdir))
+        };
+        let filled = by_mkfs.or_else(|e| {
             // mkfs's error may name the bot's files: untrusted text.
             tracing::info!(
                 "{}: mkfs.ext4 -d could not copy the folder ({}); filling the image by \
@@ -208,6 +233,10 @@ impl Images {
             let _ = fs::remove_file(&image);
             return Err(e);
         }
+        self.rooms
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(workdir.to_path_buf(), room);
         // The mounted root as the folder was.
         std::os::unix::fs::lchown(workdir, Some(root.uid()), Some(root.gid()))?;
         fs::set_permissions(workdir, fs::Permissions::from_mode(root.mode() & 0o7777))?;
@@ -217,14 +246,14 @@ impl Images {
             size / MIB,
             start.elapsed().as_millis()
         );
-        Ok(())
+        Ok(shape.bytes)
     }
 
     /// Mounts the new, empty image `part` on `staging`, copies the folder `workdir` into it
     /// (every entry owned by `owner`) and unmounts it.
     fn fill(&self, part: &Path, staging: &Path, workdir: &Path, owner: u32) -> io::Result<()> {
         self.attach(part, staging)?;
-        let copied = super::deep::copy_into(workdir, staging, owner);
+        let copied = super::deep::copy_into(workdir, staging, owner, None);
         // Everything on the image before the mount goes, wherever else the mount is held.
         let synced = fs::File::open(staging).and_then(|d| {
             nix::unistd::syncfs(std::os::fd::AsFd::as_fd(&d)).map_err(io::Error::from)
@@ -236,8 +265,9 @@ impl Images {
     }
 
     /// Mounts the image of `workdir` again after the controller died (it holds the working
-    /// copy then), checking it first unless it is in use.
-    pub(super) fn reopen(&self, workdir: &Path) -> io::Result<()> {
+    /// copy then), checking it first unless it is in use. `own` as for [`Images::make`];
+    /// returns the bytes the copy holds.
+    pub(super) fn reopen(&self, workdir: &Path, own: u64) -> io::Result<u64> {
         let image = image_of(workdir);
         let closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
         if *closed {
@@ -264,7 +294,12 @@ impl Images {
         // What a half-finished copy back left in the folder: the image is the truth.
         super::deep::remove_tree(workdir)?;
         fs::create_dir(workdir)?;
-        self.mount(&image, workdir)
+        self.mount(&image, workdir)?;
+        self.rooms
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(workdir.to_path_buf(), own.saturating_add(self.disk_bytes));
+        Ok(super::deep::shape(workdir)?.bytes)
     }
 
     /// Whether a loop device still holds `image` (a dying controller's mount, not yet gone).
@@ -368,14 +403,24 @@ impl Images {
     }
 
     /// Copies the mounted working copy to a folder beside it, unmounts it, puts the copy in
-    /// its place and deletes the image. Special files the bot made are left out, with a warning.
+    /// its place and deletes the image. What it writes to the host is at most the copy's room
+    /// (its bot's own files and the disk limit), whatever the names in it: a file's data once
+    /// for all its names. Special files the bot made, and what would pass the room, are left
+    /// out, with a warning.
     fn copy_back(&self, workdir: &Path) -> io::Result<()> {
         let start = std::time::Instant::now();
         let staging = in_images(workdir, "out");
         super::deep::remove_tree(&staging)?;
+        let room = self
+            .rooms
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(workdir)
+            .unwrap_or(self.disk_bytes);
         // By descriptors, whatever the depth of the folders the bot made.
         let owner = fs::symlink_metadata(workdir)?.uid();
-        warn_left_out(workdir, super::deep::copy_tree(workdir, &staging, owner)?);
+        let copied = super::deep::copy_tree(workdir, &staging, owner, Some(room))?;
+        warn_left_out(workdir, copied);
         // ext4's own folder, unless something was put there (e2fsck may).
         let _ = fs::remove_dir(staging.join("lost+found"));
         // If busy (a process of the bot not yet gone): detached now, freed when unused.
@@ -413,7 +458,7 @@ fn left_out_line(workdir: &Path, path: &Path, kind: &str) -> String {
     let mut line = workdir.as_os_str().as_bytes().to_vec();
     line.extend_from_slice(b": '");
     line.extend_from_slice(path.as_os_str().as_bytes());
-    line.extend_from_slice(format!("' is a {kind}; left out of the working copy").as_bytes());
+    line.extend_from_slice(format!("' {kind}; left out of the working copy").as_bytes());
     crate::untrusted::terminal_bytes(&line)
 }
 
@@ -490,7 +535,11 @@ mod tests {
         use std::os::unix::ffi::OsStrExt;
         let name = std::ffi::OsStr::from_bytes(b"d/p\r\x1b[2J\xe2\x80\xae\x0e\x0b\n\xff");
         assert_eq!(
-            left_out_line(Path::new("/r/work/b"), Path::new(name), "FIFO (named pipe)"),
+            left_out_line(
+                Path::new("/r/work/b"),
+                Path::new(name),
+                "is a FIFO (named pipe)"
+            ),
             "/r/work/b: 'd/p\\r\\x1b[2J\\u{202e}\\x0e\\x0b\\n\\xff' is a FIFO (named pipe); left \
              out of the working copy"
         );

@@ -230,8 +230,12 @@ pub struct Sandbox {
     bwrap: Option<Bwrap>,
     cgroups: Cgroups,
     report: Report,
-    /// Size of each working copy when it was first launched, to measure its growth.
+    /// Size of each working copy when it was first launched, less what it had written in
+    /// earlier runs (`spent`), to measure its growth over its life.
     baselines: Mutex<HashMap<PathBuf, u64>>,
+    /// What each working copy held beyond its bot's own files when this run took it: the part
+    /// of the disk limit spent in earlier runs of its version.
+    spent: Mutex<HashMap<PathBuf, u64>>,
     /// The uid each working copy's bot runs as (when the controller is root).
     uids: Uids,
     /// The bots' seccomp filters as bubblewrap reads them (empty without bubblewrap).
@@ -274,6 +278,7 @@ impl Sandbox {
                 why: Vec::new(),
             },
             baselines: Mutex::new(HashMap::new()),
+            spent: Mutex::default(),
             uids: Uids::default(),
             seccomp: Vec::new(),
             warm: None,
@@ -636,12 +641,19 @@ impl Sandbox {
         // A mounted image is measured in O(1); a folder is walked.
         let image = self.images.as_ref().is_some_and(|i| i.is_mounted(workdir));
         let used = tree::used_bytes(workdir, image);
+        let spent = self
+            .spent
+            .lock()
+            .expect("not poisoned")
+            .get(workdir)
+            .copied()
+            .unwrap_or(0);
         let base = *self
             .baselines
             .lock()
             .expect("not poisoned")
             .entry(workdir.to_path_buf())
-            .or_insert(used);
+            .or_insert(used.saturating_sub(spent));
         if used > base + (self.limits.disk_mib << 20) {
             return Err(SpawnError::Breach(Breach::Disk {
                 mib: self.limits.disk_mib,
@@ -678,27 +690,46 @@ impl Sandbox {
         self.limits
     }
 
-    /// Makes a fresh working copy usable by the sandboxed bot: owned by the unprivileged user
-    /// it runs as, so that it can write there (and nowhere else); with the disk cap, the copy
-    /// becomes a disk image mounted in its place, until [`Sandbox::release_workdirs`].
-    pub fn prepare_workdir(&self, dir: &Path) -> io::Result<()> {
+    /// Makes a working copy usable by the sandboxed bot: owned by the unprivileged user it runs
+    /// as, so that it can write there (and nowhere else); with the disk cap, the copy becomes a
+    /// disk image mounted in its place, until [`Sandbox::release_workdirs`]. `own` is what its
+    /// bot's own files take ([`crate::folder::Listing::footprint`]): the disk limit holds for
+    /// what the copy holds beyond them over its whole life, kept storage included, so a copy
+    /// already holding more is refused (an error of kind `QuotaExceeded` saying so).
+    pub fn prepare_workdir(&self, dir: &Path, own: u64) -> io::Result<()> {
         if let Some((_, Identity::Setpriv(_), _)) = &self.bwrap {
             deep::chown_tree(dir, self.uids.of(dir))?;
         }
-        match &self.images {
-            Some(images) => images.make(dir),
-            None => Ok(()),
-        }
+        let held = match &self.images {
+            Some(images) => images.make(dir, own)?,
+            None if self.mode != Mode::None => {
+                let held = deep::shape(dir)?.bytes;
+                within_cap(dir, held, own, self.limits.disk_mib << 20)?;
+                held
+            }
+            None => own,
+        };
+        self.spend(dir, held, own);
+        Ok(())
+    }
+
+    /// Remembers what the working copy `dir` holds beyond its bot's own files.
+    fn spend(&self, dir: &Path, held: u64, own: u64) {
+        self.spent
+            .lock()
+            .expect("not poisoned")
+            .insert(dir.to_path_buf(), held.saturating_sub(own));
     }
 
     /// Makes a resumed series' kept working copy usable again: its disk image mounted again
     /// when there is one (it holds the working copy after a crash), else as
     /// [`Sandbox::prepare_workdir`] does.
-    pub fn resume_workdir(&self, dir: &Path) -> io::Result<()> {
+    pub fn resume_workdir(&self, dir: &Path, own: u64) -> io::Result<()> {
         let image = image_of(dir);
         match &self.images {
             Some(images) if image.is_file() => {
-                images.reopen(dir)?;
+                let held = images.reopen(dir, own)?;
+                self.spend(dir, held, own);
                 // Its bot's uid in this run may not be the one of the run that made it.
                 match &self.bwrap {
                     Some((_, Identity::Setpriv(_), _)) => deep::chown_tree(dir, self.uids.of(dir)),
@@ -710,7 +741,7 @@ impl Sandbox {
                  mount (run as root with /dev/loop-control and e2fsprogs installed)",
                 image.display()
             ))),
-            _ => self.prepare_workdir(dir),
+            _ => self.prepare_workdir(dir, own),
         }
     }
 
@@ -1038,6 +1069,27 @@ pub fn close_inherited_on_exec() {
         let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
         let _ = fcntl(borrowed, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC));
     }
+}
+
+/// Refuses the working copy `dir` when it holds (`held` bytes) more than its bot's own files
+/// (`own`) and the disk limit (`cap`) together: storage kept from earlier runs counts.
+pub(crate) fn within_cap(dir: &Path, held: u64, own: u64, cap: u64) -> io::Result<()> {
+    if held <= own.saturating_add(cap) {
+        return Ok(());
+    }
+    let mib = |b: u64| b as f64 / (1 << 20) as f64;
+    Err(io::Error::new(
+        io::ErrorKind::QuotaExceeded,
+        format!(
+            "the working copy {} holds {:.1} MiB, more than its bot's own files ({:.1} MiB) and \
+             the disk limit ({} MiB) together, which it may hold over its whole life (storage \
+             kept by an older take6 may): remove what it does not need from it, or wipe it",
+            dir.display(),
+            mib(held),
+            mib(own),
+            cap >> 20
+        ),
+    ))
 }
 
 #[cfg(test)]

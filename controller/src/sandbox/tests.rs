@@ -11,7 +11,7 @@ fn workdir(sandbox: &Sandbox, body: &str) -> tempfile::TempDir {
     let launch = dir.path().join("launch");
     std::fs::write(&launch, format!("#!/bin/sh\n{body}\n")).unwrap();
     std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
-    sandbox.prepare_workdir(dir.path()).unwrap();
+    sandbox.prepare_workdir(dir.path(), 0).unwrap();
     dir
 }
 

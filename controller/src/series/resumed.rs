@@ -196,7 +196,18 @@ async fn workdirs_and_game(
     bots: &[Entrant],
 ) -> Result<(), SeriesError> {
     for (bot, _) in bots {
-        sandbox.resume_workdir(&bot.workdir).map_err(|e| {
+        // The disk limit counts from the bot's own files (its folder, unchanged since the
+        // series began: checked before).
+        let own = crate::folder::scan(&bot.source, settings.max_bot_bytes())
+            .map(|listing| listing.footprint())
+            .map_err(|e| {
+                SeriesError::Refused(format!(
+                    "bot {}: cannot read its folder {} ({e})",
+                    bot.name,
+                    bot.source.display()
+                ))
+            })?;
+        sandbox.resume_workdir(&bot.workdir, own).map_err(|e| {
             SeriesError::Refused(format!(
                 "bot {}: its working copy {} cannot be used: {e}",
                 bot.name,
