@@ -42,6 +42,27 @@ pub struct Options {
     pub players: Option<usize>,
     pub rounds: Option<u32>,
     pub top: Option<usize>,
+    /// Where the bots came from, as league.toml records it (see [`LeagueManifest::bots`]).
+    pub bots: String,
+    /// `--withdraw`: bots of the league whose folders are gone may leave it.
+    pub withdraw: bool,
+}
+
+/// `--bots` as a league records it: a repository as given, a folder by its absolute path.
+pub fn bots_source(bots: &std::path::Path) -> String {
+    match crate::repo::parse(bots) {
+        Some(_) => bots.display().to_string(),
+        None => std::path::absolute(bots)
+            .unwrap_or_else(|_| bots.to_path_buf())
+            .display()
+            .to_string(),
+    }
+}
+
+/// The bots a league records, for a run that gives no `--bots`: `None` for a new league or
+/// one made before leagues recorded them.
+pub fn recorded_bots(dir: &std::path::Path) -> Result<Option<String>, SeriesError> {
+    Ok(LeagueManifest::read(dir)?.and_then(|m| m.bots))
 }
 
 /// How a run ended.
@@ -146,7 +167,22 @@ pub async fn run(
         reporter::cut_torn(&games, torn)?;
     }
     let mut records = std::mem::take(&mut *collected.lock().expect("not poisoned"));
-    let first = join(&mut manifest, &lineup, &reporter.state().done);
+    let (first, changes) = join(&mut manifest, &lineup, &reporter.state().done);
+    if !changes.left.is_empty() && !opts.withdraw {
+        return Err(SeriesError::Refused(format!(
+            "{} of the league {} not in {}: {}; they would leave the league (and their private \
+             storage be wiped). Give --bots with the folder that holds them, or --withdraw to \
+             let them leave (league {})",
+            crate::names::count(changes.left.len() as u64, "bot"),
+            if changes.left.len() == 1 { "is" } else { "are" },
+            settings.bots.display(),
+            changes.left.join(", "),
+            dir.path.display()
+        )));
+    }
+    if let Some(line) = changes.line() {
+        eprintln!("take6: {line}");
+    }
     keep_storage(&mut manifest, &lineup, &dir)?;
     manifest.runs += 1;
     manifest.skipped = lineup
@@ -401,6 +437,7 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
         chooser: super::manifest::CHOOSER,
         game: settings.game.spec(),
         game_hash: settings.game.content_hash().ok().flatten(),
+        bots: Some(opts.bots.clone()),
         seed: settings.seed,
         players: settings.players,
         rounds: settings.rounds,
@@ -424,7 +461,7 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
 
 /// An existing league continued: what fixes its choices may not change.
 fn accept(
-    m: LeagueManifest,
+    mut m: LeagueManifest,
     settings: &Settings,
     opts: &Options,
 ) -> Result<LeagueManifest, SeriesError> {
@@ -498,6 +535,7 @@ fn accept(
             m.top
         ));
     }
+    m.bots = Some(opts.bots.clone());
     Ok(m)
 }
 
@@ -515,15 +553,44 @@ fn rules_of(m: &LeagueManifest, settings: &Settings) -> Rules {
     }
 }
 
+/// Who joined, changed, came back or left at the start of a run (version keys, shown inert).
+#[derive(Debug, Default)]
+struct Changes {
+    joined: Vec<String>,
+    changed: Vec<String>,
+    back: Vec<String>,
+    left: Vec<String>,
+}
+
+impl Changes {
+    /// The line said at the start of a run, when anything changed.
+    fn line(&self) -> Option<String> {
+        let parts: Vec<String> = [
+            ("joined", &self.joined),
+            ("new versions", &self.changed),
+            ("back as they were", &self.back),
+            ("left", &self.left),
+        ]
+        .iter()
+        .filter(|(_, who)| !who.is_empty())
+        .map(|(what, who)| format!("{what}: {}", who.join(", ")))
+        .collect();
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
 /// Compares the bots found with the league's versions: a new folder joins as version 1, a
-/// changed one becomes a new version, a folder gone leaves. Returns the batch to play first:
-/// the one under way when nothing changed, else the next; a batch under way when the field
-/// changed is closed.
+/// changed one becomes a new version, a folder gone leaves, and one back with the content of
+/// its last version is that version again. Returns the batch to play first (the one under way
+/// when nothing changed, else the next; a batch under way when the field changed is closed)
+/// and who joined, changed, came back or left.
 fn join(
     manifest: &mut LeagueManifest,
     lineup: &Lineup,
     done: &crate::series::reporter::GameSet,
-) -> u64 {
+) -> (u64, Changes) {
+    let mut changes = Changes::default();
+    let shown = |key: String| crate::untrusted::terminal(&key);
     let b = manifest.batches;
     let size = manifest.batch as u64;
     let under_way = b
@@ -533,6 +600,12 @@ fn join(
     let start = b * size;
     let mut members = Vec::new();
     for (bot, _) in &lineup.bots {
+        let back_as_it_was = manifest
+            .versions
+            .iter()
+            .rev()
+            .find(|v| v.name == bot.name)
+            .is_some_and(|v| v.hash == bot.hash);
         let current = manifest
             .versions
             .iter_mut()
@@ -550,7 +623,20 @@ fn join(
                     until_game: None,
                 };
                 manifest.versions.push(next.clone());
+                changes.changed.push(shown(next.key()));
                 next
+            }
+            // Back with the content its last version had: that version plays on.
+            None if back_as_it_was => {
+                let v = manifest
+                    .versions
+                    .iter_mut()
+                    .rev()
+                    .find(|v| v.name == bot.name)
+                    .expect("found just above");
+                v.until_game = None;
+                changes.back.push(shown(v.key()));
+                v.clone()
             }
             None => {
                 let version = 1 + manifest
@@ -566,6 +652,10 @@ fn join(
                     until_game: None,
                 };
                 manifest.versions.push(next.clone());
+                match version {
+                    1 => changes.joined.push(shown(next.key())),
+                    _ => changes.changed.push(shown(next.key())),
+                }
                 next
             }
         };
@@ -581,11 +671,12 @@ fn join(
         let skipped = lineup.skipped.iter().any(|s| s.name == v.name);
         if !skipped && !lineup.bots.iter().any(|(b, _)| b.name == v.name) {
             v.until_game = Some(start);
+            changes.left.push(shown(v.key()));
         }
     }
     members.sort();
     if manifest.fields.last().is_some_and(|f| f.members == members) {
-        return under_way.unwrap_or(b);
+        return (under_way.unwrap_or(b), changes);
     }
     if let Some(p) = under_way {
         manifest.closed.push(p);
@@ -594,7 +685,7 @@ fn join(
         from_batch: b,
         members,
     });
-    b
+    (b, changes)
 }
 
 /// Records the working copy of every bot in the lineup as its version's private storage, and
@@ -660,7 +751,10 @@ fn league_sinks(
         Box::new(GamesFile::new(dir.file(GAMES))),
         Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
         Box::new(progress),
-        Box::new(sinks::Console::new(bar, settings.place(), dir.path.clone())),
+        Box::new(
+            sinks::Console::new(bar, settings.place(), dir.path.clone())
+                .go_on(format!("take6 league --league {}", dir.path.display())),
+        ),
         Box::new(Collector(Arc::clone(collected))),
     ]
 }
