@@ -181,6 +181,9 @@ fn new_changed_and_removed_bots_between_runs() {
     fs::write(&launch, script).unwrap();
     let out = league(cwd, &flags);
     assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("joined: strict-default"), "{stderr}");
+    assert!(stderr.contains("new versions: lowest"), "{stderr}");
     let m = manifest(cwd);
     let versions = m["versions"].as_array().unwrap();
     let find = |name: &str, v: i64| {
@@ -215,9 +218,32 @@ fn new_changed_and_removed_bots_between_runs() {
             .iter()
             .all(|p| p.contains(&"strict-default".to_string()))
     );
-    // Removed: it leaves the board.
+    // Removed: the run is refused, naming it, until --withdraw says it is meant.
+    let kept = cwd.join("honest-kept");
+    copy_dir(&cwd.join("bots/honest"), &kept);
     fs::remove_dir_all(cwd.join("bots/honest")).unwrap();
-    assert_ok(&league(cwd, &flags));
+    let before = fs::read_to_string(folder(cwd).join("league.toml")).unwrap();
+    let out = league(cwd, &flags);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("honest") && stderr.contains("--withdraw"),
+        "{stderr}"
+    );
+    assert_eq!(
+        fs::read_to_string(folder(cwd).join("league.toml")).unwrap(),
+        before
+    );
+    assert!(folder(cwd).join("work/honest").exists(), "nothing wiped");
+    let mut withdraw = flags.to_vec();
+    withdraw.push("--withdraw");
+    let out = league(cwd, &withdraw);
+    assert_ok(&out);
+    assert!(
+        text(&out.stderr).contains("left: honest"),
+        "{}",
+        text(&out.stderr)
+    );
     let m = manifest(cwd);
     let honest = m["versions"]
         .as_array()
@@ -237,6 +263,51 @@ fn new_changed_and_removed_bots_between_runs() {
             .iter()
             .filter(|(g, _)| **g >= 16)
             .all(|(_, (_, p, _))| !p.contains(&"honest".to_string()))
+    );
+    assert_verifies(cwd);
+    // Back with the content it had: the same version plays on, no second one. Run from
+    // elsewhere without --bots, as the interrupted line says: the league's own bots play.
+    copy_dir(&kept, &cwd.join("bots/honest"));
+    let elsewhere = tempfile::tempdir().unwrap();
+    fs::create_dir(elsewhere.path().join("bots")).unwrap();
+    let league_dir = folder(cwd);
+    let out = take6(
+        elsewhere.path(),
+        &[
+            &["league", "--league", league_dir.to_str().unwrap()][..],
+            &[
+                "--seed",
+                SEED,
+                "--first-reply-ms",
+                "10000",
+                "--reply-ms",
+                "5000",
+            ],
+            &flags,
+        ]
+        .concat(),
+    );
+    assert_ok(&out);
+    assert!(
+        text(&out.stderr).contains("back as they were: honest"),
+        "{}",
+        text(&out.stderr)
+    );
+    let m = manifest(cwd);
+    let honest: Vec<_> = m["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["name"].as_str() == Some("honest"))
+        .cloned()
+        .collect();
+    assert_eq!(honest.len(), 1, "{honest:?}");
+    assert!(honest[0].get("until_game").is_none(), "{honest:?}");
+    assert!(
+        games(cwd)
+            .iter()
+            .filter(|(g, _)| **g >= 24)
+            .any(|(_, (_, p, _))| p.contains(&"honest".to_string()))
     );
     assert_verifies(cwd);
 }
