@@ -153,6 +153,7 @@ pub async fn run(
         names,
         skipped,
         enough: Arc::default(),
+        bench: Arc::default(),
     };
     let collected = Arc::new(Mutex::new(Vec::new()));
     let mut reporter = Reporter::new(

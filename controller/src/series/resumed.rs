@@ -111,6 +111,7 @@ pub async fn resume(
         names,
         skipped,
         enough: Arc::default(),
+        bench: Arc::default(),
     };
     let mut reporter = reporter(&settings, dir, manifest, &lineup, bar);
     let games = dir.file(GAMES);

@@ -100,6 +100,7 @@ pub async fn run(
         names,
         skipped,
         enough: Arc::default(),
+        bench: Arc::default(),
     };
     dir.make_latest();
     let mut reporter = reporter(settings, dir, manifest, &lineup, bar);
@@ -323,6 +324,7 @@ pub(super) async fn run_builtins(
         names: Vec::new(),
         skipped: Vec::new(),
         enough: Arc::default(),
+        bench: Arc::default(),
     };
     dir.make_latest();
     let reporter = reporter(settings, dir, manifest, &lineup, bar);

@@ -279,6 +279,25 @@ fn early_stop(top: usize, after: u64, lines: u64, still: bool) -> String {
     }
 }
 
+/// The bots that sat out games, benched after faulting in game after game: how many games,
+/// and that those seats were played as faults.
+fn benched(standings: &[record::Standing]) -> String {
+    let mut text = String::new();
+    for s in standings {
+        if let Some(&n) = s.fault_kinds.get(crate::player::BENCHED) {
+            text.push_str(&format!(
+                "\n{} sat out {}: benched after faults in {} games in a row, its seats were \
+                 played by a stand-in and scored as its faults (the reason, with the first \
+                 fault, is in games.jsonl and report.html)",
+                untrusted::terminal(&s.bot),
+                crate::names::count(n, "game"),
+                crate::series::bench::IN_A_ROW
+            ));
+        }
+    }
+    text
+}
+
 /// What the summary says under the table.
 pub enum Footer {
     /// After a series: games played of planned, status, seed and folder.
@@ -378,6 +397,7 @@ impl Sink for Summary {
                     ),
                 };
                 text.push_str(&void);
+                text.push_str(&benched(&standings));
                 match &self.footer {
                     Footer::Series { seed, dir } => text.push_str(&format!(
                         "{}{}",
