@@ -752,6 +752,54 @@ fn a_bot_skipped_for_a_run_keeps_its_version() {
     assert_verifies(cwd);
 }
 
+/// A league says how far its top pairs are: every few seconds while it plays, and at the end
+/// of a run that did not settle them, each pair's progress and the games still needed; a pair
+/// of identical bots looks tied. leaderboard.md and report.html say whether it is settled.
+#[test]
+fn a_league_says_how_far_its_top_pairs_are_and_whether_it_is_settled() {
+    let tmp = arena(&["first"]);
+    let cwd = tmp.path();
+    copy_dir(&fixtures().join("first"), &cwd.join("bots/twin"));
+    let out = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(cwd)
+        .args(["league", "--bots", "bots", "--seed", SEED, "--top", "1"])
+        .args([
+            "--players",
+            "2",
+            "--batch",
+            "4",
+            "--jobs",
+            "2",
+            "--games",
+            "80",
+        ])
+        .args(["--first-reply-ms", "10000", "--reply-ms", "5000"])
+        .env("TAKE6_PROGRESS_SECONDS", "0.01")
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("games, the top pairs: "),
+        "a line while it plays: {stderr}"
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("The top pairs after 80 games:"), "{stdout}");
+    assert!(
+        stdout.contains("look tied") && stdout.contains("twin") && stdout.contains("first"),
+        "the twins: {stdout}"
+    );
+    let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
+    assert!(
+        md.contains("Not settled yet: the last run's --games budget ran out"),
+        "{md}"
+    );
+    let html = fs::read_to_string(folder(cwd).join("report.html")).unwrap();
+    assert!(html.contains("Not settled yet") && html.contains("80 games in 1 runs"));
+}
+
 /// A league shows its progress as `take6 run` does: without a terminal, a line every few
 /// seconds (here every 0.05 s); with no `--games` it counts games with no length or ETA, with
 /// `--games N` it counts towards the run's N.

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 use super::manifest::{Benched, Field, LeagueManifest};
 use super::outputs;
 use super::plan::{self, Planned, Rules, Seat, Version};
+use super::settle;
 use crate::bots::Toolchains;
 use crate::config::Settings;
 use crate::record::GameRecord;
@@ -158,7 +159,7 @@ pub async fn run(
     let collected = Arc::new(Mutex::new(Vec::new()));
     let mut reporter = Reporter::new(
         &dir.id,
-        league_sinks((settings, opts), &dir, &collected, bar),
+        league_sinks((settings, opts), &dir, &collected, bar.clone()),
     );
     for s in &lineup.skipped {
         reporter.handle(&Event::BotSkipped(s))?;
@@ -186,6 +187,7 @@ pub async fn run(
     }
     keep_storage(&mut manifest, &lineup, &dir)?;
     manifest.runs += 1;
+    manifest.status = "playing".into();
     manifest.skipped = lineup
         .skipped
         .iter()
@@ -208,8 +210,9 @@ pub async fn run(
         lineup: &lineup,
         seats: &seats,
         dir: &dir,
+        bar: &bar,
     };
-    let (reporter, ended, played) = batches(
+    let (reporter, ended, played, pairs) = batches(
         &ctx,
         &mut manifest,
         reporter,
@@ -219,7 +222,7 @@ pub async fn run(
         stop.as_mut(),
     )
     .await?;
-    finish(&ctx, &mut manifest, reporter, &records, ended)?;
+    finish(&ctx, &mut manifest, reporter, &records, ended, &pairs)?;
     let _ = &sandbox;
     Ok(LeagueOutcome {
         dir: dir.path.clone(),
@@ -252,10 +255,84 @@ struct Ctx<'a> {
     lineup: &'a Lineup,
     seats: &'a [TableSeat],
     dir: &'a SeriesDir,
+    bar: &'a BarSlot,
+}
+
+/// Each top pair's progress, as the last batch chosen saw it.
+type Pairs = Vec<(String, String, settle::Progress)>;
+
+/// How far the top pairs are after `games`, one line each, for people.
+fn pair_lines(pairs: &Pairs, games: u64) -> Vec<String> {
+    pairs
+        .iter()
+        .map(|(upper, lower, p)| {
+            let (upper, lower) = (
+                crate::untrusted::terminal(upper),
+                crate::untrusted::terminal(lower),
+            );
+            match p {
+                settle::Progress::Settled => format!("{upper} above {lower}: settled"),
+                settle::Progress::Early => {
+                    format!("{upper} and {lower}: too few games together to say yet")
+                }
+                settle::Progress::Tied { z } => format!(
+                    "{upper} and {lower} look tied (z {z:.1} after {games} games): at this rate \
+                     they may never separate; stop with Ctrl-C or --games N, or begin a league \
+                     with a smaller --top"
+                ),
+                settle::Progress::Under { ratio, factor } => format!(
+                    "{upper} above {lower}: {:.0} % of the way, about {} more games at this rate",
+                    ratio * 100.0,
+                    more_games(*factor, games)
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The games still needed when `factor` times the information so far settles a pair.
+fn more_games(factor: f64, games: u64) -> u64 {
+    ((factor - 1.0) * games as f64).ceil().max(1.0) as u64
+}
+
+/// The line said every so often while a league plays: each unsettled top pair in short, and
+/// the games the slowest needs.
+fn progress_line(pairs: &Pairs, games: u64) -> String {
+    let mut parts = Vec::new();
+    let mut most: Option<u64> = Some(0);
+    for (upper, lower, p) in pairs {
+        let (upper, lower) = (
+            crate::untrusted::terminal(upper),
+            crate::untrusted::terminal(lower),
+        );
+        match p {
+            settle::Progress::Settled => {}
+            settle::Progress::Early => parts.push(format!("{upper} / {lower}: early")),
+            settle::Progress::Tied { .. } => {
+                parts.push(format!("{upper} / {lower}: look tied"));
+                most = None;
+            }
+            settle::Progress::Under { ratio, factor } => {
+                parts.push(format!("{upper} / {lower}: {:.0} %", ratio * 100.0));
+                most = most.map(|m| m.max(more_games(*factor, games)));
+            }
+        }
+    }
+    let end = match most {
+        _ if parts.is_empty() => "settled".to_string(),
+        Some(0) => "too early for an estimate".to_string(),
+        Some(n) => format!("about {n} more games"),
+        None => "no end in sight for a tied pair (Ctrl-C or --games N to stop)".to_string(),
+    };
+    format!(
+        "take6: after {games} games, the top pairs: {}; {end}",
+        parts.join(", ")
+    )
 }
 
 /// The batches of this run, from `first`: each chosen from the records before it, its
-/// outputs written after it. The reporter back, how the run ended, the games it played.
+/// outputs written after it. The reporter back, how the run ended, the games it played and
+/// the top pairs' progress at the last batch chosen.
 async fn batches(
     ctx: &Ctx<'_>,
     manifest: &mut LeagueManifest,
@@ -264,8 +341,9 @@ async fn batches(
     collected: &Arc<Mutex<Vec<GameRecord>>>,
     first: u64,
     mut stop: std::pin::Pin<&mut impl Future<Output = ()>>,
-) -> Result<(Reporter, Ended, u64), SeriesError> {
+) -> Result<(Reporter, Ended, u64, Pairs), SeriesError> {
     let mut played = 0u64;
+    let mut said_at = std::time::Instant::now();
     let mut b = first;
     // The tally of the games before batch b, kept as batches end (records in game order).
     let mut tally = crate::record::Tally::with_model(ctx.rules.direction, ctx.rules.model);
@@ -310,7 +388,12 @@ async fn batches(
                 None
             };
             if let Some(ended) = stop_now {
-                return Ok((reporter, ended, played));
+                return Ok((reporter, ended, played, batch.pairs));
+            }
+            if said_at.elapsed() >= sinks::progress::line_every() {
+                said_at = std::time::Instant::now();
+                let line = progress_line(&batch.pairs, start);
+                ctx.bar.above(|| eprintln!("{line}"));
             }
             manifest.batches = b + 1;
             manifest.write(&ctx.dir.path)?;
@@ -329,7 +412,7 @@ async fn batches(
         records.append(&mut collected.lock().expect("not poisoned"));
         result?;
         if interrupted {
-            return Ok((reporter, Ended::Interrupted, played));
+            return Ok((reporter, Ended::Interrupted, played, batch.pairs));
         }
         b += 1;
     }
@@ -392,6 +475,7 @@ fn finish(
     mut reporter: Reporter,
     records: &[GameRecord],
     ended: Ended,
+    pairs: &Pairs,
 ) -> Result<(), SeriesError> {
     let status = match ended {
         Ended::Interrupted => Status::Interrupted,
@@ -420,6 +504,13 @@ fn finish(
         Ended::TooFew => "fewer than two bots can play: nothing to rank".into(),
     };
     println!("{}", crate::untrusted::terminal_text(&md));
+    if ended != Ended::Settled && ended != Ended::TooFew && !pairs.is_empty() {
+        println!(
+            "The top pairs after {} games:\n  {}",
+            state.lines,
+            pair_lines(pairs, state.lines).join("\n  ")
+        );
+    }
     println!(
         "{} in the league, {} this run; {said}; results in {}",
         crate::names::count(state.lines, "game"),
