@@ -201,13 +201,22 @@ fn league(args: &take6::config::LeagueArgs) -> anyhow::Result<ExitCode> {
         ..Default::default()
     };
     let mut settings = Settings::resolve(&run)?;
-    settings.fetch_bots()?;
     let dir = args.league.clone().unwrap_or_else(|| {
         settings
             .results
             .join("league")
             .join(take6::league::folder_name(settings.game.name()))
     });
+    // A league plays the bots it recorded unless --bots says otherwise, wherever it is run from.
+    let recorded = match args.table.bots {
+        Some(_) => None,
+        None => take6::league::run::recorded_bots(&dir)?,
+    };
+    if let Some(bots) = &recorded {
+        settings.bots = PathBuf::from(bots);
+    }
+    let bots_source = take6::league::run::bots_source(&settings.bots);
+    settings.fetch_bots()?;
     let opts = take6::league::run::Options {
         dir: dir.clone(),
         batch: args.batch.map(|b| b as usize),
@@ -217,6 +226,8 @@ fn league(args: &take6::config::LeagueArgs) -> anyhow::Result<ExitCode> {
         players: args.table.players,
         rounds: args.table.rounds,
         top: args.top,
+        bots: bots_source,
+        withdraw: args.withdraw,
     };
     let bar = BarSlot::default();
     let stop = Stop::install().context("cannot watch for Ctrl-C")?;

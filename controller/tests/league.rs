@@ -181,6 +181,9 @@ fn new_changed_and_removed_bots_between_runs() {
     fs::write(&launch, script).unwrap();
     let out = league(cwd, &flags);
     assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("joined: strict-default"), "{stderr}");
+    assert!(stderr.contains("new versions: lowest"), "{stderr}");
     let m = manifest(cwd);
     let versions = m["versions"].as_array().unwrap();
     let find = |name: &str, v: i64| {
@@ -215,9 +218,32 @@ fn new_changed_and_removed_bots_between_runs() {
             .iter()
             .all(|p| p.contains(&"strict-default".to_string()))
     );
-    // Removed: it leaves the board.
+    // Removed: the run is refused, naming it, until --withdraw says it is meant.
+    let kept = cwd.join("honest-kept");
+    copy_dir(&cwd.join("bots/honest"), &kept);
     fs::remove_dir_all(cwd.join("bots/honest")).unwrap();
-    assert_ok(&league(cwd, &flags));
+    let before = fs::read_to_string(folder(cwd).join("league.toml")).unwrap();
+    let out = league(cwd, &flags);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("honest") && stderr.contains("--withdraw"),
+        "{stderr}"
+    );
+    assert_eq!(
+        fs::read_to_string(folder(cwd).join("league.toml")).unwrap(),
+        before
+    );
+    assert!(folder(cwd).join("work/honest").exists(), "nothing wiped");
+    let mut withdraw = flags.to_vec();
+    withdraw.push("--withdraw");
+    let out = league(cwd, &withdraw);
+    assert_ok(&out);
+    assert!(
+        text(&out.stderr).contains("left: honest"),
+        "{}",
+        text(&out.stderr)
+    );
     let m = manifest(cwd);
     let honest = m["versions"]
         .as_array()
@@ -237,6 +263,51 @@ fn new_changed_and_removed_bots_between_runs() {
             .iter()
             .filter(|(g, _)| **g >= 16)
             .all(|(_, (_, p, _))| !p.contains(&"honest".to_string()))
+    );
+    assert_verifies(cwd);
+    // Back with the content it had: the same version plays on, no second one. Run from
+    // elsewhere without --bots, as the interrupted line says: the league's own bots play.
+    copy_dir(&kept, &cwd.join("bots/honest"));
+    let elsewhere = tempfile::tempdir().unwrap();
+    fs::create_dir(elsewhere.path().join("bots")).unwrap();
+    let league_dir = folder(cwd);
+    let out = take6(
+        elsewhere.path(),
+        &[
+            &["league", "--league", league_dir.to_str().unwrap()][..],
+            &[
+                "--seed",
+                SEED,
+                "--first-reply-ms",
+                "10000",
+                "--reply-ms",
+                "5000",
+            ],
+            &flags,
+        ]
+        .concat(),
+    );
+    assert_ok(&out);
+    assert!(
+        text(&out.stderr).contains("back as they were: honest"),
+        "{}",
+        text(&out.stderr)
+    );
+    let m = manifest(cwd);
+    let honest: Vec<_> = m["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| x["name"].as_str() == Some("honest"))
+        .cloned()
+        .collect();
+    assert_eq!(honest.len(), 1, "{honest:?}");
+    assert!(honest[0].get("until_game").is_none(), "{honest:?}");
+    assert!(
+        games(cwd)
+            .iter()
+            .filter(|(g, _)| **g >= 24)
+            .any(|(_, (_, p, _))| p.contains(&"honest".to_string()))
     );
     assert_verifies(cwd);
 }
@@ -751,6 +822,53 @@ fn a_folder_named_like_another_bots_version_is_refused_and_benches_no_one() {
     assert!(md.contains("champ\\~2"), "{md}");
     assert!(!md.contains("benched"), "{md}");
     assert_verifies(cwd);
+
+/// A league says how far its top pairs are: every few seconds while it plays, and at the end
+/// of a run that did not settle them, each pair's progress and the games still needed; a pair
+/// of identical bots looks tied. leaderboard.md and report.html say whether it is settled.
+#[test]
+fn a_league_says_how_far_its_top_pairs_are_and_whether_it_is_settled() {
+    let tmp = arena(&["first"]);
+    let cwd = tmp.path();
+    copy_dir(&fixtures().join("first"), &cwd.join("bots/twin"));
+    let out = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(cwd)
+        .args(["league", "--bots", "bots", "--seed", SEED, "--top", "1"])
+        .args([
+            "--players",
+            "2",
+            "--batch",
+            "4",
+            "--jobs",
+            "2",
+            "--games",
+            "80",
+        ])
+        .args(["--first-reply-ms", "10000", "--reply-ms", "5000"])
+        .env("TAKE6_PROGRESS_SECONDS", "0.01")
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("games, the top pairs: "),
+        "a line while it plays: {stderr}"
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("The top pairs after 80 games:"), "{stdout}");
+    assert!(
+        stdout.contains("look tied") && stdout.contains("twin") && stdout.contains("first"),
+        "the twins: {stdout}"
+    );
+    let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
+    assert!(
+        md.contains("Not settled yet: the last run's --games budget ran out"),
+        "{md}"
+    );
+    let html = fs::read_to_string(folder(cwd).join("report.html")).unwrap();
+    assert!(html.contains("Not settled yet") && html.contains("80 games in 1 runs"));
 }
 
 /// A league shows its progress as `take6 run` does: without a terminal, a line every few

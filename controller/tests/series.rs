@@ -284,6 +284,69 @@ fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
     assert!(log.contains("fault in turn 1"), "{log}");
 }
 
+#[test]
+fn a_bot_that_faults_in_game_after_game_sits_out_the_rest() {
+    // silent never answers: each of its games costs the wall-clock safety net, until it is
+    // benched after three in a row; then its seats are its fault at once, never started.
+    let tmp = arena(&[fixture("first"), fixture("silent")]);
+    let out = take6(
+        tmp.path(),
+        &[
+            "--players",
+            "2",
+            "--games",
+            "12",
+            "--seed",
+            "5",
+            "--first-reply-ms",
+            "1500",
+            "--wall-factor",
+            "1",
+        ],
+    );
+    assert_ok(&out);
+    let games = games(tmp.path());
+    assert_eq!(games.len(), 12);
+    let kinds: Vec<String> = games
+        .iter()
+        .map(|g| {
+            g.check().unwrap_or_else(|e| panic!("game {}: {e}", g.game));
+            let faults = faults_of(g, "silent");
+            assert_eq!(faults.len(), 1, "game {}: {faults:?}", g.game);
+            assert!(faults_of(g, "first").is_empty());
+            let seat = g.players.iter().position(|p| p == "silent").unwrap();
+            assert_eq!(g.rounds[0].penalty[seat], 100, "scored as its fault");
+            faults[0].2.clone()
+        })
+        .collect();
+    let timeouts = kinds.iter().filter(|k| *k == "timeout").count();
+    let benched = kinds.iter().filter(|k| *k == "benched").count();
+    // Three in a row bench it; with two tables, one more game may have started already.
+    assert!((3..=4).contains(&timeouts), "{kinds:?}");
+    assert_eq!(timeouts + benched, 12, "{kinds:?}");
+    let benched_game = games
+        .iter()
+        .find(|g| faults_of(g, "silent")[0].2 == "benched")
+        .unwrap();
+    let reason = &benched_game.rounds[0].invalid[0].reason;
+    assert!(
+        reason.contains("benched after faults in 3 games in a row") && reason.contains("timeout"),
+        "{reason}"
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(&format!("silent sat out {benched} games: benched")),
+        "{stdout}"
+    );
+    let verified = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(tmp.path())
+        .arg("verify")
+        .output()
+        .unwrap();
+    assert_ok(&verified);
+}
+
 /// Pids of the processes whose command line contains `pattern`.
 fn processes_matching(pattern: &str) -> Vec<String> {
     let out = Command::new("pgrep")

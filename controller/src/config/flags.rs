@@ -118,6 +118,10 @@ pub struct LeagueArgs {
     /// Keep playing and re-ranking once the ranking is settled (until Ctrl-C or --games)
     #[arg(long)]
     pub forever: bool,
+    /// Let the league's bots whose folders are gone leave it (their private storage is
+    /// wiped); without it such a run is refused, naming them
+    #[arg(long)]
+    pub withdraw: bool,
     /// Games per batch, fixed when the league is made [default: 8]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub batch: Option<u64>,

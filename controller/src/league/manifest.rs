@@ -37,6 +37,10 @@ pub struct LeagueManifest {
     /// runs a judge only from the folder given with `--game`, and only this code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game_hash: Option<String>,
+    /// Where its bots come from (`--bots` as first given: a folder's absolute path, or a
+    /// repository): a later run without `--bots` plays these, wherever it is started from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bots: Option<String>,
     pub seed: Seed,
     pub players: usize,
     /// Rounds per game (`--rounds`), fixed when the league is made.

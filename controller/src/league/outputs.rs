@@ -63,7 +63,7 @@ pub fn write(
     let all = tally.standings();
     replace_file(
         &dir.file(crate::report::REPORT),
-        report_html(manifest, &board, &all).as_bytes(),
+        report_html(manifest, &board, &all, tally.games()).as_bytes(),
         false,
     )?;
     Ok(md)
@@ -102,6 +102,7 @@ pub fn markdown(manifest: &LeagueManifest, board: &[Standing]) -> String {
         "\n`~`: not separated at 95 % from the rank above. The score is fitted to all games \
          (a term per game and per bot); a bot's later versions are named `name~2`, `name~3`.\n",
     );
+    let _ = writeln!(md, "\n{}", state_sentence(manifest));
     for b in &manifest.benched {
         if !board.iter().any(|s| s.bot == b.name) {
             let _ = writeln!(
@@ -115,12 +116,35 @@ pub fn markdown(manifest: &LeagueManifest, board: &[Standing]) -> String {
     md
 }
 
+/// Whether the league is settled, in one sentence (from how its last run ended).
+pub fn state_sentence(manifest: &LeagueManifest) -> String {
+    let top = manifest.top;
+    match manifest.status.as_str() {
+        "settled" => format!("Settled: the top {top} are in order at a 5 % error rate."),
+        "budget" => format!(
+            "Not settled yet: the last run's --games budget ran out before the top {top} were \
+             in order; the next run goes on."
+        ),
+        "interrupted" => format!(
+            "Not settled yet: the last run was interrupted before the top {top} were in \
+             order; the next run goes on."
+        ),
+        "too-few-bots" => "Not settled: fewer than two bots could play.".to_string(),
+        _ => format!("Playing: the top {top} are not in order yet."),
+    }
+}
+
 /// `report.html` of a league: one self-contained page (no script, nothing fetched) with the
 /// board, each bot's version history (every version with its folder's SHA-256, the games it
 /// played and its span of game numbers, and its fitted score while it played, old versions
 /// included), the benched and skipped bots with why. Every name and reason through
 /// [`crate::untrusted::html`].
-pub fn report_html(manifest: &LeagueManifest, board: &[Standing], all: &[Standing]) -> String {
+pub fn report_html(
+    manifest: &LeagueManifest,
+    board: &[Standing],
+    all: &[Standing],
+    games: u64,
+) -> String {
     use crate::untrusted::html;
     let mut page = String::from(
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>take6 league</title>\
@@ -131,14 +155,15 @@ pub fn report_html(manifest: &LeagueManifest, board: &[Standing], all: &[Standin
     let _ = write!(
         page,
         "<h1>League of {}</h1><p>Seed {}, tables of {}, batches of {} games, top {} settled \
-         at a 5 % error rate under repeated looks; {} games in {} runs.</p>",
+         at a 5 % error rate under repeated looks; {} games in {} runs.</p><p><b>{}</b></p>",
         html(&manifest.game),
         manifest.seed,
         manifest.players,
         manifest.batch,
         manifest.top,
-        manifest.games_played,
-        manifest.runs
+        games,
+        manifest.runs,
+        html(&state_sentence(manifest))
     );
     page.push_str(
         "<h2>Leaderboard</h2><table><tr><th>rank</th><th>bot</th><th>games</th>\
@@ -262,7 +287,7 @@ mod tests {
             row.contains("&lt;script&gt;") && row.contains("\\u{202e}"),
             "{row}"
         );
-        let page = report_html(&manifest(), &b, &b);
+        let page = report_html(&manifest(), &b, &b, 0);
         assert!(!page.contains("<script>") && page.contains("&lt;script&gt;"));
         assert!(!page.contains('\u{202e}'));
     }

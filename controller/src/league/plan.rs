@@ -120,6 +120,8 @@ pub struct Batch {
     /// Each of the top K adjacent pairs separated by the sequential rule, every version past
     /// its minimum of games.
     pub settled: bool,
+    /// Each of the top K adjacent pairs (upper key, lower key) and how far it is from settled.
+    pub pairs: Vec<(String, String, settle::Progress)>,
     pub games: Vec<Planned>,
 }
 
@@ -203,6 +205,17 @@ pub fn batch_from(
     let settled = ranked.iter().all(|&i| games[i] >= rules.min_games)
         && ranked_ids.len() == ranked.len()
         && settle::settled(&fitted, &ranked_ids, rules.top, rules.alpha);
+    let count = rules.top.min(ranked.len().saturating_sub(1));
+    let pairs = (0..count)
+        .map(|r| {
+            let (upper, lower) = (ranked[r], ranked[r + 1]);
+            let progress = match (ids[upper], ids[lower]) {
+                (Some(a), Some(b)) => settle::progress(&fitted, a, b, rules.alpha / count as f64),
+                _ => settle::Progress::Early,
+            };
+            (keys[upper].clone(), keys[lower].clone(), progress)
+        })
+        .collect();
     let chooser = choose::Field {
         games,
         need: choose::needs(&fitted, &ids, &ranked, rules.top, rules.alpha),
@@ -229,6 +242,7 @@ pub fn batch_from(
         standings,
         benched,
         settled,
+        pairs,
         games,
     }
 }

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 use super::manifest::{Benched, Field, LeagueManifest};
 use super::outputs;
 use super::plan::{self, Planned, Rules, Seat, Version};
+use super::settle;
 use crate::bots::Toolchains;
 use crate::config::Settings;
 use crate::record::GameRecord;
@@ -42,6 +43,27 @@ pub struct Options {
     pub players: Option<usize>,
     pub rounds: Option<u32>,
     pub top: Option<usize>,
+    /// Where the bots came from, as league.toml records it (see [`LeagueManifest::bots`]).
+    pub bots: String,
+    /// `--withdraw`: bots of the league whose folders are gone may leave it.
+    pub withdraw: bool,
+}
+
+/// `--bots` as a league records it: a repository as given, a folder by its absolute path.
+pub fn bots_source(bots: &std::path::Path) -> String {
+    match crate::repo::parse(bots) {
+        Some(_) => bots.display().to_string(),
+        None => std::path::absolute(bots)
+            .unwrap_or_else(|_| bots.to_path_buf())
+            .display()
+            .to_string(),
+    }
+}
+
+/// The bots a league records, for a run that gives no `--bots`: `None` for a new league or
+/// one made before leagues recorded them.
+pub fn recorded_bots(dir: &std::path::Path) -> Result<Option<String>, SeriesError> {
+    Ok(LeagueManifest::read(dir)?.and_then(|m| m.bots))
 }
 
 /// How a run ended.
@@ -132,11 +154,12 @@ pub async fn run(
         names,
         skipped,
         enough: Arc::default(),
+        bench: Arc::default(),
     };
     let collected = Arc::new(Mutex::new(Vec::new()));
     let mut reporter = Reporter::new(
         &dir.id,
-        league_sinks((settings, opts), &dir, &collected, bar),
+        league_sinks((settings, opts), &dir, &collected, bar.clone()),
     );
     for s in &lineup.skipped {
         reporter.handle(&Event::BotSkipped(s))?;
@@ -146,9 +169,25 @@ pub async fn run(
         reporter::cut_torn(&games, torn)?;
     }
     let mut records = std::mem::take(&mut *collected.lock().expect("not poisoned"));
-    let first = join(&mut manifest, &lineup, &reporter.state().done);
+    let (first, changes) = join(&mut manifest, &lineup, &reporter.state().done);
+    if !changes.left.is_empty() && !opts.withdraw {
+        return Err(SeriesError::Refused(format!(
+            "{} of the league {} not in {}: {}; they would leave the league (and their private \
+             storage be wiped). Give --bots with the folder that holds them, or --withdraw to \
+             let them leave (league {})",
+            crate::names::count(changes.left.len() as u64, "bot"),
+            if changes.left.len() == 1 { "is" } else { "are" },
+            settings.bots.display(),
+            changes.left.join(", "),
+            dir.path.display()
+        )));
+    }
+    if let Some(line) = changes.line() {
+        eprintln!("take6: {line}");
+    }
     keep_storage(&mut manifest, &lineup, &dir)?;
     manifest.runs += 1;
+    manifest.status = "playing".into();
     manifest.skipped = lineup
         .skipped
         .iter()
@@ -171,8 +210,9 @@ pub async fn run(
         lineup: &lineup,
         seats: &seats,
         dir: &dir,
+        bar: &bar,
     };
-    let (reporter, ended, played) = batches(
+    let (reporter, ended, played, pairs) = batches(
         &ctx,
         &mut manifest,
         reporter,
@@ -182,7 +222,7 @@ pub async fn run(
         stop.as_mut(),
     )
     .await?;
-    finish(&ctx, &mut manifest, reporter, &records, ended)?;
+    finish(&ctx, &mut manifest, reporter, &records, ended, &pairs)?;
     let _ = &sandbox;
     Ok(LeagueOutcome {
         dir: dir.path.clone(),
@@ -215,10 +255,84 @@ struct Ctx<'a> {
     lineup: &'a Lineup,
     seats: &'a [TableSeat],
     dir: &'a SeriesDir,
+    bar: &'a BarSlot,
+}
+
+/// Each top pair's progress, as the last batch chosen saw it.
+type Pairs = Vec<(String, String, settle::Progress)>;
+
+/// How far the top pairs are after `games`, one line each, for people.
+fn pair_lines(pairs: &Pairs, games: u64) -> Vec<String> {
+    pairs
+        .iter()
+        .map(|(upper, lower, p)| {
+            let (upper, lower) = (
+                crate::untrusted::terminal(upper),
+                crate::untrusted::terminal(lower),
+            );
+            match p {
+                settle::Progress::Settled => format!("{upper} above {lower}: settled"),
+                settle::Progress::Early => {
+                    format!("{upper} and {lower}: too few games together to say yet")
+                }
+                settle::Progress::Tied { z } => format!(
+                    "{upper} and {lower} look tied (z {z:.1} after {games} games): at this rate \
+                     they may never separate; stop with Ctrl-C or --games N, or begin a league \
+                     with a smaller --top"
+                ),
+                settle::Progress::Under { ratio, factor } => format!(
+                    "{upper} above {lower}: {:.0} % of the way, about {} more games at this rate",
+                    ratio * 100.0,
+                    more_games(*factor, games)
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The games still needed when `factor` times the information so far settles a pair.
+fn more_games(factor: f64, games: u64) -> u64 {
+    ((factor - 1.0) * games as f64).ceil().max(1.0) as u64
+}
+
+/// The line said every so often while a league plays: each unsettled top pair in short, and
+/// the games the slowest needs.
+fn progress_line(pairs: &Pairs, games: u64) -> String {
+    let mut parts = Vec::new();
+    let mut most: Option<u64> = Some(0);
+    for (upper, lower, p) in pairs {
+        let (upper, lower) = (
+            crate::untrusted::terminal(upper),
+            crate::untrusted::terminal(lower),
+        );
+        match p {
+            settle::Progress::Settled => {}
+            settle::Progress::Early => parts.push(format!("{upper} / {lower}: early")),
+            settle::Progress::Tied { .. } => {
+                parts.push(format!("{upper} / {lower}: look tied"));
+                most = None;
+            }
+            settle::Progress::Under { ratio, factor } => {
+                parts.push(format!("{upper} / {lower}: {:.0} %", ratio * 100.0));
+                most = most.map(|m| m.max(more_games(*factor, games)));
+            }
+        }
+    }
+    let end = match most {
+        _ if parts.is_empty() => "settled".to_string(),
+        Some(0) => "too early for an estimate".to_string(),
+        Some(n) => format!("about {n} more games"),
+        None => "no end in sight for a tied pair (Ctrl-C or --games N to stop)".to_string(),
+    };
+    format!(
+        "take6: after {games} games, the top pairs: {}; {end}",
+        parts.join(", ")
+    )
 }
 
 /// The batches of this run, from `first`: each chosen from the records before it, its
-/// outputs written after it. The reporter back, how the run ended, the games it played.
+/// outputs written after it. The reporter back, how the run ended, the games it played and
+/// the top pairs' progress at the last batch chosen.
 async fn batches(
     ctx: &Ctx<'_>,
     manifest: &mut LeagueManifest,
@@ -227,8 +341,9 @@ async fn batches(
     collected: &Arc<Mutex<Vec<GameRecord>>>,
     first: u64,
     mut stop: std::pin::Pin<&mut impl Future<Output = ()>>,
-) -> Result<(Reporter, Ended, u64), SeriesError> {
+) -> Result<(Reporter, Ended, u64, Pairs), SeriesError> {
     let mut played = 0u64;
+    let mut said_at = std::time::Instant::now();
     let mut b = first;
     // The tally of the games before batch b, kept as batches end (records in game order).
     let mut tally = crate::record::Tally::with_model(ctx.rules.direction, ctx.rules.model);
@@ -273,7 +388,12 @@ async fn batches(
                 None
             };
             if let Some(ended) = stop_now {
-                return Ok((reporter, ended, played));
+                return Ok((reporter, ended, played, batch.pairs));
+            }
+            if said_at.elapsed() >= sinks::progress::line_every() {
+                said_at = std::time::Instant::now();
+                let line = progress_line(&batch.pairs, start);
+                ctx.bar.above(|| eprintln!("{line}"));
             }
             manifest.batches = b + 1;
             manifest.write(&ctx.dir.path)?;
@@ -292,7 +412,7 @@ async fn batches(
         records.append(&mut collected.lock().expect("not poisoned"));
         result?;
         if interrupted {
-            return Ok((reporter, Ended::Interrupted, played));
+            return Ok((reporter, Ended::Interrupted, played, batch.pairs));
         }
         b += 1;
     }
@@ -355,6 +475,7 @@ fn finish(
     mut reporter: Reporter,
     records: &[GameRecord],
     ended: Ended,
+    pairs: &Pairs,
 ) -> Result<(), SeriesError> {
     let status = match ended {
         Ended::Interrupted => Status::Interrupted,
@@ -383,6 +504,13 @@ fn finish(
         Ended::TooFew => "fewer than two bots can play: nothing to rank".into(),
     };
     println!("{}", crate::untrusted::terminal_text(&md));
+    if ended != Ended::Settled && ended != Ended::TooFew && !pairs.is_empty() {
+        println!(
+            "The top pairs after {} games:\n  {}",
+            state.lines,
+            pair_lines(pairs, state.lines).join("\n  ")
+        );
+    }
     println!(
         "{} in the league, {} this run; {said}; results in {}",
         crate::names::count(state.lines, "game"),
@@ -401,6 +529,7 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
         chooser: super::manifest::CHOOSER,
         game: settings.game.spec(),
         game_hash: settings.game.content_hash().ok().flatten(),
+        bots: Some(opts.bots.clone()),
         seed: settings.seed,
         players: settings.players,
         rounds: settings.rounds,
@@ -424,7 +553,7 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
 
 /// An existing league continued: what fixes its choices may not change.
 fn accept(
-    m: LeagueManifest,
+    mut m: LeagueManifest,
     settings: &Settings,
     opts: &Options,
 ) -> Result<LeagueManifest, SeriesError> {
@@ -498,6 +627,7 @@ fn accept(
             m.top
         ));
     }
+    m.bots = Some(opts.bots.clone());
     Ok(m)
 }
 
@@ -515,15 +645,44 @@ fn rules_of(m: &LeagueManifest, settings: &Settings) -> Rules {
     }
 }
 
+/// Who joined, changed, came back or left at the start of a run (version keys, shown inert).
+#[derive(Debug, Default)]
+struct Changes {
+    joined: Vec<String>,
+    changed: Vec<String>,
+    back: Vec<String>,
+    left: Vec<String>,
+}
+
+impl Changes {
+    /// The line said at the start of a run, when anything changed.
+    fn line(&self) -> Option<String> {
+        let parts: Vec<String> = [
+            ("joined", &self.joined),
+            ("new versions", &self.changed),
+            ("back as they were", &self.back),
+            ("left", &self.left),
+        ]
+        .iter()
+        .filter(|(_, who)| !who.is_empty())
+        .map(|(what, who)| format!("{what}: {}", who.join(", ")))
+        .collect();
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
 /// Compares the bots found with the league's versions: a new folder joins as version 1, a
-/// changed one becomes a new version, a folder gone leaves. Returns the batch to play first:
-/// the one under way when nothing changed, else the next; a batch under way when the field
-/// changed is closed.
+/// changed one becomes a new version, a folder gone leaves, and one back with the content of
+/// its last version is that version again. Returns the batch to play first (the one under way
+/// when nothing changed, else the next; a batch under way when the field changed is closed)
+/// and who joined, changed, came back or left.
 fn join(
     manifest: &mut LeagueManifest,
     lineup: &Lineup,
     done: &crate::series::reporter::GameSet,
-) -> u64 {
+) -> (u64, Changes) {
+    let mut changes = Changes::default();
+    let shown = |key: String| crate::untrusted::terminal(&key);
     let b = manifest.batches;
     let size = manifest.batch as u64;
     let under_way = b
@@ -533,6 +692,12 @@ fn join(
     let start = b * size;
     let mut members = Vec::new();
     for (bot, _) in &lineup.bots {
+        let back_as_it_was = manifest
+            .versions
+            .iter()
+            .rev()
+            .find(|v| v.name == bot.name)
+            .is_some_and(|v| v.hash == bot.hash);
         let current = manifest
             .versions
             .iter_mut()
@@ -550,7 +715,20 @@ fn join(
                     until_game: None,
                 };
                 manifest.versions.push(next.clone());
+                changes.changed.push(shown(next.key()));
                 next
+            }
+            // Back with the content its last version had: that version plays on.
+            None if back_as_it_was => {
+                let v = manifest
+                    .versions
+                    .iter_mut()
+                    .rev()
+                    .find(|v| v.name == bot.name)
+                    .expect("found just above");
+                v.until_game = None;
+                changes.back.push(shown(v.key()));
+                v.clone()
             }
             None => {
                 let version = 1 + manifest
@@ -566,6 +744,10 @@ fn join(
                     until_game: None,
                 };
                 manifest.versions.push(next.clone());
+                match version {
+                    1 => changes.joined.push(shown(next.key())),
+                    _ => changes.changed.push(shown(next.key())),
+                }
                 next
             }
         };
@@ -581,11 +763,12 @@ fn join(
         let skipped = lineup.skipped.iter().any(|s| s.name == v.name);
         if !skipped && !lineup.bots.iter().any(|(b, _)| b.name == v.name) {
             v.until_game = Some(start);
+            changes.left.push(shown(v.key()));
         }
     }
     members.sort();
     if manifest.fields.last().is_some_and(|f| f.members == members) {
-        return under_way.unwrap_or(b);
+        return (under_way.unwrap_or(b), changes);
     }
     if let Some(p) = under_way {
         manifest.closed.push(p);
@@ -594,7 +777,7 @@ fn join(
         from_batch: b,
         members,
     });
-    b
+    (b, changes)
 }
 
 /// Records the working copy of every bot in the lineup as its version's private storage, and
@@ -660,7 +843,10 @@ fn league_sinks(
         Box::new(GamesFile::new(dir.file(GAMES))),
         Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
         Box::new(progress),
-        Box::new(sinks::Console::new(bar, settings.place(), dir.path.clone())),
+        Box::new(
+            sinks::Console::new(bar, settings.place(), dir.path.clone())
+                .go_on(format!("take6 league --league {}", dir.path.display())),
+        ),
         Box::new(Collector(Arc::clone(collected))),
     ]
 }

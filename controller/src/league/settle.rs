@@ -67,6 +67,80 @@ pub fn adjacent(fit: &Fitted, ranked: &[u32], top: usize, alpha: f64) -> Vec<f64
         .collect()
 }
 
+/// How far the order of one adjacent pair is from settled.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Progress {
+    /// Separated by the sequential rule.
+    Settled,
+    /// Too little information yet to say anything (`t` below the mixture's width).
+    Early,
+    /// The lead is within noise after enough games: at this rate the pair may never separate.
+    Tied { z: f64 },
+    /// `ratio` of the way to the boundary; at the same lead per observation, about `factor`
+    /// times the information so far settles it.
+    Under { ratio: f64, factor: f64 },
+}
+
+/// A z statistic below this, with enough information, looks tied.
+const TIED_Z: f64 = 1.0;
+
+/// [`Progress`] of `upper` above `lower`, tested at `alpha`.
+pub fn progress(fit: &Fitted, upper: u32, lower: u32, alpha: f64) -> Progress {
+    let (Some(lead), Some(se), Some(t)) = (
+        fit.lead(upper, lower),
+        fit.diff_se(upper, lower),
+        fit.information(upper, lower),
+    ) else {
+        return Progress::Early;
+    };
+    if se <= 0.0 || !t.is_finite() || t <= 0.0 {
+        return Progress::Early;
+    }
+    let z = (lead / se).max(0.0);
+    let bound = boundary(t, alpha);
+    if z >= bound {
+        return Progress::Settled;
+    }
+    if z < TIED_Z {
+        return if t < RHO {
+            Progress::Early
+        } else {
+            Progress::Tied { z }
+        };
+    }
+    match factor(z, t, alpha) {
+        Some(factor) => Progress::Under {
+            ratio: z / bound,
+            factor,
+        },
+        None => Progress::Tied { z },
+    }
+}
+
+/// The factor `k` of the information `t` so far at which a z statistic growing as √t from
+/// `z` (a steady lead) reaches the boundary: the least `k` with z·√k ≥ c(k·t), by doubling
+/// then bisection; `None` past a billion times `t`.
+fn factor(z: f64, t: f64, alpha: f64) -> Option<f64> {
+    let reaches = |k: f64| z * k.sqrt() >= boundary(k * t, alpha);
+    let mut high = 1.0;
+    while !reaches(high) {
+        high *= 2.0;
+        if high > 1e9 {
+            return None;
+        }
+    }
+    let mut low = high / 2.0;
+    for _ in 0..40 {
+        let mid = (low + high) / 2.0;
+        if reaches(mid) {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    Some(high.max(1.0))
+}
+
 /// Whether each of the top `top` adjacent pairs is separated (never with fewer than two).
 pub fn settled(fit: &Fitted, ranked: &[u32], top: usize, alpha: f64) -> bool {
     ranked.len() >= 2 && adjacent(fit, ranked, top, alpha).iter().all(|&s| s >= 1.0)
@@ -86,6 +160,20 @@ mod tests {
         let near = boundary(RHO * 5.0, a);
         assert!(near < boundary(RHO / 10.0, a) && near < boundary(RHO * 1e3, a));
         assert_eq!(boundary(0.0, a), f64::INFINITY);
+    }
+
+    #[test]
+    fn progress_estimates_the_information_a_steady_lead_needs() {
+        // At t = 100 a z of 2 is short of the boundary (about 3.3); the factor found makes
+        // z·√k reach c(k·t), and a smaller one does not.
+        let (z, t, a) = (2.0_f64, 100.0, 0.05 / 3.0);
+        let k = factor(z, t, a).unwrap();
+        assert!(k > 2.0 && k < 5.0, "{k}");
+        assert!(z * k.sqrt() >= boundary(k * t, a) - 1e-9);
+        assert!(z * (k * 0.99).sqrt() < boundary(k * 0.99 * t, a));
+        // Past the boundary already: nothing more needed; no lead: never.
+        assert_eq!(factor(5.0, t, a), Some(1.0));
+        assert_eq!(factor(0.0, t, a), None);
     }
 
     /// The boundary holds under looks after every observation: 2,000 seeded walks of 2,000

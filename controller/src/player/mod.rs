@@ -19,6 +19,8 @@ pub use console::Console;
 /// The fault kind recorded, at turn 1 of each later round, for a seat whose bot faulted in an
 /// earlier round: the bot is gone, so the seat scores the fault penalty again every round.
 pub const ABSENT: &str = "absent";
+/// The fault kind recorded for a seat whose bot was benched ([`Fault::Benched`]).
+pub const BENCHED: &str = "benched";
 pub use process::{Finished, Limits, Process, ReplyTime, StderrLog};
 
 /// Why a player lost its seat. Faults are data recorded in the game, never controller errors.
@@ -72,6 +74,9 @@ pub enum Fault {
     /// The bot's template could not render a message. Templates are checked at series start,
     /// so this only happens for data-dependent template errors.
     Template(String),
+    /// The bot sits out the rest of the series after faulting in game after game (the
+    /// reason says which and how to fix them): it is not started, its seat is its fault.
+    Benched(String),
 }
 
 impl Fault {
@@ -86,6 +91,7 @@ impl Fault {
             Fault::Partial { .. } => "bad_reply",
             Fault::BadReply(_, kind) => kind,
             Fault::Template(_) => "template",
+            Fault::Benched(_) => BENCHED,
             Fault::Absent { .. } => ABSENT,
             Fault::Limit(breach) => breach.kind(),
         }
@@ -96,6 +102,7 @@ impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Fault::CouldNotStart(why) => write!(f, "could not start: {why}"),
+            Fault::Benched(why) => write!(f, "sat out: {why}"),
             Fault::Timeout { ms, clock } => write!(f, "no reply within {ms} ms of {clock} time"),
             Fault::Blocked { wall_ms, cpu_ms } => write!(
                 f,

@@ -162,6 +162,9 @@ impl Process {
         workdir: &std::path::Path,
         limits: Limits,
     ) -> Result<Process, Fault> {
+        if let Some(why) = sandbox.benched(workdir) {
+            return Err(Fault::Benched(why));
+        }
         let launch = workdir.join("launch");
         let Launched {
             stdin,

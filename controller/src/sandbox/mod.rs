@@ -253,6 +253,9 @@ pub struct Sandbox {
     /// Memory limits of some working copies' trees, in MiB, lower than `limits`' (a Botzone
     /// game's per bot and judge, [`Sandbox::limit_memory`]).
     memory_of: Mutex<HashMap<PathBuf, u64>>,
+    /// The working copies whose bots sit out the rest of the series, and why (see
+    /// [`Sandbox::bench`]): their seats are their faults, no process is started.
+    benched: Mutex<HashMap<PathBuf, String>>,
 }
 
 /// The report's name of the frozen machine-wide counters (see [`counters`]).
@@ -286,6 +289,7 @@ impl Sandbox {
             _counters: None,
             table_cpus: Vec::new(),
             memory_of: Mutex::default(),
+            benched: Mutex::default(),
         };
         if mode == Mode::None {
             sandbox.report.enforced = vec!["process-group", "address-space", "no-core-dumps"];
@@ -468,6 +472,25 @@ impl Sandbox {
             self.warm = Some((init, tree::Pool::default()));
         }
         self.warm.is_some()
+    }
+
+    /// Benches the bot of `workdir` for the rest of the series, with the reason its seats
+    /// record: every later launch of it is refused with [`crate::player::Fault::Benched`].
+    pub fn bench(&self, workdir: &Path, why: String) {
+        self.benched
+            .lock()
+            .expect("not poisoned")
+            .entry(workdir.to_path_buf())
+            .or_insert(why);
+    }
+
+    /// Why the bot of `workdir` sits out, if it was benched: it is launched no more.
+    pub fn benched(&self, workdir: &Path) -> Option<String> {
+        self.benched
+            .lock()
+            .expect("not poisoned")
+            .get(workdir)
+            .cloned()
     }
 
     /// Holds the trees started in `workdir` to `mib` of memory (at most the series' own

@@ -8,6 +8,7 @@ use std::sync::atomic::Ordering;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
+use super::bench::Bench;
 use super::reporter::GameSet;
 use crate::config::Settings;
 use crate::record::{GameName, Level};
@@ -76,10 +77,18 @@ pub async fn dispatch_plans(
                 let rules = settings.game.clone();
                 let tx = tx.clone();
                 let repeated = repeated.clone();
+                // `take6 check` stops on a repeated fault instead; a person's game is one game.
+                let bench = (repeated.is_none() && settings.human.is_none())
+                    .then(|| Bench::bots_of(&table.seats))
+                    .flatten()
+                    .map(|bots| (Arc::clone(&lineup.bench), bots));
                 let game = async move {
                     let mut outcome = rules.play(table, limits).await;
                     if let Some(repeated) = repeated {
                         repeated.see(&outcome.record);
+                    }
+                    if let Some((bench, bots)) = bench {
+                        bench.see(&outcome.record, &bots);
                     }
                     if level == Level::Summary {
                         outcome.record = outcome.record.summary();

@@ -25,6 +25,8 @@ pub(crate) struct Lineup {
     pub(crate) skipped: Vec<Skipped>,
     /// Set (under `--until-separated`) once the answer is known: start no more games.
     pub(crate) enough: Arc<std::sync::atomic::AtomicBool>,
+    /// Who faulted in game after game, to sit out the rest (see [`super::bench`]).
+    pub(crate) bench: Arc<super::bench::Bench>,
 }
 
 /// `take6 play --against NAME…`: keeps only the named bots (the others are left out without

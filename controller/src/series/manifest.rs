@@ -35,6 +35,11 @@ pub struct Manifest {
     /// The SHA-256 chain head after those lines (see `record::jsonl`).
     #[serde(default)]
     pub chain: String,
+    /// Under `--until-separated`: the lines of `games.jsonl` after which the top ranks were
+    /// first separated at 95 %; no game started after that point (games already under way
+    /// were finished and recorded). `take6 verify` re-derives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub separated_after: Option<u64>,
     /// `single`, `all` or `balanced`: the layout the schedule resolved to.
     #[serde(default)]
     pub schedule: String,
@@ -193,6 +198,7 @@ impl Manifest {
             games_planned: schedule.map_or(0, Schedule::total_games),
             games_played: 0,
             chain: crate::record::Chain::start(&dir.id).head().to_string(),
+            separated_after: None,
             schedule: schedule.map_or("", |s| s.layout().name()).to_string(),
             duplicate: schedule.is_some_and(Schedule::duplicate),
             tables: schedule.map_or(0, Schedule::tables),

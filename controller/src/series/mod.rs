@@ -23,6 +23,7 @@
 //! played or read back from `games.jsonl`, so a resumed series, a rebuilt leaderboard and a
 //! verification see the records exactly as an uninterrupted series did.
 
+pub(crate) mod bench;
 mod builds;
 pub(crate) mod dir;
 pub(crate) mod dispatch;

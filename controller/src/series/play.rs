@@ -23,10 +23,25 @@ use super::sinks::progress::BarSlot;
 use super::{SeriesError, SeriesOutcome, Status};
 use super::{dispatch, threads};
 
+/// The reporter of a series that plays: its outputs ([`sinks`]) and, under
+/// `--until-separated`, the rule that stops it.
+pub(super) fn reporter(
+    settings: &Settings,
+    dir: &SeriesDir,
+    manifest: Manifest,
+    lineup: &Lineup,
+    bar: BarSlot,
+) -> Reporter {
+    Reporter::new(&dir.id, sinks(settings, dir, manifest, lineup, bar)).until_separated(
+        settings.until_separated.then_some(settings.top),
+        &lineup.enough,
+    )
+}
+
 /// The outputs of a series that plays, in the order they see each event: `games.jsonl` before
 /// `series.toml` (a checkpoint is on disk before it is recorded), the bar cleared before the
 /// last lines are printed.
-pub(super) fn sinks(
+fn sinks(
     settings: &Settings,
     dir: &SeriesDir,
     manifest: Manifest,
@@ -40,7 +55,7 @@ pub(super) fn sinks(
         .filter(|s| !s.reason.starts_with(crate::bots::NOT_A_BOT))
         .map(|s| (s.name.clone(), s.reason.clone()))
         .collect();
-    let mut sinks: Vec<Box<dyn Sink>> = vec![
+    let sinks: Vec<Box<dyn Sink>> = vec![
         Box::new(GamesFile::new(dir.file(GAMES))),
         Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
         // A progress bar would only get in the way of a person reading the board.
@@ -69,12 +84,6 @@ pub(super) fn sinks(
             .person(settings.human.clone()),
         ),
     ];
-    if settings.until_separated {
-        sinks.push(Box::new(sinks::Separation::new(
-            settings.top,
-            Arc::clone(&lineup.enough),
-        )));
-    }
     sinks
 }
 

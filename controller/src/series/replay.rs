@@ -27,13 +27,14 @@ fn replay_verified(
         Err(e) => Some(e.to_string()),
         Ok(_) => None,
     };
+    let rule = manifest.as_ref().ok().and_then(until_separated);
     let (verify, report) = verify::Verify::new(&dir.id, manifest.ok(), permit.clone());
     if let Some(why) = unreadable {
         // Said as it is (a FIFO, a link, not TOML): not merely "no series.toml".
         report.lock().expect("not poisoned").push(None, why);
     }
     extra.insert(0, Box::new(verify));
-    let mut reporter = Reporter::new(&dir.id, extra);
+    let mut reporter = Reporter::new(&dir.id, extra).until_separated(rule, &Default::default());
     let games = dir.file(GAMES);
     let torn = match reporter.replay(&games, &dir.id) {
         Ok(torn) => torn,
@@ -50,6 +51,14 @@ fn replay_verified(
         v.torn(torn);
     }
     Ok(v)
+}
+
+/// The `--top` a series stopped at under `--until-separated`, as its settings recorded it (a
+/// merged series has none: each shard stopped by its own standings).
+fn until_separated(manifest: &Manifest) -> Option<usize> {
+    let on = manifest.settings.get("until_separated")?.as_bool()?;
+    let top = manifest.settings.get("top")?.as_u64()?;
+    (on && manifest.merged_from.is_empty()).then_some(top as usize)
 }
 
 /// `take6 verify`: replays every game of the series in `dir` through the independent rules

@@ -8,6 +8,8 @@
 //! one write per game when games are slow, and never a partial line.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
@@ -76,6 +78,9 @@ pub struct State {
     pub planned: u64,
     /// Faults in games played by this process.
     pub faults: u64,
+    /// Under `--until-separated`: the number of lines of `games.jsonl` after which the top
+    /// ranks were first separated, the point the series stopped dispatching games.
+    pub separated_after: Option<u64>,
 }
 
 impl State {
@@ -148,6 +153,8 @@ pub struct Reporter {
     checkpoint_at: Instant,
     /// Reused for each line of `games.jsonl`.
     line: Vec<u8>,
+    /// `--until-separated`: the top ranks to separate, and the flag that stops dispatching.
+    until_separated: Option<(usize, Arc<AtomicBool>)>,
 }
 
 impl Reporter {
@@ -162,11 +169,21 @@ impl Reporter {
                 done: GameSet::default(),
                 planned: 0,
                 faults: 0,
+                separated_after: None,
             },
             sinks,
             checkpoint_at: Instant::now(),
             line: Vec::new(),
+            until_separated: None,
         }
+    }
+
+    /// The series stops once the top `top` ranks are separated at 95 %: checked after every
+    /// game, played or read back, in the order of `games.jsonl` (so `take6 verify` re-derives
+    /// the same point); `enough` tells the dispatcher to start no more games.
+    pub fn until_separated(mut self, top: Option<usize>, enough: &Arc<AtomicBool>) -> Reporter {
+        self.until_separated = top.map(|top| (top, Arc::clone(enough)));
+        self
     }
 
     pub fn state(&self) -> &State {
@@ -239,6 +256,13 @@ impl Reporter {
         self.state.tally.add(record);
         self.state.lines += 1;
         self.state.done.insert(record.game);
+        if let Some((top, enough)) = &self.until_separated
+            && self.state.separated_after.is_none()
+            && crate::record::top_separated(&self.state.standings(), *top)
+        {
+            self.state.separated_after = Some(self.state.lines);
+            enough.store(true, Ordering::Relaxed);
+        }
         self.handle(&Event::GameFinished(record, origin))
     }
 

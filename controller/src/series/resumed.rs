@@ -4,7 +4,6 @@ use std::future::Future;
 use std::sync::Arc;
 
 use super::manifest::Manifest;
-use super::reporter::Reporter;
 use crate::bots::Skipped;
 use crate::config::{RunArgs, Settings};
 use crate::sandbox::{Release, Sandbox};
@@ -12,7 +11,7 @@ use crate::schedule::Schedule;
 
 use super::dir::{GAMES, SeriesDir};
 use super::lineup::{Entrant, Lineup, with_wires};
-use super::play::{play, sinks};
+use super::play::{play, reporter};
 use super::replay::verify;
 use super::run::{game_context, launcher};
 use super::sinks::progress::BarSlot;
@@ -112,8 +111,9 @@ pub async fn resume(
         names,
         skipped,
         enough: Arc::default(),
+        bench: Arc::default(),
     };
-    let mut reporter = Reporter::new(&dir.id, sinks(&settings, dir, manifest, &lineup, bar));
+    let mut reporter = reporter(&settings, dir, manifest, &lineup, bar);
     let games = dir.file(GAMES);
     if let Some(torn) = reporter.replay(&games, &dir.id)? {
         reporter::cut_torn(&games, torn)?;

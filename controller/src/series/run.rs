@@ -5,7 +5,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use super::manifest::Manifest;
-use super::reporter::{Event, Reporter};
+use super::reporter::Event;
 use crate::bots::{self, Skipped};
 use crate::config::Settings;
 use crate::game::Wires;
@@ -15,7 +15,7 @@ use crate::schedule::Schedule;
 use super::dir;
 use super::dir::SeriesDir;
 use super::lineup::{Entrant, Lineup, choose, with_wires};
-use super::play::{play, sinks};
+use super::play::{play, reporter};
 use super::sinks::progress::BarSlot;
 use super::{SeriesError, SeriesOutcome, Status};
 
@@ -100,9 +100,10 @@ pub async fn run(
         names,
         skipped,
         enough: Arc::default(),
+        bench: Arc::default(),
     };
     dir.make_latest();
-    let mut reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
+    let mut reporter = reporter(settings, dir, manifest, &lineup, bar);
     for s in &lineup.skipped {
         reporter.handle(&Event::BotSkipped(s))?;
     }
@@ -323,9 +324,10 @@ pub(super) async fn run_builtins(
         names: Vec::new(),
         skipped: Vec::new(),
         enough: Arc::default(),
+        bench: Arc::default(),
     };
     dir.make_latest();
-    let reporter = Reporter::new(&dir.id, sinks(settings, dir, manifest, &lineup, bar));
+    let reporter = reporter(settings, dir, manifest, &lineup, bar);
     play(
         settings,
         dir,

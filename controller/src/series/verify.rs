@@ -305,8 +305,32 @@ impl Verify {
                 ),
             );
         }
+        // A series separated by its very last game left nothing unplayed for it.
+        let at_the_end = m.separated_after.is_none() && state.separated_after == Some(state.lines);
+        if m.separated_after != state.separated_after && !at_the_end {
+            report.push(
+                None,
+                match (m.separated_after, state.separated_after) {
+                    (Some(said), Some(is)) => format!(
+                        "series.toml says the top ranks were first separated after {said} games, \
+                         but replaying games.jsonl separates them after {is}"
+                    ),
+                    (Some(said), None) => format!(
+                        "series.toml says the top ranks were separated after {said} games, but \
+                         replaying games.jsonl never separates them"
+                    ),
+                    (None, Some(is)) => format!(
+                        "replaying games.jsonl separates the top ranks after {is} games \
+                         (--until-separated), but series.toml records no such stop"
+                    ),
+                    (None, None) => unreachable!("they differ"),
+                },
+            );
+        }
         let shard = m.shard().unwrap_or(Shard::WHOLE);
-        if m.status == Status::Complete {
+        // Under --until-separated a series is complete once the top are separated: the games
+        // not started after that point are not missing.
+        if m.status == Status::Complete && m.separated_after.is_none() {
             if state.lines != m.games_played {
                 report.push(
                     None,

@@ -327,6 +327,77 @@ fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
     assert_eq!(seeds.len(), 8);
 }
 
+/// `take6 verify` of the latest series in `dir` passes.
+fn assert_verifies(dir: &Path) {
+    let out = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(dir)
+        .arg("verify")
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+}
+
+#[test]
+fn an_early_stop_of_builtins_verifies_and_a_forged_stop_does_not() {
+    // Plain threads play these (a burst of games may finish after the stop): the recorded
+    // point is where the top were first separated, whatever was played after it.
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(tmp.path())
+        .args([
+            "run",
+            "--builtins-only",
+            "--until-separated",
+            "--games",
+            "2000",
+        ])
+        .args(["--players", "4", "--seed", "11", "--jobs", "2"])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("of 2000 games played (stopped early: the top 3 were separated"),
+        "{stdout}"
+    );
+    let played = games(tmp.path()).len() as i64;
+    assert!(played < 2000, "{played}");
+    let after = manifest(tmp.path())["separated_after"]
+        .as_integer()
+        .unwrap();
+    assert!((1..=played).contains(&after), "{after} of {played}");
+    assert_verifies(tmp.path());
+    // A stop moved to another point, or taken away, is caught.
+    let toml = std::fs::canonicalize(tmp.path().join("results/latest"))
+        .unwrap()
+        .join("series.toml");
+    let text_of = std::fs::read_to_string(&toml).unwrap();
+    let line = format!("separated_after = {after}\n");
+    assert!(text_of.contains(&line), "{text_of}");
+    for (forged, says) in [
+        (
+            format!("separated_after = {}\n", after + 1),
+            "replaying games.jsonl separates them after",
+        ),
+        (String::new(), "is not in games.jsonl"),
+    ] {
+        std::fs::write(&toml, text_of.replace(&line, &forged)).unwrap();
+        let out = Command::cargo_bin("take6")
+            .unwrap()
+            .current_dir(tmp.path())
+            .arg("verify")
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+        assert!(text(&out.stdout).contains(says), "{}", text(&out.stdout));
+    }
+}
+
 #[test]
 fn until_separated_stops_once_the_best_bot_is_known() {
     // Whoever quits mid-game scores 100 more every game: the order is clear after a few.
@@ -348,13 +419,19 @@ fn until_separated_stops_once_the_best_bot_is_known() {
     assert_ok(&out);
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("stopped early: the top 1 are separated at 95 %"),
+        stdout.contains("stopped early: the top 1 were separated at 95 % after"),
         "{stdout}"
     );
     let played = games(tmp.path()).len();
     assert!((2..60).contains(&played), "{played} games");
     let board = leaderboard(tmp.path());
     assert_eq!(board[0]["bot"], "first");
+    // The stop is recorded and verify re-derives it: an early stop is a complete series.
+    let after = manifest(tmp.path())["separated_after"]
+        .as_integer()
+        .unwrap();
+    assert!((1..=played as i64).contains(&after), "{after} of {played}");
+    assert_verifies(tmp.path());
     // Without the flag the whole budget is played.
     let out = take6(
         tmp.path(),

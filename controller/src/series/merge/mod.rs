@@ -156,6 +156,8 @@ fn merged_manifest(parts: &[Part], dir: &SeriesDir, missing: &[u64]) -> Manifest
     manifest.status = Status::Running;
     manifest.games_played = 0;
     manifest.chain = Chain::start(&dir.id).head().to_string();
+    // Each shard stopped by its own standings; the merged series has no stopping point.
+    manifest.separated_after = None;
     manifest.settings.remove("shard");
     manifest.merged_from = parts
         .iter()

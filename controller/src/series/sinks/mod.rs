@@ -11,8 +11,6 @@ mod unseparated;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::dir::{self, LEADERBOARD};
 use super::manifest::Manifest;
@@ -88,6 +86,7 @@ impl ManifestFile {
     fn checkpoint(&mut self, state: &State) {
         self.manifest.games_played = state.lines;
         self.manifest.chain = state.chain.head().to_string();
+        self.manifest.separated_after = state.separated_after;
     }
 }
 
@@ -128,6 +127,8 @@ pub struct Console {
     faulted: std::collections::HashSet<String>,
     /// The person at the keyboard (`take6 play`), whose leaving needs no log line.
     person: Option<String>,
+    /// What to run to go on after an interruption, if not `take6 run --resume DIR`.
+    go_on: Option<String>,
 }
 
 impl Console {
@@ -138,7 +139,15 @@ impl Console {
             dir,
             faulted: Default::default(),
             person: None,
+            go_on: None,
         }
+    }
+
+    /// The command that goes on after an interruption, when it is not `take6 run --resume`
+    /// (a league's own).
+    pub fn go_on(mut self, command: String) -> Console {
+        self.go_on = Some(command);
+        self
     }
 
     /// Names the person at the keyboard, if any: their faults (leaving) are not said.
@@ -208,10 +217,13 @@ impl Sink for Console {
             }
             Event::BotSkipped(s) => s.line(&self.bots),
             Event::Started(start) => format!("take6: {}", start.line),
-            Event::Interrupted => format!(
-                "take6: interrupted; to play the remaining games: take6 run --resume {}",
-                self.dir.display()
-            ),
+            Event::Interrupted => match &self.go_on {
+                Some(command) => format!("take6: interrupted; to go on: {command}"),
+                None => format!(
+                    "take6: interrupted; to play the remaining games: take6 run --resume {}",
+                    self.dir.display()
+                ),
+            },
             _ => return Ok(()),
         };
         self.slot.above(|| eprintln!("{line}"));
@@ -248,29 +260,42 @@ fn fault_logs(standings: &[Standing], dir: &Path, person: Option<&str>) -> Strin
     text
 }
 
-/// Under `--until-separated`: raises `enough` once each of the top `top` ranks is separated
-/// at 95 % from the rank below it, so that no more games are started.
-pub struct Separation {
-    top: usize,
-    enough: Arc<AtomicBool>,
-}
-
-impl Separation {
-    pub fn new(top: usize, enough: Arc<AtomicBool>) -> Separation {
-        Separation { top, enough }
+/// Why a series under `--until-separated` played fewer games than planned: the top `top`
+/// were separated after `after` games; `lines` were recorded in all (the games under way then
+/// were finished), and whether the top are still separated with them.
+fn early_stop(top: usize, after: u64, lines: u64, still: bool) -> String {
+    let late = lines - after;
+    match (late, still) {
+        (0, _) | (_, true) => format!(
+            " (stopped early: the top {top} were separated at 95 % after {})",
+            crate::names::count(after, "game")
+        ),
+        (_, false) => format!(
+            " (stopped early: the top {top} were separated at 95 % after {}; the {} under way \
+             then, recorded too, narrowed a gap below 95 % again)",
+            crate::names::count(after, "game"),
+            crate::names::count(late, "game"),
+        ),
     }
 }
 
-impl Sink for Separation {
-    fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
-        if let Event::GameFinished(..) = event
-            && !self.enough.load(Ordering::Relaxed)
-            && record::top_separated(&state.standings(), self.top)
-        {
-            self.enough.store(true, Ordering::Relaxed);
+/// The bots that sat out games, benched after faulting in game after game: how many games,
+/// and that those seats were played as faults.
+fn benched(standings: &[record::Standing]) -> String {
+    let mut text = String::new();
+    for s in standings {
+        if let Some(&n) = s.fault_kinds.get(crate::player::BENCHED) {
+            text.push_str(&format!(
+                "\n{} sat out {}: benched after faults in {} games in a row, its seats were \
+                 played by a stand-in and scored as its faults (the reason, with the first \
+                 fault, is in games.jsonl and report.html)",
+                untrusted::terminal(&s.bot),
+                crate::names::count(n, "game"),
+                crate::series::bench::IN_A_ROW
+            ));
         }
-        Ok(())
     }
+    text
 }
 
 /// What the summary says under the table.
@@ -342,13 +367,16 @@ impl Sink for Summary {
             Event::Finished(status) if *status != Status::Failed => {
                 let standings = state.standings();
                 let mut text = record::summary_table(&standings, &self.skipped, self.builtin);
-                let early = match self.until_top {
-                    Some(top)
-                        if !self.interrupted
-                            && state.lines < state.planned
-                            && record::top_separated(&standings, top) =>
+                let early = match (self.until_top, state.separated_after) {
+                    (Some(top), Some(after))
+                        if !self.interrupted && state.lines < state.planned =>
                     {
-                        format!(" (stopped early: the top {top} are separated at 95 %)")
+                        early_stop(
+                            top,
+                            after,
+                            state.lines,
+                            record::top_separated(&standings, top),
+                        )
                     }
                     _ => String::new(),
                 };
@@ -369,6 +397,7 @@ impl Sink for Summary {
                     ),
                 };
                 text.push_str(&void);
+                text.push_str(&benched(&standings));
                 match &self.footer {
                     Footer::Series { seed, dir } => text.push_str(&format!(
                         "{}{}",

@@ -62,6 +62,15 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for StderrAboveBar {
 /// file); `TAKE6_PROGRESS_SECONDS` changes it.
 const LINE_EVERY: Duration = Duration::from_secs(10);
 
+/// How often a progress line is printed: every [`LINE_EVERY`], or `TAKE6_PROGRESS_SECONDS`.
+pub fn line_every() -> Duration {
+    std::env::var("TAKE6_PROGRESS_SECONDS")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| *s > 0.0)
+        .map_or(LINE_EVERY, Duration::from_secs_f64)
+}
+
 /// The progress sink: on a terminal, a bar with games done of planned, elapsed time, rate, ETA,
 /// the current leader and faults so far; elsewhere, a line with the same every few seconds
 /// (issue 30: nothing was printed until the end). With `--standings-every N`, the standings
@@ -184,11 +193,7 @@ impl Sink for Progress {
                 self.replayed = state.lines;
                 // The bar is drawn on stderr: only where stderr is a terminal.
                 if self.show && !io::stderr().is_terminal() {
-                    let every = std::env::var("TAKE6_PROGRESS_SECONDS")
-                        .ok()
-                        .and_then(|s| s.parse::<f64>().ok())
-                        .filter(|s| *s > 0.0)
-                        .map_or(LINE_EVERY, Duration::from_secs_f64);
+                    let every = line_every();
                     let now = std::time::Instant::now();
                     self.lines = Some((now, now, every));
                 }
