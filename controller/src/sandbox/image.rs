@@ -155,14 +155,14 @@ impl Images {
         }
         let start = std::time::Instant::now();
         let root = fs::symlink_metadata(workdir)?;
-        let (bytes, entries) = super::deep::measure(workdir)?;
+        let (bytes, entries) = super::deep::measure(crate::door::working_copy(workdir)?)?;
         let (size, inodes) = geometry(bytes, entries, self.disk_bytes);
         let image = image_of(workdir);
         let (part, staging) = (in_images(workdir, "part"), in_images(workdir, "in"));
         fs::create_dir_all(image.parent().expect("in a folder"))?;
         let _ = fs::remove_file(&image);
         let _ = fs::remove_file(&part);
-        super::deep::remove_tree(&staging)?;
+        super::deep::remove_path(&staging)?;
         fs::File::create(&part)?.set_len(size)?;
         // `nodiscard`: mkfs would otherwise punch the allocated image full of holes again.
         let owner = format!("root_owner={}:{},nodiscard", root.uid(), root.gid());
@@ -202,7 +202,7 @@ impl Images {
             return Err(e);
         }
         // The image holds the copy now: the folder becomes its empty mount point.
-        super::deep::remove_tree(workdir)?;
+        super::deep::remove_path(workdir)?;
         fs::create_dir(workdir)?;
         if let Err(e) = self.mount(&image, workdir) {
             let _ = fs::remove_file(&image);
@@ -244,7 +244,7 @@ impl Images {
             return Err(io::Error::other("the series is ending"));
         }
         let staging = in_images(workdir, "out");
-        super::deep::remove_tree(&staging)?;
+        super::deep::remove_path(&staging)?;
         if let (Some(e2fsck), false) = (&self.e2fsck, self.attached(&image)) {
             // 0: clean, 1: fixed, 2: fixed (reboot asked for a root file system); more: not all.
             let status = Command::new(e2fsck)
@@ -262,7 +262,7 @@ impl Images {
             }
         }
         // What a half-finished copy back left in the folder: the image is the truth.
-        super::deep::remove_tree(workdir)?;
+        super::deep::remove_path(workdir)?;
         fs::create_dir(workdir)?;
         self.mount(&image, workdir)
     }
@@ -372,7 +372,7 @@ impl Images {
     fn copy_back(&self, workdir: &Path) -> io::Result<()> {
         let start = std::time::Instant::now();
         let staging = in_images(workdir, "out");
-        super::deep::remove_tree(&staging)?;
+        super::deep::remove_path(&staging)?;
         // By descriptors, whatever the depth of the folders the bot made.
         let owner = fs::symlink_metadata(workdir)?.uid();
         warn_left_out(workdir, super::deep::copy_tree(workdir, &staging, owner)?);
@@ -384,7 +384,7 @@ impl Images {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(workdir);
-        super::deep::remove_tree(workdir)?;
+        super::deep::remove_path(workdir)?;
         fs::rename(&staging, workdir)?;
         fs::remove_file(image_of(workdir))?;
         // The images' folder, once it is empty.
