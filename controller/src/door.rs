@@ -113,7 +113,17 @@ impl Folder {
 
     /// The folder `rel` below this one, opened without following a link.
     pub fn folder(&self, rel: &Path) -> io::Result<Folder> {
-        let fd = self.open_at(rel, OFlag::O_RDONLY | OFlag::O_DIRECTORY, Mode::empty())?;
+        let fd = match self.open_at(rel, OFlag::O_RDONLY | OFlag::O_DIRECTORY, Mode::empty()) {
+            // A link as the last name is "not a folder" to `O_NOFOLLOW | O_DIRECTORY`: said as
+            // the link it is.
+            Err(e)
+                if e.raw_os_error() == Some(Errno::ENOTDIR as i32)
+                    && self.kind_of(rel).ok().flatten() == Some("a symbolic link") =>
+            {
+                return Err(Folder::explain(Errno::ELOOP));
+            }
+            other => other?,
+        };
         Ok(Folder {
             fd,
             path: self.path.join(rel),

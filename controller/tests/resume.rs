@@ -726,16 +726,20 @@ fn assert_resume_refuses_the_link(link: &str) {
     let before = snapshot(&host);
     let out = resume(tmp.path(), "2");
     let err = text(&out.stderr);
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::metadata(&secret).unwrap();
+    assert_eq!(
+        (meta.uid(), meta.mode() & 0o7777),
+        (0, 0o600),
+        "{link}: the secret changed hands\n{err}"
+    );
+    assert_eq!(fs::read_to_string(&secret).unwrap(), "host secret\n");
+    assert_eq!(snapshot(&host), before, "{link}: the host folder changed\n{err}");
     assert!(!out.status.success(), "{link} a link: resumed\n{err}");
     assert!(
         err.contains(link) && err.contains("follows no link"),
         "{link}: {err}"
     );
-    assert_eq!(snapshot(&host), before, "{link}: the host folder changed");
-    use std::os::unix::fs::MetadataExt;
-    let meta = fs::metadata(&secret).unwrap();
-    assert_eq!((meta.uid(), meta.mode() & 0o7777), (0, 0o600));
-    assert_eq!(fs::read_to_string(&secret).unwrap(), "host secret\n");
 }
 
 /// Whether bubblewrap is here and take6 runs as root (the bots' own users, the chown); says
