@@ -230,14 +230,16 @@ pub fn about(workdir: &Path) -> (About, Vec<String>) {
 /// Whether the bot whose working copy is `workdir` enabled Botzone's keep-running in its
 /// `bot.toml` (`keep_running = true`); a `bot.toml` that cannot be read says no.
 pub fn keeps_running(workdir: &Path) -> bool {
-    copy_toml(workdir).and_then(|t| t.keep_running)
+    copy_toml(workdir)
+        .and_then(|t| t.keep_running)
         .unwrap_or(false)
 }
 
 /// Whether the bot whose working copy is `workdir` chose Botzone's simple interaction in its
 /// `bot.toml` (`simple_io = true`); a `bot.toml` that cannot be read says no.
 pub fn simple_io(workdir: &Path) -> bool {
-    copy_toml(workdir).and_then(|t| t.simple_io)
+    copy_toml(workdir)
+        .and_then(|t| t.simple_io)
         .unwrap_or(false)
 }
 
@@ -889,7 +891,7 @@ pub fn launch_problem(launch: &Path, sandboxed: bool) -> Option<String> {
     // Through the door: the build may have left `launch` a FIFO (an open would wait for a
     // writer forever), a link to /dev/zero or to a host file; each is refused with the reason.
     let (workdir, name) = (launch.parent()?, Path::new(launch.file_name()?));
-    let head = match crate::door::Folder::open(workdir).and_then(|f| f.head(name, 512)) {
+    let head = match crate::door::working_copy(workdir).and_then(|f| f.head(name, 512)) {
         Ok(head) => head,
         Err(e) => {
             return Some(format!(
@@ -1169,7 +1171,8 @@ fn out_of_memory(sandbox: &Sandbox, log: &Path) -> String {
         "std::bad_alloc",
         "memoryerror",
     ];
-    let text = log.parent()
+    let text = log
+        .parent()
         .zip(log.file_name())
         .and_then(|(logs, name)| folder::read_text(logs, Path::new(name), 1 << 20).ok())
         .unwrap_or_default();

@@ -341,7 +341,10 @@ impl Folder {
 /// folder is one the caller named or made: it is opened by path, the name beneath it).
 fn split(path: &Path) -> io::Result<(&Path, &Path)> {
     let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
-        return Err(io::Error::other(format!("{}: not a file's path", path.display())));
+        return Err(io::Error::other(format!(
+            "{}: not a file's path",
+            path.display()
+        )));
     };
     let parent = if parent.as_os_str().is_empty() {
         Path::new(".")

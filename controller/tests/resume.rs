@@ -675,7 +675,10 @@ fn handed_over_with_a_link(link: &str) -> (TempDir, PathBuf, PathBuf) {
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
-    assert!(lines(tmp.path()) < GAMES, "interrupted too late to test anything");
+    assert!(
+        lines(tmp.path()) < GAMES,
+        "interrupted too late to test anything"
+    );
     let dir = series_dir(tmp.path());
     // The host folder takes the place of the linked folder, with the secret among its files.
     let host = tmp.path().join("host");
@@ -734,7 +737,11 @@ fn assert_resume_refuses_the_link(link: &str) {
         "{link}: the secret changed hands\n{err}"
     );
     assert_eq!(fs::read_to_string(&secret).unwrap(), "host secret\n");
-    assert_eq!(snapshot(&host), before, "{link}: the host folder changed\n{err}");
+    assert_eq!(
+        snapshot(&host),
+        before,
+        "{link}: the host folder changed\n{err}"
+    );
     assert!(!out.status.success(), "{link} a link: resumed\n{err}");
     assert!(
         err.contains(link) && err.contains("follows no link"),

@@ -250,7 +250,10 @@ fn a_league_folder_whose_work_is_a_link_touches_no_host_folder() {
     assert_ok(&league(&zoo, "strict"));
     let folder = zoo.dir().join("results/league/take6");
     let manifest = fs::read_to_string(folder.join("league.toml")).unwrap();
-    assert!(manifest.contains(&format!("name = \"{GONE}\"")), "{manifest}");
+    assert!(
+        manifest.contains(&format!("name = \"{GONE}\"")),
+        "{manifest}"
+    );
     // Withdrawn; the league's `work` replaced by a link to the host's folder.
     fs::remove_dir_all(zoo.bots().join(GONE)).unwrap();
     fs::remove_dir_all(folder.join("work")).unwrap();
