@@ -424,12 +424,36 @@ fn logs_and_work(series_dir: &Path) -> Result<(PathBuf, PathBuf), BotsError> {
         path: series_dir.to_path_buf(),
         error,
     })?;
-    for dir in [&logs, &work] {
+    let make = |dir: &PathBuf| {
         let name = Path::new(dir.file_name().expect("logs and work have names"));
         series.make_folder(name).map_err(|error| BotsError::Write {
             path: dir.clone(),
             error,
-        })?;
+        })
+    };
+    make(&logs)?;
+    let work_folder = make(&work)?;
+    // The disk images' folder (`work/.images`), where images are made and removed by path: a
+    // folder or nothing, never a link.
+    let image = crate::sandbox::image_of(&work.join("_"));
+    if let Some(images) = image.parent().and_then(Path::file_name) {
+        let path = work.join(images);
+        match work_folder.kind_of(Path::new(images)) {
+            Ok(None | Some("a folder")) => {}
+            Ok(Some(other)) => {
+                return Err(BotsError::Write {
+                    path,
+                    error: io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!(
+                            "{other}, not a folder: take6 follows no link in a results or \
+                             league folder"
+                        ),
+                    ),
+                });
+            }
+            Err(error) => return Err(BotsError::Write { path, error }),
+        }
     }
     Ok((logs, work))
 }

@@ -286,3 +286,45 @@ fn a_league_folder_whose_work_is_a_link_touches_no_host_folder() {
     assert_eq!((meta.uid(), meta.mode() & 0o7777), (0, 0o600));
     assert_eq!(fs::metadata(&host).unwrap().uid(), 0);
 }
+
+/// A league folder handed over with a bot's `logs/<bot>.build.log` a symbolic link to a
+/// root-only host file: when the bot's new version is built, its log is made afresh in
+/// `logs` (the link replaced, never written through or read); the host file keeps its content,
+/// owner and mode.
+#[test]
+fn a_build_log_link_in_a_league_folder_is_never_written_through() {
+    if !sandbox_available("league-build-log-link") {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    const BUILT: &str = "built";
+    let zoo = Zoo::new("league-build-log-link", &["first", "lowest"]);
+    let built = zoo.bots().join(BUILT);
+    common::copy_dir(&zoo.bots().join("first"), &built);
+    fs::write(built.join("build"), "#!/bin/sh\necho built\n").unwrap();
+    fs::set_permissions(built.join("build"), fs::Permissions::from_mode(0o755)).unwrap();
+    assert_ok(&league(&zoo, "strict"));
+    let folder = zoo.dir().join("results/league/take6");
+    let log = folder.join(format!("logs/{BUILT}.build.log"));
+    assert!(log.is_file(), "no build log");
+    let secret = zoo.dir().join("host-secret");
+    fs::write(&secret, "host secret\n").unwrap();
+    fs::set_permissions(&secret, fs::Permissions::from_mode(0o600)).unwrap();
+    fs::remove_file(&log).unwrap();
+    std::os::unix::fs::symlink(&secret, &log).unwrap();
+    // A new version: built again.
+    fs::write(built.join("build"), "#!/bin/sh\necho built again\n").unwrap();
+
+    let out = league(&zoo, "strict");
+    assert_eq!(
+        fs::read_to_string(&secret).unwrap(),
+        "host secret\n",
+        "{}",
+        text(&out.stderr)
+    );
+    let meta = fs::metadata(&secret).unwrap();
+    assert_eq!((meta.uid(), meta.mode() & 0o7777), (0, 0o600));
+    assert_ok(&out);
+    assert!(!fs::symlink_metadata(&log).unwrap().is_symlink());
+    assert!(fs::read_to_string(&log).unwrap().contains("built again"));
+}
