@@ -418,4 +418,32 @@ mod tests {
         remove_tree(&top, OsStr::new("to")).unwrap();
         assert!(!from.exists() && !to.exists());
     }
+
+    #[test]
+    fn a_link_is_removed_as_a_link_and_chown_and_measure_stay_beneath_the_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let host = tmp.path().join("host");
+        std::fs::create_dir_all(&host).unwrap();
+        std::fs::write(host.join("secret"), "host secret").unwrap();
+        let work = tmp.path().join("work");
+        std::fs::create_dir_all(work.join("copy")).unwrap();
+        std::os::unix::fs::symlink(&host, work.join("link")).unwrap();
+        std::os::unix::fs::symlink(&host, work.join("copy/link")).unwrap();
+        let opened = open_dir(nix::fcntl::AT_FDCWD, work.as_os_str()).unwrap();
+        let copy = open_dir(&opened, OsStr::new("copy")).unwrap();
+        // One entry: the link itself, its target not walked.
+        assert_eq!(measure(&copy).unwrap().1, 1);
+        if nix::unistd::geteuid().is_root() {
+            chown_tree(&copy, 4242).unwrap();
+            assert_eq!(std::fs::metadata(host.join("secret")).unwrap().uid(), 0);
+            assert_eq!(std::fs::metadata(&host).unwrap().uid(), 0);
+        }
+        remove_tree(&opened, OsStr::new("link")).unwrap();
+        remove_tree(&opened, OsStr::new("copy")).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(host.join("secret")).unwrap(),
+            "host secret"
+        );
+        assert!(!work.join("link").exists() && !work.join("copy").exists());
+    }
 }
