@@ -205,10 +205,7 @@ pub struct About {
 /// key it does not know (the key shown through [`crate::untrusted`]). A `bot.toml` that
 /// cannot be read says nothing (it was checked when the bot was staged).
 pub fn about(workdir: &Path) -> (About, Vec<String>) {
-    let Some(toml) = folder::read_text(&workdir.join(BOT_TOML), BOT_TOML_CAP)
-        .ok()
-        .and_then(|text| toml::from_str::<BotToml>(&text).ok())
-    else {
+    let Some(toml) = copy_toml(workdir) else {
         return (About::default(), Vec::new());
     };
     let warnings = toml
@@ -233,9 +230,7 @@ pub fn about(workdir: &Path) -> (About, Vec<String>) {
 /// Whether the bot whose working copy is `workdir` enabled Botzone's keep-running in its
 /// `bot.toml` (`keep_running = true`); a `bot.toml` that cannot be read says no.
 pub fn keeps_running(workdir: &Path) -> bool {
-    folder::read_text(&workdir.join(BOT_TOML), BOT_TOML_CAP)
-        .ok()
-        .and_then(|text| toml::from_str::<BotToml>(&text).ok())
+    copy_toml(workdir)
         .and_then(|t| t.keep_running)
         .unwrap_or(false)
 }
@@ -243,11 +238,19 @@ pub fn keeps_running(workdir: &Path) -> bool {
 /// Whether the bot whose working copy is `workdir` chose Botzone's simple interaction in its
 /// `bot.toml` (`simple_io = true`); a `bot.toml` that cannot be read says no.
 pub fn simple_io(workdir: &Path) -> bool {
-    folder::read_text(&workdir.join(BOT_TOML), BOT_TOML_CAP)
-        .ok()
-        .and_then(|text| toml::from_str::<BotToml>(&text).ok())
+    copy_toml(workdir)
         .and_then(|t| t.simple_io)
         .unwrap_or(false)
+}
+
+/// The `bot.toml` of the working copy `workdir`, read through the door from its series
+/// folder (no link followed in `work`, in the copy or at `bot.toml`); `None` when it cannot be
+/// read or is not valid.
+fn copy_toml(workdir: &Path) -> Option<BotToml> {
+    let bytes = crate::door::working_copy(workdir)
+        .and_then(|copy| copy.head(Path::new(BOT_TOML), BOT_TOML_CAP))
+        .ok()?;
+    toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()
 }
 
 /// Largest `bot.toml` read: it holds one short key.
@@ -410,11 +413,47 @@ fn logs_and_work(series_dir: &Path) -> Result<(PathBuf, PathBuf), BotsError> {
         path: series_dir.join("work"),
         error,
     })?;
-    for dir in [&logs, &work] {
-        fs::create_dir_all(dir).map_err(|error| BotsError::Write {
+    // The series folder is made (or named) by path; `logs` and `work` beneath it by its
+    // descriptor: a league or results folder whose `work` is a link to a host folder is
+    // refused, never written through.
+    fs::create_dir_all(series_dir).map_err(|error| BotsError::Write {
+        path: series_dir.to_path_buf(),
+        error,
+    })?;
+    let series = crate::door::Folder::open(series_dir).map_err(|error| BotsError::Write {
+        path: series_dir.to_path_buf(),
+        error,
+    })?;
+    let make = |dir: &PathBuf| {
+        let name = Path::new(dir.file_name().expect("logs and work have names"));
+        series.make_folder(name).map_err(|error| BotsError::Write {
             path: dir.clone(),
             error,
-        })?;
+        })
+    };
+    make(&logs)?;
+    let work_folder = make(&work)?;
+    // The disk images' folder (`work/.images`), where images are made and removed by path: a
+    // folder or nothing, never a link.
+    let image = crate::sandbox::image_of(&work.join("_"));
+    if let Some(images) = image.parent().and_then(Path::file_name) {
+        let path = work.join(images);
+        match work_folder.kind_of(Path::new(images)) {
+            Ok(None | Some("a folder")) => {}
+            Ok(Some(other)) => {
+                return Err(BotsError::Write {
+                    path,
+                    error: io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!(
+                            "{other}, not a folder: take6 follows no link in a results or \
+                             league folder"
+                        ),
+                    ),
+                });
+            }
+            Err(error) => return Err(BotsError::Write { path, error }),
+        }
     }
     Ok((logs, work))
 }
@@ -484,7 +523,7 @@ pub fn entrants_at_most(bots_dir: &Path, game: &str) -> usize {
             name_problem(&name).is_none() && !alike.contains_key(&name)
         })
         .filter(|folder| {
-            let Ok(text) = folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP) else {
+            let Ok(text) = folder::read_text(folder, Path::new(BOT_TOML), BOT_TOML_CAP) else {
                 return true;
             };
             toml::from_str::<BotToml>(&text)
@@ -498,7 +537,7 @@ pub fn entrants_at_most(bots_dir: &Path, game: &str) -> usize {
 /// Whether the `bot.toml` of the bot folder `folder` says which games the bot plays (its
 /// `games` key); an absent, unreadable or invalid one does not.
 pub fn names_its_games(folder: &Path) -> bool {
-    folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP)
+    folder::read_text(folder, Path::new(BOT_TOML), BOT_TOML_CAP)
         .ok()
         .and_then(|text| toml::from_str::<BotToml>(&text).ok())
         .is_some_and(|t| t.games.is_some())
@@ -740,8 +779,9 @@ async fn reuse(
         let (now, own) = folder::scan(&found, max_data)
             .and_then(|listing| Ok((listing.hash()?, listing.footprint())))
             .map_err(|e| e.to_string())?;
-        let there = fs::symlink_metadata(&copy).is_ok_and(|m| m.is_dir())
-            || crate::sandbox::image_of(&copy).is_file();
+        let there = crate::door::working_copy_there(&copy, &crate::sandbox::image_of(&copy))
+            .map_err(|e| e.to_string())?
+            .any();
         if now != hash || !there {
             return Ok(false);
         }
@@ -781,9 +821,20 @@ async fn reuse(
 
 /// Removes the working copy `workdir` and any disk image of it, by descriptors and following
 /// no link the bot left in it, whatever its depth.
+///
+/// Both are reached from the series (or league) folder's descriptor: its `work` being a link
+/// is refused, and nothing outside it is removed.
 pub fn wipe(workdir: &Path) -> io::Result<()> {
-    crate::sandbox::deep::remove_tree(workdir)?;
-    match fs::remove_file(crate::sandbox::image_of(workdir)) {
+    let (work, name) = match crate::door::work_of(workdir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        other => other?,
+    };
+    crate::sandbox::deep::remove_tree(&work, &name)?;
+    let image = crate::sandbox::image_of(workdir);
+    let Ok(image) = image.strip_prefix(work.path()) else {
+        return Ok(());
+    };
+    match work.remove(image) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),
     }
@@ -869,7 +920,7 @@ pub fn launch_problem(launch: &Path, sandboxed: bool) -> Option<String> {
     // Through the door: the build may have left `launch` a FIFO (an open would wait for a
     // writer forever), a link to /dev/zero or to a host file; each is refused with the reason.
     let (workdir, name) = (launch.parent()?, Path::new(launch.file_name()?));
-    let head = match crate::door::Folder::open(workdir).and_then(|f| f.head(name, 512)) {
+    let head = match crate::door::working_copy(workdir).and_then(|f| f.head(name, 512)) {
         Ok(head) => head,
         Err(e) => {
             return Some(format!(
@@ -1009,7 +1060,7 @@ fn bot_toml(folder: &Path, listing: &Listing) -> Result<BotToml, String> {
         return Ok(BotToml::default());
     }
     let text =
-        folder::read_text(&folder.join(BOT_TOML), BOT_TOML_CAP).map_err(|e| e.to_string())?;
+        folder::read_text(folder, Path::new(BOT_TOML), BOT_TOML_CAP).map_err(|e| e.to_string())?;
     toml::from_str(&text).map_err(|e| {
         format!(
             "bot.toml is not valid (its keys are template = \"<set name>\", games = [{}, or \
@@ -1053,8 +1104,14 @@ const BUILD_LOG_CAP: u64 = 8 << 20;
 fn inert_log(log: &Path) {
     use std::io::Read;
     let mut raw = Vec::new();
-    let read = fs::File::open(log).and_then(|f| f.take(BUILD_LOG_CAP).read_to_end(&mut raw));
-    let total = fs::metadata(log).map_or(0, |m| m.len());
+    // Through the door: a log left a link (a league folder handed over) is not read through.
+    let opened = crate::door::open_path(log);
+    let total = opened
+        .as_ref()
+        .ok()
+        .and_then(|f| f.metadata().ok())
+        .map_or(0, |m| m.len());
+    let read = opened.and_then(|f| f.take(BUILD_LOG_CAP).read_to_end(&mut raw));
     let mut text = crate::untrusted::log_bytes(&raw);
     if total > BUILD_LOG_CAP {
         text.push_str(&format!(
@@ -1074,7 +1131,7 @@ fn inert_log(log: &Path) {
                     .is_ok()
             });
     if !written {
-        let _ = fs::remove_file(log);
+        let _ = crate::door::remove_path(log);
     }
 }
 
@@ -1086,7 +1143,9 @@ async fn run_build(
     log: &Path,
     limit: Duration,
 ) -> Result<(), String> {
-    let out = fs::File::create(log).map_err(|e| format!("cannot create build log: {e}"))?;
+    // Made afresh through the door: whatever had its name (a link to a host file, in a
+    // folder handed over) is removed, never written through.
+    let out = crate::door::create_path(log).map_err(|e| format!("cannot create build log: {e}"))?;
     let err = out
         .try_clone()
         .map_err(|e| format!("cannot create build log: {e}"))?;
@@ -1141,7 +1200,11 @@ fn out_of_memory(sandbox: &Sandbox, log: &Path) -> String {
         "std::bad_alloc",
         "memoryerror",
     ];
-    let text = folder::read_text(log, 1 << 20).unwrap_or_default();
+    let text = log
+        .parent()
+        .zip(log.file_name())
+        .and_then(|(logs, name)| folder::read_text(logs, Path::new(name), 1 << 20).ok())
+        .unwrap_or_default();
     let tail: String = text
         .lines()
         .rev()

@@ -49,7 +49,7 @@ pub fn judge_checkable(game: &crate::game::GameRef) -> Result<(), CheckError> {
 /// bots' faults; and whether it passed (no game void).
 pub fn judge_report(dir: &Path) -> (String, bool) {
     let mut out = String::new();
-    let games: Vec<GameRecord> = std::fs::File::open(dir.join("games.jsonl"))
+    let games: Vec<GameRecord> = crate::door::open_path(&dir.join("games.jsonl"))
         .ok()
         .and_then(|f| crate::record::read_games_jsonl(std::io::BufReader::new(f)).ok())
         .unwrap_or_default();
@@ -173,9 +173,12 @@ fn said_lines(s: &Said) -> String {
 pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (String, bool) {
     let mut out = String::new();
     let facts = SeriesFacts::from_manifest(
-        &std::fs::read_to_string(dir.join("series.toml")).unwrap_or_default(),
+        &crate::series::dir::read_file(dir, "series.toml", crate::series::dir::MANIFEST_CAP)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .unwrap_or_default(),
     );
-    let games: Vec<GameRecord> = std::fs::File::open(dir.join("games.jsonl"))
+    let games: Vec<GameRecord> = crate::door::open_path(&dir.join("games.jsonl"))
         .ok()
         .and_then(|f| crate::record::read_games_jsonl(std::io::BufReader::new(f)).ok())
         .unwrap_or_default();
@@ -198,7 +201,10 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
             untrusted::terminal_text(&skip.reason)
         );
         let log = dir.join("logs").join(format!("{bot}.build.log"));
-        if let Ok(text) = std::fs::read(&log) {
+        if let Ok(text) = crate::door::open_path(&log).and_then(|mut f| {
+            let mut text = Vec::new();
+            std::io::Read::read_to_end(&mut f, &mut text).map(|_| text)
+        }) {
             let _ = writeln!(out, "\nBuild output ({}):", log.display());
             for line in untrusted::terminal_lines(&text) {
                 let _ = writeln!(out, "{line}");
@@ -619,7 +625,12 @@ const STDERR_TAIL: usize = 10;
 /// author should not have to find the file to read it.
 fn stderr_of(dir: &Path, bot: &str, game: u64) -> String {
     let log = dir.join("logs").join(format!("{bot}.games.log"));
-    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let text = crate::door::open_path(&log)
+        .and_then(|mut f| {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
+        })
+        .unwrap_or_default();
     let header = format!("=== game {game} (seat ");
     let lines: Vec<&str> = text
         .lines()
@@ -679,7 +690,7 @@ fn generated(dir: &Path, bot: &str) -> String {
                 let Some(text) = text else { continue };
                 // What is in the working copy, which is what ran.
                 // Through the door: the build may have left it a FIFO or a link.
-                let text = crate::door::Folder::open(&work)
+                let text = crate::door::working_copy(&work)
                     .and_then(|f| f.read(Path::new(name), 1 << 20))
                     .ok()
                     .and_then(|b| String::from_utf8(b).ok())

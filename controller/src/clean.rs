@@ -95,8 +95,9 @@ fn remove_series(path: &Path) -> std::io::Result<()> {
         .map(|e| e.map(|e| e.file_name()))
         .collect::<Result<_, _>>()?;
     names.sort_by_key(|n| MARKERS.iter().any(|m| n == m));
+    let series = crate::door::Folder::open(path)?;
     for name in names {
-        crate::sandbox::deep::remove_tree(&path.join(name))?;
+        crate::sandbox::deep::remove_tree(&series, &name)?;
     }
     fs::remove_dir(path)
 }
@@ -123,7 +124,10 @@ fn busy(path: &Path) -> bool {
 /// (walked by descriptors: a path 2,500 folders deep is past the kernel's 4,096 bytes).
 fn size(path: &Path) -> u64 {
     let mut bytes = 0;
-    let _ = crate::sandbox::deep::walk(path, |_, _, st| {
+    let Ok(folder) = crate::door::Folder::open(path) else {
+        return 0;
+    };
+    let _ = crate::sandbox::deep::walk(&folder, |_, _, st| {
         use nix::sys::stat::SFlag;
         if st.st_mode & SFlag::S_IFMT.bits() != SFlag::S_IFDIR.bits() {
             bytes += st.st_size as u64;

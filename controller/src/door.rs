@@ -113,7 +113,17 @@ impl Folder {
 
     /// The folder `rel` below this one, opened without following a link.
     pub fn folder(&self, rel: &Path) -> io::Result<Folder> {
-        let fd = self.open_at(rel, OFlag::O_RDONLY | OFlag::O_DIRECTORY, Mode::empty())?;
+        let fd = match self.open_at(rel, OFlag::O_RDONLY | OFlag::O_DIRECTORY, Mode::empty()) {
+            // A link as the last name is "not a folder" to `O_NOFOLLOW | O_DIRECTORY`: said as
+            // the link it is.
+            Err(e)
+                if e.raw_os_error() == Some(Errno::ENOTDIR as i32)
+                    && self.kind_of(rel).ok().flatten() == Some("a symbolic link") =>
+            {
+                return Err(Folder::explain(Errno::ELOOP));
+            }
+            other => other?,
+        };
         Ok(Folder {
             fd,
             path: self.path.join(rel),
@@ -325,6 +335,154 @@ impl Folder {
             path: self.path.clone(),
         })
     }
+}
+
+/// `path`'s folder and its last name, for the functions that take a file's whole path (the
+/// folder is one the caller named or made: it is opened by path, the name beneath it).
+fn split(path: &Path) -> io::Result<(&Path, &Path)> {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(io::Error::other(format!(
+            "{}: not a file's path",
+            path.display()
+        )));
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    Ok((parent, Path::new(name)))
+}
+
+/// The file at `path` opened for reading through the door of its folder (a file at the top
+/// of a series folder, say): a regular file, not a link.
+pub fn open_path(path: &Path) -> io::Result<File> {
+    let (folder, name) = split(path)?;
+    Folder::open(folder)?.open_read(name)
+}
+
+/// The file at `path` opened for appending through the door of its folder
+/// ([`Folder::open_append`]).
+pub fn append_path(path: &Path) -> io::Result<File> {
+    let (folder, name) = split(path)?;
+    Folder::open(folder)?.open_append(name)
+}
+
+/// The file at `path` opened for writing in place (not truncated) through the door of its
+/// folder ([`Folder::open_write`]).
+pub fn write_path(path: &Path) -> io::Result<File> {
+    let (folder, name) = split(path)?;
+    Folder::open(folder)?.open_write(name)
+}
+
+/// The file at `path` made afresh through the door of its folder: whatever had its name (a
+/// link included, never followed) is removed first, then a new file is created there.
+pub fn create_path(path: &Path) -> io::Result<File> {
+    let (folder, name) = split(path)?;
+    let folder = Folder::open(folder)?;
+    match folder.remove(name) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    folder.create_new(name, 0o644)
+}
+
+/// Removes the file (or link: never followed) at `path`, through the door of its folder.
+pub fn remove_path(path: &Path) -> io::Result<()> {
+    let (folder, name) = split(path)?;
+    Folder::open(folder)?.remove(name)
+}
+
+/// [`Folder::replace`] of the file at `path`, through the door of its folder.
+pub fn replace_path(path: &Path, bytes: &[u8], durable: bool) -> io::Result<()> {
+    let (folder, name) = split(path)?;
+    Folder::open(folder)?.replace(name, bytes, durable)
+}
+
+/// `e` with `path` in front, for an error of a folder opened below another.
+fn at(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// The folder `work` holding the working copy `workdir` (`<series>/work/<bot>`), opened from
+/// its series folder's descriptor with no link followed, and the copy's name in it. The
+/// series folder is opened by path (the one take6 made, or the one the person at the
+/// keyboard named); `work`, being a link, is refused with the reason: a results or league
+/// folder may come from anyone.
+pub fn work_of(workdir: &Path) -> io::Result<(Folder, OsString)> {
+    let (work, name) = split(workdir)?;
+    let (series, work_name) = split(work)?;
+    let work = Folder::open(series)?
+        .folder(work_name)
+        .map_err(|e| at(work, e))?;
+    Ok((work, name.as_os_str().to_owned()))
+}
+
+/// The working copy `workdir` (`<series>/work/<bot>`) opened from its series folder's
+/// descriptor, no link followed on the way ([`work_of`]): a copy that is a link is refused.
+pub fn working_copy(workdir: &Path) -> io::Result<Folder> {
+    let (work, name) = work_of(workdir)?;
+    let copy = work.folder(Path::new(&name)).map_err(|e| at(workdir, e))?;
+    Ok(Folder {
+        fd: copy.fd,
+        path: workdir.to_path_buf(),
+    })
+}
+
+/// What is there of a working copy: its folder, its disk image (after a crash the copy may
+/// be in its image only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CopyThere {
+    pub folder: bool,
+    pub image: bool,
+}
+
+impl CopyThere {
+    /// Either is there.
+    pub fn any(self) -> bool {
+        self.folder || self.image
+    }
+}
+
+/// What is there of the working copy `workdir`, as a folder and as its disk image `image` (a
+/// file of `workdir`'s `work` folder, `.images/<bot>.ext4`), seen from the series folder's
+/// descriptor with no link followed. A link (or anything but a folder, or a file for the
+/// image) in their place is refused with what it is: take6 follows no link in a results or
+/// league folder, and uses nothing it would have to.
+pub fn working_copy_there(workdir: &Path, image: &Path) -> io::Result<CopyThere> {
+    let mut there = CopyThere {
+        folder: false,
+        image: false,
+    };
+    let (work, name) = match work_of(workdir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(there),
+        other => other?,
+    };
+    let no_link = |path: &Path, what: &str| {
+        at(
+            path,
+            refused(format!(
+                "{what}: take6 follows no link and uses nothing but the folders and files it \
+                 makes in a results or league folder (remove it, or start a new series)"
+            )),
+        )
+    };
+    match work.kind_of(Path::new(&name))? {
+        Some("a folder") => there.folder = true,
+        None => {}
+        Some(other) => return Err(no_link(workdir, other)),
+    }
+    let Ok(rel) = image.strip_prefix(work.path()) else {
+        return Ok(there);
+    };
+    match work.kind_of(rel) {
+        Ok(Some("a regular file")) => there.image = true,
+        Ok(None) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Ok(Some(other)) => return Err(no_link(image, other)),
+        Err(e) => return Err(at(image, e)),
+    }
+    Ok(there)
 }
 
 /// A name beside `name` that no one can predict: `.<name>.<32 hex digits>.partial`.

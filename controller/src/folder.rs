@@ -226,28 +226,24 @@ fn open_regular(path: &Path) -> Result<File, FolderError> {
     Ok(file)
 }
 
-/// The text of a small regular file of the folder (`bot.toml`), opened as [`open_regular`]
-/// does and read to at most `cap` bytes.
-pub fn read_text(path: &Path, cap: u64) -> Result<String, FolderError> {
-    use std::io::Read as _;
-    let mut text = String::new();
-    open_regular(path)?
-        .take(cap)
-        .read_to_string(&mut text)
-        .map_err(read_err(path))?;
-    Ok(text)
+/// The text of a small regular file `rel` of the folder `folder` (`bot.toml`), read through
+/// the door ([`crate::door::Folder`]: beneath the folder, no link followed, nothing but a
+/// regular file) to at most `cap` bytes.
+pub fn read_text(folder: &Path, rel: &Path, cap: u64) -> Result<String, FolderError> {
+    let path = folder.join(rel);
+    String::from_utf8(read_bytes(folder, rel, cap)?).map_err(|e| FolderError::Read {
+        path,
+        error: io::Error::new(io::ErrorKind::InvalidData, e.utf8_error()),
+    })
 }
 
-/// The bytes of a small regular file of the folder (a source whose encoding is unknown), opened
-/// as [`open_regular`] does and read to at most `cap` bytes.
-pub fn read_bytes(path: &Path, cap: u64) -> Result<Vec<u8>, FolderError> {
-    use std::io::Read as _;
-    let mut bytes = Vec::new();
-    open_regular(path)?
-        .take(cap)
-        .read_to_end(&mut bytes)
-        .map_err(read_err(path))?;
-    Ok(bytes)
+/// The bytes of a small regular file `rel` of the folder `folder` (a source whose encoding is
+/// unknown), read through the door as [`read_text`] does, to at most `cap` bytes.
+pub fn read_bytes(folder: &Path, rel: &Path, cap: u64) -> Result<Vec<u8>, FolderError> {
+    let path = folder.join(rel);
+    crate::door::Folder::open(folder)
+        .and_then(|f| f.head(rel, cap))
+        .map_err(read_err(&path))
 }
 
 /// The `(offset, length)` runs of a file's first `size` bytes that hold data; the rest are

@@ -663,3 +663,112 @@ fn a_series_of_bots_from_a_git_tag_resumes_with_the_printed_command_or_with_its_
         );
     }
 }
+
+/// A stopped series (Ctrl-C after 2 games) whose folder is then handed over with `link`
+/// (`work` or `work/patient`) a symbolic link to a host folder holding a root-only 0600
+/// secret (and, for `work`, the bots' copies of that name). Returns the scratch folder, the
+/// host folder and its secret.
+fn handed_over_with_a_link(link: &str) -> (TempDir, PathBuf, PathBuf) {
+    let tmp = arena();
+    let child = start(tmp.path(), "2");
+    wait_for_lines(tmp.path(), 2);
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    assert!(
+        lines(tmp.path()) < GAMES,
+        "interrupted too late to test anything"
+    );
+    let dir = series_dir(tmp.path());
+    // The host folder takes the place of the linked folder, with the secret among its files.
+    let host = tmp.path().join("host");
+    fs::rename(dir.join(link), &host).unwrap();
+    let secret = match link {
+        "work" => host.join("patient/secret"),
+        _ => host.join("secret"),
+    };
+    fs::write(&secret, "host secret\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&secret, fs::Permissions::from_mode(0o600)).unwrap();
+    std::os::unix::fs::symlink(&host, dir.join(link)).unwrap();
+    (tmp, host, secret)
+}
+
+/// Every name below `dir` with its owner, mode and content (folders' content empty).
+fn snapshot(dir: &Path) -> Vec<(PathBuf, u32, u32, Vec<u8>)> {
+    use std::os::unix::fs::MetadataExt;
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            let meta = fs::symlink_metadata(&path).unwrap();
+            let content = if meta.is_file() {
+                fs::read(&path).unwrap()
+            } else {
+                Vec::new()
+            };
+            if meta.is_dir() {
+                stack.push(path.clone());
+            }
+            out.push((path, meta.uid(), meta.mode(), content));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `--resume` of the handed-over folder of [`handed_over_with_a_link`]: refused, naming the
+/// link and saying that take6 follows none; the host folder as it was (the secret still
+/// root's, 0600, its content; nothing written, chowned or removed beside it).
+fn assert_resume_refuses_the_link(link: &str) {
+    if !sandbox_here() {
+        return;
+    }
+    let (tmp, host, secret) = handed_over_with_a_link(link);
+    let before = snapshot(&host);
+    let out = resume(tmp.path(), "2");
+    let err = text(&out.stderr);
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::metadata(&secret).unwrap();
+    assert_eq!(
+        (meta.uid(), meta.mode() & 0o7777),
+        (0, 0o600),
+        "{link}: the secret changed hands\n{err}"
+    );
+    assert_eq!(fs::read_to_string(&secret).unwrap(), "host secret\n");
+    assert_eq!(
+        snapshot(&host),
+        before,
+        "{link}: the host folder changed\n{err}"
+    );
+    assert!(!out.status.success(), "{link} a link: resumed\n{err}");
+    assert!(
+        err.contains(link) && err.contains("follows no link"),
+        "{link}: {err}"
+    );
+}
+
+/// Whether bubblewrap is here and take6 runs as root (the bots' own users, the chown); says
+/// it skipped otherwise.
+fn sandbox_here() -> bool {
+    let bwrap = Command::new("bwrap")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !bwrap || !nix::unistd::geteuid().is_root() {
+        common::skipped("needs bubblewrap (apt-get install bubblewrap) and root");
+        return false;
+    }
+    true
+}
+
+#[test]
+fn resume_of_a_results_folder_whose_work_is_a_link_touches_no_host_file() {
+    assert_resume_refuses_the_link("work");
+}
+
+#[test]
+fn resume_of_a_results_folder_whose_working_copy_is_a_link_touches_no_host_file() {
+    assert_resume_refuses_the_link("work/patient");
+}

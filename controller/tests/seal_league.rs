@@ -233,3 +233,98 @@ fn storage_2500_folders_deep_is_kept_across_runs_and_wiped_for_a_new_version() {
     assert!(!deep.join("kept-marker").exists(), "the old copy was kept");
     assert_eq!(bottom(&deep).unwrap(), "2500 deep\n");
 }
+
+/// A league folder handed over with `work` a symbolic link to a host folder, and a `[[kept]]`
+/// entry for a bot whose folder is gone since: the host folder holds a folder of that bot's
+/// name with a root-only secret. `take6 league` refuses the folder, naming `work` and saying
+/// that take6 follows no link; the host folder is as it was (nothing removed, no bot's copy
+/// made there, the secret root's, 0600, its content).
+#[test]
+fn a_league_folder_whose_work_is_a_link_touches_no_host_folder() {
+    if !sandbox_available("league-work-link") {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    const GONE: &str = "row-seven";
+    let zoo = Zoo::new("league-work-link", &["first", "lowest", GONE]);
+    assert_ok(&league(&zoo, "strict"));
+    let folder = zoo.dir().join("results/league/take6");
+    let manifest = fs::read_to_string(folder.join("league.toml")).unwrap();
+    assert!(
+        manifest.contains(&format!("name = \"{GONE}\"")),
+        "{manifest}"
+    );
+    // Withdrawn; the league's `work` replaced by a link to the host's folder.
+    fs::remove_dir_all(zoo.bots().join(GONE)).unwrap();
+    fs::remove_dir_all(folder.join("work")).unwrap();
+    let host = zoo.dir().join("host-work");
+    fs::create_dir_all(host.join(GONE)).unwrap();
+    let secret = host.join(GONE).join("secret");
+    fs::write(&secret, "host secret\n").unwrap();
+    fs::set_permissions(&secret, fs::Permissions::from_mode(0o600)).unwrap();
+    std::os::unix::fs::symlink(&host, folder.join("work")).unwrap();
+
+    let out = league(&zoo, "strict");
+    let err = text(&out.stderr);
+    assert!(!out.status.success(), "played through the link:\n{err}");
+    assert!(
+        err.contains("work") && err.contains("follows no link"),
+        "{err}"
+    );
+    let names = |dir: &Path| {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(&host), vec![GONE.to_string()], "a copy made there");
+    assert_eq!(names(&host.join(GONE)), vec!["secret".to_string()]);
+    assert_eq!(fs::read_to_string(&secret).unwrap(), "host secret\n");
+    let meta = fs::metadata(&secret).unwrap();
+    assert_eq!((meta.uid(), meta.mode() & 0o7777), (0, 0o600));
+    assert_eq!(fs::metadata(&host).unwrap().uid(), 0);
+}
+
+/// A league folder handed over with a bot's `logs/<bot>.build.log` a symbolic link to a
+/// root-only host file: when the bot's new version is built, its log is made afresh in
+/// `logs` (the link replaced, never written through or read); the host file keeps its content,
+/// owner and mode.
+#[test]
+fn a_build_log_link_in_a_league_folder_is_never_written_through() {
+    if !sandbox_available("league-build-log-link") {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    const BUILT: &str = "built";
+    let zoo = Zoo::new("league-build-log-link", &["first", "lowest"]);
+    let built = zoo.bots().join(BUILT);
+    common::copy_dir(&zoo.bots().join("first"), &built);
+    fs::write(built.join("build"), "#!/bin/sh\necho built\n").unwrap();
+    fs::set_permissions(built.join("build"), fs::Permissions::from_mode(0o755)).unwrap();
+    assert_ok(&league(&zoo, "strict"));
+    let folder = zoo.dir().join("results/league/take6");
+    let log = folder.join(format!("logs/{BUILT}.build.log"));
+    assert!(log.is_file(), "no build log");
+    let secret = zoo.dir().join("host-secret");
+    fs::write(&secret, "host secret\n").unwrap();
+    fs::set_permissions(&secret, fs::Permissions::from_mode(0o600)).unwrap();
+    fs::remove_file(&log).unwrap();
+    std::os::unix::fs::symlink(&secret, &log).unwrap();
+    // A new version: built again.
+    fs::write(built.join("build"), "#!/bin/sh\necho built again\n").unwrap();
+
+    let out = league(&zoo, "strict");
+    assert_eq!(
+        fs::read_to_string(&secret).unwrap(),
+        "host secret\n",
+        "{}",
+        text(&out.stderr)
+    );
+    let meta = fs::metadata(&secret).unwrap();
+    assert_eq!((meta.uid(), meta.mode() & 0o7777), (0, 0o600));
+    assert_ok(&out);
+    assert!(!fs::symlink_metadata(&log).unwrap().is_symlink());
+    assert!(fs::read_to_string(&log).unwrap().contains("built again"));
+}

@@ -321,11 +321,13 @@ impl Generated {
             ("launch", Some(self.launch_script())),
             ("build", self.build_script()),
         ];
+        // Through the door, from the series folder: made fresh, never written through a link.
+        let copy = crate::door::working_copy(workdir)?;
         for (name, text) in scripts {
             if let Some(text) = text {
-                let path = workdir.join(name);
-                fs::write(&path, text)?;
-                fs::set_permissions(&path, fs::Permissions::from_mode(0o755))?;
+                copy.replace(Path::new(name), text.as_bytes(), false)?;
+                let file = copy.open_read(Path::new(name))?;
+                file.set_permissions(fs::Permissions::from_mode(0o755))?;
             }
         }
         Ok(())
@@ -376,7 +378,7 @@ pub const JSONCPP_DIR: &str = ".take6-include";
 /// Botzone's sources): the compiler takes the bytes as they are, and so does the detector.
 fn includes_jsoncpp(folder: &Path, files: &[String]) -> bool {
     files.iter().any(|file| {
-        folder::read_bytes(&folder.join(file), SOURCE_CAP).is_ok_and(|bytes| {
+        folder::read_bytes(folder, Path::new(file), SOURCE_CAP).is_ok_and(|bytes| {
             bytes.split(|&b| b == b'\n').any(|line| {
                 let line = line.trim_ascii_start();
                 let has = |needle: &[u8]| line.windows(needle.len()).any(|w| w == needle);
@@ -721,7 +723,8 @@ fn java(folder: &Path, files: &[String]) -> Result<(String, String), String> {
 fn java_main(folder: &Path, files: &[String]) -> Result<String, String> {
     let mut mains = Vec::new();
     for file in files {
-        let text = folder::read_text(&folder.join(file), JAVA_CAP).map_err(|e| e.to_string())?;
+        let text =
+            folder::read_text(folder, Path::new(file), JAVA_CAP).map_err(|e| e.to_string())?;
         // Whitespace as one space, so that the declaration is found however it is laid out.
         let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
         if flat.contains("static void main(") || flat.contains("static void main (") {
@@ -772,7 +775,7 @@ fn cargo_binary(folder: &Path) -> Result<String, String> {
         name: Option<String>,
     }
     let text =
-        folder::read_text(&folder.join("Cargo.toml"), JAVA_CAP).map_err(|e| e.to_string())?;
+        folder::read_text(folder, Path::new("Cargo.toml"), JAVA_CAP).map_err(|e| e.to_string())?;
     let manifest: Manifest = toml::from_str(&text)
         .map_err(|e| format!("no launch script, and Cargo.toml is not valid: {e}"))?;
     let bins: Vec<String> = manifest.bin.into_iter().filter_map(|b| b.name).collect();

@@ -148,3 +148,51 @@ fn files_written_in_place_must_have_one_name_and_fresh_files_are_fresh() {
         Some("a regular file")
     );
 }
+
+#[test]
+fn a_working_copy_or_its_work_folder_that_is_a_link_is_refused_and_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let host = tmp.path().join("host");
+    std::fs::create_dir_all(host.join("bot")).unwrap();
+    std::fs::write(host.join("bot/secret"), "host secret").unwrap();
+    let series = tmp.path().join("series");
+    std::fs::create_dir_all(series.join("work/.images")).unwrap();
+    let workdir = series.join("work/bot");
+    let image = series.join("work/.images/bot.ext4");
+    // Nothing there yet; then a folder; then its image only.
+    let nothing = CopyThere {
+        folder: false,
+        image: false,
+    };
+    assert_eq!(working_copy_there(&workdir, &image).unwrap(), nothing);
+    std::fs::create_dir(&workdir).unwrap();
+    assert!(working_copy_there(&workdir, &image).unwrap().folder);
+    assert!(working_copy(&workdir).is_ok());
+    std::fs::remove_dir(&workdir).unwrap();
+    std::fs::write(&image, "").unwrap();
+    assert!(working_copy_there(&workdir, &image).unwrap().image);
+    // The copy a link to the host's folder.
+    symlink(host.join("bot"), &workdir).unwrap();
+    for err in [
+        working_copy_there(&workdir, &image).unwrap_err(),
+        working_copy(&workdir).unwrap_err(),
+    ] {
+        assert!(err.to_string().contains("follows no link"), "{err}");
+        assert!(err.to_string().contains("work/bot"), "{err}");
+    }
+    // `work` a link to the host's folder.
+    std::fs::remove_file(&workdir).unwrap();
+    std::fs::remove_dir_all(series.join("work")).unwrap();
+    symlink(&host, series.join("work")).unwrap();
+    for err in [
+        working_copy_there(&workdir, &image).unwrap_err(),
+        working_copy(&workdir).unwrap_err(),
+        work_of(&workdir).unwrap_err(),
+    ] {
+        assert!(err.to_string().contains("follows no link"), "{err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(host.join("bot/secret")).unwrap(),
+        "host secret"
+    );
+}

@@ -15,7 +15,10 @@ use crate::series::{SeriesError, Status};
 
 /// Whether `dir` is a league's folder.
 pub fn is_league(dir: &Path) -> bool {
-    dir.join(LEAGUE).is_file()
+    // Seen through the door: a `league.toml` that is a link makes no league.
+    crate::door::Folder::open(dir)
+        .and_then(|f| f.kind_of(Path::new(LEAGUE)))
+        .is_ok_and(|k| k == Some("a regular file"))
 }
 
 /// Each record read back, with its line.

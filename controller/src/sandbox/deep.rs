@@ -9,7 +9,7 @@
 //! usual limit is 1,024). Nothing else may change the tree meanwhile: it is a working copy whose
 //! bot has been stopped (its processes killed), so `..` is the folder it came from.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
@@ -317,7 +317,14 @@ pub fn shape(path: &Path) -> std::io::Result<Shape> {
     let mut widths: std::collections::HashMap<(u64, u64), u64> = Default::default();
     // Files with several names met so far: their blocks count once, as a copy writes them.
     let mut linked: std::collections::HashSet<(u64, u64)> = Default::default();
-    walk(path, |dir, _, st| {
+    // The folder itself is no link either: a working copy that is one is refused.
+    let top = nix::fcntl::open(
+        path,
+        OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(io)?;
+    walk(&top, |dir, _, st| {
         shape.entries += 1;
         if kind(st) == SFlag::S_IFREG && st.st_nlink > 1 {
             shape.linked += 1;
@@ -347,64 +354,85 @@ fn special(kind: SFlag) -> &'static str {
     }
 }
 
-/// Removes the folder `path` and everything in it, whatever its depth; folders a bot took the
-/// permissions off are given them back first (the caller is root or their owner).
-pub fn remove_tree(path: &Path) -> std::io::Result<()> {
-    match std::fs::symlink_metadata(path) {
+/// Removes `name` of the folder `parent` (a file or link: unlinked, never followed; a folder:
+/// it and everything in it, whatever its depth); folders a bot took the permissions off are
+/// given them back first (the caller is root or their owner). Nothing of that name is fine.
+pub fn remove_tree<Fd: AsFd>(parent: Fd, name: &OsStr) -> std::io::Result<()> {
+    let parent = parent.as_fd();
+    match stat(parent, name) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(e),
-        Ok(meta) if !meta.is_dir() => return std::fs::remove_file(path),
+        Ok(st) if kind(&st) != SFlag::S_IFDIR => {
+            return unlinkat(parent, name, UnlinkatFlags::NoRemoveDir).map_err(io);
+        }
         Ok(_) => {}
     }
     // Opened up before it is opened (a folder without read or search permission cannot be).
     let open_up = Mode::from_bits_truncate(0o700);
-    let _ = fchmodat(
-        nix::fcntl::AT_FDCWD,
-        path.as_os_str(),
-        open_up,
-        FchmodatFlags::FollowSymlink,
-    );
-    let mut dir = open_dir(nix::fcntl::AT_FDCWD, path.as_os_str())?;
+    let _ = fchmodat(parent, name, open_up, FchmodatFlags::FollowSymlink);
+    let mut dir = open_dir(parent, name)?;
     // Per level: the names left, and the folder's own name in its parent.
     let mut stack: Vec<(std::vec::IntoIter<OsString>, OsString)> =
         vec![(names(&dir)?.into_iter(), OsString::new())];
     loop {
-        let Some(name) = stack.last_mut().and_then(|(names, _)| names.next()) else {
+        let Some(name_below) = stack.last_mut().and_then(|(names, _)| names.next()) else {
             let (_, own) = stack.pop().expect("not empty");
             if stack.is_empty() {
                 drop(dir);
-                return std::fs::remove_dir(path);
+                return unlinkat(parent, name, UnlinkatFlags::RemoveDir).map_err(io);
             }
             // Empty now: up, and removed by its name there.
-            dir = open_dir(&dir, std::ffi::OsStr::new(".."))?;
+            dir = open_dir(&dir, OsStr::new(".."))?;
             unlinkat(&dir, own.as_os_str(), UnlinkatFlags::RemoveDir).map_err(io)?;
             continue;
         };
-        if kind(&stat(&dir, &name)?) == SFlag::S_IFDIR {
+        if kind(&stat(&dir, &name_below)?) == SFlag::S_IFDIR {
             // A folder, as it was just seen: nothing else changes the tree meanwhile.
             let _ = fchmodat(
                 &dir,
-                name.as_os_str(),
+                name_below.as_os_str(),
                 open_up,
                 FchmodatFlags::FollowSymlink,
             );
-            let child = open_dir(&dir, &name)?;
-            stack.push((names(&child)?.into_iter(), name));
+            let child = open_dir(&dir, &name_below)?;
+            stack.push((names(&child)?.into_iter(), name_below));
             dir = child;
         } else {
-            unlinkat(&dir, name.as_os_str(), UnlinkatFlags::NoRemoveDir).map_err(io)?;
+            unlinkat(&dir, name_below.as_os_str(), UnlinkatFlags::NoRemoveDir).map_err(io)?;
         }
     }
 }
 
-/// Calls `each` with every entry below the folder `path`, whatever its depth: the open folder
-/// it is in, its name and its status (a symlink's own, never followed). Folders are entered
-/// after `each` has seen them; an entry gone by the time it is looked at is passed over.
-pub fn walk(
-    path: &Path,
-    mut each: impl FnMut(&OwnedFd, &std::ffi::OsStr, &FileStat) -> std::io::Result<()>,
+/// [`remove_tree`] of the last name of `path`, a path take6 made itself (a staging folder
+/// beside an image, a temporary folder): its parent is opened by path, the rest by
+/// descriptors. Nothing there (its parent included) is fine.
+pub fn remove_path(path: &Path) -> std::io::Result<()> {
+    let Some(name) = path.file_name() else {
+        return Err(std::io::Error::other(format!(
+            "{}: not a path take6 removes",
+            path.display()
+        )));
+    };
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match open_dir(nix::fcntl::AT_FDCWD, parent.as_os_str()) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+        Ok(parent) => remove_tree(&parent, name),
+    }
+}
+
+/// Calls `each` with every entry below the open folder `dir`, whatever its depth: the open
+/// folder it is in, its name and its status (a symlink's own, never followed). Folders are
+/// entered after `each` has seen them; an entry gone by the time it is looked at is passed
+/// over.
+pub fn walk<Fd: AsFd>(
+    dir: Fd,
+    mut each: impl FnMut(&OwnedFd, &OsStr, &FileStat) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let mut dir = open_dir(nix::fcntl::AT_FDCWD, path.as_os_str())?;
+    let mut dir = open_dir(dir, OsStr::new("."))?;
     let mut stack = vec![names(&dir)?.into_iter()];
     loop {
         let Some(name) = stack.last_mut().and_then(Iterator::next) else {
@@ -412,7 +440,7 @@ pub fn walk(
             if stack.is_empty() {
                 return Ok(());
             }
-            dir = open_dir(&dir, std::ffi::OsStr::new(".."))?;
+            dir = open_dir(&dir, OsStr::new(".."))?;
             continue;
         };
         let st = match stat(&dir, &name) {
@@ -431,21 +459,22 @@ pub fn walk(
     }
 }
 
-/// Gives the folder `path` and everything in it, whatever its depth, to `uid` (and the same
-/// gid); symlinks themselves, never their targets.
-pub fn chown_tree(path: &Path, uid: u32) -> std::io::Result<()> {
+/// Gives the open folder `dir` and everything in it, whatever its depth, to `uid` (and the
+/// same gid); symlinks themselves, never their targets.
+pub fn chown_tree<Fd: AsFd>(dir: Fd, uid: u32) -> std::io::Result<()> {
     let (u, g) = (Some(Uid::from_raw(uid)), Some(Gid::from_raw(uid)));
-    std::os::unix::fs::lchown(path, Some(uid), Some(uid))?;
-    walk(path, |dir, name, _| {
+    let dir = dir.as_fd();
+    nix::unistd::fchown(dir, u, g).map_err(io)?;
+    walk(dir, |dir, name, _| {
         fchownat(dir, name, u, g, AtFlags::AT_SYMLINK_NOFOLLOW).map_err(io)
     })
 }
 
-/// Bytes allocated below the folder `path` and the number of its entries, whatever its depth,
-/// without following links.
-pub fn measure(path: &Path) -> std::io::Result<(u64, u64)> {
+/// Bytes allocated below the open folder `dir` and the number of its entries, whatever its
+/// depth, without following links.
+pub fn measure<Fd: AsFd>(dir: Fd) -> std::io::Result<(u64, u64)> {
     let (mut bytes, mut entries) = (0u64, 0u64);
-    walk(path, |_, _, st| {
+    walk(dir, |_, _, st| {
         bytes += st.st_blocks as u64 * 512;
         entries += 1;
         Ok(())
@@ -542,14 +571,44 @@ mod tests {
         );
         assert_eq!(std::fs::metadata(&to).unwrap().mode() & 0o777, 0o751);
         assert_eq!(std::fs::metadata(to.join("d")).unwrap().uid(), 4242);
-        chown_tree(&to, 4343).unwrap();
+        let opened = open_dir(nix::fcntl::AT_FDCWD, to.as_os_str()).unwrap();
+        chown_tree(&opened, 4343).unwrap();
         assert_eq!(std::fs::metadata(to.join("d/d")).unwrap().uid(), 4343);
         // 3,000 folders, the file and the link; at least a block per folder.
-        let (bytes, entries) = measure(&to).unwrap();
+        let (bytes, entries) = measure(&opened).unwrap();
         assert_eq!(entries, 3002);
         assert!(bytes >= 3000 * 512, "{bytes}");
-        remove_tree(&from).unwrap();
-        remove_tree(&to).unwrap();
+        remove_path(&from).unwrap();
+        let top = open_dir(nix::fcntl::AT_FDCWD, tmp.path().as_os_str()).unwrap();
+        remove_tree(&top, OsStr::new("to")).unwrap();
         assert!(!from.exists() && !to.exists());
+    }
+
+    #[test]
+    fn a_link_is_removed_as_a_link_and_chown_and_measure_stay_beneath_the_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let host = tmp.path().join("host");
+        std::fs::create_dir_all(&host).unwrap();
+        std::fs::write(host.join("secret"), "host secret").unwrap();
+        let work = tmp.path().join("work");
+        std::fs::create_dir_all(work.join("copy")).unwrap();
+        std::os::unix::fs::symlink(&host, work.join("link")).unwrap();
+        std::os::unix::fs::symlink(&host, work.join("copy/link")).unwrap();
+        let opened = open_dir(nix::fcntl::AT_FDCWD, work.as_os_str()).unwrap();
+        let copy = open_dir(&opened, OsStr::new("copy")).unwrap();
+        // One entry: the link itself, its target not walked.
+        assert_eq!(measure(&copy).unwrap().1, 1);
+        if nix::unistd::geteuid().is_root() {
+            chown_tree(&copy, 4242).unwrap();
+            assert_eq!(std::fs::metadata(host.join("secret")).unwrap().uid(), 0);
+            assert_eq!(std::fs::metadata(&host).unwrap().uid(), 0);
+        }
+        remove_tree(&opened, OsStr::new("link")).unwrap();
+        remove_tree(&opened, OsStr::new("copy")).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(host.join("secret")).unwrap(),
+            "host secret"
+        );
+        assert!(!work.join("link").exists() && !work.join("copy").exists());
     }
 }

@@ -165,6 +165,8 @@ impl Images {
         }
         let start = std::time::Instant::now();
         let root = fs::symlink_metadata(workdir)?;
+        // Seen from the series folder's descriptor: a working copy that is a link is refused.
+        drop(crate::door::working_copy(workdir)?);
         let shape = super::deep::shape(workdir)?;
         let room = own.saturating_add(self.disk_bytes);
         super::within_cap(workdir, shape.bytes, own, self.disk_bytes)?;
@@ -174,7 +176,7 @@ impl Images {
         fs::create_dir_all(image.parent().expect("in a folder"))?;
         let _ = fs::remove_file(&image);
         let _ = fs::remove_file(&part);
-        super::deep::remove_tree(&staging)?;
+        super::deep::remove_path(&staging)?;
         fs::File::create(&part)?.set_len(size)?;
         // `nodiscard`: mkfs would otherwise punch the allocated image full of holes again.
         let owner = format!("root_owner={}:{},nodiscard", root.uid(), root.gid());
@@ -227,7 +229,7 @@ impl Images {
             return Err(e);
         }
         // The image holds the copy now: the folder becomes its empty mount point.
-        super::deep::remove_tree(workdir)?;
+        super::deep::remove_path(workdir)?;
         fs::create_dir(workdir)?;
         if let Err(e) = self.mount(&image, workdir) {
             let _ = fs::remove_file(&image);
@@ -274,7 +276,7 @@ impl Images {
             return Err(io::Error::other("the series is ending"));
         }
         let staging = in_images(workdir, "out");
-        super::deep::remove_tree(&staging)?;
+        super::deep::remove_path(&staging)?;
         if let (Some(e2fsck), false) = (&self.e2fsck, self.attached(&image)) {
             // 0: clean, 1: fixed, 2: fixed (reboot asked for a root file system); more: not all.
             let status = Command::new(e2fsck)
@@ -292,7 +294,7 @@ impl Images {
             }
         }
         // What a half-finished copy back left in the folder: the image is the truth.
-        super::deep::remove_tree(workdir)?;
+        super::deep::remove_path(workdir)?;
         fs::create_dir(workdir)?;
         self.mount(&image, workdir)?;
         self.rooms
@@ -410,7 +412,7 @@ impl Images {
     fn copy_back(&self, workdir: &Path) -> io::Result<()> {
         let start = std::time::Instant::now();
         let staging = in_images(workdir, "out");
-        super::deep::remove_tree(&staging)?;
+        super::deep::remove_path(&staging)?;
         let room = self
             .rooms
             .lock()
@@ -429,7 +431,7 @@ impl Images {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(workdir);
-        super::deep::remove_tree(workdir)?;
+        super::deep::remove_path(workdir)?;
         fs::rename(&staging, workdir)?;
         fs::remove_file(image_of(workdir))?;
         // The images' folder, once it is empty.

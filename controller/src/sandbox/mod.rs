@@ -721,7 +721,7 @@ impl Sandbox {
     /// already holding more is refused (an error of kind `QuotaExceeded` saying so).
     pub fn prepare_workdir(&self, dir: &Path, own: u64) -> io::Result<()> {
         if let Some((_, Identity::Setpriv(_), _)) = &self.bwrap {
-            deep::chown_tree(dir, self.uids.of(dir))?;
+            deep::chown_tree(crate::door::working_copy(dir)?, self.uids.of(dir))?;
         }
         let held = match &self.images {
             Some(images) => images.make(dir, own)?,
@@ -749,17 +749,21 @@ impl Sandbox {
     /// [`Sandbox::prepare_workdir`] does.
     pub fn resume_workdir(&self, dir: &Path, own: u64) -> io::Result<()> {
         let image = image_of(dir);
+        // Seen from the series folder's descriptor: a link in `work` is refused here.
+        let imaged = crate::door::working_copy_there(dir, &image)?.image;
         match &self.images {
-            Some(images) if image.is_file() => {
+            Some(images) if imaged => {
                 let held = images.reopen(dir, own)?;
                 self.spend(dir, held, own);
                 // Its bot's uid in this run may not be the one of the run that made it.
                 match &self.bwrap {
-                    Some((_, Identity::Setpriv(_), _)) => deep::chown_tree(dir, self.uids.of(dir)),
+                    Some((_, Identity::Setpriv(_), _)) => {
+                        deep::chown_tree(crate::door::working_copy(dir)?, self.uids.of(dir))
+                    }
                     _ => Ok(()),
                 }
             }
-            None if image.is_file() => Err(io::Error::other(format!(
+            None if imaged => Err(io::Error::other(format!(
                 "it is in the disk image {}, which only a controller with the disk cap can \
                  mount (run as root with /dev/loop-control and e2fsprogs installed)",
                 image.display()

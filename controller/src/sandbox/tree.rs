@@ -318,7 +318,10 @@ pub(super) fn used_bytes(workdir: &Path, image: bool) -> u64 {
 /// walked by descriptors whatever its depth; what cannot be read counts as nothing.
 pub fn disk_usage(dir: &Path) -> u64 {
     let mut total = 0u64;
-    let _ = super::deep::walk(dir, |_, _, st| {
+    let Ok(dir) = crate::door::working_copy(dir) else {
+        return 0;
+    };
+    let _ = super::deep::walk(&dir, |_, _, st| {
         total += st.st_blocks as u64 * 512;
         Ok(())
     });

@@ -735,7 +735,7 @@ fn end_game(kind: Kind, leader: Option<Leader>) {
 /// Removes `path` from `/tmp`, by descriptors whatever its depth. A bot may have taken the
 /// permissions off its folders; they are its own, so the init (its user) gives them back first.
 fn remove(path: &Path) {
-    let _ = super::deep::remove_tree(path);
+    let _ = super::deep::remove_path(path);
 }
 
 /// Whether the init has no child at all, running or dead (`ECHILD`); reaps nothing.

@@ -160,39 +160,6 @@ pub fn read_file(series: &Path, rel: &str, cap: u64) -> Result<Vec<u8>, SeriesEr
     open_in(series, Path::new(rel), |f, rel| f.read(rel, cap))
 }
 
-/// `path`'s folder and its name, for the functions that take a file's whole path (a file at
-/// the top of a series folder: the folder is the one the caller named).
-fn split(path: &Path) -> io::Result<(&Path, &Path)> {
-    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
-        return Err(io::Error::other("not a file's path"));
-    };
-    let parent = if parent.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        parent
-    };
-    Ok((parent, Path::new(name)))
-}
-
-/// [`open_file`] for the file at `path`, at the top of a series folder.
-pub fn open_path(path: &Path) -> io::Result<File> {
-    let (folder, name) = split(path)?;
-    Folder::open(folder)?.open_read(name)
-}
-
-/// [`append_file`] for the file at `path`, at the top of a series folder.
-pub fn append_path(path: &Path) -> io::Result<File> {
-    let (folder, name) = split(path)?;
-    Folder::open(folder)?.open_append(name)
-}
-
-/// The file at `path`, at the top of a series folder, opened for writing in place (not
-/// truncated) through the door.
-pub fn write_path(path: &Path) -> io::Result<File> {
-    let (folder, name) = split(path)?;
-    Folder::open(folder)?.open_write(name)
-}
-
 /// The most of `series.toml` read: a manifest of thousands of bots is well under it.
 pub const MANIFEST_CAP: u64 = 64 << 20;
 
@@ -203,9 +170,7 @@ pub(crate) fn replace_file(path: &Path, bytes: &[u8], durable: bool) -> Result<(
     // Through the door: written into a file made fresh under a name no one can guess (a
     // `series.toml.partial` link left in a forged folder is never written through), then
     // renamed over whatever has the name.
-    split(path)
-        .and_then(|(folder, name)| Folder::open(folder)?.replace(name, bytes, durable))
-        .map_err(write_err(path))
+    crate::door::replace_path(path, bytes, durable).map_err(write_err(path))
 }
 
 /// The current UTC time as RFC 3339, seconds precision.

@@ -87,7 +87,7 @@ pub fn rebuild_leaderboard(
     let dir = SeriesDir::open(dir)?;
     let games = dir.file(GAMES);
     // Read once for the error a damaged line deserves.
-    dir::open_path(&games).map_err(dir::read_err(&games))?;
+    crate::door::open_path(&games).map_err(dir::read_err(&games))?;
     let skipped = Manifest::read(&dir.path)
         .map(|m| m.skipped.into_iter().map(|s| (s.name, s.reason)).collect())
         .unwrap_or_default();
@@ -115,7 +115,7 @@ pub fn find_game(dir: &Path, game: u64) -> Result<GameRecord, SeriesError> {
         let _ = manifest.game(&JudgePermit::none());
     }
     let path = dir.join(GAMES);
-    let file = dir::open_path(&path).map_err(dir::read_err(&path))?;
+    let file = crate::door::open_path(&path).map_err(dir::read_err(&path))?;
     let games = crate::record::read_games_jsonl(std::io::BufReader::new(file)).map_err(|e| {
         SeriesError::Games {
             path: path.clone(),

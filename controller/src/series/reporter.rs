@@ -269,7 +269,7 @@ impl Reporter {
     /// Reads `games.jsonl` at `path` back into the sinks. Returns the torn last line, if any
     /// (left in the file; see [`cut_torn`]). A line that is not a record is an error.
     pub fn replay(&mut self, path: &Path, series: &str) -> Result<Option<Torn>, SeriesError> {
-        let file = match super::dir::open_path(path) {
+        let file = match crate::door::open_path(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(super::dir::read_err(path)(e)),
@@ -318,7 +318,7 @@ impl Reporter {
 /// Cuts `games.jsonl` back to its complete lines, dropping a torn last line so its game is
 /// played again.
 pub fn cut_torn(path: &Path, torn: Torn) -> Result<(), SeriesError> {
-    let file = super::dir::write_path(path).map_err(super::dir::write_err(path))?;
+    let file = crate::door::write_path(path).map_err(super::dir::write_err(path))?;
     file.set_len(torn.offset)
         .and_then(|()| file.sync_all())
         .map_err(super::dir::write_err(path))

@@ -162,8 +162,19 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
         }
         let workdir = std::path::absolute(dir.join("work").join(&b.name))
             .map_err(super::dir::read_err(dir))?;
-        // After a crash the working copy may be in its disk image only.
-        if !workdir.is_dir() && !crate::sandbox::image_of(&workdir).is_file() {
+        // After a crash the working copy may be in its disk image only. Both are looked at
+        // from the series folder's descriptor: `work`, the copy or the image being a link
+        // (to a host folder, say) is refused, and nothing of it is used.
+        let there = crate::door::working_copy_there(&workdir, &crate::sandbox::image_of(&workdir))
+            .map_err(|e| {
+                SeriesError::Refused(format!(
+                    "bot {}: its working copy cannot be used: {}",
+                    b.name,
+                    crate::untrusted::terminal(&e.to_string())
+                ))
+            })?
+            .any();
+        if !there {
             return Err(SeriesError::Refused(format!(
                 "bot {}: its working copy {} is gone",
                 b.name,

@@ -180,14 +180,18 @@ impl Manifest {
                     .into(),
             ));
         }
-        let path = folder.join("game.toml");
-        if !path.is_file() {
+        if crate::door::Folder::open(folder)
+            .and_then(|f| f.kind_of(Path::new("game.toml")))
+            .ok()
+            .flatten()
+            .is_none()
+        {
             return Err(error(
                 "has no game.toml; write one with at least name = \"mygame\" and players = 2"
                     .into(),
             ));
         }
-        let text = crate::folder::read_text(&path, GAME_TOML_CAP)
+        let text = crate::folder::read_text(folder, Path::new("game.toml"), GAME_TOML_CAP)
             .map_err(|e| error(format!("game.toml: {e}")))?;
         let toml: GameToml = toml::from_str(&text).map_err(|e| {
             error(format!(

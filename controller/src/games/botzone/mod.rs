@@ -553,7 +553,7 @@ const BUILD_TAIL_BYTES: u64 = 64 << 10;
 fn build_tail(log: &Path) -> String {
     use std::io::{Read, Seek, SeekFrom};
     // Through the door (a regular file reached by no link), and only its last 64 KiB.
-    let Ok(mut file) = crate::series::dir::open_path(log) else {
+    let Ok(mut file) = crate::door::open_path(log) else {
         return String::new();
     };
     let size = file.metadata().map_or(0, |m| m.len());

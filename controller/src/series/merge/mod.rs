@@ -214,7 +214,7 @@ fn replay_in_order(
     let mut files = Vec::new();
     for p in parts {
         let path = p.dir.file(GAMES);
-        files.push(match dir::open_path(&path) {
+        files.push(match crate::door::open_path(&path) {
             Ok(f) => Some((BufReader::with_capacity(1 << 16, f), 0u64)),
             Err(_) if p.count == 0 => None,
             Err(e) => return Err(dir::read_err(&path)(e)),

@@ -181,7 +181,7 @@ pub(super) fn index(part: &mut Part) -> Result<(), SeriesError> {
     let path = part.dir.file(GAMES);
     let games = part.shard.games_of(part.manifest.games_planned) as usize;
     part.lines = vec![ABSENT; games];
-    let mut reader = match dir::open_path(&path) {
+    let mut reader = match crate::door::open_path(&path) {
         Ok(f) => BufReader::with_capacity(1 << 16, f),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => return Err(dir::read_err(&path)(e)),

@@ -75,7 +75,7 @@ impl Sink for GamesFile {
         match event {
             Event::Started(_) => {
                 // Through the door: a games.jsonl left a link or a FIFO is refused.
-                let file = crate::series::dir::append_path(&self.path).map_err(|e| self.err(e))?;
+                let file = crate::door::append_path(&self.path).map_err(|e| self.err(e))?;
                 self.file = Some(file);
             }
             Event::GameFinished(_, Origin::Played { line, .. }) => {
