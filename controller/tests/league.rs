@@ -822,6 +822,7 @@ fn a_folder_named_like_another_bots_version_is_refused_and_benches_no_one() {
     assert!(md.contains("champ\\~2"), "{md}");
     assert!(!md.contains("benched"), "{md}");
     assert_verifies(cwd);
+}
 
 /// A league says how far its top pairs are: every few seconds while it plays, and at the end
 /// of a run that did not settle them, each pair's progress and the games still needed; a pair
