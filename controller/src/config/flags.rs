@@ -9,8 +9,9 @@ use crate::sandbox::{Clock, Mode};
 use crate::schedule::ScheduleKind;
 use crate::shard::Shard;
 
-/// take6: a King-of-the-Hill tournament controller for bot games: Take 6! (6 nimmt!) and, with
-/// --game kingdomino, CodinGame's Kingdomino.
+/// take6: a King-of-the-Hill tournament controller for bot games: Take 6! (6 nimmt!), with
+/// --game kingdomino CodinGame's Kingdomino, and with --game FOLDER any game whose judge
+/// program speaks Botzone's protocol (a game folder: its judge and game.toml).
 ///
 /// Drop each bot's folder (with an executable `launch`, optionally a `build`) into `bots/` and
 /// run a series; results go to `results/<series-id>/` (`results/latest` is the newest).
@@ -90,7 +91,13 @@ pub enum Command {
     /// folder is a new version), the next games are chosen to settle the top K, and it stops
     /// when their order is settled with a 5 % error rate under repeated looks. Writes
     /// leaderboard.csv, leaderboard.md, games.jsonl and league.toml after every batch.
-    #[command(args_override_self = true)]
+    // A league refuses duplicate deals (private storage across runs would recognise a deal):
+    // the shared table flags' --duplicate is not offered.
+    #[command(
+        args_override_self = true,
+        mut_arg("duplicate", |a| a.hide(true)),
+        mut_arg("no_duplicate", |a| a.hide(true))
+    )]
     League(LeagueArgs),
 }
 

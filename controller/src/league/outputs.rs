@@ -46,12 +46,12 @@ pub fn tally_of(rules: &Rules, versions: &[Version], records: &[GameRecord]) -> 
 
 /// Writes `leaderboard.csv`, `leaderboard.md` and `report.html` from `tally` (every game so
 /// far, kept by the caller: a long league does not refit its whole record at every batch);
-/// returns the Markdown.
+/// returns the board.
 pub fn write(
     dir: &SeriesDir,
     manifest: &LeagueManifest,
     tally: &Tally,
-) -> Result<String, SeriesError> {
+) -> Result<Vec<Standing>, SeriesError> {
     let board = current(manifest, tally);
     replace_file(
         &dir.file(crate::series::dir::LEADERBOARD),
@@ -66,17 +66,33 @@ pub fn write(
         report_html(manifest, &board, &all, tally.games()).as_bytes(),
         false,
     )?;
-    Ok(md)
+    Ok(board)
 }
 
-/// `leaderboard.md`: the table, then what `~` means and each benched bot with its reason.
+/// The board as a person reads it on a terminal: the series' table (Markdown only in
+/// leaderboard.md), whether the league is settled, and who is benched and why.
+pub fn terminal(manifest: &LeagueManifest, board: &[Standing]) -> String {
+    let mut text = record::summary_table(board, &[], "built-in");
+    let _ = writeln!(text, "{}", state_sentence(manifest, board.len()));
+    for b in &manifest.benched {
+        let _ = writeln!(
+            text,
+            "{}: benched: {}",
+            crate::untrusted::terminal(&b.name),
+            crate::untrusted::terminal(&b.reason)
+        );
+    }
+    text
+}
+
+/// `leaderboard.md`: the table, then what `?` means and each benched bot with its reason.
 pub fn markdown(manifest: &LeagueManifest, board: &[Standing]) -> String {
     let mut md = String::from(
         "| rank | bot | games | score ± 95 % | faults | status |\n|---:|---|---:|---:|---:|---|\n",
     );
     for s in board {
         let mark = if s.separated_from_above == Some(false) {
-            "~"
+            record::NOT_SEPARATED
         } else {
             ""
         };
@@ -99,10 +115,10 @@ pub fn markdown(manifest: &LeagueManifest, board: &[Standing]) -> String {
         );
     }
     md.push_str(
-        "\n`~`: not separated at 95 % from the rank above. The score is fitted to all games \
+        "\n`?`: not separated at 95 % from the rank above. The score is fitted to all games \
          (a term per game and per bot); a bot's later versions are named `name~2`, `name~3`.\n",
     );
-    let _ = writeln!(md, "\n{}", state_sentence(manifest));
+    let _ = writeln!(md, "\n{}", state_sentence(manifest, board.len()));
     for b in &manifest.benched {
         if !board.iter().any(|s| s.bot == b.name) {
             let _ = writeln!(
@@ -116,9 +132,10 @@ pub fn markdown(manifest: &LeagueManifest, board: &[Standing]) -> String {
     md
 }
 
-/// Whether the league is settled, in one sentence (from how its last run ended).
-pub fn state_sentence(manifest: &LeagueManifest) -> String {
-    let top = manifest.top;
+/// Whether the league is settled, in one sentence (from how its last run ended), for a board
+/// of `field` bots (the top K is at most the pairs there are).
+pub fn state_sentence(manifest: &LeagueManifest, field: usize) -> String {
+    let top = shown_top(manifest.top, field);
     match manifest.status.as_str() {
         "settled" => format!("Settled: the top {top} are in order at a 5 % error rate."),
         "budget" => format!(
@@ -132,6 +149,11 @@ pub fn state_sentence(manifest: &LeagueManifest) -> String {
         "too-few-bots" => "Not settled: fewer than two bots could play.".to_string(),
         _ => format!("Playing: the top {top} are not in order yet."),
     }
+}
+
+/// The top K as said to people: at most one less than the bots on the board (K adjacent pairs).
+pub fn shown_top(top: usize, field: usize) -> usize {
+    top.min(field.saturating_sub(1)).max(1)
 }
 
 /// `report.html` of a league: one self-contained page (no script, nothing fetched) with the
@@ -163,7 +185,7 @@ pub fn report_html(
         manifest.top,
         games,
         manifest.runs,
-        html(&state_sentence(manifest))
+        html(&state_sentence(manifest, board.len()))
     );
     page.push_str(
         "<h2>Leaderboard</h2><table><tr><th>rank</th><th>bot</th><th>games</th>\
@@ -171,7 +193,7 @@ pub fn report_html(
     );
     for s in board {
         let mark = if s.separated_from_above == Some(false) {
-            "~"
+            record::NOT_SEPARATED
         } else {
             ""
         };

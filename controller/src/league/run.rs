@@ -488,12 +488,12 @@ fn finish(
     manifest.status = ended.word().to_string();
     manifest.write(&ctx.dir.path)?;
     let all = outputs::tally_of(ctx.rules, &manifest.versions, records);
-    let md = outputs::write(ctx.dir, manifest, &all)?;
+    let board = outputs::write(ctx.dir, manifest, &all)?;
     let said = match ended {
         Ended::Settled => format!(
             "the top {} are settled (each adjacent pair separated, error rate at most {} % \
              under repeated looks); nothing more to play",
-            ctx.rules.top,
+            outputs::shown_top(ctx.rules.top, board.len()),
             ctx.rules.alpha * 100.0
         ),
         Ended::Budget => "the --games budget of this run is played".into(),
@@ -503,7 +503,7 @@ fn finish(
         ),
         Ended::TooFew => "fewer than two bots can play: nothing to rank".into(),
     };
-    println!("{}", crate::untrusted::terminal_text(&md));
+    print!("{}", outputs::terminal(manifest, &board));
     if ended != Ended::Settled && ended != Ended::TooFew && !pairs.is_empty() {
         println!(
             "The top pairs after {} games:\n  {}",
@@ -820,7 +820,7 @@ fn start_line(manifest: &LeagueManifest, lineup: &Lineup, dir: &SeriesDir) -> St
         crate::names::count(lineup.bots.len() as u64, "bot"),
         manifest.players,
         manifest.batch,
-        manifest.top,
+        outputs::shown_top(manifest.top, lineup.bots.len()),
         manifest.seed,
         crate::names::count(manifest.games_played, "game"),
         dir.path.display()

@@ -88,10 +88,11 @@ pub fn headtohead_csv(pairs: &[HeadToHead]) -> Vec<u8> {
     w.into_inner().expect("flushing CSV to memory")
 }
 
-/// Marks a rank not separated at 95 % from the one above it in the summary.
-const NOT_SEPARATED: &str = "~";
+/// Marks a rank not separated at 95 % from the one above it, wherever ranks are shown (the
+/// summary, leaderboard.md, report.html): one sign of its own (a version is `name~2`).
+pub const NOT_SEPARATED: &str = "?";
 
-/// The end-of-series table printed to stdout: rank (`~` when not separated from the rank above),
+/// The end-of-series table printed to stdout: rank (`?` when not separated from the rank above),
 /// bot (built-ins marked with `builtin`, what the game calls them: "built-in", "padding
 /// bot"), games, mean score
 /// ± ci95, wins and faults (with their kinds) in aligned columns, then a `Skipped:` section

@@ -59,7 +59,7 @@ mod line;
 pub mod stats;
 pub mod tally;
 
-pub use export::{headtohead_csv, leaderboard_csv, summary_table};
+pub use export::{NOT_SEPARATED, headtohead_csv, leaderboard_csv, summary_table};
 pub use fit::{Fitted, Model};
 pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_jsonl};
 pub use level::Level;

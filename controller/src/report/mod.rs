@@ -150,7 +150,7 @@ fn headline(report: &Report<'_>) -> String {
 }
 
 /// The leaderboard: one row per player, with its interval on a scale zoomed to the intervals
-/// and the `~` of a rank not separated from the one above, as the summary marks it.
+/// and the `?` of a rank not separated from the one above, as the summary marks it.
 fn leaderboard(page: &mut String, report: &Report<'_>) {
     let outlying = outliers(report.standings);
     let field = || {
@@ -202,7 +202,7 @@ fn outliers(standings: &[Standing]) -> Vec<bool> {
 }
 
 /// The leaderboard's heading, its note (which way is better, the scale, what decides the rank,
-/// the `~`) and its table's header row.
+/// the `?`) and its table's header row.
 fn leaderboard_head(page: &mut String, report: &Report<'_>, axis: &svg::Axis, outliers: bool) {
     let rating_head = if report.ratings.is_some() {
         "<th>rating</th>"
@@ -214,7 +214,7 @@ fn leaderboard_head(page: &mut String, report: &Report<'_>, axis: &svg::Axis, ou
         .iter()
         .any(|s| s.separated_from_above == Some(false));
     let tilde_note = if any_tilde {
-        " <b>~</b> marks a rank not separated at 95 % from the rank above (by the fitted \
+        " <b>?</b> marks a rank not separated at 95 % from the rank above (by the fitted \
          rating's interval of their difference)."
     } else {
         ""
@@ -294,7 +294,7 @@ fn standing_row(page: &mut String, report: &Report<'_>, s: &Standing, axis: &svg
     };
     let (tilde, separated) = match s.separated_from_above {
         Some(false) => (
-            "<abbr class=\"tilde\" title=\"not separated at 95 % from the rank above\">~</abbr>",
+            "<abbr class=\"tilde\" title=\"not separated at 95 % from the rank above\">?</abbr>",
             "false",
         ),
         Some(true) => ("", "true"),

@@ -182,7 +182,7 @@ fn holds_closely(lo: f64, hi: f64, ticks: &[f64], data_lo: f64, data_hi: f64) {
     );
 }
 
-/// The leaderboard rows with `~` in the page, and in the summary the run printed.
+/// The leaderboard rows with `?` in the page, and in the summary the run printed.
 fn tildes(dom: &str, summary: &str) -> (Vec<String>, Vec<String>) {
     let page = tags(dom, "<tr class=\"standing")
         .iter()
@@ -194,7 +194,7 @@ fn tildes(dom: &str, summary: &str) -> (Vec<String>, Vec<String>) {
         .filter_map(|l| {
             l.split_whitespace()
                 .next()?
-                .strip_suffix('~')
+                .strip_suffix('?')
                 .map(String::from)
         })
         .collect();
