@@ -872,6 +872,39 @@ fn a_league_says_how_far_its_top_pairs_are_and_whether_it_is_settled() {
     assert!(html.contains("Not settled yet") && html.contains("80 games in 1 runs"));
 }
 
+/// A league of two bots speaks of its one pair, not of "the top 3"; its terminal board is the
+/// series' table (no Markdown escapes), and `league --help` offers no `--duplicate`, which a
+/// league refuses.
+#[test]
+fn a_two_bot_league_speaks_of_its_one_pair_in_plain_text() {
+    let tmp = arena(&["first", "lowest"]);
+    let cwd = tmp.path();
+    let out = league(cwd, &["--players", "2", "--batch", "4", "--games", "8"]);
+    assert_ok(&out);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        !stdout.contains("top 3") && !stderr.contains("top 3"),
+        "{stderr}{stdout}"
+    );
+    assert!(stderr.contains("top 1 (seed"), "{stderr}");
+    assert!(stdout.contains("rank  bot"), "the series' table: {stdout}");
+    assert!(
+        !stdout.contains("|---"),
+        "no Markdown on the terminal: {stdout}"
+    );
+    let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
+    assert!(md.contains("|---") && md.contains("the top 1 "), "{md}");
+    let help = take6(cwd, &["league", "--help"]);
+    assert_ok(&help);
+    assert!(!text(&help.stdout).contains("--duplicate"));
+    let help = take6(cwd, &["--help"]);
+    assert!(
+        text(&help.stdout).contains("Botzone"),
+        "{}",
+        text(&help.stdout)
+    );
+}
+
 /// A league shows its progress as `take6 run` does: without a terminal, a line every few
 /// seconds (here every 0.05 s); with no `--games` it counts games with no length or ETA, with
 /// `--games N` it counts towards the run's N.
