@@ -251,7 +251,8 @@ fn seat(rules: &Rules, game: u64, members: &[usize], field: &[(String, String)])
 }
 
 /// The field's versions benched before game `upto`: those whose last 3 games all had a fault
-/// of theirs. A new version starts afresh (its games are new). The records are walked from the
+/// of theirs or were void (the game's rules failed: a player that voids its games is not
+/// played on). A new version starts afresh (its games are new). The records are walked from the
 /// last game back, only until every version has its last 3 games (or none are left), so a
 /// long league's batch costs little more than a young one's.
 fn benched(
@@ -265,7 +266,8 @@ fn benched(
     if !records.is_sorted_by_key(|r| r.game) {
         order.sort_by_key(|&i| records[i].game);
     }
-    // Each field member's last games, newest first: (game, its fault's kind if any).
+    // Each field member's last games, newest first: (game, its fault's kind, or `void`, if
+    // any).
     let mut last: Vec<Vec<(u64, Option<String>)>> = vec![Vec::new(); field.len()];
     let mut open = field.len();
     for &i in order.iter().rev() {
@@ -273,7 +275,7 @@ fn benched(
             break;
         }
         let r = &records[i];
-        if r.game >= upto || !r.scored() {
+        if r.game >= upto {
             continue;
         }
         for (seat, player) in r.players.iter().enumerate() {
@@ -283,11 +285,14 @@ fn benched(
             if last[m].len() == IN_A_ROW || key_at(versions, player, r.game) != field[m].0 {
                 continue;
             }
-            let fault = r
-                .faults()
-                .map(|(_, f)| f)
-                .find(|f| f.seat == seat && f.kind != crate::player::ABSENT)
-                .map(|f| f.kind.clone());
+            let fault = if r.scored() {
+                r.faults()
+                    .map(|(_, f)| f)
+                    .find(|f| f.seat == seat && f.kind != crate::player::ABSENT)
+                    .map(|f| f.kind.clone())
+            } else {
+                Some("void".to_string())
+            };
             last[m].push((r.game, fault));
             if last[m].len() == IN_A_ROW {
                 open -= 1;
@@ -300,10 +305,15 @@ fn benched(
         if tail.len() == IN_A_ROW && tail.iter().all(|(_, f)| f.is_some()) {
             let games: Vec<String> = tail.iter().map(|(g, _)| g.to_string()).collect();
             let kinds: Vec<String> = tail.iter().filter_map(|(_, f)| f.clone()).collect();
+            let what = if kinds.iter().any(|k| k == "void") {
+                "faulted or void"
+            } else {
+                "faulted"
+            };
             out.push((
                 key.clone(),
                 format!(
-                    "faulted in {IN_A_ROW} games in a row (games {}: {}); benched until its \
+                    "{what} in {IN_A_ROW} games in a row (games {}: {}); benched until its \
                      folder changes",
                     games.join(", "),
                     kinds.join(", ")
