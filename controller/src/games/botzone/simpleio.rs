@@ -341,8 +341,6 @@ mod tests {
             "{:?}",
             ran.value
         );
-        // Interrupted soon after its budget, and the CPU time it used is told.
-        assert!(ran.cpu >= budget && ran.cpu < budget * 10, "{:?}", ran.cpu);
         io.request_from_json = "var a = []; while (true) a.push(new Array(1e6).fill(1));".into();
         let why = io.request_line(&json!({}), TIME).value.unwrap_err();
         assert!(why.to_string().contains("failed"), "{why}");
