@@ -1569,7 +1569,10 @@ fn a_judge_crashed_by_a_losing_bots_response_is_that_bots_fault() {
         crashed += 1;
         let faults = &g.rounds[0].invalid;
         assert_eq!(faults.len(), 1, "{faults:?}");
-        assert_eq!((faults[0].seat, faults[0].kind.as_str()), (v, "judge_failed"));
+        assert_eq!(
+            (faults[0].seat, faults[0].kind.as_str()),
+            (v, "judge_failed")
+        );
         assert!(
             faults[0].reason.contains(r#"entry["response"]["n"]"#),
             "the judge's failure is the reason: {}",
@@ -1604,10 +1607,7 @@ fn a_judge_crashed_by_a_losing_bots_response_is_that_bots_fault() {
         .unwrap();
     type Edit = fn(&mut GameRecord);
     let forgeries: [(Edit, &str); 3] = [
-        (
-            |g| g.rounds[0].scores.reverse(),
-            "they lose",
-        ),
+        (|g| g.rounds[0].scores.reverse(), "they lose"),
         (
             |g| {
                 let f = &mut g.rounds[0].invalid[0];
@@ -1728,7 +1728,10 @@ response_from_json = "return '' + response.n;"
         let faults = &g.rounds[0].invalid;
         let spinner = g.players.iter().position(|p| p == "spinner").unwrap();
         assert_eq!(faults.len(), 1, "{faults:?}\n{}", logs(&series));
-        assert_eq!((faults[0].seat, faults[0].kind.as_str()), (spinner, "timeout"));
+        assert_eq!(
+            (faults[0].seat, faults[0].kind.as_str()),
+            (spinner, "timeout")
+        );
         assert!(
             faults[0].reason.contains("response_to_json")
                 && faults[0].reason.contains("its own time"),
@@ -1738,5 +1741,9 @@ response_from_json = "return '' + response.n;"
     }
     // Each spin stopped at the bot's limit (1.5 s of CPU time, 3 times that of wall time at
     // most), not run on.
-    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
 }

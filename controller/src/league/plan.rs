@@ -323,3 +323,55 @@ fn benched(
     }
     out
 }
+
+#[cfg(test)]
+mod bench_tests {
+    use super::*;
+    use crate::record::fixtures::result;
+
+    fn game(n: u64, scores: &[u32], faults: &[(usize, &str)], void: bool) -> GameRecord {
+        let mut r = result(&["a", "b"], scores, faults);
+        r.game = n;
+        if void {
+            r.void = Some("the judge exited (status 1)".into());
+        }
+        r
+    }
+
+    /// A void game counts toward the bench for every player in it, as a faulted one does;
+    /// a clean game in between resets the count.
+    #[test]
+    fn void_games_count_toward_the_bench() {
+        let versions: Vec<Version> = ["a", "b"]
+            .map(|name| Version {
+                name: name.into(),
+                version: 1,
+                hash: String::new(),
+                from_game: 0,
+                until_game: None,
+            })
+            .to_vec();
+        let field = vec![("a".to_string(), "a".to_string()), ("b".into(), "b".into())];
+        let records = vec![
+            game(0, &[0, 0], &[], true),
+            game(1, &[0, 1], &[(0, "timeout")], false),
+            game(2, &[0, 0], &[], true),
+        ];
+        let out = benched(&versions, &field, &records, 3);
+        let keys: Vec<&str> = out.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["a"], "{out:?}");
+        assert!(
+            out[0].1.contains("faulted or void in 3 games"),
+            "{}",
+            out[0].1
+        );
+        assert!(out[0].1.contains("void, timeout, void"), "{}", out[0].1);
+        let records = vec![
+            game(0, &[0, 0], &[], true),
+            game(1, &[1, 1], &[], false),
+            game(2, &[0, 0], &[], true),
+            game(3, &[0, 0], &[], true),
+        ];
+        assert_eq!(benched(&versions, &field, &records, 4), []);
+    }
+}

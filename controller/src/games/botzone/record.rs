@@ -40,7 +40,9 @@ pub const JUDGED: FaultPhase = FaultPhase::named("judge");
 /// The scores take6 gives a game whose judge failed on responses (the machinery's): the
 /// seats it blames lose, the others tie above them.
 fn blamed_scores(players: usize, blamed: &[usize]) -> Vec<u32> {
-    (0..players).map(|s| u32::from(!blamed.contains(&s))).collect()
+    (0..players)
+        .map(|s| u32::from(!blamed.contains(&s)))
+        .collect()
 }
 
 /// The record of a game played at `table`.
@@ -232,8 +234,8 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
                 .parse()
                 .map_err(|_| format!("log[{i}]: player {key:?}"))?;
             let step = (i / 2 + 1).min(u8::MAX as usize) as u8;
-            let faulted = (round.invalid.iter())
-                .any(|f| f.seat == seat && f.turn == step && f.phase == MOVE);
+            let faulted =
+                (round.invalid.iter()).any(|f| f.seat == seat && f.turn == step && f.phase == MOVE);
             if (verdict != "OK") != faulted {
                 return Err(format!(
                     "log[{i}]: player {key}'s verdict is {verdict:?}, but the record {} a fault \
@@ -443,7 +445,10 @@ pub fn check_with_judge(
     let players = manifest.players;
     // A void game whose log ends with the responses (or is empty) ended when its judge
     // failed on that log.
-    let void_on_failure = (record.void.as_deref().is_some_and(|why| why != NOT_PREPARED)
+    let void_on_failure = (record
+        .void
+        .as_deref()
+        .is_some_and(|why| why != NOT_PREPARED)
         || body.get("failed").is_some())
         && log.len().is_multiple_of(2);
     let draws = std::sync::Arc::clone(draws);

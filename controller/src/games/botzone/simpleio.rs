@@ -90,14 +90,21 @@ impl SimpleIo {
     /// Compiles the three bodies once: the first syntax error, named by its key.
     pub fn check(&self) -> Result<(), String> {
         for (name, _) in PARAMS {
-            run(self, name, None, TIME).value.map_err(|e| e.to_string())?;
+            run(self, name, None, TIME)
+                .value
+                .map_err(|e| e.to_string())?;
         }
         Ok(())
     }
 
     /// The line a bot reads for the judge's `request`, within `budget` of CPU time.
     pub fn request_line(&self, request: &Value, budget: Duration) -> Converted<String> {
-        let ran = run(self, "request_from_json", Some(&request.to_string()), budget);
+        let ran = run(
+            self,
+            "request_from_json",
+            Some(&request.to_string()),
+            budget,
+        );
         Converted {
             value: ran
                 .value
@@ -122,9 +129,14 @@ impl SimpleIo {
     /// The line a bot would answer for the judge's JSON `response` (a person's response, shown
     /// as a simple-interaction bot would print it).
     pub fn response_line(&self, response: &Value) -> Result<String, String> {
-        let text = run(self, "response_from_json", Some(&response.to_string()), TIME)
-            .value
-            .map_err(|e| e.to_string())?;
+        let text = run(
+            self,
+            "response_from_json",
+            Some(&response.to_string()),
+            TIME,
+        )
+        .value
+        .map_err(|e| e.to_string())?;
         one_line("response_from_json", text)
     }
 
@@ -309,7 +321,9 @@ mod tests {
         let io = reversi();
         io.check().unwrap();
         assert_eq!(
-            io.request_line(&json!({"x": -1, "y": -1}), TIME).value.unwrap(),
+            io.request_line(&json!({"x": -1, "y": -1}), TIME)
+                .value
+                .unwrap(),
             "-1 -1"
         );
         assert_eq!(

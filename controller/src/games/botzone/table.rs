@@ -584,7 +584,9 @@ async fn convert<T: Send + 'static>(
     tokio::task::spawn_blocking(move || call(&io))
         .await
         .unwrap_or_else(|e| simpleio::Converted {
-            value: Err(simpleio::Failure::Failed(format!("the conversion failed: {e}"))),
+            value: Err(simpleio::Failure::Failed(format!(
+                "the conversion failed: {e}"
+            ))),
             cpu: Duration::ZERO,
         })
 }
@@ -735,14 +737,16 @@ pub async fn call_once(
     };
     let called = judge.call(log, initdata, None, players).await;
     judge.finish().await;
-    called.map(|(_, output)| output).map_err(|JudgeFailed { why, .. }| {
-        let stderr = String::from_utf8_lossy(&judge.stderr.kept).into_owned();
-        if stderr.trim().is_empty() {
-            why
-        } else {
-            format!("{why}; its stderr: {}", wire::excerpt(&stderr))
-        }
-    })
+    called
+        .map(|(_, output)| output)
+        .map_err(|JudgeFailed { why, .. }| {
+            let stderr = String::from_utf8_lossy(&judge.stderr.kept).into_owned();
+            if stderr.trim().is_empty() {
+                why
+            } else {
+                format!("{why}; its stderr: {}", wire::excerpt(&stderr))
+            }
+        })
 }
 
 /// Why a call of the judge gave no output.

@@ -321,7 +321,11 @@ fn go_places_a_wrapped_move_where_the_judge_does() {
             if x < 1 {
                 continue;
             }
-            let (wx, wy) = if i % 4 == 1 { (x + 10, y - 1) } else { (x - 10, y + 1) };
+            let (wx, wy) = if i % 4 == 1 {
+                (x + 10, y - 1)
+            } else {
+                (x - 10, y + 1)
+            };
             *r = serde_json::json!({"x": wx, "y": wy});
             changed += 1;
         }
@@ -333,7 +337,11 @@ fn go_places_a_wrapped_move_where_the_judge_does() {
         assert!(!w.note.contains("leaves it out"), "step {t}: {}", w.note);
         assert!(!w.note.contains("NOT THE JUDGE'S"), "step {t}: {}", w.note);
     }
-    assert!(b.frames[1].note.contains("which Go's judge places at"), "{}", b.frames[1].note);
+    assert!(
+        b.frames[1].note.contains("which Go's judge places at"),
+        "{}",
+        b.frames[1].note
+    );
 }
 
 /// A move the judge took that the board cannot draw: from that step on, every frame says the
@@ -343,7 +351,11 @@ fn a_board_says_from_which_step_it_is_not_the_judges() {
     let mut body = log("tictactoe");
     body["log"][3]["1"]["response"] = serde_json::json!({"x": 7, "y": 0});
     let b = Board::of(Kind::TicTacToe, &body);
-    assert!(!b.frames[1].note.contains("NOT THE JUDGE'S"), "{}", b.frames[1].note);
+    assert!(
+        !b.frames[1].note.contains("NOT THE JUDGE'S"),
+        "{}",
+        b.frames[1].note
+    );
     for f in &b.frames[2..] {
         assert!(
             f.note.contains("NOT THE JUDGE'S POSITION from step 2 on"),
@@ -351,5 +363,8 @@ fn a_board_says_from_which_step_it_is_not_the_judges() {
             f.note
         );
     }
-    assert!(b.text(b.frames.len() - 1).contains("NOT THE JUDGE'S POSITION"));
+    assert!(
+        b.text(b.frames.len() - 1)
+            .contains("NOT THE JUDGE'S POSITION")
+    );
 }
