@@ -1584,6 +1584,20 @@ fn a_judge_crashed_by_a_losing_bots_response_is_that_bots_fault() {
         assert_eq!(body["log"].as_array().unwrap().len() % 2, 0);
     }
     assert!(crashed > 0, "no game of voider against steady");
+    let blamed = games
+        .iter()
+        .find(|g| g.rounds[0].invalid.iter().any(|f| f.kind == "judge_failed"))
+        .unwrap();
+    let replay = take6_cmd(tmp.path())
+        .args(["replay", "results/latest", &blamed.game.to_string()])
+        .output()
+        .unwrap();
+    assert_ok(&replay);
+    let shown = text(&replay.stdout);
+    assert!(
+        shown.contains("THE JUDGE FAILED on the responses of voider ("),
+        "{shown}"
+    );
     let board = leaderboard(&series);
     let (voider, honest) = (&board["voider"], &board["honest"]);
     assert_ne!(voider["faults"], "0", "{voider:?}");

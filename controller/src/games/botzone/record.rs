@@ -664,6 +664,17 @@ pub fn replay_text(record: &GameRecord) -> String {
     if let Some(why) = &record.void {
         out.push_str(&format!("VOID: {why}\n"));
     }
+    if let Some(why) = body.as_ref().ok().and_then(|b| b.get("failed")) {
+        let blamed: Vec<String> = (log.last().map(table::answered).unwrap_or_default())
+            .iter()
+            .map(|s| name(record, &s.to_string()))
+            .collect();
+        out.push_str(&format!(
+            "THE JUDGE FAILED on the responses of {}, whose fault it is: {}\n",
+            blamed.join(", "),
+            why.as_str().unwrap_or_default()
+        ));
+    }
     out
 }
 
