@@ -876,7 +876,7 @@ fn check_of_a_game_folder_shows_its_judges_log() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let said = text(&out.stdout);
     assert!(
-        said.contains("VOID") && said.contains("judge blew up") && said.contains("FAILED"),
+        said.contains("JUDGE FAILED") && said.contains("judge blew up") && said.contains("FAILED"),
         "{said}"
     );
     // A game without a judge of its own has none to check.
