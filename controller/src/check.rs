@@ -43,10 +43,13 @@ pub fn judge_checkable(game: &crate::game::GameRef) -> Result<(), CheckError> {
     }
 }
 
+/// The fault kind of a seat whose response a Botzone judge failed on.
+const JUDGE_FAILED: &str = "judge_failed";
+
 /// The check of a game folder's judge, once its padding bots played it in the series in
 /// `dir`: the first game's log step by step (requests, responses, displays, the finish),
 /// each game's end (scores, or why it was void, with the judge's stderr) and the padding
-/// bots' faults; and whether it passed (no game void).
+/// bots' faults; and whether it passed (the judge failed in no game).
 pub fn judge_report(dir: &Path) -> (String, bool) {
     let mut out = String::new();
     let games: Vec<GameRecord> = crate::door::open_path(&dir.join("games.jsonl"))
@@ -74,10 +77,19 @@ pub fn judge_report(dir: &Path) -> (String, bool) {
     out.push_str("\nEvery game:\n");
     let mut void = 0;
     for g in &games {
+        // A judge that failed on a response is the responding bot's fault in a series; here,
+        // where the judge is checked, it failed all the same.
+        let judge_failed = g.faults().any(|(_, f)| f.kind == JUDGE_FAILED);
         let end = match &g.void {
             Some(why) => {
                 void += 1;
                 format!("VOID: {why}")
+            }
+            None if judge_failed => {
+                void += 1;
+                "JUDGE FAILED on the responses of the step its fault names (the responding bot's \
+                 fault in a series)"
+                    .to_string()
             }
             None => format!("scores {:?}", g.total_scores()),
         };
@@ -97,7 +109,7 @@ pub fn judge_report(dir: &Path) -> (String, bool) {
     } else {
         let _ = writeln!(
             out,
-            "\nFAILED: the judge failed in {} of {played} (the game is void).",
+            "\nFAILED: the judge failed in {} of {played} (void, or on a response).",
             void
         );
     }

@@ -8,6 +8,7 @@
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -356,16 +357,14 @@ fn the_hogs_only_fault_is_its_memory(root: &Path, out: &Output) -> Option<(GameR
 }
 
 /// A judge that crashes, hangs, answers what is not JSON, a command it does not know, or
-/// scores for the wrong players voids that game: recorded with the reason and the judge's
-/// stderr, not scored; the series goes on, says how many games were void, and verifies.
+/// scores for the wrong players on its own (at its first call, before any response) voids
+/// that game: recorded with the reason and the judge's stderr, not scored; the series goes
+/// on, says how many games were void, and verifies.
 #[test]
 fn a_failing_judge_voids_its_game_and_the_series_goes_on() {
-    // The first call asks both players; the second fails as each case says.
+    // The first call fails as each case says.
     let first = r#"import json, sys
 full = json.loads(sys.stdin.readline())
-if not full["log"]:
-    print(json.dumps({"command": "request", "content": {"0": 1, "1": 1}}))
-    sys.exit(0)
 "#;
     let cases = [
         (
@@ -877,7 +876,7 @@ fn check_of_a_game_folder_shows_its_judges_log() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let said = text(&out.stdout);
     assert!(
-        said.contains("VOID") && said.contains("judge blew up") && said.contains("FAILED"),
+        said.contains("JUDGE FAILED") && said.contains("judge blew up") && said.contains("FAILED"),
         "{said}"
     );
     // A game without a judge of its own has none to check.
@@ -1500,4 +1499,265 @@ fn a_judge_that_draws_at_random_verifies_with_its_draw_as_recorded() {
             assert_forgery_named(&jsonl, &pristine, &id, 2, edit, says, verify);
         }
     }
+}
+
+/// The test game `fragile`, whose judge crashes on a response that is a bare JSON string.
+fn fragile() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/fragile")
+}
+
+/// A scratch folder with `game/` (a copy of `fragile`, its initdata `initdata` when given)
+/// and `bots/` holding copies of fixtures: `(name, fixture folder)`.
+fn fragile_arena(bots: &[(&str, PathBuf)], initdata: Option<&str>) -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&fragile(), &tmp.path().join("game"));
+    if let Some(initdata) = initdata {
+        let toml = tmp.path().join("game/game.toml");
+        let text = fs::read_to_string(&toml).unwrap();
+        fs::write(&toml, text.replace("initdata = { rounds = 3 }", initdata)).unwrap();
+    }
+    for (name, fixture) in bots {
+        copy_dir(fixture, &tmp.path().join("bots").join(name));
+    }
+    tmp
+}
+
+/// A leaderboard.csv's rows by bot: its cells by column name.
+fn leaderboard(series: &Path) -> std::collections::BTreeMap<String, BTreeMap<String, String>> {
+    let csv = fs::read_to_string(series.join("leaderboard.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|line| {
+            let row: BTreeMap<String, String> = header
+                .iter()
+                .zip(line.split(','))
+                .map(|(h, c)| (h.to_string(), c.to_string()))
+                .collect();
+            (row["bot"].clone(), row)
+        })
+        .collect()
+}
+
+/// A bot that answers the bare string "1" when it is losing makes the judge crash on its
+/// response: the game is that bot's fault (it loses, the judge's failure its fault's reason),
+/// not void; it ranks no better than the same bot playing honestly, and the series verifies.
+#[test]
+fn a_judge_crashed_by_a_losing_bots_response_is_that_bots_fault() {
+    let voider = fixtures().join("hostile-voider");
+    let tmp = fragile_arena(
+        &[
+            ("voider", voider.clone()),
+            ("honest", voider),
+            ("steady", fragile().join("steady")),
+        ],
+        None,
+    );
+    fs::write(tmp.path().join("bots/honest/honest"), "").unwrap();
+    let out = run(tmp.path(), "9", "3", &[]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let games = records(&series);
+    assert_eq!(games.len(), 9);
+    let mut crashed = 0;
+    for g in &games {
+        assert_eq!(g.void, None, "{}", logs(&series));
+        let seat = |name: &str| g.players.iter().position(|p| p == name);
+        let (Some(v), Some(s)) = (seat("voider"), seat("steady")) else {
+            continue;
+        };
+        crashed += 1;
+        let faults = &g.rounds[0].invalid;
+        assert_eq!(faults.len(), 1, "{faults:?}");
+        assert_eq!(
+            (faults[0].seat, faults[0].kind.as_str()),
+            (v, "judge_failed")
+        );
+        assert!(
+            faults[0].reason.contains(r#"entry["response"]["n"]"#),
+            "the judge's failure is the reason: {}",
+            faults[0].reason
+        );
+        assert_eq!(g.rounds[0].scores[v], 0);
+        assert_eq!(g.rounds[0].scores[s], 1);
+        let body = g.body.as_ref().unwrap().value();
+        assert_eq!(body["log"].as_array().unwrap().len() % 2, 0);
+    }
+    assert!(crashed > 0, "no game of voider against steady");
+    let blamed = games
+        .iter()
+        .find(|g| g.rounds[0].invalid.iter().any(|f| f.kind == "judge_failed"))
+        .unwrap();
+    let replay = take6_cmd(tmp.path())
+        .args(["replay", "results/latest", &blamed.game.to_string()])
+        .output()
+        .unwrap();
+    assert_ok(&replay);
+    let shown = text(&replay.stdout);
+    assert!(
+        shown.contains("THE JUDGE FAILED on the responses of voider ("),
+        "{shown}"
+    );
+    let board = leaderboard(&series);
+    let (voider, honest) = (&board["voider"], &board["honest"]);
+    assert_ne!(voider["faults"], "0", "{voider:?}");
+    let rank = |r: &BTreeMap<String, String>| r["rank"].parse::<usize>().unwrap();
+    assert!(rank(voider) >= rank(honest), "{board:?}");
+    let wins = |r: &BTreeMap<String, String>| r["wins"].parse::<f64>().unwrap();
+    assert!(wins(voider) <= wins(honest), "{board:?}");
+    assert_ok(
+        &take6_cmd(tmp.path())
+            .args(["verify", "--game", "game"])
+            .output()
+            .unwrap(),
+    );
+    // Blaming the other seat, or making the game void, is a forgery verify names.
+    let id = series.file_name().unwrap().to_str().unwrap().to_string();
+    let jsonl = series.join("games.jsonl");
+    let pristine = fs::read(&jsonl).unwrap();
+    let n = 1 + String::from_utf8_lossy(&pristine)
+        .lines()
+        .position(|l| l.contains("judge_failed"))
+        .unwrap();
+    type Edit = fn(&mut GameRecord);
+    let forgeries: [(Edit, &str); 3] = [
+        (|g| g.rounds[0].scores.reverse(), "they lose"),
+        (
+            |g| {
+                let f = &mut g.rounds[0].invalid[0];
+                f.seat = 1 - f.seat;
+            },
+            "the record blames",
+        ),
+        (
+            |g| {
+                g.rounds[0].invalid.clear();
+                g.rounds[0].scores = vec![0, 0];
+                g.void = Some("the judge faulted".into());
+            },
+            "the record says the judge failed on responses, but the game is void",
+        ),
+    ];
+    for (edit, says) in forgeries {
+        assert_forgery_named(&jsonl, &pristine, &id, n, edit, says, || {
+            take6_cmd(tmp.path())
+                .args(["verify", "--game", "game"])
+                .output()
+                .unwrap()
+        });
+    }
+}
+
+/// A judge that fails on its own, on a call that reads no new response (its first call, or
+/// after a step in which every player faulted), voids the game; the void games show per bot
+/// in leaderboard.csv and the summary, and the series verifies.
+#[test]
+fn a_judge_failing_on_its_own_voids_the_game_counted_per_bot() {
+    // Its first call fails: every game void.
+    let tmp = fragile_arena(
+        &[
+            ("voider", fixtures().join("hostile-voider")),
+            ("steady", fragile().join("steady")),
+        ],
+        Some("initdata = { rounds = 3, crash_first = true }"),
+    );
+    let out = run(tmp.path(), "2", "3", &[]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    for g in records(&series) {
+        let why = g.void.as_deref().expect("void");
+        assert!(why.contains("told to fail"), "{why}");
+        assert_eq!(g.rounds[0].invalid, []);
+    }
+    // Both players fault in a step: void for both, counted per bot; their other games are
+    // scored.
+    let crash = fixtures().join("crash-at-start");
+    let tmp = fragile_arena(
+        &[
+            ("crash-a", crash.clone()),
+            ("crash-b", crash),
+            ("steady", fragile().join("steady")),
+        ],
+        None,
+    );
+    let out = run(tmp.path(), "9", "5", &[]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let games = records(&series);
+    let void_of = |name: &str| {
+        games
+            .iter()
+            .filter(|g| g.void.is_some() && g.players.iter().any(|p| p == name))
+            .count()
+    };
+    assert!(void_of("crash-a") > 0, "no game of crash-a against crash-b");
+    for g in games.iter().filter(|g| g.void.is_some()) {
+        assert!(g.players.iter().all(|p| p.starts_with("crash-")), "{g:?}");
+        assert!(g.void.as_deref().unwrap().contains("both players faulted"));
+    }
+    let board = leaderboard(&series);
+    for name in ["crash-a", "crash-b", "steady"] {
+        assert_eq!(board[name]["void"], void_of(name).to_string(), "{board:?}");
+    }
+    let summary = text(&out.stdout);
+    assert!(
+        summary.contains(&format!("; {} void", void_of("crash-a"))),
+        "{summary}"
+    );
+    assert_ok(
+        &take6_cmd(tmp.path())
+            .args(["verify", "--game", "game"])
+            .output()
+            .unwrap(),
+    );
+}
+
+/// A simple-interaction transform runs on the replying bot's time: a game whose
+/// `response_to_json` spins on the line "spin" and a bot that sends it: the conversion is
+/// interrupted within the bot's limit, the bot faults on time, the series goes on.
+#[test]
+fn a_transform_that_spins_is_the_bots_time_fault() {
+    let spin = r#"
+[simpleio]
+request_from_json = "return request.round + ' ' + request.opponent_last;"
+response_to_json = "if (response == 'spin') { while (true) {} } return {n: parseInt(response)};"
+response_from_json = "return '' + response.n;"
+"#;
+    let limits = "\n[limits]\nfirst_turn_ms = 1500\nturn_ms = 1500\nkept_running_ms = 1500\n";
+    let tmp = arena(
+        &[
+            ("spinner", "hostile-transform", false),
+            ("simple", "bz-simple", false),
+        ],
+        &format!("{limits}{spin}"),
+    );
+    let started = Instant::now();
+    let out = run(tmp.path(), "4", "7", &[]);
+    assert_ok(&out);
+    let series = series_dir(tmp.path());
+    let games = records(&series);
+    assert_eq!(games.len(), 4, "the series went on");
+    for g in &games {
+        assert_eq!(g.void, None);
+        let faults = &g.rounds[0].invalid;
+        let spinner = g.players.iter().position(|p| p == "spinner").unwrap();
+        assert_eq!(faults.len(), 1, "{faults:?}\n{}", logs(&series));
+        assert_eq!(
+            (faults[0].seat, faults[0].kind.as_str()),
+            (spinner, "timeout")
+        );
+        assert!(
+            faults[0].reason.contains("response_to_json")
+                && faults[0].reason.contains("its own time"),
+            "{}",
+            faults[0].reason
+        );
+    }
+    // Each spin stopped at the bot's limit (1.5 s of CPU time, 3 times that of wall time at
+    // most), not run on.
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        started.elapsed()
+    );
 }

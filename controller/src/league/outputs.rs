@@ -107,11 +107,12 @@ pub fn markdown(manifest: &LeagueManifest, board: &[Standing]) -> String {
         };
         let _ = writeln!(
             md,
-            "| {}{mark} | {} | {} | {score} | {} | {status} |",
+            "| {}{mark} | {} | {} | {score} | {}{} | {status} |",
             s.rank,
             markdown_cell(&s.bot),
             s.games,
-            s.faults
+            s.faults,
+            s.void_text()
         );
     }
     md.push_str(
@@ -208,12 +209,13 @@ pub fn report_html(
         let _ = write!(
             page,
             "<tr><td class=\"num\">{}{mark}</td><td>{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{status}</td></tr>",
+             <td class=\"num\">{}</td><td class=\"num\">{}{}</td><td>{status}</td></tr>",
             s.rank,
             html(&s.bot),
             s.games,
             score_text(s),
-            s.faults
+            s.faults,
+            s.void_text()
         );
     }
     page.push_str(

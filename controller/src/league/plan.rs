@@ -267,7 +267,8 @@ fn seat(rules: &Rules, game: u64, members: &[usize], field: &[(String, String)])
 }
 
 /// The field's versions benched before game `upto`: those whose last 3 games all had a fault
-/// of theirs. A new version starts afresh (its games are new). The records are walked from the
+/// of theirs or were void (the game's rules failed: a player that voids its games is not
+/// played on). A new version starts afresh (its games are new). The records are walked from the
 /// last game back, only until every version has its last 3 games (or none are left), so a
 /// long league's batch costs little more than a young one's.
 fn benched(
@@ -281,7 +282,8 @@ fn benched(
     if !records.is_sorted_by_key(|r| r.game) {
         order.sort_by_key(|&i| records[i].game);
     }
-    // Each field member's last games, newest first: (game, its fault's kind if any).
+    // Each field member's last games, newest first: (game, its fault's kind, or `void`, if
+    // any).
     let mut last: Vec<Vec<(u64, Option<String>)>> = vec![Vec::new(); field.len()];
     let mut open = field.len();
     for &i in order.iter().rev() {
@@ -289,7 +291,7 @@ fn benched(
             break;
         }
         let r = &records[i];
-        if r.game >= upto || !r.scored() {
+        if r.game >= upto {
             continue;
         }
         for (seat, player) in r.players.iter().enumerate() {
@@ -299,11 +301,14 @@ fn benched(
             if last[m].len() == IN_A_ROW || key_at(versions, player, r.game) != field[m].0 {
                 continue;
             }
-            let fault = r
-                .faults()
-                .map(|(_, f)| f)
-                .find(|f| f.seat == seat && f.kind != crate::player::ABSENT)
-                .map(|f| f.kind.clone());
+            let fault = if r.scored() {
+                r.faults()
+                    .map(|(_, f)| f)
+                    .find(|f| f.seat == seat && f.kind != crate::player::ABSENT)
+                    .map(|f| f.kind.clone())
+            } else {
+                Some("void".to_string())
+            };
             last[m].push((r.game, fault));
             if last[m].len() == IN_A_ROW {
                 open -= 1;
@@ -316,10 +321,15 @@ fn benched(
         if tail.len() == IN_A_ROW && tail.iter().all(|(_, f)| f.is_some()) {
             let games: Vec<String> = tail.iter().map(|(g, _)| g.to_string()).collect();
             let kinds: Vec<String> = tail.iter().filter_map(|(_, f)| f.clone()).collect();
+            let what = if kinds.iter().any(|k| k == "void") {
+                "faulted or void"
+            } else {
+                "faulted"
+            };
             out.push((
                 key.clone(),
                 format!(
-                    "faulted in {IN_A_ROW} games in a row (games {}: {}); benched until its \
+                    "{what} in {IN_A_ROW} games in a row (games {}: {}); benched until its \
                      folder changes",
                     games.join(", "),
                     kinds.join(", ")
@@ -328,4 +338,56 @@ fn benched(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod bench_tests {
+    use super::*;
+    use crate::record::fixtures::result;
+
+    fn game(n: u64, scores: &[u32], faults: &[(usize, &str)], void: bool) -> GameRecord {
+        let mut r = result(&["a", "b"], scores, faults);
+        r.game = n;
+        if void {
+            r.void = Some("the judge exited (status 1)".into());
+        }
+        r
+    }
+
+    /// A void game counts toward the bench for every player in it, as a faulted one does;
+    /// a clean game in between resets the count.
+    #[test]
+    fn void_games_count_toward_the_bench() {
+        let versions: Vec<Version> = ["a", "b"]
+            .map(|name| Version {
+                name: name.into(),
+                version: 1,
+                hash: String::new(),
+                from_game: 0,
+                until_game: None,
+            })
+            .to_vec();
+        let field = vec![("a".to_string(), "a".to_string()), ("b".into(), "b".into())];
+        let records = vec![
+            game(0, &[0, 0], &[], true),
+            game(1, &[0, 1], &[(0, "timeout")], false),
+            game(2, &[0, 0], &[], true),
+        ];
+        let out = benched(&versions, &field, &records, 3);
+        let keys: Vec<&str> = out.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["a"], "{out:?}");
+        assert!(
+            out[0].1.contains("faulted or void in 3 games"),
+            "{}",
+            out[0].1
+        );
+        assert!(out[0].1.contains("void, timeout, void"), "{}", out[0].1);
+        let records = vec![
+            game(0, &[0, 0], &[], true),
+            game(1, &[1, 1], &[], false),
+            game(2, &[0, 0], &[], true),
+            game(3, &[0, 0], &[], true),
+        ];
+        assert_eq!(benched(&versions, &field, &records, 4), []);
+    }
 }

@@ -256,6 +256,20 @@ impl Process {
         }
     }
 
+    /// Counts `cpu_us` of the controller's CPU time spent on the bot's behalf on another
+    /// thread (a game's conversion of its next input) with the bot's next reply, when
+    /// [`Process::charging`].
+    pub fn charge(&mut self, cpu_us: u64) {
+        if self.charging {
+            self.charged_us += cpu_us;
+        }
+    }
+
+    /// The time of the bot's last reply, if it replied.
+    pub fn last_reply(&self) -> Option<ReplyTime> {
+        self.replies.last().copied()
+    }
+
     /// Runs `work`, the controller's work on the bot's behalf (parsing its reply through its
     /// own reply pattern): its CPU time is counted with the bot's next reply when
     /// [`Process::charging`].
@@ -770,7 +784,7 @@ fn overrun(used: u64, limit: Duration, charged: u64, after_last: bool) -> Fault 
 
 /// This thread's CPU time in µs: what the controller's work on a bot's behalf (rendering its
 /// own templates) costs it.
-fn thread_cpu_us() -> u64 {
+pub fn thread_cpu_us() -> u64 {
     nix::time::clock_gettime(nix::time::ClockId::CLOCK_THREAD_CPUTIME_ID).map_or(0, |t| {
         t.tv_sec() as u64 * 1_000_000 + t.tv_nsec() as u64 / 1000
     })

@@ -14,7 +14,8 @@ pub(crate) fn format_wins(wins: f64) -> String {
 
 /// The leaderboard as CSV (`leaderboard.csv`), a pure function of the standings so it can be
 /// rewritten after every game and snapshot-tested. Columns:
-/// `rank,bot,builtin,games,total_score,mean_score,ci95,wins,faults,rating,rating_ci95`; means
+/// `rank,bot,builtin,games,total_score,mean_score,ci95,wins,faults,rating,rating_ci95,void`
+/// (`void`: the void games the player sat at, not in `games`); means
 /// and CIs with three decimals, `ci95` empty below two games, wins with at most two decimals;
 /// `rating` the fitted score that ranks ([`super::fit`]) and `rating_ci95` its interval's
 /// half-width, with three decimals.
@@ -32,6 +33,7 @@ pub fn leaderboard_csv(standings: &[Standing]) -> Vec<u8> {
         "faults",
         "rating",
         "rating_ci95",
+        "void",
     ];
     // Writing to a Vec cannot fail: the only errors csv can report here are I/O errors.
     w.write_record(header).expect("writing CSV to memory");
@@ -48,6 +50,7 @@ pub fn leaderboard_csv(standings: &[Standing]) -> Vec<u8> {
             s.faults.to_string(),
             s.rating.map(|r| format!("{r:.3}")).unwrap_or_default(),
             s.rating_ci95.map(|c| format!("{c:.3}")).unwrap_or_default(),
+            s.void.to_string(),
         ])
         .expect("writing CSV to memory");
     }
@@ -95,7 +98,8 @@ pub const NOT_SEPARATED: &str = "?";
 /// The end-of-series table printed to stdout: rank (`?` when not separated from the rank above),
 /// bot (built-ins marked with `builtin`, what the game calls them: "built-in", "padding
 /// bot"), games, mean score
-/// ± ci95, wins and faults (with their kinds) in aligned columns, then a `Skipped:` section
+/// ± ci95, wins and faults (with their kinds, and the void games the bot sat at, when any) in
+/// aligned columns, then a `Skipped:` section
 /// listing `name: reason` for every bot that could not take part, if any.
 pub fn summary_table(
     standings: &[Standing],
@@ -163,11 +167,12 @@ fn summary_rows(standings: &[Standing], builtin: &str) -> Vec<[String; 7]> {
                 Some(ci) => format!("{mean:>mean_w$} ± {ci:>ci_w$}"),
                 None => format!("{mean:>mean_w$}"),
             };
-            let faults = if s.fault_kinds.is_empty() {
+            let mut faults = if s.fault_kinds.is_empty() {
                 s.faults.to_string()
             } else {
                 format!("{} ({})", s.faults, s.fault_kinds_text(untrusted::terminal))
             };
+            faults.push_str(&s.void_text());
             let mark = match s.separated_from_above {
                 Some(false) => NOT_SEPARATED,
                 _ => "",

@@ -47,6 +47,8 @@ pub struct Tally {
     games: u64,
     /// Void games seen ([`GameRecord::void`]): recorded, not scored.
     void: u64,
+    /// Void games by player name (each player of a void game; not in the fit).
+    void_by: BTreeMap<String, u64>,
     names: Interner,
     /// By player number.
     players: Vec<PlayerTally>,
@@ -66,6 +68,7 @@ impl Default for Tally {
         Tally {
             games: 0,
             void: 0,
+            void_by: BTreeMap::new(),
             names: Interner::default(),
             players: Vec::new(),
             pairs: PairMap::default(),
@@ -80,6 +83,7 @@ impl PartialEq for Tally {
     fn eq(&self, other: &Tally) -> bool {
         self.games == other.games
             && self.void == other.void
+            && self.void_by == other.void_by
             && self.by_name() == other.by_name()
             && self.head_to_head() == other.head_to_head()
     }
@@ -186,6 +190,9 @@ impl Tally {
     pub fn add(&mut self, record: &GameRecord) {
         if !record.scored() {
             self.void += 1;
+            for name in &record.players {
+                *self.void_by.entry(name.clone()).or_default() += 1;
+            }
             return;
         }
         self.games += 1;
@@ -284,6 +291,11 @@ impl Tally {
         self.void
     }
 
+    /// Void games by player, by name (every player that sat at one, scored games or not).
+    pub fn void_by_player(&self) -> &BTreeMap<String, u64> {
+        &self.void_by
+    }
+
     /// The leaderboard: one row per player that played, best fitted score first (see
     /// [`super::fit`]: the lowest for Take 6, the highest for Kingdomino), then name; equal
     /// scores share a rank (standard competition ranking, "1224"). Each rank but the first
@@ -337,6 +349,7 @@ impl Tally {
                 wins: p.win_units as f64 / WIN_UNITS as f64,
                 faults: p.faults,
                 fault_kinds: p.fault_kinds.clone(),
+                void: self.void_by.get(name(id)).copied().unwrap_or(0),
                 separated_from_above: above.map(|a| fitted.separated(a, id)),
                 rating: fitted.score(id),
                 rating_ci95: fitted.ci95(id),
@@ -398,6 +411,8 @@ pub struct Standing {
     pub faults: u64,
     /// How many faults of each kind (`InvalidRecord::kind`) the player made.
     pub fault_kinds: BTreeMap<String, u64>,
+    /// Void games the player sat at (the game's rules failed): not in `games`, not scored.
+    pub void: u64,
     /// Whether the player's fitted score is separated at 95 % from the one ranked just above
     /// (see [`Tally::standings`]); `None` for the first.
     pub separated_from_above: Option<bool>,
@@ -413,6 +428,16 @@ pub struct Standing {
 }
 
 impl Standing {
+    /// The void games the player sat at, as words to follow its faults (`; 3 void`), or
+    /// nothing when none.
+    pub fn void_text(&self) -> String {
+        if self.void == 0 {
+            String::new()
+        } else {
+            format!("; {} void", self.void)
+        }
+    }
+
     /// Each fault kind with its count, `kind n, kind n`, every kind (the bots' own words for a
     /// Botzone verdict) made inert by `inert` for where the text goes (terminal or HTML).
     pub fn fault_kinds_text(&self, inert: impl Fn(&str) -> String) -> String {

@@ -266,7 +266,7 @@ fn standing_row(page: &mut String, report: &Report<'_>, s: &Standing, axis: &svg
         },
         None => String::new(),
     };
-    let faults = if s.fault_kinds.is_empty() {
+    let mut faults = if s.fault_kinds.is_empty() {
         s.faults.to_string()
     } else {
         format!(
@@ -276,6 +276,8 @@ fn standing_row(page: &mut String, report: &Report<'_>, s: &Standing, axis: &svg
             s.fault_kinds_text(escape)
         )
     };
+    // Numbers only: nothing to escape.
+    faults.push_str(&s.void_text());
     let watch = match report.stats.best_and_worst(&s.bot) {
         Some((best, worst)) => format!(
             "<a href=\"#game={best}\" class=\"best\">best</a> · \

@@ -33,6 +33,17 @@ use crate::table::{GameOutcome, TableGame};
 
 /// The fault phase of a seat asked for a step's response.
 pub const MOVE: FaultPhase = FaultPhase::named("move");
+/// The fault phase of a seat whose response the judge failed on: the judge's call that first
+/// read it failed.
+pub const JUDGED: FaultPhase = FaultPhase::named("judge");
+
+/// The scores take6 gives a game whose judge failed on responses (the machinery's): the
+/// seats it blames lose, the others tie above them.
+fn blamed_scores(players: usize, blamed: &[usize]) -> Vec<u32> {
+    (0..players)
+        .map(|s| u32::from(!blamed.contains(&s)))
+        .collect()
+}
 
 /// The record of a game played at `table`.
 pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64)) -> GameRecord {
@@ -65,12 +76,19 @@ pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64))
                 // crate::untrusted.
                 format!("{why}; its stderr: {}", wire::excerpt(stderr.trim()))
             };
-            (vec![0; players], Some(why))
+            if played.blamed.is_empty() {
+                (vec![0; players], Some(why))
+            } else {
+                // The judge failed on the step that first read these seats' responses: their
+                // fault, not a void game.
+                body["failed"] = json!(why);
+                (blamed_scores(players, &played.blamed), None)
+            }
         }
     };
     // Recorded as every game's table records a fault (its seats are Botzone's own: the judge
     // was told the verdict and decided what it costs).
-    let invalid = played
+    let mut invalid: Vec<_> = played
         .faults
         .iter()
         .map(|f| {
@@ -79,6 +97,14 @@ pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64))
             seats::fault_record(name, f.seat, turn, MOVE, &f.fault)
         })
         .collect();
+    if let (Some(why), Err(_)) = (body.get("failed").and_then(Value::as_str), &played.scores) {
+        let turn = (played.log.len() / 2).min(u8::MAX as usize) as u8;
+        let fault = judged(why);
+        for &seat in &played.blamed {
+            let name = &table.seats[seat].name;
+            invalid.push(seats::fault_record(name, seat, turn, JUDGED, &fault));
+        }
+    }
     GameRecord {
         replies: played
             .seats
@@ -96,6 +122,14 @@ pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64))
         ms: started.elapsed().as_millis() as u64,
         ..blank(table)
     }
+}
+
+/// The fault of a seat whose response the judge failed on (`why`: the judge's failure).
+fn judged(why: &str) -> crate::player::Fault {
+    crate::player::Fault::BadReply(
+        format!("the judge failed on the step that first read its response: {why}"),
+        "judge_failed",
+    )
 }
 
 /// The record of a game that could not be played at all.
@@ -164,7 +198,15 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
             record.players.len()
         ));
     }
-    if log.len() % 2 == 0 && record.void.is_none() {
+    let failed = body.get("failed");
+    if failed.is_some() && (record.void.is_some() || !log.len().is_multiple_of(2)) {
+        return Err(
+            "the record says the judge failed on responses, but the game is void or its log \
+             does not end with responses"
+                .into(),
+        );
+    }
+    if log.len().is_multiple_of(2) && record.void.is_none() && failed.is_none() {
         return Err("the log ends with responses but the game is not void".into());
     }
     for (i, entry) in log.iter().enumerate() {
@@ -192,7 +234,8 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
                 .parse()
                 .map_err(|_| format!("log[{i}]: player {key:?}"))?;
             let step = (i / 2 + 1).min(u8::MAX as usize) as u8;
-            let faulted = (round.invalid.iter()).any(|f| f.seat == seat && f.turn == step);
+            let faulted =
+                (round.invalid.iter()).any(|f| f.seat == seat && f.turn == step && f.phase == MOVE);
             if (verdict != "OK") != faulted {
                 return Err(format!(
                     "log[{i}]: player {key}'s verdict is {verdict:?}, but the record {} a fault \
@@ -201,6 +244,40 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
                 ));
             }
         }
+    }
+    let blames: Vec<(usize, u8)> = (round.invalid.iter())
+        .filter(|f| f.phase == JUDGED)
+        .map(|f| (f.seat, f.turn))
+        .collect();
+    if let Some(why) = failed {
+        // The judge failed on the last responses: the seats that answered in them are at
+        // fault at that step, and lose.
+        let step = (log.len() / 2).min(u8::MAX as usize) as u8;
+        let blamed = table::answered(&log[log.len() - 1]);
+        let want: Vec<(usize, u8)> = blamed.iter().map(|&s| (s, step)).collect();
+        let reason = judged(why.as_str().unwrap_or_default()).to_string();
+        let reasons = (round.invalid.iter())
+            .filter(|f| f.phase == JUDGED)
+            .all(|f| f.reason == reason);
+        if blamed.is_empty() || blames != want || !reasons {
+            return Err(format!(
+                "the judge failed on the responses of step {step}, which seats {blamed:?} \
+                 answered; the record blames {blames:?}"
+            ));
+        }
+        if round.scores != blamed_scores(players, &blamed) {
+            return Err(format!(
+                "the judge failed on the responses of seats {blamed:?}: they lose; the record \
+                 scores {:?}",
+                round.scores
+            ));
+        }
+        return Ok(());
+    }
+    if !blames.is_empty() {
+        return Err(format!(
+            "the record blames seats {blames:?} for a judge failure it does not record"
+        ));
     }
     if record.void.is_some() {
         return check_void_shape(record, &body, log, players, map);
@@ -308,7 +385,9 @@ impl Draws {
                 "the judge draws its game at random on its first call (called again with the \
                  same log and initdata, it answered differently): the first answer of {} is \
                  taken as recorded, as Botzone keeps it (checked only for its command and the \
-                 players it asks); every later step was re-checked against it",
+                 players it asks); every later step was re-checked against it; a first \
+                 answer changed, with every later step re-derived from it, cannot be told from \
+                 a real one",
                 crate::names::count(self.games, "game")
             )
         })
@@ -366,10 +445,11 @@ pub fn check_with_judge(
     let players = manifest.players;
     // A void game whose log ends with the responses (or is empty) ended when its judge
     // failed on that log.
-    let void_on_failure = record
+    let void_on_failure = (record
         .void
         .as_deref()
         .is_some_and(|why| why != NOT_PREPARED)
+        || body.get("failed").is_some())
         && log.len().is_multiple_of(2);
     let draws = std::sync::Arc::clone(draws);
     std::thread::spawn(move || {
@@ -393,8 +473,8 @@ pub fn check_with_judge(
                 let step = log.len() / 2;
                 if let Ok(output) = table::call_once(&spec, &log, &effective, players, base).await {
                     return Err(format!(
-                        "step {step}: the game is recorded void (the judge failed), but the \
-                         judge answers {} to the recorded log",
+                        "step {step}: the record says the judge failed on the recorded log, but \
+                         the judge answers {} to it",
                         wire::excerpt(&output.raw.to_string())
                     ));
                 }
@@ -583,6 +663,17 @@ pub fn replay_text(record: &GameRecord) -> String {
     }
     if let Some(why) = &record.void {
         out.push_str(&format!("VOID: {why}\n"));
+    }
+    if let Some(why) = body.as_ref().ok().and_then(|b| b.get("failed")) {
+        let blamed: Vec<String> = (log.last().map(table::answered).unwrap_or_default())
+            .iter()
+            .map(|s| name(record, &s.to_string()))
+            .collect();
+        out.push_str(&format!(
+            "THE JUDGE FAILED on the responses of {}, whose fault it is: {}\n",
+            blamed.join(", "),
+            why.as_str().unwrap_or_default()
+        ));
     }
     out
 }

@@ -16,8 +16,11 @@
 //!
 //! The functions run in QuickJS embedded in take6 (`rquickjs`), a fresh runtime for every
 //! call, with no host functions at all (no files, no network, no processes: ECMAScript's own
-//! objects only), at most [`MEMORY`] bytes of memory, [`STACK`] of stack and [`TIME`] of wall
-//! time. See docs/botzone.md (Simple interaction) for why here and not in the sandbox.
+//! objects only), at most [`MEMORY`] bytes of memory and [`STACK`] of stack. A conversion for a
+//! bot runs on the bot's time: it may use what is left of the bot's turn limit in CPU time of
+//! the thread that runs it (and [`WALL_FACTOR`] times that in wall time), the caller counts
+//! what it used against the bot's limit, and one that runs over is interrupted. See
+//! docs/botzone.md (Simple interaction) for why here and not in the sandbox.
 
 use std::time::{Duration, Instant};
 
@@ -29,8 +32,41 @@ use serde_json::Value;
 const MEMORY: usize = 64 << 20;
 /// The most stack one call may use.
 const STACK: usize = 1 << 20;
-/// The longest one call may run (wall time: the call is the controller's own work).
+/// The longest a call made for no bot may run (compiling the functions, a person's response
+/// shown as a line).
 const TIME: Duration = Duration::from_secs(2);
+/// How much more wall time than its CPU budget a call may take (a loaded machine).
+const WALL_FACTOR: u32 = 3;
+
+/// Why a conversion gave nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// It ran over its budget of CPU time (`budget`, on the bot's time): interrupted, or
+    /// finished too late.
+    Over { budget: Duration, used: Duration },
+    /// The function failed (a syntax error, an exception, a value that cannot be used).
+    Failed(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Over { budget, used } => write!(
+                f,
+                "ran over the {} ms of CPU time it had (it used {} ms)",
+                budget.as_millis(),
+                used.as_millis()
+            ),
+            Failure::Failed(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+/// What one conversion gave, and the CPU time it used.
+pub struct Converted<T> {
+    pub value: Result<T, Failure>,
+    pub cpu: Duration,
+}
 /// The longest text a call may return.
 const RESULT_CAP: usize = 1 << 20;
 
@@ -54,28 +90,53 @@ impl SimpleIo {
     /// Compiles the three bodies once: the first syntax error, named by its key.
     pub fn check(&self) -> Result<(), String> {
         for (name, _) in PARAMS {
-            run(self, name, None)?;
+            run(self, name, None, TIME)
+                .value
+                .map_err(|e| e.to_string())?;
         }
         Ok(())
     }
 
-    /// The line a bot reads for the judge's `request`.
-    pub fn request_line(&self, request: &Value) -> Result<String, String> {
-        let text = run(self, "request_from_json", Some(&request.to_string()))?;
-        one_line("request_from_json", text)
+    /// The line a bot reads for the judge's `request`, within `budget` of CPU time.
+    pub fn request_line(&self, request: &Value, budget: Duration) -> Converted<String> {
+        let ran = run(
+            self,
+            "request_from_json",
+            Some(&request.to_string()),
+            budget,
+        );
+        Converted {
+            value: ran
+                .value
+                .and_then(|text| one_line("request_from_json", text).map_err(Failure::Failed)),
+            cpu: ran.cpu,
+        }
     }
 
-    /// The judge's JSON for the line `response` a bot answered.
-    pub fn response_value(&self, response: &str) -> Result<Value, String> {
+    /// The judge's JSON for the line `response` a bot answered, within `budget` of CPU time.
+    pub fn response_value(&self, response: &str, budget: Duration) -> Converted<Value> {
         let arg = Value::String(response.to_string()).to_string();
-        let json = run(self, "response_to_json", Some(&arg))?;
-        serde_json::from_str(&json).map_err(|e| format!("response_to_json's value: {e}"))
+        let ran = run(self, "response_to_json", Some(&arg), budget);
+        Converted {
+            value: ran.value.and_then(|json| {
+                serde_json::from_str(&json)
+                    .map_err(|e| Failure::Failed(format!("response_to_json's value: {e}")))
+            }),
+            cpu: ran.cpu,
+        }
     }
 
     /// The line a bot would answer for the judge's JSON `response` (a person's response, shown
     /// as a simple-interaction bot would print it).
     pub fn response_line(&self, response: &Value) -> Result<String, String> {
-        let text = run(self, "response_from_json", Some(&response.to_string()))?;
+        let text = run(
+            self,
+            "response_from_json",
+            Some(&response.to_string()),
+            TIME,
+        )
+        .value
+        .map_err(|e| e.to_string())?;
         one_line("response_from_json", text)
     }
 
@@ -101,14 +162,44 @@ fn one_line(name: &str, text: String) -> Result<String, String> {
 }
 
 /// Calls the function `name` of `io` in a fresh runtime with the JSON text `arg` as its one
-/// argument (none: only compiled). A function that turns JSON into a line returns its result
-/// as a string (`String(result)`); `response_to_json` as JSON text (`undefined`: `null`).
-fn run(io: &SimpleIo, name: &str, arg: Option<&str>) -> Result<String, String> {
+/// argument (none: only compiled), within `budget` of this thread's CPU time (and
+/// [`WALL_FACTOR`] times that of wall time): its text and the CPU time the call used, runtime
+/// and all. A function that turns JSON into a line returns its result as a string
+/// (`String(result)`); `response_to_json` as JSON text (`undefined`: `null`).
+fn run(io: &SimpleIo, name: &str, arg: Option<&str>, budget: Duration) -> Converted<String> {
+    let cpu = crate::player::process::thread_cpu_us;
+    let start = cpu();
+    let value = run_within(io, name, arg, budget, start);
+    let used = Duration::from_micros(cpu().saturating_sub(start));
+    let value = match value {
+        _ if used > budget => Err(Failure::Over { budget, used }),
+        Err(why) if why == OVER => Err(Failure::Over { budget, used }),
+        Err(why) => Err(Failure::Failed(why)),
+        Ok(text) => Ok(text),
+    };
+    Converted { value, cpu: used }
+}
+
+/// What [`run_within`] says of a call it interrupted.
+const OVER: &str = "interrupted: over its time";
+
+fn run_within(
+    io: &SimpleIo,
+    name: &str,
+    arg: Option<&str>,
+    budget: Duration,
+    start_cpu_us: u64,
+) -> Result<String, String> {
     let runtime = Runtime::new().map_err(|e| format!("cannot start JavaScript: {e}"))?;
     runtime.set_memory_limit(MEMORY);
     runtime.set_max_stack_size(STACK);
-    let deadline = Instant::now() + TIME;
-    runtime.set_interrupt_handler(Some(Box::new(move || Instant::now() > deadline)));
+    let wall = Instant::now() + budget * WALL_FACTOR;
+    let budget_us = budget.as_micros() as u64;
+    let over = move || {
+        crate::player::process::thread_cpu_us().saturating_sub(start_cpu_us) > budget_us
+            || Instant::now() > wall
+    };
+    runtime.set_interrupt_handler(Some(Box::new(over)));
     let context = Context::full(&runtime).map_err(|e| format!("cannot start JavaScript: {e}"))?;
     let param = PARAMS.iter().find(|(n, _)| *n == name).map_or("x", |p| p.1);
     context.with(|ctx| {
@@ -124,8 +215,8 @@ fn run(io: &SimpleIo, name: &str, arg: Option<&str>) -> Result<String, String> {
             .map_err(|e| format!("{name}'s argument: {}", caught(&ctx, e)))?;
         let result: rquickjs::Value = function.call((arg,)).map_err(|e| {
             let why = caught(&ctx, e);
-            if Instant::now() > deadline {
-                format!("{name} ran over {} s", TIME.as_secs())
+            if over() {
+                OVER.to_string()
             } else {
                 format!("{name} failed: {why}")
             }
@@ -230,14 +321,22 @@ mod tests {
         let io = reversi();
         io.check().unwrap();
         assert_eq!(
-            io.request_line(&json!({"x": -1, "y": -1})).unwrap(),
+            io.request_line(&json!({"x": -1, "y": -1}), TIME)
+                .value
+                .unwrap(),
             "-1 -1"
         );
-        assert_eq!(io.response_value("2 4").unwrap(), json!({"x": 2, "y": 4}));
+        assert_eq!(
+            io.response_value("2 4", TIME).value.unwrap(),
+            json!({"x": 2, "y": 4})
+        );
         assert_eq!(io.response_line(&json!({"x": 2, "y": 4})).unwrap(), "2 4");
         // parseInt of nothing is NaN, which JSON writes as null, and y is undefined, which it
         // leaves out: the judge decides.
-        assert_eq!(io.response_value("").unwrap(), json!({"x": null}));
+        assert_eq!(
+            io.response_value("", TIME).value.unwrap(),
+            json!({"x": null})
+        );
     }
 
     #[test]
@@ -248,28 +347,25 @@ mod tests {
         assert!(why.contains("[simpleio] response_to_json"), "{why}");
         let mut io = reversi();
         io.request_from_json = "while (true) {}".into();
-        let started = Instant::now();
-        let why = io.request_line(&json!({})).unwrap_err();
-        assert!(why.contains("ran over"), "{why}");
-        assert!(started.elapsed() < TIME * 3);
-        io.request_from_json = "var a = []; while (true) a.push(new Array(1e6).fill(1));".into();
-        let why = io.request_line(&json!({})).unwrap_err();
-        assert!(why.contains("failed"), "{why}");
-        io.request_from_json = "throw new Error('no such move');".into();
-        let why = io.request_line(&json!({})).unwrap_err();
-        assert!(why.contains("no such move"), "{why}");
-        io.request_from_json = "return 'a\\nb';".into();
+        let budget = Duration::from_millis(200);
+        let line = |io: &SimpleIo| io.request_line(&json!({}), budget).value;
+        let ran = io.request_line(&json!({}), budget);
         assert!(
-            io.request_line(&json!({}))
-                .unwrap_err()
-                .contains("several lines")
+            matches!(ran.value, Err(Failure::Over { .. })),
+            "{:?}",
+            ran.value
         );
+        io.request_from_json = "var a = []; while (true) a.push(new Array(1e6).fill(1));".into();
+        let why = io.request_line(&json!({}), TIME).value.unwrap_err();
+        assert!(why.to_string().contains("failed"), "{why}");
+        io.request_from_json = "throw new Error('no such move');".into();
+        let why = line(&io).unwrap_err();
+        assert!(why.to_string().contains("no such move"), "{why}");
+        io.request_from_json = "return 'a\\nb';".into();
+        assert!(line(&io).unwrap_err().to_string().contains("several lines"));
         // Nothing of the host is there.
         io.request_from_json = "return typeof require + typeof process + typeof std;".into();
-        assert_eq!(
-            io.request_line(&json!({})).unwrap(),
-            "undefinedundefinedundefined"
-        );
+        assert_eq!(line(&io).unwrap(), "undefinedundefinedundefined");
     }
 
     #[test]

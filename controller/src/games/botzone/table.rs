@@ -78,8 +78,12 @@ pub struct Played {
     /// The log as the judge last read it, with its last output: its outputs and the
     /// responses, alternately.
     pub log: Vec<Value>,
-    /// The scores by seat, or why the game is void (the judge failed).
+    /// The scores by seat, or why the judge failed.
     pub scores: Result<Vec<f64>, String>,
+    /// The seats whose new responses the judge's failing call was the first to read, in seat
+    /// order: the game is their fault, not void. Empty when the judge finished, or failed on
+    /// a call that read no new response (its first, or after faults only): the game is void.
+    pub blamed: Vec<usize>,
     pub faults: Vec<SeatFault>,
     /// Each bot seat's reply times and stderr, by seat.
     pub seats: Vec<(usize, Vec<ReplyTime>, StderrLog)>,
@@ -138,6 +142,7 @@ pub async fn play(
     let mut current = initdata.clone();
     let mut faults = Vec::new();
     let mut responses: Option<Value> = None;
+    let mut blamed = Vec::new();
     let scores = loop {
         let step = log.len() / 2;
         let output = match runner
@@ -145,7 +150,12 @@ pub async fn play(
             .await
         {
             Ok(output) => output,
-            Err(why) => break Err(why),
+            Err(failed) => {
+                if failed.ran {
+                    blamed = responses.as_ref().map_or_else(Vec::new, answered);
+                }
+                break Err(failed.why);
+            }
         };
         let (entry, output) = output;
         if step == 0
@@ -178,10 +188,22 @@ pub async fn play(
         initdata: initdata.clone(),
         log,
         scores,
+        blamed,
         faults,
         seats: ended,
         judge_stderr: runner.stderr,
     }
+}
+
+/// The seats of a step's `responses` (keyed by seat, as the log keeps them) that answered
+/// with a response of their own (verdict `OK`), in seat order.
+pub fn answered(responses: &Value) -> Vec<usize> {
+    let mut seats: Vec<usize> = (responses.as_object().into_iter().flatten())
+        .filter(|(_, entry)| entry["verdict"] == "OK")
+        .filter_map(|(key, _)| key.parse().ok())
+        .collect();
+    seats.sort_unstable();
+    seats
 }
 
 /// One step's turns: the seats `asked` answer their requests at once; the responses keyed by
@@ -283,13 +305,32 @@ impl Seat {
                 io.clone(),
             ),
         };
+        // The turn's limit: a bot kept running has its kept-running one, a bot started afresh
+        // its first turn's or a later turn's. A simple-interaction bot's conversions run on it.
+        let limit_ms = if self.kept.is_some() {
+            limits.kept_running_ms
+        } else if self.requests.len() == 1 {
+            limits.first_turn_ms
+        } else {
+            limits.turn_ms
+        };
+        let limit = Duration::from_millis(limit_ms);
+        let mut converting = Duration::ZERO;
         match &io {
             BotIo::Json => {}
             BotIo::NoSimple => return Err(Fault::BadReply(NO_SIMPLE.into(), "bad_reply")),
             BotIo::Simple(simple) => {
-                let line = convert(simple, move |io| io.request_line(&request)).await;
-                match line {
+                let line = convert(simple, move |io| io.request_line(&request, limit)).await;
+                converting = line.cpu;
+                match line.value {
                     Ok(line) => self.lines.push(line),
+                    Err(over @ simpleio::Failure::Over { .. }) => {
+                        let fault = conversion_over("request_from_json", "its request", &over);
+                        return Err(match self.kept.take() {
+                            Some(p) => self.ended(p, fault).await,
+                            None => fault,
+                        });
+                    }
                     Err(why) => {
                         self.void = Some(format!("the game's [simpleio] {why}"));
                         return Err(Fault::Left);
@@ -308,6 +349,7 @@ impl Seat {
                 self.start(&workdir, &sandbox, limits, transcript, base, &io)?
             }
         };
+        process.charge(converting.as_micros() as u64);
         let asked = process
             .ask_until(
                 &format!("{input}\n"),
@@ -323,9 +365,15 @@ impl Seat {
         if kept && !limits.keep_running {
             return Err(self.ended(process, not_kept()).await);
         }
-        let reply = match read_reply(&io, lines).await {
+        // What is left of the turn's limit after the reply (its conversion included), for
+        // converting the reply.
+        let spent = process.last_reply().map_or(converting, |r| match r.cpu_us {
+            Some(cpu) => Duration::from_micros(cpu),
+            None => Duration::from_micros(r.wall_us) + converting,
+        });
+        let reply = match read_reply(&io, lines, limit.saturating_sub(spent)).await {
             Ok(reply) => reply,
-            Err(why) => return Err(self.ended(process, Fault::BadReply(why, "bad_reply")).await),
+            Err(fault) => return Err(self.ended(process, fault).await),
         };
         // Each field within its cap, and the game's responses within theirs: over is OLE.
         match wire::within_caps(
@@ -411,7 +459,9 @@ impl Seat {
         // Botzone's memory limit, the one the bot is told, where the sandbox can hold its tree
         // to it (a memory cgroup); else the series' --memory-mib holds it.
         sandbox.limit_memory(workdir, limits.memory_mb);
-        let p = Process::spawn(sandbox, workdir, process_limits)?;
+        // A simple-interaction bot's conversions are the controller's work on its behalf.
+        let p = Process::spawn(sandbox, workdir, process_limits)?
+            .charging(matches!(io, BotIo::Simple(_)));
         let p = match transcript {
             Some((t, game)) => p.with_transcript(t.game(game)),
             None => p,
@@ -468,21 +518,41 @@ struct Reply {
     globaldata: Option<Value>,
 }
 
+/// The fault of a bot whose conversion (`function`, converting `what`) ran over what was left
+/// of its turn's limit.
+fn conversion_over(function: &str, what: &str, over: &simpleio::Failure) -> Fault {
+    Fault::BadReply(
+        format!(
+            "the game's [simpleio] {function}, converting {what}, {over}: a simple-interaction \
+             bot's conversions run on its own time, within its turn's limit"
+        ),
+        "timeout",
+    )
+}
+
 /// Reads a bot's output `lines` (before the keep-running marker) as its way of speaking says:
-/// JSON, or simple interaction's lines with the response converted by the game's function.
-async fn read_reply(io: &BotIo, lines: Vec<String>) -> Result<Reply, String> {
+/// JSON, or simple interaction's lines with the response converted by the game's function
+/// within `left` of CPU time (what is left of the bot's turn). The bot's fault when it cannot.
+async fn read_reply(io: &BotIo, lines: Vec<String>, left: Duration) -> Result<Reply, Fault> {
+    let bad = |why: String| Fault::BadReply(why, "bad_reply");
     match io {
         BotIo::Simple(simple) => {
-            let answer = simpleio::answer(&lines)?;
+            let answer = simpleio::answer(&lines).map_err(bad)?;
             let said = answer.response.clone();
-            let response = convert(simple, move |io| io.response_value(&said))
-                .await
-                .map_err(|why| {
-                    format!(
+            let converted = convert(simple, move |io| io.response_value(&said, left)).await;
+            let response = match converted.value {
+                Ok(response) => response,
+                Err(over @ simpleio::Failure::Over { .. }) => {
+                    let what = format!("its response line {:?}", wire::excerpt(&answer.response));
+                    return Err(conversion_over("response_to_json", &what, &over));
+                }
+                Err(why) => {
+                    return Err(bad(format!(
                         "its response line {:?} cannot be read by the game: {why}",
                         wire::excerpt(&answer.response)
-                    )
-                })?;
+                    )));
+                }
+            };
             Ok(Reply {
                 response,
                 said: Some(answer.response),
@@ -492,7 +562,7 @@ async fn read_reply(io: &BotIo, lines: Vec<String>) -> Result<Reply, String> {
             })
         }
         _ => {
-            let answer = wire::parse_bot(&lines)?;
+            let answer = wire::parse_bot(&lines).map_err(bad)?;
             Ok(Reply {
                 response: answer.response,
                 said: None,
@@ -505,15 +575,20 @@ async fn read_reply(io: &BotIo, lines: Vec<String>) -> Result<Reply, String> {
 }
 
 /// Runs one of the game's simple-interaction functions off the async threads (it may run up
-/// to its time limit).
+/// to its budget).
 async fn convert<T: Send + 'static>(
     simple: &Arc<SimpleIo>,
-    call: impl FnOnce(&SimpleIo) -> Result<T, String> + Send + 'static,
-) -> Result<T, String> {
+    call: impl FnOnce(&SimpleIo) -> simpleio::Converted<T> + Send + 'static,
+) -> simpleio::Converted<T> {
     let io = Arc::clone(simple);
     tokio::task::spawn_blocking(move || call(&io))
         .await
-        .unwrap_or_else(|e| Err(format!("the conversion failed: {e}")))
+        .unwrap_or_else(|e| simpleio::Converted {
+            value: Err(simpleio::Failure::Failed(format!(
+                "the conversion failed: {e}"
+            ))),
+            cpu: Duration::ZERO,
+        })
 }
 
 /// A value as one line of a simple-interaction bot's input: a string as it is, nothing for
@@ -662,14 +737,29 @@ pub async fn call_once(
     };
     let called = judge.call(log, initdata, None, players).await;
     judge.finish().await;
-    called.map(|(_, output)| output).map_err(|why| {
-        let stderr = String::from_utf8_lossy(&judge.stderr.kept).into_owned();
-        if stderr.trim().is_empty() {
-            why
-        } else {
-            format!("{why}; its stderr: {}", wire::excerpt(&stderr))
-        }
-    })
+    called
+        .map(|(_, output)| output)
+        .map_err(|JudgeFailed { why, .. }| {
+            let stderr = String::from_utf8_lossy(&judge.stderr.kept).into_owned();
+            if stderr.trim().is_empty() {
+                why
+            } else {
+                format!("{why}; its stderr: {}", wire::excerpt(&stderr))
+            }
+        })
+}
+
+/// Why a call of the judge gave no output.
+struct JudgeFailed {
+    why: String,
+    /// Whether the judge ran and read its input (it did not fail to start).
+    ran: bool,
+}
+
+impl From<String> for JudgeFailed {
+    fn from(why: String) -> JudgeFailed {
+        JudgeFailed { why, ran: true }
+    }
 }
 
 /// The judge as the game calls it: started afresh each call, or kept running when allowed.
@@ -689,7 +779,7 @@ impl Judge {
         initdata: &Value,
         responses: Option<&Value>,
         players: usize,
-    ) -> Result<(Value, JudgeOutput), String> {
+    ) -> Result<(Value, JudgeOutput), JudgeFailed> {
         let time = Duration::from_millis(self.spec.limits.time_ms);
         let (mut process, input) = match (self.kept.take(), responses) {
             (Some(p), Some(responses)) => (p, responses.to_string()),
@@ -707,8 +797,12 @@ impl Judge {
                 self.spec
                     .sandbox
                     .limit_memory(&self.spec.workdir, self.spec.limits.memory_mb);
-                let p = Process::spawn(&self.spec.sandbox, &self.spec.workdir, limits)
-                    .map_err(|f| format!("the judge {f}"))?;
+                let p = Process::spawn(&self.spec.sandbox, &self.spec.workdir, limits).map_err(
+                    |f| JudgeFailed {
+                        why: format!("the judge {f}"),
+                        ran: false,
+                    },
+                )?;
                 (p, wire::judge_input(log, initdata))
             }
         };
@@ -725,7 +819,7 @@ impl Judge {
             Ok(reply) => reply,
             Err(fault) => {
                 self.absorb(process.finish_text(None).await);
-                return Err(format!("the judge faulted: {fault}"));
+                return Err(format!("the judge faulted: {fault}").into());
             }
         };
         let time_ms = started.elapsed().as_millis() as u64;
@@ -734,7 +828,7 @@ impl Judge {
             Ok(output) => output,
             Err(bad) => {
                 self.absorb(process.finish_text(None).await);
-                return Err(format!("the judge's answer cannot be used: {bad}"));
+                return Err(format!("the judge's answer cannot be used: {bad}").into());
             }
         };
         let kept = kept && self.spec.limits.keep_running;

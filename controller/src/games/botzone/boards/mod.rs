@@ -178,9 +178,23 @@ impl Board {
             marks: Vec::new(),
             note: "start".into(),
         }];
+        // The step from which on the board is not the judge's position: the judge took a move
+        // the board could not draw.
+        let mut lost: Option<usize> = None;
         for (i, answers) in log.iter().enumerate().skip(1).step_by(2) {
             let after = &log.get(i + 1).map_or(&Value::Null, |e| &e["output"]);
-            frames.push(step(&mut state, answers, after));
+            let (mut frame, undrawn) = step(&mut state, answers, after);
+            let t = frames.len();
+            if undrawn && lost.is_none() {
+                lost = Some(t);
+            }
+            if let Some(from) = lost {
+                frame.note.push_str(&format!(
+                    "; NOT THE JUDGE'S POSITION from step {from} on: the judge took a move this \
+                     board cannot draw"
+                ));
+            }
+            frames.push(frame);
         }
         Board { kind, frames }
     }
@@ -271,12 +285,14 @@ impl Board {
     }
 }
 
-/// One step: the responses in `answers`, then the judge's output `after` them.
-fn step(state: &mut rules::State, answers: &Value, after: &Value) -> Frame {
+/// One step: the responses in `answers`, then the judge's output `after` them; and whether
+/// a move the judge took (it did not refuse it) could not be drawn.
+fn step(state: &mut rules::State, answers: &Value, after: &Value) -> (Frame, bool) {
     let kind = state.kind;
     let mut notes = Vec::new();
     let mut marks = Vec::new();
     let refused = refusal(after);
+    let mut undrawn = false;
     for (key, answer) in answers.as_object().into_iter().flatten() {
         let Ok(seat) = key.parse::<usize>() else {
             continue;
@@ -300,11 +316,15 @@ fn step(state: &mut rules::State, answers: &Value, after: &Value) -> Frame {
                 marks.extend(played.marks);
                 notes.push(format!("{} {}", who(kind, seat), played.words));
             }
-            Err(why) => notes.push(format!(
-                "{} played {} ({why}; the board leaves it out)",
-                who(kind, seat),
-                text(&answer["response"])
-            )),
+            Err(why) => {
+                // Taken when the judge answered after it (a void game's judge did not).
+                undrawn |= after.is_object();
+                notes.push(format!(
+                    "{} played {} ({why}; the board leaves it out)",
+                    who(kind, seat),
+                    text(&answer["response"])
+                ))
+            }
         }
     }
     if after["command"] == "finish" && refused.is_none() {
@@ -315,11 +335,12 @@ fn step(state: &mut rules::State, answers: &Value, after: &Value) -> Frame {
         }
         notes.push(ending(kind, after));
     }
-    Frame {
+    let frame = Frame {
         cells: state.cells.clone(),
         marks,
         note: notes.join("; "),
-    }
+    };
+    (frame, undrawn)
 }
 
 #[cfg(test)]

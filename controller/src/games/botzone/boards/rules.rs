@@ -45,6 +45,17 @@ fn other(p: u8) -> u8 {
     if p == FIRST { SECOND } else { FIRST }
 }
 
+/// Where Go's judge (botzone-local's `Go.py3`) places a stone at `(x, y)`: its board is one
+/// string of rows `n + 2` wide (a border column each side, counted from 1) indexed by
+/// `y * (n + 2) + x`, so a move off the board by its coordinates lands wherever that index
+/// falls (`(x + n + 2, y - 1)` is `(x, y)`). The square's own coordinates, or nothing when the
+/// index is outside the string.
+fn go_square(n: i64, x: i64, y: i64) -> Option<(i64, i64)> {
+    let w = n + 2;
+    let l = y.checked_mul(w)?.checked_add(x)?;
+    (0..w * w).contains(&l).then_some((l % w, l / w))
+}
+
 impl State {
     /// The board before the first move.
     pub fn start(kind: Kind) -> State {
@@ -86,6 +97,11 @@ impl State {
     fn at(&self, x: i64, y: i64) -> Option<usize> {
         let n = self.kind.size() as i64;
         let base = self.kind.base();
+        let (x, y) = if self.kind == Kind::Go {
+            go_square(n, x, y)?
+        } else {
+            (x, y)
+        };
         let (x, y) = (x.saturating_sub(base), y.saturating_sub(base));
         (0..n).contains(&x).then_some(())?;
         (0..n).contains(&y).then_some(())?;
@@ -184,10 +200,15 @@ impl State {
             }
             _ => {}
         }
-        Ok(Played {
-            marks,
-            words: format!("played ({x}, {y})"),
-        })
+        let words = match self.kind {
+            Kind::Go if go_square(self.kind.size() as i64, x, y) != Some((x, y)) => {
+                let n = self.kind.size();
+                let (gx, gy) = (i % n + 1, i / n + 1);
+                format!("played ({x}, {y}), which Go's judge places at ({gx}, {gy})")
+            }
+            _ => format!("played ({x}, {y})"),
+        };
+        Ok(Played { marks, words })
     }
 
     /// The opponent's pieces a Reversi stone at `i` turns.

@@ -298,3 +298,73 @@ proptest::proptest! {
         }
     }
 }
+
+/// Go's judge reads a move by its linear index into rows of 10: every move of a real game
+/// wrapped to `(x + 10, y - 1)` (or `(x - 10, y + 1)`) is the same stone there, and the board
+/// draws the game the judge played, saying where the stone went.
+#[test]
+fn go_places_a_wrapped_move_where_the_judge_does() {
+    let (plain, body) = board(Kind::Go, "go");
+    let mut wrapped = body.clone();
+    let mut changed = 0;
+    for (i, answers) in wrapped["log"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .enumerate()
+        .skip(1)
+        .step_by(2)
+    {
+        for (_, answer) in answers.as_object_mut().unwrap() {
+            let r = &mut answer["response"];
+            let (x, y) = (r["x"].as_i64().unwrap(), r["y"].as_i64().unwrap());
+            if x < 1 {
+                continue;
+            }
+            let (wx, wy) = if i % 4 == 1 {
+                (x + 10, y - 1)
+            } else {
+                (x - 10, y + 1)
+            };
+            *r = serde_json::json!({"x": wx, "y": wy});
+            changed += 1;
+        }
+    }
+    assert!(changed > 10);
+    let b = Board::of(Kind::Go, &wrapped);
+    for (t, (a, w)) in plain.frames.iter().zip(&b.frames).enumerate() {
+        assert_eq!(a.cells, w.cells, "step {t}: {}", w.note);
+        assert!(!w.note.contains("leaves it out"), "step {t}: {}", w.note);
+        assert!(!w.note.contains("NOT THE JUDGE'S"), "step {t}: {}", w.note);
+    }
+    assert!(
+        b.frames[1].note.contains("which Go's judge places at"),
+        "{}",
+        b.frames[1].note
+    );
+}
+
+/// A move the judge took that the board cannot draw: from that step on, every frame says the
+/// board is no longer the judge's position.
+#[test]
+fn a_board_says_from_which_step_it_is_not_the_judges() {
+    let mut body = log("tictactoe");
+    body["log"][3]["1"]["response"] = serde_json::json!({"x": 7, "y": 0});
+    let b = Board::of(Kind::TicTacToe, &body);
+    assert!(
+        !b.frames[1].note.contains("NOT THE JUDGE'S"),
+        "{}",
+        b.frames[1].note
+    );
+    for f in &b.frames[2..] {
+        assert!(
+            f.note.contains("NOT THE JUDGE'S POSITION from step 2 on"),
+            "{}",
+            f.note
+        );
+    }
+    assert!(
+        b.text(b.frames.len() - 1)
+            .contains("NOT THE JUDGE'S POSITION")
+    );
+}
