@@ -408,6 +408,11 @@ fn a_bot_that_faults_three_times_in_a_row_is_benched() {
         .find(|l| l.contains("crash\\-at\\-start") || l.contains("crash-at-start"));
     let row = row.unwrap_or_else(|| panic!("{md}"));
     assert!(row.contains("benched: faulted in 3 games in a row"), "{md}");
+    // With the first fault's reason and what to do about it.
+    assert!(
+        row.contains("the first: ") && row.contains("fix what the first fault says"),
+        "{md}"
+    );
     let all = games(cwd);
     assert!(
         all.range(..4)

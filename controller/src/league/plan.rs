@@ -282,9 +282,9 @@ fn benched(
     if !records.is_sorted_by_key(|r| r.game) {
         order.sort_by_key(|&i| records[i].game);
     }
-    // Each field member's last games, newest first: (game, its fault's kind, or `void`, if
-    // any).
-    let mut last: Vec<Vec<(u64, Option<String>)>> = vec![Vec::new(); field.len()];
+    // Each field member's last games, newest first: (game, its fault's kind and reason, or
+    // `void` and why, if any).
+    let mut last: Vec<Vec<(u64, Option<(String, String)>)>> = vec![Vec::new(); field.len()];
     let mut open = field.len();
     for &i in order.iter().rev() {
         if open == 0 {
@@ -305,9 +305,10 @@ fn benched(
                 r.faults()
                     .map(|(_, f)| f)
                     .find(|f| f.seat == seat && f.kind != crate::player::ABSENT)
-                    .map(|f| f.kind.clone())
+                    .map(|f| (f.kind.clone(), f.reason.clone()))
             } else {
-                Some("void".to_string())
+                let why = r.void.clone().unwrap_or_default();
+                Some(("void".to_string(), format!("the game was void: {why}")))
             };
             last[m].push((r.game, fault));
             if last[m].len() == IN_A_ROW {
@@ -320,7 +321,14 @@ fn benched(
         tail.reverse();
         if tail.len() == IN_A_ROW && tail.iter().all(|(_, f)| f.is_some()) {
             let games: Vec<String> = tail.iter().map(|(g, _)| g.to_string()).collect();
-            let kinds: Vec<String> = tail.iter().filter_map(|(_, f)| f.clone()).collect();
+            let kinds: Vec<String> = tail
+                .iter()
+                .filter_map(|(_, f)| f.as_ref().map(|(kind, _)| kind.clone()))
+                .collect();
+            let first = tail
+                .iter()
+                .find_map(|(_, f)| f.as_ref().map(|(_, reason)| reason.clone()))
+                .unwrap_or_default();
             let what = if kinds.iter().any(|k| k == "void") {
                 "faulted or void"
             } else {
@@ -329,8 +337,10 @@ fn benched(
             out.push((
                 key.clone(),
                 format!(
-                    "{what} in {IN_A_ROW} games in a row (games {}: {}); benched until its \
-                     folder changes",
+                    "{what} in {IN_A_ROW} games in a row (games {}: {}); the first: {first}. \
+                     Benched until its folder changes: fix what the first fault says (take6 \
+                     check BOT shows it with what the bot was sent) and save the folder, its \
+                     next version plays",
                     games.join(", "),
                     kinds.join(", ")
                 ),
