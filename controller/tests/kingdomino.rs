@@ -218,7 +218,8 @@ fn a_bad_pick_and_a_malformed_put_end_the_players_game() {
         ("garbage", "kd-garbage"),
         ("strict", "strict-kingdomino"),
     ]);
-    let out = run(tmp.path(), "4", "6", "77", &[]);
+    // Each game's own fault is the subject: no bot sits out (--bench-after 0).
+    let out = run(tmp.path(), "4", "6", "77", &["--bench-after", "0"]);
     assert_ok(&out);
     let series = series_dir(tmp.path());
     let games = records(&series);

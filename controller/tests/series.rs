@@ -338,6 +338,30 @@ fn a_bot_that_faults_in_game_after_game_sits_out_the_rest() {
         stdout.contains(&format!("silent sat out {benched} games: benched")),
         "{stdout}"
     );
+    // --bench-after 0: never benched, every game its own timeout.
+    let out = take6(
+        tmp.path(),
+        &[
+            "--players",
+            "2",
+            "--games",
+            "5",
+            "--seed",
+            "5",
+            "--first-reply-ms",
+            "1500",
+            "--wall-factor",
+            "1",
+            "--bench-after",
+            "0",
+        ],
+    );
+    assert_ok(&out);
+    let never: Vec<String> = games_in(tmp.path(), "results/latest")
+        .iter()
+        .map(|g| faults_of(g, "silent")[0].2.clone())
+        .collect();
+    assert_eq!(never, vec!["timeout"; 5], "{never:?}");
     let verified = Command::cargo_bin("take6")
         .unwrap()
         .current_dir(tmp.path())

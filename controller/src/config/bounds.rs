@@ -84,6 +84,8 @@ pub const REPLY_MS: Bounds = flagged("--reply-ms", "reply_ms", 1, HOUR_MS);
 pub const BUILD_TIMEOUT_S: Bounds = flagged("--build-timeout-s", "build_timeout_s", 1, 86_400);
 /// 0 is allowed: kill at once after the last message.
 pub const GRACE_MS: Bounds = flagged("--grace-ms", "grace_ms", 0, HOUR_MS);
+/// 0: never benched.
+pub const BENCH_AFTER: Bounds = flagged("--bench-after", "bench_after", 0, 1_000_000);
 /// Memory of a bot's tree. Below 16 MiB not even a shell starts; 1 TiB is beyond any machine
 /// this runs on, and keeps the byte count far from overflowing.
 pub const MEMORY_MIB: Bounds = flagged("--memory-mib", "memory_mib", 16, 1 << 20);

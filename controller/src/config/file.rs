@@ -29,6 +29,7 @@ pub(super) struct FileConfig {
     pub(super) reply_ms: Option<u64>,
     pub(super) build_timeout_s: Option<u64>,
     pub(super) grace_ms: Option<u64>,
+    pub(super) bench_after: Option<u64>,
     pub(super) memory_mib: Option<u64>,
     pub(super) sandbox: Option<Mode>,
     pub(super) max_procs: Option<u64>,

@@ -272,6 +272,11 @@ pub struct TableArgs {
     /// killed [default: 1000]
     #[arg(long, value_name = "MS")]
     pub grace_ms: Option<u64>,
+    /// A bot that faults in N games in a row sits out the rest of the run: its seats are
+    /// recorded as that fault (kind benched) and played by a stand-in, no process started (0:
+    /// never) [default: 3]
+    #[arg(long, value_name = "N")]
+    pub bench_after: Option<u64>,
     /// How much isolation bots get: auto (what this machine allows, reported), strict (refuse
     /// to start without full isolation), none (process group and rlimits only) [default: auto]
     #[arg(long, value_name = "MODE")]

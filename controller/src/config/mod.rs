@@ -73,6 +73,8 @@ pub struct Settings {
     pub limits_given: bool,
     pub build_timeout_s: u64,
     pub grace_ms: u64,
+    /// A bot that faults in this many games in a row sits out the rest (0: never).
+    pub bench_after: u64,
     /// The sandbox mode asked for (what it enforced is in `series.toml`'s `[sandbox]`).
     pub sandbox: Mode,
     /// Memory of a bot's whole tree in MiB.
@@ -296,6 +298,7 @@ impl Settings {
                 .any(|s| *s != game_limits::Source::Default),
             build_timeout_s: allowed.build_timeout_s,
             grace_ms: allowed.grace_ms,
+            bench_after: allowed.bench_after,
             max_bot_mib: allowed.max_bot_mib,
             sandbox: args.table.sandbox.or(file.sandbox).unwrap_or_default(),
             memory_mib: allowed.memory_mib,
@@ -611,6 +614,7 @@ struct Allowances {
     reply_ms: u64,
     build_timeout_s: u64,
     grace_ms: u64,
+    bench_after: u64,
     max_bot_mib: u64,
     memory_mib: u64,
     max_procs: u64,
@@ -766,6 +770,12 @@ impl<'a> Layers<'a> {
                 300,
             )?,
             grace_ms: self.number(&bounds::GRACE_MS, args.grace_ms, file.grace_ms, 1000)?,
+            bench_after: self.number(
+                &bounds::BENCH_AFTER,
+                args.bench_after,
+                file.bench_after,
+                crate::series::bench::IN_A_ROW as u64,
+            )?,
             max_bot_mib: self.number(
                 &bounds::MAX_BOT_MIB,
                 args.max_bot_mib,

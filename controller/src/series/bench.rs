@@ -19,7 +19,8 @@ use crate::record::GameRecord;
 use crate::sandbox::Sandbox;
 use crate::table::{Occupant, TableSeat};
 
-/// Games in a row with a fault that bench a bot (as a league benches a version).
+/// Games in a row with a fault that bench a bot by default (`--bench-after`; a league benches
+/// a version after as many).
 pub const IN_A_ROW: usize = 3;
 
 /// A bot's faulted games in a row so far: game numbers, fault kinds and the first reason.
@@ -59,8 +60,13 @@ impl Bench {
     }
 
     /// A game just played with `bots` at its table: a fault extends each faulting bot's
-    /// streak, a clean game ends it; a streak of [`IN_A_ROW`] benches the bot.
-    pub fn see(&self, record: &GameRecord, (bots, sandbox): &(TableBots, Arc<Sandbox>)) {
+    /// streak, a clean game ends it; a streak of `in_a_row` (at least 1) benches the bot.
+    pub fn see(
+        &self,
+        record: &GameRecord,
+        (bots, sandbox): &(TableBots, Arc<Sandbox>),
+        in_a_row: u64,
+    ) {
         let mut streaks = self.streaks.lock().expect("not poisoned");
         for (seat, name, workdir) in bots {
             let fault = record
@@ -80,12 +86,12 @@ impl Bench {
             }
             streak.games.push(record.game);
             streak.kinds.push(fault.kind.clone());
-            if streak.games.len() == IN_A_ROW {
+            if streak.games.len() as u64 == in_a_row {
                 let games: Vec<String> = streak.games.iter().map(u64::to_string).collect();
                 sandbox.bench(
                     workdir,
                     format!(
-                        "benched after faults in {IN_A_ROW} games in a row (games {}: {}); the \
+                        "benched after faults in {in_a_row} games in a row (games {}: {}); the \
                          first: {}. Its later seats are played as this fault: fix what the \
                          first fault says (take6 check shows it) and run again",
                         games.join(", "),

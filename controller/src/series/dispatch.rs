@@ -47,6 +47,7 @@ pub async fn dispatch_plans(
 ) -> bool {
     let limits = settings.limits();
     let level = settings.record;
+    let bench_after = settings.bench_after;
     let names = &lineup.names;
     let mut running = JoinSet::new();
     // The lanes free for a table, and the lane of each game being played.
@@ -78,17 +79,18 @@ pub async fn dispatch_plans(
                 let tx = tx.clone();
                 let repeated = repeated.clone();
                 // `take6 check` stops on a repeated fault instead; a person's game is one game.
-                let bench = (repeated.is_none() && settings.human.is_none())
-                    .then(|| Bench::bots_of(&table.seats))
-                    .flatten()
-                    .map(|bots| (Arc::clone(&lineup.bench), bots));
+                let bench =
+                    (repeated.is_none() && settings.human.is_none() && settings.bench_after > 0)
+                        .then(|| Bench::bots_of(&table.seats))
+                        .flatten()
+                        .map(|bots| (Arc::clone(&lineup.bench), bots));
                 let game = async move {
                     let mut outcome = rules.play(table, limits).await;
                     if let Some(repeated) = repeated {
                         repeated.see(&outcome.record);
                     }
                     if let Some((bench, bots)) = bench {
-                        bench.see(&outcome.record, &bots);
+                        bench.see(&outcome.record, &bots, bench_after);
                     }
                     if level == Level::Summary {
                         outcome.record = outcome.record.summary();

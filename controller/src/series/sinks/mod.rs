@@ -286,12 +286,11 @@ fn benched(standings: &[record::Standing]) -> String {
     for s in standings {
         if let Some(&n) = s.fault_kinds.get(crate::player::BENCHED) {
             text.push_str(&format!(
-                "\n{} sat out {}: benched after faults in {} games in a row, its seats were \
-                 played by a stand-in and scored as its faults (the reason, with the first \
-                 fault, is in games.jsonl and report.html)",
+                "\n{} sat out {}: benched after faulting in game after game (--bench-after), its \
+                 seats were played by a stand-in and scored as its faults (the reason, with the \
+                 first fault, is in games.jsonl and report.html)",
                 untrusted::terminal(&s.bot),
                 crate::names::count(n, "game"),
-                crate::series::bench::IN_A_ROW
             ));
         }
     }
