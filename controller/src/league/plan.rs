@@ -284,7 +284,8 @@ fn benched(
     }
     // Each field member's last games, newest first: (game, its fault's kind and reason, or
     // `void` and why, if any).
-    let mut last: Vec<Vec<(u64, Option<(String, String)>)>> = vec![Vec::new(); field.len()];
+    type Fault = Option<(String, String)>;
+    let mut last: Vec<Vec<(u64, Fault)>> = vec![Vec::new(); field.len()];
     let mut open = field.len();
     for &i in order.iter().rev() {
         if open == 0 {
