@@ -44,17 +44,19 @@ pub fn boundary(t: f64, alpha: f64) -> f64 {
 /// How settled the order of `upper` above `lower` is: their z statistic over the boundary
 /// (at least 1: separated). 0 when they cannot be compared yet.
 pub fn settledness(fit: &Fitted, upper: u32, lower: u32, alpha: f64) -> f64 {
-    let (Some(lead), Some(se), Some(t)) = (
-        fit.lead(upper, lower),
-        fit.diff_se(upper, lower),
-        fit.information(upper, lower),
-    ) else {
-        return 0.0;
-    };
-    if se <= 0.0 {
-        return 0.0;
+    match z_and_information(fit, upper, lower) {
+        Some((z, t)) => z / boundary(t, alpha),
+        None => 0.0,
     }
-    (lead / se).max(0.0) / boundary(t, alpha)
+}
+
+/// The z statistic of `upper`'s lead over `lower` (0 when behind) and the information it is
+/// measured with; `None` when the two cannot be compared yet.
+fn z_and_information(fit: &Fitted, upper: u32, lower: u32) -> Option<(f64, f64)> {
+    let lead = fit.lead(upper, lower)?;
+    let se = fit.diff_se(upper, lower)?;
+    let t = fit.information(upper, lower)?;
+    (se > 0.0).then(|| ((lead / se).max(0.0), t))
 }
 
 /// The ratio [`settledness`] of each adjacent pair among the first `top + 1` of `ranked`
@@ -86,17 +88,12 @@ const TIED_Z: f64 = 1.0;
 
 /// [`Progress`] of `upper` above `lower`, tested at `alpha`.
 pub fn progress(fit: &Fitted, upper: u32, lower: u32, alpha: f64) -> Progress {
-    let (Some(lead), Some(se), Some(t)) = (
-        fit.lead(upper, lower),
-        fit.diff_se(upper, lower),
-        fit.information(upper, lower),
-    ) else {
+    let Some((z, t)) = z_and_information(fit, upper, lower) else {
         return Progress::Early;
     };
-    if se <= 0.0 || !t.is_finite() || t <= 0.0 {
+    if !t.is_finite() || t <= 0.0 {
         return Progress::Early;
     }
-    let z = (lead / se).max(0.0);
     let bound = boundary(t, alpha);
     if z >= bound {
         return Progress::Settled;
