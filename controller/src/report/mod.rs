@@ -175,11 +175,13 @@ fn leaderboard(page: &mut String, report: &Report<'_>) {
     page.push_str("</tbody></table></section>\n");
 }
 
-/// Which players' means lie far from the field's (a bot that faulted in every game, its mean
-/// 100 points away): more than 3 times the spread of the middle half of the means (or of a
-/// typical interval, when wider) beyond it. Their intervals are left out of the scale, which
-/// would otherwise squeeze every other interval into a few pixels; their bars are marked at
-/// its edge. Under 4 players nothing is an outlier.
+/// Which players' means lie far from the field's on its worse side (a bot that faulted in
+/// every game, its mean 100 points away): more than 3 times the spread of the middle half of
+/// the means (or of a typical interval, when wider) beyond it. Their intervals are left out of
+/// the scale, which would otherwise squeeze every other interval into a few pixels; their bars
+/// are marked at its edge. The better side is never left out, however far: when most of a
+/// field faults, the few good bots are what the scale is for. `standings` are ranked best
+/// first, which says which side is better. Under 4 players nothing is an outlier.
 fn outliers(standings: &[Standing]) -> Vec<bool> {
     if standings.len() < 4 {
         return vec![false; standings.len()];
@@ -195,9 +197,14 @@ fn outliers(standings: &[Standing]) -> Vec<bool> {
     let cis = sorted(standings.iter().filter_map(|s| s.ci95).collect());
     let typical = cis.get(cis.len() / 2).copied().unwrap_or(0.0);
     let fence = 3.0 * (q3 - q1).max(typical).max(f64::EPSILON);
+    let median = at(0.5);
+    let lower_is_better = standings[0].mean_score <= median;
     standings
         .iter()
-        .map(|s| s.mean_score < q1 - fence || s.mean_score > q3 + fence)
+        .map(|s| match lower_is_better {
+            true => s.mean_score > q3 + fence,
+            false => s.mean_score < q1 - fence,
+        })
         .collect()
 }
 

@@ -344,3 +344,42 @@ fn anchors_are_ids_that_keep_names_apart() {
     assert_eq!(anchor("random#1"), "random_231");
     assert_ne!(anchor("a.b"), anchor("a_b"));
 }
+
+/// A field where most bots fault in every game (means near 110) and four play well (near
+/// 10): the four best stay on the scale, never marked as outliers at its edge; a lone bot far
+/// on the worse side still is.
+#[test]
+fn the_best_bots_are_never_outliers_however_many_fault() {
+    let base = tally(&numbered(series())).standings()[0].clone();
+    let with = |bot: &str, mean: f64| {
+        let mut s = base.clone();
+        s.bot = bot.to_string();
+        s.mean_score = mean;
+        s.ci95 = Some(2.0);
+        s
+    };
+    let mut field: Vec<Standing> = (0..4)
+        .map(|i| with(&format!("good{i}"), 10.0 + i as f64))
+        .collect();
+    field.extend((0..26).map(|i| with(&format!("crash{i}"), 105.0 + (i % 5) as f64)));
+    let out = outliers(&field);
+    assert!(out.iter().all(|o| !o), "{out:?}");
+    // Lower is better and one bot is far worse than the rest: it alone is an outlier.
+    let mut field: Vec<Standing> = (0..6)
+        .map(|i| with(&format!("b{i}"), 10.0 + i as f64))
+        .collect();
+    field.push(with("crash", 112.0));
+    assert_eq!(
+        outliers(&field),
+        [false, false, false, false, false, false, true]
+    );
+    // Higher is better (ranked best first): the far low one is the outlier, not the best.
+    let mut field: Vec<Standing> = (0..6)
+        .map(|i| with(&format!("b{i}"), 60.0 - i as f64))
+        .collect();
+    field.push(with("zero", -40.0));
+    assert_eq!(
+        outliers(&field),
+        [false, false, false, false, false, false, true]
+    );
+}
