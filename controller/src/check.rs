@@ -34,6 +34,51 @@ pub enum CheckError {
     NoJudge(String),
 }
 
+/// The bot folders directly in `dir` when `dir` is not a bot folder itself but holds some (a
+/// course's `submissions/`): each subfolder, sorted by name, hidden ones left out. `None` when
+/// `dir` is a bot folder, or holds none.
+pub fn folders_of_bots(dir: &Path) -> Option<Vec<PathBuf>> {
+    if crate::bots::is_bot_folder(dir) {
+        return None;
+    }
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect();
+    folders.sort();
+    folders
+        .iter()
+        .any(|f| crate::bots::is_bot_folder(f))
+        .then_some(folders)
+}
+
+/// What one bot's `take6 check` said, in a line: whether it passed, and else the first thing
+/// to fix (its first fault with the turn, why it stopped, or the error that kept it from
+/// playing), taken from what the check printed. `passed` is its exit status's word.
+pub fn verdict_line(passed: bool, stdout: &str, stderr: &str) -> String {
+    let first = |text: &str, prefix: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .map(str::to_string)
+    };
+    if passed {
+        return first(stdout, "OK").map_or("OK".into(), |rest| format!("OK{rest}"));
+    }
+    let parts: Vec<String> = [
+        Some(first(stdout, "FAILED").map_or("FAILED".into(), |rest| format!("FAILED{rest}"))),
+        first(stdout, "FAULT in ").map(|f| format!("first fault in {f}")),
+        first(stderr, "error: "),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|p| p.trim_end_matches('.').to_string())
+    .collect();
+    parts.join("; ").chars().take(400).collect()
+}
+
 /// Whether `game` has a judge `take6 check --game FOLDER` can check (a game folder's).
 pub fn judge_checkable(game: &crate::game::GameRef) -> Result<(), CheckError> {
     if game.runs_programs() {

@@ -73,6 +73,11 @@ enum Checked {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let start = match cli.command {
         Command::Check(args) => {
+            if let Some(dir) = &args.dir
+                && let Some(folders) = take6::check::folders_of_bots(dir)
+            {
+                return check_many(dir, &folders);
+            }
             let mut settings = Settings::resolve_check(&args, PathBuf::new())?;
             match &args.dir {
                 Some(dir) => {
@@ -168,6 +173,66 @@ fn latest_hint(dir: &std::path::Path, command: &str, e: anyhow::Error) -> anyhow
         said.join(", "),
         first.display()
     )
+}
+
+/// `take6 check DIR` of a folder of bot folders (a course's submissions): each checked by
+/// `take6 check` on its own, with the same flags, one after the other; then a line per bot:
+/// passed, or the first thing to fix. Exits 0 only when every one passed.
+fn check_many(dir: &std::path::Path, folders: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let exe = std::env::current_exe().context("cannot find the take6 binary to run")?;
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let at = args
+        .iter()
+        .rposition(|a| std::path::Path::new(a) == dir)
+        .context("cannot find the folder among the arguments")?;
+    eprintln!(
+        "take6: {} folders in {}: checking each on its own",
+        folders.len(),
+        dir.display()
+    );
+    let mut lines = Vec::new();
+    let mut failed = 0;
+    for folder in folders {
+        let name = folder
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut each = args.clone();
+        each[at] = folder.clone().into_os_string();
+        let out = std::process::Command::new(&exe)
+            .args(&each)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .with_context(|| format!("cannot run take6 check {}", folder.display()))?;
+        if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&out.status) {
+            // Stopped by Ctrl-C (or another signal): no verdict for the rest.
+            eprintln!("take6: stopped at {}", untrusted::terminal(&name));
+            return Ok(ExitCode::from((128 + signal).clamp(0, 255) as u8));
+        }
+        let passed = out.status.success();
+        failed += usize::from(!passed);
+        let verdict = take6::check::verdict_line(
+            passed,
+            &String::from_utf8_lossy(&out.stdout),
+            &String::from_utf8_lossy(&out.stderr),
+        );
+        let line = format!("{}: {verdict}", untrusted::terminal(&name));
+        eprintln!("take6: {line}");
+        lines.push(line);
+    }
+    println!(
+        "{} of {} passed (each check's full report: take6 check FOLDER):",
+        folders.len() - failed,
+        folders.len()
+    );
+    for line in &lines {
+        print_untrusted(&format!("  {line}"));
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// `take6 leaderboard`: rebuilt from the records, with a warning when they do not verify.

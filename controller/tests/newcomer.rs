@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{copy_dir, fixtures, text};
+use common::{assert_ok, copy_dir, fixtures, text};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -1319,4 +1319,41 @@ fn a_bot_of_another_game_is_named_as_one_by_check() {
     );
     assert!(out.status.success(), "{}", said(&out));
     assert!(!said(&out).contains("which games"), "{}", said(&out));
+}
+
+/// An instructor's `take6 check submissions/`: a folder of bot folders is checked one by one,
+/// with the same flags, and the command ends with who passed and, for the others, the first
+/// thing to fix (a fault with its turn, or why the folder is no bot); it exits 1 unless every
+/// one passed.
+#[test]
+fn check_of_a_folder_of_bots_checks_each_and_says_who_must_fix_what() {
+    let tmp = arena(&["first", "crash-at-start"]);
+    fs::create_dir(tmp.path().join("bots/empty")).unwrap();
+    let out = take6(tmp.path(), &["check", "--games", "2", "bots"]);
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("1 of 3 passed"), "{stdout}");
+    assert!(
+        stdout.contains("  first: OK: no fault in 2 games"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  crash-at-start: FAILED") && stdout.contains("first fault in game 0"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  empty: FAILED") && stdout.contains("is not a bot folder"),
+        "{stdout}"
+    );
+    // All of them pass: exit 0.
+    fs::remove_dir_all(tmp.path().join("bots/crash-at-start")).unwrap();
+    fs::remove_dir(tmp.path().join("bots/empty")).unwrap();
+    copy_dir(&fixtures().join("lowest"), &tmp.path().join("bots/lowest"));
+    let out = take6(tmp.path(), &["check", "--games", "2", "bots"]);
+    assert_ok(&out);
+    assert!(
+        text(&out.stdout).contains("2 of 2 passed"),
+        "{}",
+        said(&out)
+    );
 }
