@@ -69,6 +69,18 @@ fn take6(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `take6 verify` of the latest series in `dir` passes.
+fn assert_verifies(dir: &Path) {
+    let out = Command::cargo_bin("take6")
+        .unwrap()
+        .current_dir(dir)
+        .arg("verify")
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+}
+
 fn series_dir(dir: &Path) -> PathBuf {
     fs::canonicalize(dir.join("results/latest")).unwrap()
 }
@@ -289,22 +301,16 @@ fn a_bot_that_faults_in_game_after_game_sits_out_the_rest() {
     // silent never answers: each of its games costs the wall-clock safety net, until it is
     // benched after three in a row; then its seats are its fault at once, never started.
     let tmp = arena(&[fixture("first"), fixture("silent")]);
-    let out = take6(
-        tmp.path(),
-        &[
-            "--players",
-            "2",
-            "--games",
-            "12",
-            "--seed",
-            "5",
-            "--first-reply-ms",
-            "1500",
-            "--wall-factor",
-            "1",
-        ],
-    );
+    let silent_series = |games: &str, extra: &[&str]| {
+        let mut args = vec!["--players", "2", "--games", games, "--seed", "5"];
+        args.extend(["--first-reply-ms", "1500", "--wall-factor", "1"]);
+        args.extend_from_slice(extra);
+        take6(tmp.path(), &args)
+    };
+    let out = silent_series("12", &[]);
     assert_ok(&out);
+    // The benched seats' records pass the independent checker.
+    assert_verifies(tmp.path());
     let games = games(tmp.path());
     assert_eq!(games.len(), 12);
     let kinds: Vec<String> = games
@@ -339,36 +345,14 @@ fn a_bot_that_faults_in_game_after_game_sits_out_the_rest() {
         "{stdout}"
     );
     // --bench-after 0: never benched, every game its own timeout.
-    let out = take6(
-        tmp.path(),
-        &[
-            "--players",
-            "2",
-            "--games",
-            "5",
-            "--seed",
-            "5",
-            "--first-reply-ms",
-            "1500",
-            "--wall-factor",
-            "1",
-            "--bench-after",
-            "0",
-        ],
-    );
+    let out = silent_series("5", &["--bench-after", "0"]);
     assert_ok(&out);
     let never: Vec<String> = games_in(tmp.path(), "results/latest")
         .iter()
         .map(|g| faults_of(g, "silent")[0].2.clone())
         .collect();
     assert_eq!(never, vec!["timeout"; 5], "{never:?}");
-    let verified = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
-        .arg("verify")
-        .output()
-        .unwrap();
-    assert_ok(&verified);
+    assert_verifies(tmp.path());
 }
 
 /// Pids of the processes whose command line contains `pattern`.

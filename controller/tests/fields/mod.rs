@@ -327,18 +327,6 @@ fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
     assert_eq!(seeds.len(), 8);
 }
 
-/// `take6 verify` of the latest series in `dir` passes.
-fn assert_verifies(dir: &Path) {
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
-        .arg("verify")
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap();
-    assert_ok(&out);
-}
-
 #[test]
 fn an_early_stop_of_builtins_verifies_and_a_forged_stop_does_not() {
     // Plain threads play these (a burst of games may finish after the stop): the recorded
