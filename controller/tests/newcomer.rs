@@ -4,40 +4,15 @@
 
 mod common;
 
-use common::{assert_ok, copy_dir, fixtures, text};
+use common::{arena, assert_ok, copy_dir, fixtures, take6, take6_cmd, text};
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use assert_cmd::cargo::CommandCargoExt;
-use tempfile::TempDir;
-
-/// `take6 ARGS…` in `dir`, stdin closed.
-fn take6(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
 /// Everything the command printed, stdout then stderr.
 fn said(out: &Output) -> String {
     format!("{}{}", text(&out.stdout), text(&out.stderr))
-}
-
-/// A scratch folder with `bots/` holding copies of the named fixtures.
-fn arena(bots: &[&str]) -> TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    fs::create_dir_all(tmp.path().join("bots")).unwrap();
-    for name in bots {
-        copy_dir(&fixtures().join(name), &tmp.path().join("bots").join(name));
-    }
-    tmp
 }
 
 /// The repository's own `take6.toml`.
@@ -238,9 +213,7 @@ fn resume_from_another_directory_is_not_refused_over_templates() {
         "--grace-ms",
         "300",
     ];
-    let child = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let child = take6_cmd(tmp.path())
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -544,9 +517,7 @@ fn check_stops_after_the_same_fault_twice_in_a_row() {
 /// `take6 play` in `dir` with `input` as the keyboard.
 fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
     use std::io::Write as _;
-    let mut child = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
+    let mut child = take6_cmd(dir)
         .arg("play")
         .args(args)
         .env_remove("RUST_LOG")
@@ -790,9 +761,7 @@ fn progress_is_said_without_a_terminal_and_the_bar_shows_elapsed_and_leader() {
         "--standings-every",
         "10",
     ];
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let out = take6_cmd(tmp.path())
         .args(args)
         .env("TAKE6_PROGRESS_SECONDS", "0.05")
         .env_remove("RUST_LOG")

@@ -13,10 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use tempfile::TempDir;
 
-use common::{copy_dir, fixtures, text};
+use common::{copy_dir, fixtures, git, take6_cmd, text};
 
 /// What the canary file holds; found anywhere a bot or a results folder reaches, the attack
 /// worked.
@@ -41,9 +40,7 @@ fn sandbox_available() -> bool {
 /// Runs take6 with `args` in `dir`, killed if it outlives `limit`: the test then fails, naming
 /// the command (a file made the controller wait).
 fn bounded(dir: &Path, args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
+    let mut child = take6_cmd(dir)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -194,17 +191,6 @@ fn a_botzone_bot_cannot_make_the_controller_read_or_write_host_files_through_glo
     );
     let kept = fs::read_to_string(series.join("work/py/.botzone-globaldata")).unwrap();
     assert!(kept.contains("games "), "{kept}");
-}
-
-/// Runs git in `dir` with a throwaway identity, failing the test if it fails.
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
 }
 
 /// `series.toml`'s skipped bots: (name, reason).
