@@ -1,4 +1,4 @@
-//! Issue 23, "mistakes explain themselves": one test per row of the issue's table of what a
+//! "mistakes explain themselves": one test per row of the issue's table of what a
 //! new bot author did and got, each through the real binary, showing the message they get now.
 //! Launch scripts that cannot start (no `#!`, CRLF, an interpreter in a home folder) are
 //! written by the tests themselves: a CRLF file kept in git could be converted on checkout.
@@ -52,7 +52,7 @@ fn games(dir: &Path) -> Vec<GameRecord> {
 }
 
 /// The series of the last `take6 play` in `dir`: under results/plays/, so that it never
-/// replaces the host's latest series (issue 30).
+/// replaces the host's latest series.
 fn played(dir: &Path) -> PathBuf {
     fs::canonicalize(dir.join("results/plays/latest")).unwrap()
 }
@@ -486,7 +486,7 @@ fn the_sample_bots_play_without_a_skip() {
     );
 }
 
-/// Issue 30: a run its settings refuse (five bots, one game at tables of four) is refused
+/// A run its settings refuse (five bots, one game at tables of four) is refused
 /// before any bot is copied or built: no sandbox line, no build, no series folder left.
 #[test]
 fn settings_that_cannot_seat_the_bots_are_refused_before_any_build() {
@@ -521,7 +521,7 @@ fn settings_that_cannot_seat_the_bots_are_refused_before_any_build() {
     assert!(left.is_empty(), "no series folder kept: {left:?}");
 }
 
-/// Issue 37: under the CPU clock a bot that sleeps before each reply passes, but an arena that
+/// Under the CPU clock a bot that sleeps before each reply passes, but an arena that
 /// times wall-clock time would fail it: check warns, naming its longest reply and the limit,
 /// and still passes it. A bot that replies at once gets no warning.
 #[test]

@@ -135,7 +135,7 @@ fn logs(series: &Path) -> String {
     all
 }
 
-/// Issue 29: strict bots in C and Python, each started afresh per turn and kept running,
+/// Strict bots in C and Python, each started afresh per turn and kept running,
 /// play the strict judge (started afresh per call, and kept running) without a fault: every
 /// field of every input is what Botzone sends, `data` comes back turn after turn and
 /// `globaldata` game after game (kept in the working copy); the series verifies by running
@@ -595,7 +595,7 @@ fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
         assert_eq!(g.builtin.iter().filter(|b| **b).count(), 1);
         assert_eq!(g.rounds[0].invalid, []);
     }
-    // The summary names the padding bot for what it is (issue 36), with `--standings-every`
+    // The summary names the padding bot for what it is, with `--standings-every`
     // and `take6 leaderboard` too.
     for said in [text(&out.stdout), text(&out.stderr)] {
         assert!(
@@ -728,7 +728,7 @@ fn a_bad_game_folder_is_refused_with_the_fix() {
     );
 }
 
-/// Issue 29 (audit, item 1): `--resume` plays each bot under the limits the series began with:
+/// `--resume` plays each bot under the limits the series began with:
 /// here game.toml's 6000 ms, which a bot burning 1.5 s of CPU a turn needs, not the series'
 /// 1000 ms defaults; and `run --resume` says so on its limits line.
 #[test]
@@ -795,7 +795,7 @@ print(json.dumps({"response": {"n": 2}}))
     );
 }
 
-/// Issue 29 (audit, item 2): a game folder without padding bots and fewer bots than seats is
+/// A game folder without padding bots and fewer bots than seats is
 /// refused before anything is built, naming the game folder and the fix, by `run`, `check`
 /// and `--builtins-only` alike (it was a division by zero).
 #[test]
@@ -825,7 +825,7 @@ fn a_game_without_padding_bots_and_too_few_bots_is_refused_with_the_fix() {
     }
 }
 
-/// Issue 29 (audit, item 3): `take6 check --game FOLDER` without a bot checks the folder's
+/// `take6 check --game FOLDER` without a bot checks the folder's
 /// judge: its padding bots play it, and the judge's log (requests, responses, displays, the
 /// finish) is printed; a judge that fails is shown failing, with its stderr.
 #[test]
@@ -880,7 +880,7 @@ fn check_of_a_game_folder_shows_its_judges_log() {
     );
 }
 
-/// Issue 29 (audit, item 4): a finished game forged into a void one is reported by verify:
+/// A finished game forged into a void one is reported by verify:
 /// with its finish kept (the judge finished it with scores take6 ranks), and with its finish
 /// cut (the judge answers the log it is said to have failed on).
 #[test]
@@ -927,7 +927,7 @@ fn verify_catches_a_game_forged_into_a_void_one() {
     }
 }
 
-/// Issue 29 (audit, item 5): a bot's tree is held to Botzone's memory limit, the 256 MB it is
+/// A bot's tree is held to Botzone's memory limit, the 256 MB it is
 /// told, under the series' default --memory-mib of 1024; the judge to its [judge] memory_mb.
 /// Skipped where the sandbox has no memory cgroup (the series' limit holds then, as it says).
 #[test]
@@ -977,7 +977,7 @@ fn bots_and_the_judge_are_held_to_their_botzone_memory_limits() {
     assert!(why.contains("memory"), "{why}: {}", text(&out.stderr));
 }
 
-/// Issue 29 (audit, item 6): as on Botzone, a bot started afresh gets its request and then the
+/// As on Botzone, a bot started afresh gets its request and then the
 /// end of its input (a bot that reads to the end of file plays), and a bot that asks to be
 /// kept running without enabling it (bot.toml keep_running) faults, saying why.
 #[test]
@@ -1021,7 +1021,7 @@ fn a_bot_started_afresh_sees_the_end_of_its_input() {
     assert_eq!(records(&series_dir(tmp.path()))[0].rounds[0].invalid, []);
 }
 
-/// Issue 29 (audit, item 7): a bot's globaldata, updated at every turn by a bot at two tables
+/// A bot's globaldata, updated at every turn by a bot at two tables
 /// at once (`--jobs 2`), loses no update: a turn that starts the bot reads it as it is and
 /// keeps what it answers before the next such turn reads it.
 #[test]
@@ -1058,7 +1058,7 @@ fn globaldata_loses_no_update_at_two_tables() {
     assert_eq!(kept, format!("\"count {turns}\""));
 }
 
-/// Issue 36: bots are built as Botzone's compiler builds them and given what `bot.py` gives.
+/// Bots are built as Botzone's compiler builds them and given what `bot.py` gives.
 /// `bz-gbk` is a GBK-encoded C++ source that includes Botzone's `"jsoncpp/json.h"` (the
 /// include is found in its bytes, and the GBK string reaches the compiler unchanged);
 /// `bz-online` fails unless built with `-D_BOTZONE_ONLINE` in GNU C++ (`typeof`) with
@@ -1094,7 +1094,7 @@ fn sources_build_as_botzones_compiler_builds_them() {
     );
 }
 
-/// Issue 36: a bot kept running is killed when its game ends, as Botzone kills it: `bz-spinner`
+/// A bot kept running is killed when its game ends, as Botzone kills it: `bz-spinner`
 /// spins between its turns and for ever once its input ends, under a kept-running limit (300
 /// ms) that the grace period's spinning would pass; it is never faulted for what it does after
 /// its last reply, and no process of it outlives the series.
@@ -1139,7 +1139,7 @@ response_to_json = "return {n: parseInt(response)};"
 response_from_json = "return '' + response.n;"
 "#;
 
-/// Issue 36: Botzone's simple interaction. `bz-simple` (strict about every line bot.py gives:
+/// Botzone's simple interaction. `bz-simple` (strict about every line bot.py gives:
 /// the turn number, requests and responses alternately, data, globaldata) started afresh,
 /// and kept running (only the new request), against the JSON `bz-py`: no fault, the judge sees
 /// the responses as JSON, globaldata counts the games, the series verifies. A bot that chose
@@ -1216,7 +1216,7 @@ fn simple_interaction_bots_play_afresh_and_kept_running() {
     let _ = out;
 }
 
-/// Issue 36: `take6 check` of a Botzone bot. A bot whose moves the judge refuses (no fault
+/// `take6 check` of a Botzone bot. A bot whose moves the judge refuses (no fault
 /// take6 sees) is not OK: check shows the judge's last words in each game it lost and counts
 /// the games the judge ended early for it. Reply counts are one per turn, the first of each
 /// game apart, whether the bot is started afresh or kept running; a fault is labelled with
@@ -1289,7 +1289,7 @@ print(json.dumps({"response": {"n": 2}}))
     );
     // Without game.toml's [limits], a bot plays under Botzone's for its language, and check
     // compares its replies with those: Python's 6 s, twice that on a game's first turn, 4 s
-    // kept running (issue 36).
+    // kept running.
     let plain = duel_arena(&[("py", "bz-py", false)], "");
     let out = take6_cmd(plain.path())
         .args(["check", "--game", "game", "--games", "1", "bots/py"])
@@ -1306,7 +1306,7 @@ print(json.dumps({"response": {"n": 2}}))
     }
 }
 
-/// Issue 36: padding bots are built only when a table may need them (a padding bot that does
+/// Padding bots are built only when a table may need them (a padding bot that does
 /// not build does not refuse a series whose bots fill every seat, and refuses one that needs
 /// it, with the compiler's words); a judge that does not build says what the compiler said
 /// (the series' folder, where its build log was, is gone).
@@ -1355,7 +1355,7 @@ fn padding_is_built_when_needed_and_a_failed_build_says_why() {
     assert_eq!(fs::read_dir(tmp.path().join("results")).unwrap().count(), 2);
 }
 
-/// Issue 36: `take6 check --game FOLDER` (the judge, no bot) works inside a git repository (it
+/// `take6 check --game FOLDER` (the judge, no bot) works inside a git repository (it
 /// took the repository for a bots folder to clone: "git clone failed for : The empty string is
 /// not a valid path").
 #[test]
@@ -1375,7 +1375,7 @@ fn check_of_a_judge_works_inside_a_git_repository() {
     assert!(text(&out.stdout).contains("OK: the judge finished every one of 1 game"));
 }
 
-/// Issue 36: a judge that draws its game at random on its first call, as Botzone's Kingz,
+/// A judge that draws its game at random on its first call, as Botzone's Kingz,
 /// Snake and Tetris judges do (`tests/games/draw`). Saving no initdata, its draw lives only
 /// in its first answer: the series verifies with each game's first answer taken as the
 /// judge's draw, and verify says so; every later step is re-checked, so a forged draw or a

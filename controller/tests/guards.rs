@@ -339,8 +339,8 @@ fn absurd_numbers_are_refused_naming_the_flag_or_key_its_range_and_the_value() {
 
 #[test]
 fn limits_beyond_what_the_machine_has_are_refused_before_any_bot_is_skipped() {
-    // 16 TiB of disk per bot passes the range; the machine cannot give it (every bot used to be
-    // skipped with "File too large"). The same for more memory than the machine has.
+    // 16 TiB of disk per bot passes the range; the machine cannot give it, and the run is refused
+    // before any bot is skipped with "File too large". The same for more memory than the machine has.
     let tmp = tempfile::tempdir().unwrap();
     first_bot(tmp.path(), "first");
     for (args, expect) in [

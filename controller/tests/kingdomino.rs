@@ -79,7 +79,7 @@ fn base_scores(g: &GameRecord) -> Vec<u32> {
         .base_scores()
 }
 
-/// Issue 22: strict readers of the CodinGame Kingdomino wire (every line's shape and range,
+/// Strict readers of the CodinGame Kingdomino wire (every line's shape and range,
 /// their own kingdom against the grid they are sent, turn order and tile owners) play 100
 /// games at each table size without a fault or a failed check, and the score each computes
 /// of its own kingdom is the one the controller recorded.
@@ -544,7 +544,7 @@ fn check_explains_a_kingdomino_fault() {
     assert_ok(&good);
 }
 
-/// Issue 30: both lines are due on every turn, with the statement's fillers where a value is
+/// Both lines are due on every turn, with the statement's fillers where a value is
 /// ignored. `PICK -1` on the last turn (any well-formed PICK) is accepted, and the last PUT
 /// it comes with still counts: no fault, the last sequence is a move, not an elimination.
 #[test]
@@ -572,7 +572,7 @@ fn the_last_turns_pick_minus_one_is_accepted_and_its_put_still_counts() {
     }
 }
 
-/// Issue 30: a bot that sends one line of the two (only the PICK on turn 1) and then waits for
+/// A bot that sends one line of the two (only the PICK on turn 1) and then waits for
 /// input is told at once that it sent 1 of 2 lines, not that it may not be flushing, and
 /// `check`'s correct reply for turn 1 names the filler PUT.
 #[test]
@@ -604,7 +604,7 @@ fn a_one_line_reply_is_said_at_once_as_one_of_two_lines() {
     );
 }
 
-/// Issue 37: a bot whose every PUT breaks the connection rule never faults (each tile is only
+/// A bot whose every PUT breaks the connection rule never faults (each tile is only
 /// discarded), and `check` does not call it OK: it says how many placements were refused, by
 /// which rule, and the first with its move. A bot that loses only some tiles passes with a note.
 #[test]
@@ -671,7 +671,7 @@ fn refused_counts(said: &str) -> (usize, usize, usize) {
     (numbers[0], numbers[1], numbers[2])
 }
 
-/// Issue 37: a person who ends `take6 play` with Ctrl-D (end of input) is told their kingdom
+/// A person who ends `take6 play` with Ctrl-D (end of input) is told their kingdom
 /// still scores, and the summary lists no fault log for them: leaving is no bot's fault.
 #[test]
 fn leaving_play_with_ctrl_d_lists_no_fault_of_the_person() {

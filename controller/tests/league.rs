@@ -1,4 +1,4 @@
-//! `take6 league` through the real binary with real bot processes (issue 38): the same games
+//! `take6 league` through the real binary with real bot processes: the same games
 //! whatever `--jobs`, new, changed and removed bots between runs, Ctrl-C and a rerun playing
 //! every game once, a bot benched after three faults in a row, a settled league that plays
 //! nothing, and `take6 verify` re-deriving every batch's choice.

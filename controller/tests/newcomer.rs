@@ -1,4 +1,4 @@
-//! Issue 30, "what a new host and a new bot author tripped on": each item through the real
+//! "what a new host and a new bot author tripped on": each item through the real
 //! binary where it is user-facing (items 1 and 2 live in tests/authors.rs and
 //! tests/kingdomino.rs beside their neighbours).
 
@@ -623,7 +623,7 @@ fn the_sandbox_line_is_short_and_play_against_lists_no_other_bot() {
     }
 }
 
-/// Item 12: the report's nits: the page says what decides the rank (the fit, issue 38), the head-to-head
+/// Item 12: the report's nits: the page says what decides the rank (the fit), the head-to-head
 /// caption speaks of percentages as its cells do, a row's total of one cow is "1 cow", and
 /// Kingdomino bots are not listed with Take 6's template "default".
 #[test]
@@ -856,7 +856,7 @@ fn a_build_out_of_memory_names_the_limit_and_its_flag() {
     let build = tmp.path().join("bots/first/build");
     fs::write(
         &build,
-        // 8 GiB: past the 4 GiB of address space a build gets at the least (issue 37).
+        // 8 GiB: past the 4 GiB of address space a build gets at the least.
         "#!/bin/sh\nexec python3 -c 'x = bytearray(1 << 33)'\n",
     )
     .unwrap();
@@ -953,7 +953,7 @@ fn every_starter_passes_take6_check() {
     assert_eq!(out.status.code(), Some(1), "{}", said(&out));
 }
 
-/// Issue 37: a Kingdomino starter goes to the README's `bots-kingdomino/`, not among the Take 6
+/// A Kingdomino starter goes to the README's `bots-kingdomino/`, not among the Take 6
 /// bots of `bots/`; `--bots` still chooses.
 #[test]
 fn a_kingdomino_starter_is_written_into_bots_kingdomino() {
@@ -1066,7 +1066,7 @@ fn check_starter(dir: &Path, name: &str, game: &str, extra: &[&str]) -> Output {
 }
 
 /// Where `take6 new` writes a starter of `game` by default: `bots/` for Take 6, the README's
-/// `bots-kingdomino/` for Kingdomino (issue 37: a Kingdomino starter in `bots/` made every
+/// `bots-kingdomino/` for Kingdomino (a Kingdomino starter in `bots/` would make every
 /// Take 6 bot there a "for another game" line of each Kingdomino run).
 fn bots_of(game: &str) -> &'static str {
     match game {

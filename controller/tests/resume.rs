@@ -361,7 +361,7 @@ fn resume_is_refused_for_a_changed_bot_or_settings_that_change_the_games() {
         );
     }
     // Harmless flags are fine; a complete series has nothing to resume, which is said, with
-    // a non-zero exit (issue 30: it printed its leaderboard and exited 0).
+    // a non-zero exit (never its leaderboard and 0).
     let out = resume(tmp.path(), "1");
     assert_eq!(out.status.code(), Some(1));
     assert!(

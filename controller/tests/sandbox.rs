@@ -505,7 +505,7 @@ fn special_files_a_bot_made_are_left_out_when_its_working_copy_is_copied_back() 
 #[test]
 fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
     let tmp = honest_arena();
-    // Issue 27: what `none` means, in words, on the start line: the default (short) one and
+    // What `none` means, in words, on the start line: the default (short) one and
     // the long one of `-v`.
     let user = nix::unistd::User::from_uid(nix::unistd::getuid())
         .unwrap()

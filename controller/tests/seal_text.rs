@@ -1,4 +1,4 @@
-//! Issue 27, items 1-4: what a bot, its folder or its build controls reaches the host only as
+//! What a bot, its folder or its build controls reaches the host only as
 //! inert text. Hostile fixtures (`tests/bots/hostile-escapes`, `tests/bots/hostile-names`,
 //! `tests/bots/kd-escapes`, `tests/bots/bz-escapes` of the Botzone test game, and folders this
 //! file writes: a `bot.toml` line, a FIFO's name and a source file's name carrying escapes) run

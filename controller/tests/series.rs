@@ -526,7 +526,7 @@ fn cpus_by_game(dir: &Path, bots: &[&str]) -> BTreeMap<u64, Vec<Vec<usize>>> {
     by_game
 }
 
-/// Tables pinned to processors (issue 12): with --jobs a multiple of the processors, every bot
+/// Tables pinned to processors: with --jobs a multiple of the processors, every bot
 /// of a game runs on its table's one processor, and the tables use every processor; with
 /// --pin-tables false (or --jobs that is no multiple) a bot may run on all of them. The games
 /// are the same either way, and strict readers read every line they are promised.
@@ -1204,7 +1204,7 @@ fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
     );
 }
 
-/// Issue 37: a repository's folder that holds no bot at all (`docs/`) is left out with a note,
+/// A repository's folder that holds no bot at all (`docs/`) is left out with a note,
 /// not a skip that makes the run exit 3; a folder meant as a bot (it has a bot.toml) is still
 /// skipped. Both are named as the repository at its revision, never by the cache's path, and
 /// the start line says which commit is played.
@@ -1262,7 +1262,7 @@ fn a_repositorys_folder_that_holds_no_bot_is_a_note_and_paths_name_the_repositor
     assert!(!said.contains("Skipped:"), "{said}");
 }
 
-/// Issue 37: an entrant's metadata in bot.toml (author, description, url, version) is kept and
+/// An entrant's metadata in bot.toml (author, description, url, version) is kept and
 /// shown in the report's Bots table; another key is a warning naming it, not a skip.
 #[test]
 fn bot_toml_metadata_is_shown_in_the_report_and_an_unknown_key_is_a_warning() {
@@ -1293,8 +1293,8 @@ fn bot_toml_metadata_is_shown_in_the_report_and_an_unknown_key_is_a_warning() {
     }
 }
 
-/// Issue 37: off a terminal, each bot's build is said as it starts and as it ends, with its
-/// time, and a closing line names the slowest (before, nothing was said while bots built).
+/// Off a terminal, each bot's build is said as it starts and as it ends, with its
+/// time, and a closing line names the slowest: a run never sits silent while bots build.
 #[test]
 fn builds_are_said_as_they_start_and_end_and_the_slow_ones_named() {
     let tmp = arena_of(&[fixture("first"), fixture("lowest")]);
@@ -1331,7 +1331,7 @@ fn builds_are_said_as_they_start_and_end_and_the_slow_ones_named() {
     assert!(closing < at("2 bots + 8 built-ins"), "{stderr}");
 }
 
-/// Issue 37: a report to publish. Bots are named where the host named them (the repository at
+/// A report to publish. Bots are named where the host named them (the repository at
 /// its revision), never by this machine's absolute paths; the config by its name; the interval
 /// scale holds the field, a faulty bot far from it marked at the edge, and the caption does
 /// not call a scale from 0 one that does not start at 0.
@@ -1449,7 +1449,7 @@ fn a_person_chooses_opponents_and_sees_where_every_card_went() {
     players.sort();
     assert_eq!(players, ["ann", "first", "gap#1", "gap#2"]);
     assert!(g.rounds[0].invalid.is_empty(), "{:?}", g.rounds[0].invalid);
-    // The bots not chosen were not asked to play: nothing is said of them (issue 30).
+    // The bots not chosen were not asked to play: nothing is said of them.
     for other in ["lowest:", "bots/lowest", "skipped", "not chosen"] {
         assert!(!said_of(&out).contains(other), "{other}: {}", said_of(&out));
     }
@@ -1605,7 +1605,7 @@ fn verdicts(dir: &Path, bot: &str) -> Vec<String> {
         .collect()
 }
 
-/// Issue 6: a strict reader of every built-in set, CodinGame's two orders included, reads exactly
+/// A strict reader of every built-in set, CodinGame's two orders included, reads exactly
 /// the lines its protocol promises in 100 games at one table with a bot that faults, and never
 /// faults itself, including when its tenth card has to take a row (an empty hand line).
 #[test]

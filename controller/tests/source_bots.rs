@@ -1,4 +1,4 @@
-//! Bot folders of source only (issue 23): the real `take6` binary writes their `build` and
+//! Bot folders of source only: the real `take6` binary writes their `build` and
 //! `launch` into the working copy and plays them. Each fixture `tests/bots/src-*` is a strict
 //! player of the `default` protocol (it fails on any line it was not promised, and writes one
 //! `ok` per game read to its end into `verdicts.txt`) with no script of its own.
@@ -286,7 +286,7 @@ fn check_shows_the_scripts_it_wrote_and_the_toolchains() {
     );
 }
 
-/// Issue 37: under `--sandbox none` memory is an address-space limit, and the bots' 1 GiB
+/// Under `--sandbox none` memory is an address-space limit, and the bots' 1 GiB
 /// crashed compilers that reserve address space ahead (`tsc` on node). A build gets at least
 /// 4 GiB of address space (a build here reserves 1.5 GiB), while the bot itself keeps the
 /// series' 1 GiB (its own reservation of 1.5 GiB is refused). And take6's own TypeScript

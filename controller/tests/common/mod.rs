@@ -188,7 +188,7 @@ pub fn fixtures() -> PathBuf {
 
 /// The sample bots committed in `bots/`. Tests play copies of these, never whatever the
 /// user's `bots/` holds (their own bots, a build left in a folder): adding the README's first
-/// bot must not break `cargo test` (issue 30).
+/// bot must not break `cargo test`.
 pub const SAMPLE_BOTS: [&str; 4] = ["awklow", "cgap", "cgpython", "pyheur"];
 
 /// Copies the committed sample bots into `to` (one subfolder each), their files only as git

@@ -266,7 +266,7 @@ fn the_report_loads_in_a_browser_matches_the_csv_and_its_viewer_steps() {
         l["mean_score"].parse::<f64>().unwrap() + l["ci95"].parse::<f64>().unwrap_or(0.0)
     };
     // A player far from the field (not-held, 100 a game for its fault) is marked at the
-    // scale's edge instead of squeezing every other interval (issue 37): the scale holds the
+    // scale's edge instead of squeezing every other interval: the scale holds the
     // others'.
     let (lo, hi, ticks) = scale(&dom, "<svg class=\"ciaxis\"");
     let off: Vec<bool> = dom
@@ -479,7 +479,7 @@ fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
                 game.rounds[0].scores[seat].to_string(),
                 "seat {seat}"
             );
-            // Issue 37: the drawing is labelled with the coordinates the moves are written
+            // The drawing is labelled with the coordinates the moves are written
             // in: each placed square's column and row, on the axes of its kingdom.
             let from = end.find(*k).unwrap();
             let drawn = &end[from..];
