@@ -127,7 +127,7 @@ pub trait Game: Send + Sync + 'static {
     /// The independent checker: replays `record` with a second, minimal implementation of
     /// the rules and names the first inconsistency (`take6 verify`, the tests). A game whose
     /// checker runs its folder's judge runs it only as `permit` allows.
-    fn check(&self, record: &GameRecord, permit: &crate::games::JudgePermit) -> Result<(), String>;
+    fn check(&self, record: &GameRecord, permit: &JudgePermit) -> Result<(), String>;
 
     /// `take6 verify`'s check that `record` was dealt what its seed deals (a game whose
     /// checker already re-derives the deal from the seed has nothing more to check).
@@ -437,4 +437,70 @@ pub trait FastTable: Send {
 
     /// Appends `record`'s `games.jsonl` text (no newline), exactly as serde writes it.
     fn write_record(&self, record: &GameRecord, out: &mut Vec<u8>);
+}
+
+/// Permission to run a game folder's judge: a value made at the binary's edge and passed to
+/// whatever may run one ([`recorded`](crate::games::recorded), [`Game::check`]), never a
+/// setting of the process. A series ([`JudgePermit::series`]: `run`, `--resume`, `check`,
+/// `play`, `league`) plays its game, judge and all. `verify`, `leaderboard` and `merge` read
+/// results folders, which choose no code: their permit ([`JudgePermit::from_keyboard`]) runs
+/// only the judge of the game folder the person at the keyboard gave with `--game`, if any.
+#[derive(Debug, Clone)]
+pub struct JudgePermit {
+    scope: Scope,
+}
+
+#[derive(Debug, Clone)]
+enum Scope {
+    /// The judge of the game the series plays.
+    Series,
+    /// Only the judge of this game folder, given with `--game` (none: no judge).
+    Given(Option<GameRef>),
+}
+
+impl JudgePermit {
+    /// The permit of a series, which plays its game: it checks with the judge it plays.
+    pub fn series() -> JudgePermit {
+        JudgePermit {
+            scope: Scope::Series,
+        }
+    }
+
+    /// No folder's judge: what reads records that choose no code (`replay`, a record
+    /// checked on its own).
+    pub fn none() -> JudgePermit {
+        JudgePermit {
+            scope: Scope::Given(None),
+        }
+    }
+
+    /// Only the judge of `game` (none: no judge), the game given at the keyboard
+    /// ([`JudgePermit::from_keyboard`] finds it by name or folder).
+    pub fn given(game: Option<GameRef>) -> JudgePermit {
+        JudgePermit {
+            scope: Scope::Given(game),
+        }
+    }
+
+    /// The game given at the keyboard, if the permit is for one.
+    pub fn given_game(&self) -> Option<&GameRef> {
+        match &self.scope {
+            Scope::Given(Some(game)) => Some(game),
+            _ => None,
+        }
+    }
+
+    /// Whether the judge of the game folder `folder` (its absolute path, as
+    /// [`Game::spec`] says it) may run under this permit.
+    pub fn may_run_judge(&self, folder: &str) -> Result<(), String> {
+        match &self.scope {
+            Scope::Series => Ok(()),
+            Scope::Given(Some(game)) if game.spec() == folder => Ok(()),
+            Scope::Given(_) => Err(format!(
+                "the judge was not run again: a results folder chooses no code to run; give the \
+                 game folder with --game PATH (series.toml names {folder}), and take6 runs its \
+                 judge if it is the code the series played"
+            )),
+        }
+    }
 }

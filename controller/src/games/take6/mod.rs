@@ -15,6 +15,7 @@ pub mod check;
 pub(crate) mod fixtures;
 pub mod game;
 pub mod human;
+pub mod player;
 pub mod protocol;
 pub mod replay;
 pub mod seat;

@@ -17,8 +17,9 @@ use super::game::{
     Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Moment, Phase, Placement, ROWS, View,
 };
 use super::human::Human;
+use super::player::Player;
 use super::protocol::{TemplateSet, default_set};
-use super::seat::{Player, Seat};
+use super::seat::Seat;
 use crate::player::{Fault, Limits};
 use crate::record::{
     FaultPhase, GameRecord, PlacementRecord, ReplyTimes, RoundRecord, RowChoice, TurnRecord,
