@@ -136,7 +136,8 @@ pub const TOOLS: [Tool; 10] = [
     },
 ];
 
-/// How C and C++ source is compiled: the game's choice ([`crate::game::Game::build_dialect`]).
+/// How C and C++ source is compiled: the game's choice
+/// ([`crate::game::GameCode::build_dialect`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Dialect {
     /// take6's own: ISO C++20, C as gcc's default.

@@ -375,7 +375,7 @@ impl Settings {
         Ok(())
     }
 
-    /// Settings that mean nothing in the series' game ([`crate::game::Game::supports`]),
+    /// Settings that mean nothing in the series' game ([`crate::game::GameFacts::supports`]),
     /// refused rather than ignored: rounds, duplicate deals, summary records.
     fn refuse_unsupported(&self) -> Result<(), ConfigError> {
         let supports = self.game.supports();

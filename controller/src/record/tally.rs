@@ -157,13 +157,13 @@ impl HeadToHead {
 
 impl Tally {
     /// A tally of games whose scores point `direction` (its game's
-    /// [`crate::game::Game::direction`]); [`Tally::default`] is a tally of lower-is-better
+    /// [`crate::game::GameFacts::direction`]); [`Tally::default`] is a tally of lower-is-better
     /// games.
     pub fn new(direction: Direction) -> Tally {
         Tally::with_model(direction, Model::Points)
     }
 
-    /// A tally whose ranking is fitted with `model` ([`crate::game::Game::model`]).
+    /// A tally whose ranking is fitted with `model` ([`crate::game::GameFacts::model`]).
     pub fn with_model(direction: Direction, model: Model) -> Tally {
         Tally {
             direction,
