@@ -256,28 +256,67 @@ fn copy_toml(workdir: &Path) -> Option<BotToml> {
 /// Largest `bot.toml` read: it holds one short key.
 const BOT_TOML_CAP: u64 = 64 * 1024;
 
-/// Finds the bots in `bots_dir`, copies each to `<series_dir>/work/<name>` and runs its `build`
-/// there (up to `jobs` copies or builds at once) through the launcher `sandbox`. A folder with
-/// more than `max_data` bytes of file data is skipped. A folder without `launch` whose source
-/// is recognised gets scripts written into its working copy, if `tools` (what the sandbox can
-/// run, looked up once per series) has its language's. Returns the usable bots sorted by name
-/// and the skipped folders with their reasons.
-#[allow(clippy::too_many_arguments)]
-pub async fn prepare(
-    bots_dir: &Path,
-    series_dir: &Path,
-    build_timeout: Duration,
-    jobs: usize,
-    max_data: u64,
-    sandbox: &Arc<Sandbox>,
-    prewarm: Prewarm,
-    tools: &Toolchains,
-    game: &str,
-) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
-    let unwatched: Arc<dyn BuildWatch> = Arc::new(());
-    let places = (bots_dir, series_dir);
-    let limits = (build_timeout, jobs, max_data);
-    prepare_watched(places, limits, sandbox, prewarm, tools, game, unwatched).await
+/// How a run's bots are prepared: one plain value, handed whole to [`prepare`]. Made with
+/// [`BuildPlan::new`] (no watcher, no kept copies, one build at a time, a 5-minute build
+/// timeout, 1 GiB of file data) and its fields set where a run wants otherwise.
+pub struct BuildPlan<'a> {
+    /// The folder of bot folders.
+    pub bots_dir: &'a Path,
+    /// The series' (or league's) folder: working copies go to `work/<name>`, build logs to
+    /// `logs/`.
+    pub series_dir: &'a Path,
+    /// How long a bot's `build` may run.
+    pub build_timeout: Duration,
+    /// Builds at once (`--jobs`).
+    pub jobs: usize,
+    /// The most file data a bot folder may hold; a larger one is skipped.
+    pub max_data: u64,
+    /// The launcher every build runs through.
+    pub sandbox: &'a Arc<Sandbox>,
+    /// Warm sandboxes started for each bot before the games.
+    pub prewarm: Prewarm,
+    /// What the sandbox can run, looked up once per series, for folders without `launch`.
+    pub tools: &'a Toolchains,
+    /// The game played and the names a `bot.toml` may give.
+    pub games: GameNames,
+    /// Told of each build as it starts and ends.
+    pub watch: Arc<dyn BuildWatch>,
+    /// Working copies kept from an earlier run, by bot name.
+    pub kept: Arc<KeptCopies>,
+}
+
+/// The games a bot folder is prepared with in mind: the one played (a bot whose `bot.toml`
+/// names other games is skipped) and every game's name (said when a `bot.toml`'s `games` is
+/// not a list of names). The bots stage knows no game but by these names.
+#[derive(Debug, Clone, Default)]
+pub struct GameNames {
+    pub playing: String,
+    pub known: Vec<String>,
+}
+
+impl<'a> BuildPlan<'a> {
+    /// A plan for the bots in `bots_dir`, prepared under `series_dir` through `sandbox` for
+    /// `game`, with the defaults above.
+    pub fn new(
+        (bots_dir, series_dir): (&'a Path, &'a Path),
+        sandbox: &'a Arc<Sandbox>,
+        tools: &'a Toolchains,
+        games: GameNames,
+    ) -> BuildPlan<'a> {
+        BuildPlan {
+            bots_dir,
+            series_dir,
+            build_timeout: Duration::from_secs(300),
+            jobs: 1,
+            max_data: 1 << 30,
+            sandbox,
+            prewarm: Prewarm::NONE,
+            tools,
+            games,
+            watch: Arc::new(()),
+            kept: Arc::new(KeptCopies::new()),
+        }
+    }
 }
 
 /// Who is told of each bot's build as it starts and as it ends (`take6 run`'s progress:
@@ -292,23 +331,6 @@ pub trait BuildWatch: Send + Sync {
 impl BuildWatch for () {
     fn started(&self, _: &str) {}
     fn finished(&self, _: &str, _: Duration, _: bool) {}
-}
-
-/// [`prepare`], telling `watch` of each build as it starts and ends. `places` is the bots
-/// folder and the series' folder; `limits` the build timeout, `--jobs` and the most file data
-/// of a bot.
-pub async fn prepare_watched(
-    places: (&Path, &Path),
-    limits: (Duration, usize, u64),
-    sandbox: &Arc<Sandbox>,
-    prewarm: Prewarm,
-    tools: &Toolchains,
-    game: &str,
-    watch: Arc<dyn BuildWatch>,
-) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
-    let kept = Arc::new(KeptCopies::new());
-    let shared = (tools, game, watch, kept);
-    prepare_keeping(places, limits, sandbox, prewarm, shared).await
 }
 
 /// A working copy kept from an earlier run for a bot whose folder has not changed since (a
@@ -327,16 +349,27 @@ pub struct KeptCopy {
 /// The kept working copies, by bot name.
 pub type KeptCopies = std::collections::BTreeMap<String, KeptCopy>;
 
-/// [`prepare_watched`], using the working copies in `kept` (by bot name) as they are when the
-/// bot's folder still has their hash; every other bot's working copy (a kept one included) is
-/// removed and made afresh.
-pub async fn prepare_keeping(
-    (bots_dir, series_dir): (&Path, &Path),
-    (build_timeout, jobs, max_data): (Duration, usize, u64),
-    sandbox: &Arc<Sandbox>,
-    prewarm: Prewarm,
-    (tools, game, watch, kept): (&Toolchains, &str, Arc<dyn BuildWatch>, Arc<KeptCopies>),
-) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
+/// Finds the bots in the plan's bots folder, copies each to `<series_dir>/work/<name>` (or
+/// uses its kept copy when the folder still has its hash; every other bot's working copy, a
+/// kept one included, is removed and made afresh) and runs its `build` there (up to `jobs`
+/// copies or builds at once) through the plan's sandbox. A folder with more than `max_data`
+/// bytes of file data is skipped. A folder without `launch` whose source is recognised gets
+/// scripts written into its working copy, if `tools` has its language's. Returns the usable
+/// bots sorted by name and the skipped folders with their reasons.
+pub async fn prepare(plan: BuildPlan<'_>) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
+    let BuildPlan {
+        bots_dir,
+        series_dir,
+        build_timeout,
+        jobs,
+        max_data,
+        sandbox,
+        prewarm,
+        tools,
+        games,
+        watch,
+        kept,
+    } = plan;
     if !bots_dir.is_dir() {
         return Err(BotsError::Missing(bots_dir.to_path_buf()));
     }
@@ -357,6 +390,7 @@ pub async fn prepare_keeping(
     let alike = lookalikes(&folders);
     let warm = prewarm.per_bot(folders.len());
     let tools = Arc::new(tools.clone());
+    let games = Arc::new(games);
     let mut tasks = tokio::task::JoinSet::new();
     for (i, (folder, source)) in folders.into_iter().enumerate() {
         let (work, logs, builds) = (work.clone(), logs.clone(), Arc::clone(&builds));
@@ -364,7 +398,7 @@ pub async fn prepare_keeping(
         let sandbox = Arc::clone(sandbox);
         let tools = Arc::clone(&tools);
         let looks_alike = alike.get(&file_name(&folder)).cloned();
-        let game = game.to_string();
+        let games = Arc::clone(&games);
         let watch = Arc::clone(&watch);
         let kept = Arc::clone(&kept);
         tasks.spawn(async move {
@@ -375,20 +409,19 @@ pub async fn prepare_keeping(
             let outcome = prepare_one(
                 &folder,
                 source,
-                &work,
-                &logs,
-                build_timeout,
+                (&work, &logs),
                 Slots {
                     copies: &copies,
                     builds: &builds,
                     warm,
                     tools: &tools,
-                    game: &game,
+                    games: &games,
                     watch: &*watch,
                     kept: &kept,
+                    build_timeout,
+                    max_data,
+                    sandbox: &sandbox,
                 },
-                max_data,
-                &sandbox,
             );
             let outcome = outcome.await.map_err(|reason| Skipped {
                 // A name that cannot be shown as it is (control characters…) is kept escaped.
@@ -671,27 +704,29 @@ struct Slots<'a> {
     warm: usize,
     /// The toolchains the series' bots can run, for folders without `launch`.
     tools: &'a Arc<Toolchains>,
-    /// The game the series plays: a bot whose `bot.toml` names other games is skipped.
-    game: &'a str,
+    /// The game the series plays and the games there are.
+    games: &'a Arc<GameNames>,
     /// Told of each build as it starts and ends.
     watch: &'a dyn BuildWatch,
     /// The working copies kept from an earlier run, by bot name.
     kept: &'a KeptCopies,
+    /// How long a bot's `build` may run.
+    build_timeout: Duration,
+    /// The most file data a bot folder may hold.
+    max_data: u64,
+    /// The launcher every build runs through.
+    sandbox: &'a Arc<Sandbox>,
 }
 
 /// Checks, copies and builds one folder (`folder` names it, `source` is where it is, or why it
 /// is not used); the error is the reason it is skipped.
-#[allow(clippy::too_many_arguments)]
 async fn prepare_one(
     folder: &Path,
     source: Result<PathBuf, String>,
-    work: &Path,
-    logs: &Path,
-    build_timeout: Duration,
+    (work, logs): (&Path, &Path),
     slots: Slots<'_>,
-    max_data: u64,
-    sandbox: &Arc<Sandbox>,
 ) -> Result<Bot, String> {
+    let (build_timeout, max_data, sandbox) = (slots.build_timeout, slots.max_data, slots.sandbox);
     let Some(name) = folder.file_name().and_then(|n| n.to_str()) else {
         return Err("the folder name is not valid UTF-8; rename the folder".into());
     };
@@ -714,9 +749,9 @@ async fn prepare_one(
     let slot = slots.copies.acquire().await.expect("never closed");
     let handover = Arc::clone(sandbox);
     let tools = Arc::clone(slots.tools);
-    let game = slots.game.to_string();
+    let games = Arc::clone(slots.games);
     let (hash, template, has_build, generated) = tokio::task::spawn_blocking(move || {
-        let (staged, own) = stage(&found, &copy, max_data, &tools, &game)?;
+        let (staged, own) = stage(&found, &copy, max_data, &tools, &games)?;
         // The copy becomes the sandboxed bot's own (it runs as an unprivileged user).
         handover
             .prepare_workdir(&copy, own)
@@ -850,11 +885,12 @@ fn stage(
     workdir: &Path,
     max_data: u64,
     tools: &Toolchains,
-    game: &str,
+    games: &GameNames,
 ) -> Result<(Staged, u64), String> {
+    let game = games.playing.as_str();
     let listing = folder::scan(folder, max_data).map_err(|e| e.to_string())?;
     // A bot for another game is skipped before anything is copied or built for it.
-    let settings = bot_toml(folder, &listing)?;
+    let settings = bot_toml(folder, &listing, &games.known)?;
     if let Some(games) = settings
         .games
         .as_ref()
@@ -1054,19 +1090,21 @@ pub fn toml_problem(text: &str, e: &toml::de::Error) -> String {
     )
 }
 
-/// The bot's `bot.toml`, or the defaults when it has none.
-fn bot_toml(folder: &Path, listing: &Listing) -> Result<BotToml, String> {
+/// The bot's `bot.toml`, or the defaults when it has none; `known` are the game names its
+/// `games` may give (said when they are not a list of names).
+fn bot_toml(folder: &Path, listing: &Listing, known: &[String]) -> Result<BotToml, String> {
     if !own_file(listing, BOT_TOML)? {
         return Ok(BotToml::default());
     }
     let text =
         folder::read_text(folder, Path::new(BOT_TOML), BOT_TOML_CAP).map_err(|e| e.to_string())?;
     toml::from_str(&text).map_err(|e| {
+        let names: String = known.iter().map(|g| format!("\"{g}\", ")).collect();
         format!(
-            "bot.toml is not valid (its keys are template = \"<set name>\", games = [a \
-             game's name as `take6 --help` lists them, or a game folder's name (the name in \
-             its game.toml), ...], for a Botzone game keep_running = true and simple_io = \
-             true, and author, description, url and version, each a string): {}",
+            "bot.toml is not valid (its keys are template = \"<set name>\", games = [{names}or \
+             a game folder's name (the name in its game.toml), ...], for a Botzone game \
+             keep_running = true and simple_io = true, and author, description, url and \
+             version, each a string): {}",
             toml_problem(&text, &e)
         )
     })
@@ -1246,6 +1284,19 @@ mod tests {
         assert_eq!(p(3, 0), 3);
     }
     use super::*;
+
+    /// The games of a Take 6 series.
+    fn take6() -> GameNames {
+        GameNames {
+            playing: "take6".into(),
+            known: known(),
+        }
+    }
+
+    /// The game names a series hands the bots stage.
+    fn known() -> Vec<String> {
+        vec!["take6".to_string(), "kingdomino".to_string()]
+    }
     use std::os::unix::fs::PermissionsExt;
 
     /// The launcher of a default series (sandboxed where this machine allows).
@@ -1286,17 +1337,13 @@ mod tests {
         );
         write_exec(&bots.join(".hidden/launch"), "#!/bin/sh\n");
 
-        let (ok, skipped) = prepare(
-            &bots,
-            &series,
-            Duration::from_secs(10),
-            2,
-            1 << 20,
-            &sandbox(),
-            Prewarm::NONE,
-            &Toolchains::default(),
-            "take6",
-        )
+        let (sandbox, tools) = (sandbox(), Toolchains::default());
+        let (ok, skipped) = prepare(BuildPlan {
+            build_timeout: Duration::from_secs(10),
+            jobs: 2,
+            max_data: 1 << 20,
+            ..BuildPlan::new((&bots, &series), &sandbox, &tools, take6())
+        })
         .await
         .unwrap();
         assert_eq!(ok.len(), 1);
@@ -1359,17 +1406,13 @@ mod tests {
         fs::write(bots.join("big/sub/data"), vec![1u8; 2 << 20]).unwrap();
         std::os::unix::fs::symlink("/etc/passwd", bots.join("ok/sub/passwd")).unwrap();
 
-        let (ok, skipped) = prepare(
-            &bots,
-            &tmp.path().join("s"),
-            Duration::from_secs(9),
-            2,
-            1 << 20,
-            &sandbox(),
-            Prewarm::NONE,
-            &Toolchains::default(),
-            "take6",
-        )
+        let (sandbox, tools) = (sandbox(), Toolchains::default());
+        let (ok, skipped) = prepare(BuildPlan {
+            build_timeout: Duration::from_secs(9),
+            jobs: 2,
+            max_data: 1 << 20,
+            ..BuildPlan::new((&bots, &tmp.path().join("s")), &sandbox, &tools, take6())
+        })
         .await
         .unwrap();
         let reason = |n: &str| {
@@ -1412,17 +1455,13 @@ mod tests {
         write_exec(&bots.join("slow/build"), "#!/bin/sh\nsleep 1000\n");
         let started = std::time::Instant::now();
         let limit = Duration::from_secs(1);
-        let (ok, skipped) = prepare(
-            &bots,
-            &tmp.path().join("s"),
-            limit,
-            1,
-            1 << 20,
-            &sandbox(),
-            Prewarm::NONE,
-            &Toolchains::default(),
-            "take6",
-        )
+        let (sandbox, tools) = (sandbox(), Toolchains::default());
+        let (ok, skipped) = prepare(BuildPlan {
+            build_timeout: limit,
+            jobs: 1,
+            max_data: 1 << 20,
+            ..BuildPlan::new((&bots, &tmp.path().join("s")), &sandbox, &tools, take6())
+        })
         .await
         .unwrap();
         assert!(ok.is_empty());
@@ -1438,7 +1477,12 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         fs::write(tmp.path().join(BOT_TOML), "template = \"codingame\"\n").unwrap();
         assert_eq!(
-            bot_toml(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()).and_then(|t| {
+            bot_toml(
+                tmp.path(),
+                &folder::scan(tmp.path(), 1 << 20).unwrap(),
+                &known()
+            )
+            .and_then(|t| {
                 template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap(), t)
             }),
             Ok(TemplateChoice::Set("codingame".into()))
@@ -1452,7 +1496,11 @@ mod tests {
         .unwrap();
         let listing = folder::scan(tmp.path(), 1 << 20).unwrap();
         assert_eq!(
-            bot_toml(tmp.path(), &listing).and_then(|t| template_choice(tmp.path(), &listing, t)),
+            bot_toml(tmp.path(), &listing, &known()).and_then(|t| template_choice(
+                tmp.path(),
+                &listing,
+                t
+            )),
             Ok(TemplateChoice::Set("default".into()))
         );
         let (about, warnings) = about(tmp.path());
@@ -1472,7 +1520,12 @@ mod tests {
         );
         // A known key of the wrong kind is still an error, naming every game there is.
         fs::write(tmp.path().join(BOT_TOML), "games = 5\n").unwrap();
-        let err = bot_toml(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()).unwrap_err();
+        let err = bot_toml(
+            tmp.path(),
+            &folder::scan(tmp.path(), 1 << 20).unwrap(),
+            &known(),
+        )
+        .unwrap_err();
         assert!(
             err.contains("\"take6\", \"kingdomino\", or a game folder's name"),
             "{err}"
@@ -1480,7 +1533,12 @@ mod tests {
         fs::remove_file(tmp.path().join(BOT_TOML)).unwrap();
         fs::write(tmp.path().join(BOT_TEMPLATE), "").unwrap();
         assert_eq!(
-            bot_toml(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap()).and_then(|t| {
+            bot_toml(
+                tmp.path(),
+                &folder::scan(tmp.path(), 1 << 20).unwrap(),
+                &known()
+            )
+            .and_then(|t| {
                 template_choice(tmp.path(), &folder::scan(tmp.path(), 1 << 20).unwrap(), t)
             }),
             Ok(TemplateChoice::File(tmp.path().join(BOT_TEMPLATE)))

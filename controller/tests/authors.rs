@@ -295,6 +295,11 @@ fn an_invalid_bot_toml_shows_its_line() {
     );
     assert!(stderr.contains("  2 | template = 3\n"), "{stderr}");
     assert!(stderr.contains("    | ^^^^^^^^"), "{stderr}");
+    // The message names every game a bot.toml's `games` may give.
+    assert!(
+        stderr.contains("games = [\"take6\", \"kingdomino\", or a game folder's name"),
+        "{stderr}"
+    );
 }
 
 /// Row "`play --help`": only play's flags, its own default for --games; and no default is

@@ -155,16 +155,18 @@ pub(crate) async fn prepare_entrants(
     // Each build said as it starts and ends: a dozen bots can take half a minute.
     let progress = Arc::new(super::builds::BuildProgress::new(bar.clone()));
     let prepared = tokio::select! {
-        prepared = bots::prepare_keeping(
-            (&settings.bots, &dir.path),
-            (settings.build_timeout(), settings.jobs, settings.max_bot_bytes()),
-            sandbox,
-            bots::Prewarm {
+        prepared = bots::prepare(bots::BuildPlan {
+            build_timeout: settings.build_timeout(),
+            jobs: settings.jobs,
+            max_data: settings.max_bot_bytes(),
+            prewarm: bots::Prewarm {
                 games_at_once: settings.jobs.min(usize::try_from(settings.games).unwrap_or(usize::MAX)),
                 seats: settings.players,
             },
-            (tools, settings.game.name(), progress.clone(), kept),
-        ) => Some(prepared),
+            watch: progress.clone(),
+            kept,
+            ..bots::BuildPlan::new((&settings.bots, &dir.path), sandbox, tools, game_names(settings))
+        }) => Some(prepared),
         () = stop.as_mut() => None,
     };
     progress.finish();
@@ -338,6 +340,15 @@ pub(super) async fn run_builtins(
         stop,
     )
     .await
+}
+
+/// The game a series' bots are prepared for, and every game's name (a `bot.toml` that is not
+/// valid is told them).
+fn game_names(settings: &Settings) -> bots::GameNames {
+    bots::GameNames {
+        playing: settings.game.name().to_string(),
+        known: crate::games::known(),
+    }
 }
 
 /// What the game's [`crate::game::GameCode::prepare`] builds with: the series' folder, sandbox,

@@ -426,17 +426,19 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
     let source = stage_judge(manifest, &root.join("judge-source"))?;
     // Built as Botzone's compiler builds, the judge as its bots.
     let tools = ctx.tools.clone().in_dialect(Dialect::Botzone);
-    let (mut built, skipped) = crate::bots::prepare(
-        &source,
-        &root.join("judge"),
-        ctx.build_timeout,
-        1,
-        ctx.max_data,
-        &ctx.sandbox,
-        crate::bots::Prewarm::NONE,
-        &tools,
-        game.name(),
-    )
+    let (mut built, skipped) = crate::bots::prepare(crate::bots::BuildPlan {
+        build_timeout: ctx.build_timeout,
+        max_data: ctx.max_data,
+        ..crate::bots::BuildPlan::new(
+            (&source, &root.join("judge")),
+            &ctx.sandbox,
+            &tools,
+            crate::bots::GameNames {
+                playing: game.name().to_string(),
+                known: Vec::new(),
+            },
+        )
+    })
     .await
     .map_err(|e| e.to_string())?;
     if let Some(s) = skipped.first() {
@@ -474,17 +476,19 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         &[]
     };
     for (name, folder) in needed {
-        let (mut bots, skipped) = crate::bots::prepare(
-            folder,
-            &root.join("padding"),
-            ctx.build_timeout,
-            1,
-            ctx.max_data,
-            &ctx.sandbox,
-            crate::bots::Prewarm::NONE,
-            &tools,
-            game.name(),
-        )
+        let (mut bots, skipped) = crate::bots::prepare(crate::bots::BuildPlan {
+            build_timeout: ctx.build_timeout,
+            max_data: ctx.max_data,
+            ..crate::bots::BuildPlan::new(
+                (folder, &root.join("padding")),
+                &ctx.sandbox,
+                &tools,
+                crate::bots::GameNames {
+                    playing: game.name().to_string(),
+                    known: Vec::new(),
+                },
+            )
+        })
         .await
         .map_err(|e| e.to_string())?;
         if let Some(s) = skipped.first() {
@@ -615,17 +619,19 @@ fn build_for_verify(manifest: &Manifest) -> Result<Verifier, String> {
             let source = stage_judge(&manifest, &dir.join("source"))?;
             let tools = crate::bots::Toolchains::for_sandbox(&sandbox).in_dialect(Dialect::Botzone);
             let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
-            let (mut built, skipped) = crate::bots::prepare(
-                &source,
-                &dir.join("built"),
-                std::time::Duration::from_secs(300),
-                1,
-                1 << 30,
-                &sandbox,
-                crate::bots::Prewarm::NONE,
-                &tools,
-                game.name(),
-            )
+            let (mut built, skipped) = crate::bots::prepare(crate::bots::BuildPlan {
+                build_timeout: std::time::Duration::from_secs(300),
+                max_data: 1 << 30,
+                ..crate::bots::BuildPlan::new(
+                    (&source, &dir.join("built")),
+                    &sandbox,
+                    &tools,
+                    crate::bots::GameNames {
+                        playing: game.name().to_string(),
+                        known: Vec::new(),
+                    },
+                )
+            })
             .await
             .map_err(|e| e.to_string())?;
             if let Some(s) = skipped.first() {
