@@ -345,7 +345,28 @@ pub async fn prepare_keeping(
         error,
     };
     let folders = folders(bots_dir).map_err(read_err)?;
+    prepare_folders(
+        folders,
+        series_dir,
+        (build_timeout, jobs, max_data),
+        sandbox,
+        prewarm,
+        (tools, game, watch, kept),
+    )
+    .await
+}
 
+/// [`prepare_keeping`] of the bot folders given, each with the folder it resolves to or the
+/// reason it is skipped (`take6 compare`'s NEW, OLD and field): copied into `series_dir`'s
+/// `work` and built.
+pub async fn prepare_folders(
+    folders: Vec<(PathBuf, Result<PathBuf, String>)>,
+    series_dir: &Path,
+    (build_timeout, jobs, max_data): (Duration, usize, u64),
+    sandbox: &Arc<Sandbox>,
+    prewarm: Prewarm,
+    (tools, game, watch, kept): (&Toolchains, &str, Arc<dyn BuildWatch>, Arc<KeptCopies>),
+) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     let (logs, work) = logs_and_work(series_dir)?;
 
     let builds = Arc::new(Semaphore::new(jobs.max(1)));
@@ -485,7 +506,7 @@ async fn in_folder_order(
 ///
 /// Each comes with the folder it resolves to (its recorded source), or the reason it is
 /// skipped: a link that leads out of the bots folder ([`inside`]).
-fn folders(bots_dir: &Path) -> io::Result<Vec<(PathBuf, Result<PathBuf, String>)>> {
+pub fn folders(bots_dir: &Path) -> io::Result<Vec<(PathBuf, Result<PathBuf, String>)>> {
     if is_bot_folder(bots_dir) {
         let own = own_folder(bots_dir);
         let resolved = own.canonicalize().unwrap_or_else(|_| own.clone());

@@ -24,7 +24,7 @@
 //! verification see the records exactly as an uninterrupted series did.
 
 pub(crate) mod bench;
-mod builds;
+pub(crate) mod builds;
 pub(crate) mod dir;
 pub(crate) mod dispatch;
 mod lanes;
