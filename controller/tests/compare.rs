@@ -155,15 +155,36 @@ fn a_true_tie_ends_not_better_and_verifies() {
         ("mine-old", "strict-default", None),
     ]);
     let cwd = tmp.path();
+    // A field of three strict readers for two seats, one of them named as NEW (it sits out).
+    for bot in ["f1", "f2", "f3", "mine"] {
+        copy_dir(
+            &fixtures().join("strict-default"),
+            &cwd.join("field").join(bot),
+        );
+    }
     let out = compare(
         cwd,
-        &["mine", "mine-old", "--players", "4", "--games", "100"],
+        &[
+            "mine",
+            "mine-old",
+            "--field",
+            "field",
+            "--players",
+            "4",
+            "--games",
+            "100",
+        ],
     );
     assert_verdict(&out, 3, "not better");
     let dir = folder(cwd);
     let games = records(&dir);
     assert_paired(&games, "mine", "mine-old");
-    assert_strict_ok(&dir, &["mine", "mine-old"]);
+    assert_strict_ok(&dir, &["mine", "mine-old", "f1", "f2", "f3"]);
+    for g in &games {
+        let field = g.players.iter().filter(|p| p.starts_with('f')).count();
+        assert_eq!(field, 2, "{:?}", g.players);
+        assert_eq!(g.players.iter().filter(|p| *p == "mine").count(), 1);
+    }
     let m = manifest(&dir);
     let test = m["test"].as_table().unwrap();
     assert_eq!(test["verdict"].as_str(), Some("not better"));
@@ -208,7 +229,23 @@ fn a_budget_cut_ends_undecided() {
         ("weak", "strict-default", Some("weak")),
     ]);
     let cwd = tmp.path();
-    let out = compare(cwd, &["strong", "weak", "--players", "3", "--games", "6"]);
+    // A full table of 10, games of 2 rounds (the strict readers read both).
+    for bot in ["strong", "weak"] {
+        fs::write(cwd.join(bot).join("rounds.txt"), "2").unwrap();
+    }
+    let out = compare(
+        cwd,
+        &[
+            "strong",
+            "weak",
+            "--players",
+            "10",
+            "--rounds",
+            "2",
+            "--games",
+            "6",
+        ],
+    );
     assert_verdict(&out, 4, "undecided");
     assert!(
         text(&out.stdout).contains("the --games budget ran out"),
@@ -216,7 +253,15 @@ fn a_budget_cut_ends_undecided() {
         text(&out.stdout)
     );
     let dir = folder(cwd);
-    assert_eq!(records(&dir).len(), 6);
+    let games = records(&dir);
+    assert_eq!(games.len(), 6);
+    assert!(
+        games
+            .iter()
+            .all(|g| g.players.len() == 10 && g.rounds.len() == 2)
+    );
+    assert_paired(&games, "strong", "weak");
+    assert_strict_ok(&dir, &["strong", "weak"]);
     assert_eq!(
         manifest(&dir)["test"]["verdict"].as_str(),
         Some("undecided")

@@ -192,16 +192,12 @@ async fn play(
     Ok((reporter, interrupted))
 }
 
-/// NEW, OLD and the field copied and built twice (the two working copies), the game's own
-/// programs built: the lineup (first copies, then second copies, in one order) and the sides
-/// as compare.toml records them (NEW, OLD, then the field's bots that play).
-async fn prepare(
-    settings: &Settings,
-    opts: &Options,
-    dir: &SeriesDir,
-    (sandbox, bar): (&Arc<Sandbox>, &BarSlot),
-    stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
-) -> Result<(Lineup, Vec<Side>), SeriesError> {
+/// The folders to prepare (NEW, OLD, then the field's) and the field's folders that sit out.
+type Folders = Vec<(PathBuf, Result<PathBuf, String>)>;
+
+/// NEW's and OLD's folders and the field's: refused when NEW and OLD share a name; a field
+/// bot of either's name sits out.
+fn folders(opts: &Options) -> Result<(Folders, Vec<crate::bots::Skipped>), SeriesError> {
     let own = |p: &Path| {
         let own = crate::bots::own_folder(p);
         let resolved = own.canonicalize().unwrap_or_else(|_| own.clone());
@@ -216,7 +212,7 @@ async fn prepare(
              name: copy one of them to a folder of another name (say {}-old)",
             opts.new.display(),
             opts.old.display(),
-            new_name.unwrap_or_default()
+            terminal(&new_name.unwrap_or_default())
         )));
     }
     let mut folders = vec![new, old];
@@ -239,6 +235,27 @@ async fn prepare(
             }
         }
     }
+    Ok((folders, skipped))
+}
+
+/// NEW, OLD and the field copied and built twice (the two working copies), the game's own
+/// programs built: the lineup (first copies, then second copies, in one order) and the sides
+/// as compare.toml records them (NEW, OLD, then the field's bots that play).
+async fn prepare(
+    settings: &Settings,
+    opts: &Options,
+    dir: &SeriesDir,
+    (sandbox, bar): (&Arc<Sandbox>, &BarSlot),
+    stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
+) -> Result<(Lineup, Vec<Side>), SeriesError> {
+    let (folders, mut skipped) = folders(opts)?;
+    let name_of = |i: usize| {
+        folders[i]
+            .0
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+    };
+    let (new_name, old_name) = (name_of(0), name_of(1));
     let tools = Toolchains::for_sandbox(sandbox).in_dialect(settings.game.build_dialect());
     let second = SeriesDir {
         id: dir.id.clone(),
@@ -503,8 +520,8 @@ fn finish(
         eprintln!("take6: {}", progress_line(rules, reading));
         eprintln!(
             "take6: interrupted; to go on: take6 compare {} {} --resume {}",
-            manifest.new.folder,
-            manifest.old.folder,
+            terminal(&manifest.new.folder),
+            terminal(&manifest.old.folder),
             dir.path.display()
         );
         return Ok(());
