@@ -4,7 +4,8 @@
 //! the same α and power; and what pairing removes in real Take 6 (the game's built-ins played
 //! through its fast path, seated by the real pairing, `take6::schedule::paired`).
 //!
-//! Run: `cargo run --release --example compare_sim -- [TESTS]` (default 1000), or
+//! Run: `cargo run --release --example compare_sim -- [TESTS] [models]` (default 1000;
+//! `models`: the models only, not real Take 6), or
 //! `scripts/compare-figures`.
 
 use rand::rngs::ChaCha8Rng;
@@ -190,10 +191,14 @@ fn main() {
         .map(|a| a.parse().expect("TESTS is a number"))
         .unwrap_or(1000);
     let started = std::time::Instant::now();
+    let models_only = std::env::args().nth(2).as_deref() == Some("models");
     points(tests, 5.0);
     points(tests, 2.0);
     elo(tests, 20.0, 0.0);
     elo(tests, 20.0, 0.5);
+    if models_only {
+        return;
+    }
     println!(
         "\nReal Take 6, NEW gap against OLD lowest (built-ins), the rest built-ins: variance of \
          a pair's mean difference (cows per game, OLD's less NEW's), paired against unpaired"

@@ -6,7 +6,8 @@
 //! over the pair's two games and turned so that more is better; for a game that only ranks,
 //! NEW's score against OLD (1 above, ½ level, 0 below) averaged over the two games: one of five
 //! values, the pentanomial of fastchess. H0: the samples' mean is `mu0` (NEW not better); H1:
-//! it is `mu1` (better by the margin). With the samples' variance estimated, the log-likelihood
+//! it is `mu1` (better by the margin). With the samples' variance estimated (divided by n − 1),
+//! the log-likelihood
 //! ratio of the normal approximation is `n (mu1 − mu0) (2 x̄ − mu0 − mu1) / (2 σ²)`; the test
 //! ends at the first pair where it leaves `(ln(β / (1 − α)), ln((1 − β) / α))`.
 
@@ -14,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// Pairs before which no verdict is given, however far the ratio has gone: the variance of a
 /// handful of pairs is no estimate to stop on.
-pub const MIN_PAIRS: u64 = 10;
+pub const MIN_PAIRS: u64 = 20;
 
 /// The two bounds of the log-likelihood ratio for error rates `alpha` (a "better" when NEW is
 /// not better) and `beta` (a "not better" when it is better by the margin).
@@ -78,7 +79,7 @@ impl Samples {
         }
     }
 
-    /// The samples' variance (divided by n, as the likelihood's estimate is).
+    /// The samples' variance, divided by n.
     pub fn variance(&self) -> f64 {
         if self.n == 0 {
             return 0.0;
@@ -120,12 +121,14 @@ impl Hypotheses {
     }
 }
 
-/// The log-likelihood ratio of H1 against H0 after `s`.
+/// The log-likelihood ratio of H1 against H0 after `s`, with the variance divided by n − 1
+/// (the estimate divided by n makes early stops too eager: more than α wrong "better"s).
 pub fn llr(s: &Samples, h: Hypotheses) -> f64 {
     if s.n == 0 {
         return 0.0;
     }
-    let var = s.variance().max(h.variance_floor());
+    let unbiased = s.variance() * s.n as f64 / (s.n.max(2) - 1) as f64;
+    let var = unbiased.max(h.variance_floor());
     s.n as f64 * (h.mu1 - h.mu0) * (2.0 * s.mean() - h.mu0 - h.mu1) / (2.0 * var)
 }
 
