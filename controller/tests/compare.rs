@@ -480,3 +480,24 @@ fn kingdomino_and_a_botzone_game_end_a_tie_not_better() {
     let out = take6(cwd, &["verify", dir.to_str().unwrap(), "--game", "game"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
 }
+
+#[test]
+fn the_games_and_the_verdict_do_not_depend_on_jobs() {
+    let bots = [
+        ("strong", "strict-default", Some("strong")),
+        ("weak", "strict-default", Some("weak")),
+    ];
+    let (one, two) = (arena(&bots), arena(&bots));
+    let args = ["strong", "weak", "--players", "5", "--games", "400"];
+    let out = compare(one.path(), &[&args[..], &["--jobs", "1"]].concat());
+    assert_verdict(&out, 0, "better");
+    let out = compare(two.path(), &args);
+    assert_verdict(&out, 0, "better");
+    let (a, b) = (folder(one.path()), folder(two.path()));
+    assert_eq!(manifest(&a)["test"], manifest(&b)["test"]);
+    let counted = 2 * manifest(&a)["test"]["pairs"].as_integer().unwrap() as u64;
+    let (ga, gb) = (games_of(&a), games_of(&b));
+    for g in 0..counted {
+        assert_eq!(ga.get(&g), gb.get(&g), "game {g}");
+    }
+}
