@@ -62,6 +62,8 @@ pub async fn run(
     stop: impl Future<Output = ()>,
     bar: BarSlot,
 ) -> Result<CompareOutcome, SeriesError> {
+    // NEW's, OLD's and the field's folders, refused before a folder is made.
+    let found = folders(opts)?;
     let dir = match &opts.resume {
         Some(path) => SeriesDir {
             id: CompareManifest::read(path)?
@@ -76,7 +78,7 @@ pub async fn run(
     let sandbox = crate::series::run::launcher(settings)?;
     let _release = Release(Arc::clone(&sandbox));
     let mut stop = std::pin::pin!(stop);
-    let (lineup, sides) = prepare(settings, opts, &dir, (&sandbox, &bar), &mut stop).await?;
+    let (lineup, sides) = prepare(settings, found, &dir, (&sandbox, &bar), &mut stop).await?;
     let mut manifest = match CompareManifest::read(&dir.path)? {
         Some(m) => accept(m, settings, &sides)?,
         None => fresh(settings, opts, &dir, &sides),
@@ -207,7 +209,7 @@ fn folders(opts: &Options) -> Result<(Folders, Vec<crate::bots::Skipped>), Serie
     let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
     let (new_name, old_name) = (name(&new.0), name(&old.0));
     if new_name == old_name {
-        return Err(SeriesError::Refused(format!(
+        return Err(SeriesError::CompareRefused(format!(
             "NEW ({}) and OLD ({}) have the same folder name, and the records tell players by \
              name: copy one of them to a folder of another name (say {}-old)",
             opts.new.display(),
@@ -219,7 +221,7 @@ fn folders(opts: &Options) -> Result<(Folders, Vec<crate::bots::Skipped>), Serie
     let mut skipped = Vec::new();
     if let Some(field) = &opts.field {
         let found = crate::bots::folders(field).map_err(|error| {
-            SeriesError::Refused(format!(
+            SeriesError::CompareRefused(format!(
                 "cannot read the field folder {}: {error}",
                 field.display()
             ))
@@ -243,12 +245,11 @@ fn folders(opts: &Options) -> Result<(Folders, Vec<crate::bots::Skipped>), Serie
 /// as compare.toml records them (NEW, OLD, then the field's bots that play).
 async fn prepare(
     settings: &Settings,
-    opts: &Options,
+    (folders, mut skipped): (Folders, Vec<crate::bots::Skipped>),
     dir: &SeriesDir,
     (sandbox, bar): (&Arc<Sandbox>, &BarSlot),
     stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
 ) -> Result<(Lineup, Vec<Side>), SeriesError> {
-    let (folders, mut skipped) = folders(opts)?;
     let name_of = |i: usize| {
         folders[i]
             .0
@@ -276,7 +277,7 @@ async fn prepare(
                 .iter()
                 .find(|s| s.name == name)
                 .map_or_else(|| "it could not be prepared".into(), |s| s.reason.clone());
-            return Err(SeriesError::Refused(format!(
+            return Err(SeriesError::CompareRefused(format!(
                 "{side} ({}) cannot play: {why}",
                 terminal(&name)
             )));
@@ -410,7 +411,7 @@ fn accept(
         .map(|s| (s.name.as_str(), s.hash.as_str()))
         .collect();
     if m.game != settings.game.spec() {
-        return Err(SeriesError::Refused(format!(
+        return Err(SeriesError::CompareRefused(format!(
             "the compare plays {}, not {}: give --game {} to continue it",
             m.game,
             settings.game.spec(),
@@ -424,7 +425,7 @@ fn accept(
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        return Err(SeriesError::Refused(format!(
+        return Err(SeriesError::CompareRefused(format!(
             "the compare was begun with {}; these folders hold {}: a compare plays the same \
              bots to its end; put them back as they were, or begin a new compare",
             shown(&then),

@@ -117,6 +117,8 @@ pub enum SeriesError {
     NothingToResume { dir: PathBuf, games: u64 },
     #[error("cannot merge: {0}")]
     MergeRefused(String),
+    #[error("cannot compare: {0}")]
+    CompareRefused(String),
 }
 
 /// How a series ended.
