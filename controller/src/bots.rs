@@ -357,8 +357,26 @@ pub type KeptCopies = std::collections::BTreeMap<String, KeptCopy>;
 /// scripts written into its working copy, if `tools` has its language's. Returns the usable
 /// bots sorted by name and the skipped folders with their reasons.
 pub async fn prepare(plan: BuildPlan<'_>) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
+    let bots_dir = plan.bots_dir;
+    if !bots_dir.is_dir() {
+        return Err(BotsError::Missing(bots_dir.to_path_buf()));
+    }
+    let read_err = |error| BotsError::Read {
+        path: bots_dir.to_path_buf(),
+        error,
+    };
+    let folders = folders(bots_dir).map_err(read_err)?;
+    prepare_folders(folders, plan).await
+}
+
+/// [`prepare`] of the bot folders given (the plan's `bots_dir` unused), each with the folder
+/// it resolves to or the reason it is skipped (`take6 compare`'s NEW, OLD and field): copied
+/// into the plan's `series_dir`'s `work` and built.
+pub async fn prepare_folders(
+    folders: Vec<(PathBuf, Result<PathBuf, String>)>,
+    plan: BuildPlan<'_>,
+) -> Result<(Vec<Bot>, Vec<Skipped>), BotsError> {
     let BuildPlan {
-        bots_dir,
         series_dir,
         build_timeout,
         jobs,
@@ -369,16 +387,8 @@ pub async fn prepare(plan: BuildPlan<'_>) -> Result<(Vec<Bot>, Vec<Skipped>), Bo
         games,
         watch,
         kept,
+        ..
     } = plan;
-    if !bots_dir.is_dir() {
-        return Err(BotsError::Missing(bots_dir.to_path_buf()));
-    }
-    let read_err = |error| BotsError::Read {
-        path: bots_dir.to_path_buf(),
-        error,
-    };
-    let folders = folders(bots_dir).map_err(read_err)?;
-
     let (logs, work) = logs_and_work(series_dir)?;
 
     let builds = Arc::new(Semaphore::new(jobs.max(1)));
@@ -518,7 +528,7 @@ async fn in_folder_order(
 ///
 /// Each comes with the folder it resolves to (its recorded source), or the reason it is
 /// skipped: a link that leads out of the bots folder ([`inside`]).
-fn folders(bots_dir: &Path) -> io::Result<Vec<(PathBuf, Result<PathBuf, String>)>> {
+pub fn folders(bots_dir: &Path) -> io::Result<Vec<(PathBuf, Result<PathBuf, String>)>> {
     if is_bot_folder(bots_dir) {
         let own = own_folder(bots_dir);
         let resolved = own.canonicalize().unwrap_or_else(|_| own.clone());

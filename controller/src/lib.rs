@@ -19,6 +19,7 @@ pub(crate) mod affinity;
 pub mod bots;
 pub mod check;
 pub mod clean;
+pub mod compare;
 pub mod config;
 pub(crate) mod decimal;
 pub mod door;

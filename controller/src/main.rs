@@ -144,6 +144,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Clean(args) => return clean(&args),
         Command::New(args) => return new_bot(&args),
         Command::League(args) => return league(&args),
+        Command::Compare(args) => return compare(&args),
     };
     play_series(start)
 }
@@ -323,6 +324,107 @@ fn league(args: &take6::config::LeagueArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// `take6 compare`'s exit statuses: better, not better, undecided.
+const NOT_BETTER: u8 = 3;
+const UNDECIDED: u8 = 4;
+
+/// `take6 compare`: paired games of NEW and OLD under the signal watch, until the test's
+/// verdict: 0 better, 3 not better, 4 undecided, 130 (or 128 + the signal) when stopped.
+fn compare(args: &take6::config::CompareArgs) -> anyhow::Result<ExitCode> {
+    for (flag, rate) in [("--alpha", args.alpha), ("--beta", args.beta)] {
+        if !(rate > 0.0 && rate < 0.5) {
+            anyhow::bail!("{flag} {rate}: an error rate is above 0 and below 0.5 (say 0.05)");
+        }
+    }
+    if args.margin.is_some_and(|m| !(m.is_finite() && m > 0.0)) {
+        anyhow::bail!("--margin must be a positive number (the least gain that counts as better)");
+    }
+    if args.games < 2 {
+        anyhow::bail!(
+            "--games {}: a compare plays pairs of games, give at least 2",
+            args.games
+        );
+    }
+    let run = take6::config::RunArgs {
+        table: args.table.clone(),
+        game: args.game.clone(),
+        jobs: args.jobs,
+        ..Default::default()
+    };
+    let mut settings = Settings::resolve(&run)?;
+    settings.bench_after = 0;
+    let opts = take6::compare::run::Options {
+        new: args.new.clone(),
+        old: args.old.clone(),
+        field: args.field.clone(),
+        resume: args.resume.clone(),
+        margin: args.margin,
+        alpha: args.alpha,
+        beta: args.beta,
+        games: args.games,
+    };
+    if let Some(dir) = &args.resume {
+        let Some(m) = take6::compare::manifest::CompareManifest::read(dir)? else {
+            anyhow::bail!(
+                "{} holds no compare.toml: give --resume the folder of a stopped compare",
+                dir.display()
+            );
+        };
+        // A compare continues with what it began with.
+        settings.seed = m.seed;
+        settings.players = m.players;
+        settings.rounds = m.rounds;
+    }
+    let bar = BarSlot::default();
+    let stop = Stop::install().context("cannot watch for Ctrl-C")?;
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let result = runtime.block_on(take6::compare::run::run(
+        &settings,
+        &opts,
+        stop.requested(),
+        bar,
+    ));
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    signals::kill_children();
+    let interrupted = ExitCode::from(stop.received().map_or(INTERRUPTED, signals::exit_code));
+    match result {
+        Ok(outcome) if outcome.interrupted => Ok(interrupted),
+        Ok(outcome) => Ok(match outcome.verdict {
+            take6::compare::sprt::Verdict::Better => ExitCode::SUCCESS,
+            take6::compare::sprt::Verdict::NotBetter => ExitCode::from(NOT_BETTER),
+            take6::compare::sprt::Verdict::Undecided => ExitCode::from(UNDECIDED),
+        }),
+        Err(e @ SeriesError::InterruptedBeforeGames) => {
+            eprintln!("take6: {e}");
+            Ok(interrupted)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `take6 verify` of a compare folder.
+fn compare_verify(dir: &std::path::Path, permit: &JudgePermit) -> anyhow::Result<ExitCode> {
+    let check = take6::compare::verify::verify(dir, permit)?;
+    if check.ok() {
+        println!(
+            "{}: {} verified: the chain is intact, every game follows the rules and its \
+             seed, every game is its pair's, and the records give compare.toml's verdict",
+            dir.display(),
+            take6::names::count(check.games, "game"),
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{}: does NOT verify ({} read)",
+        dir.display(),
+        take6::names::count(check.games, "game")
+    );
+    for problem in &check.problems {
+        println!("  {}", untrusted::terminal_text(&problem.to_string()));
+    }
+    Ok(ExitCode::FAILURE)
 }
 
 /// `take6 verify` of a league folder.
@@ -601,6 +703,9 @@ fn clean(args: &take6::config::CleanArgs) -> anyhow::Result<ExitCode> {
 fn verify(dir: &std::path::Path, permit: &JudgePermit) -> anyhow::Result<ExitCode> {
     if take6::league::verify::is_league(dir) {
         return league_verify(dir, permit);
+    }
+    if take6::compare::verify::is_compare(dir) {
+        return compare_verify(dir, permit);
     }
     let check = series::verify(dir, permit)?;
     if check.ok() {

@@ -99,6 +99,57 @@ pub enum Command {
         mut_arg("no_duplicate", |a| a.hide(true))
     )]
     League(LeagueArgs),
+    /// Is NEW better than OLD? Paired games (each deal played twice, NEW and OLD swapping
+    /// seats and hands; the other seats from --field or the built-ins) and a sequential test
+    /// that stops at a verdict, better, not better or undecided (--games ran out), with error
+    /// rates alpha and beta. Exits 0 for better, 3 for not better, 4 for undecided.
+    #[command(
+        args_override_self = true,
+        mut_arg("bots", |a| a.hide(true)),
+        mut_arg("duplicate", |a| a.hide(true)),
+        mut_arg("no_duplicate", |a| a.hide(true))
+    )]
+    Compare(CompareArgs),
+}
+
+/// Flags of `take6 compare`.
+#[derive(Debug, Default, Clone, Args)]
+pub struct CompareArgs {
+    /// The new version's bot folder
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+    /// The old version's bot folder (a folder of another name)
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+    /// The flags `take6 run` shares (table, seed, limits, sandbox).
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// The game: take6, kingdomino or a game folder [default: take6]
+    #[arg(long, value_name = "GAME")]
+    pub game: Option<String>,
+    /// A folder of bots for the other seats (say a league's) [default: the game's built-ins]
+    #[arg(long, value_name = "DIR")]
+    pub field: Option<PathBuf>,
+    /// H1: NEW better by at least M, in the game's score per game (cows, points), or in Elo
+    /// for a game that only ranks [default: 1 point, or 20 Elo]
+    #[arg(long, value_name = "M")]
+    pub margin: Option<f64>,
+    /// The error rate of a "better" when NEW is not better
+    #[arg(long, value_name = "A", default_value_t = 0.05)]
+    pub alpha: f64,
+    /// The error rate of a "not better" when NEW is better by the margin
+    #[arg(long, value_name = "B", default_value_t = 0.05)]
+    pub beta: f64,
+    /// Play at most N games (whole pairs); the verdict is undecided when they run out
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub games: u64,
+    /// Games played at once (the games and the verdict do not depend on it) [default: the
+    /// number of CPUs]
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Continue a stopped compare in its folder (the same NEW, OLD and field)
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
 }
 
 /// Flags of `take6 league`.

@@ -29,7 +29,8 @@ mod machine;
 use bounds::Bounds;
 use file::{FileConfig, read_file};
 pub use flags::{
-    CheckArgs, CleanArgs, Cli, Command, LeagueArgs, MergeArgs, PlayArgs, RunArgs, TableArgs,
+    CheckArgs, CleanArgs, Cli, Command, CompareArgs, LeagueArgs, MergeArgs, PlayArgs, RunArgs,
+    TableArgs,
 };
 
 /// The name of the settings file looked for in the current directory.

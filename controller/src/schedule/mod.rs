@@ -9,6 +9,7 @@
 //! entrants and seats only; it knows nothing of cards.
 
 pub mod balanced;
+pub mod paired;
 
 use itertools::Itertools;
 use rand::rngs::ChaCha8Rng;

@@ -76,7 +76,7 @@ pub(super) fn choose(
 /// ([`crate::game::Game::wires`]; a template set compiled and trial-rendered: CPU work); a
 /// bot whose wire cannot be had is moved to `skipped` with the reason. Without `wires` (a game
 /// whose wire is its own) every bot plays, with no wire.
-pub(super) fn with_wires(
+pub(crate) fn with_wires(
     wires: Option<&dyn Wires>,
     found: Vec<Bot>,
     skipped: &mut Vec<Skipped>,

@@ -24,7 +24,7 @@
 //! verification see the records exactly as an uninterrupted series did.
 
 pub(crate) mod bench;
-mod builds;
+pub(crate) mod builds;
 pub(crate) mod dir;
 pub(crate) mod dispatch;
 mod lanes;
@@ -117,6 +117,8 @@ pub enum SeriesError {
     NothingToResume { dir: PathBuf, games: u64 },
     #[error("cannot merge: {0}")]
     MergeRefused(String),
+    #[error("cannot compare: {0}")]
+    CompareRefused(String),
 }
 
 /// How a series ended.

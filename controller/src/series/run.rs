@@ -344,7 +344,7 @@ pub(super) async fn run_builtins(
 
 /// The game a series' bots are prepared for, and every game's name (a `bot.toml` that is not
 /// valid is told them).
-fn game_names(settings: &Settings) -> bots::GameNames {
+pub(crate) fn game_names(settings: &Settings) -> bots::GameNames {
     bots::GameNames {
         playing: settings.game.name().to_string(),
         known: crate::games::known(),
