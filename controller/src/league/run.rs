@@ -98,13 +98,32 @@ pub struct LeagueOutcome {
     pub played: u64,
 }
 
-/// Collects every record (played or read back), summarised, for the league's choices.
-struct Collector(Arc<Mutex<Vec<GameRecord>>>);
+/// What the league's sinks share with its run: every record (played or read back),
+/// summarised, for its choices; the versions, to key each game's players; and what its report
+/// gathers from every game under those keys.
+#[derive(Clone, Default)]
+struct Shared {
+    records: Arc<Mutex<Vec<GameRecord>>>,
+    versions: Arc<Mutex<Vec<Version>>>,
+    gathered: Arc<Mutex<outputs::Gathered>>,
+}
+
+/// The sink that fills [`Shared`].
+struct Collector(Shared);
 
 impl Sink for Collector {
     fn event(&mut self, event: &Event<'_>, _: &State) -> Result<(), SinkError> {
         if let Event::GameFinished(record, _) = event {
+            let mut keyed = (*record).clone();
+            {
+                let versions = self.0.versions.lock().expect("not poisoned");
+                for p in &mut keyed.players {
+                    *p = plan::key_at(&versions, p, record.game);
+                }
+            }
+            self.0.gathered.lock().expect("not poisoned").add(&keyed);
             self.0
+                .records
                 .lock()
                 .expect("not poisoned")
                 .push((*record).clone().summary());
@@ -156,10 +175,15 @@ pub async fn run(
         enough: Arc::default(),
         bench: Arc::default(),
     };
-    let collected = Arc::new(Mutex::new(Vec::new()));
+    let shared = Shared::default();
+    shared
+        .versions
+        .lock()
+        .expect("not poisoned")
+        .clone_from(&manifest.versions);
     let mut reporter = Reporter::new(
         &dir.id,
-        league_sinks((settings, opts), &dir, &collected, bar.clone()),
+        league_sinks((settings, opts), &dir, &shared, bar.clone()),
     );
     for s in &lineup.skipped {
         reporter.handle(&Event::BotSkipped(s))?;
@@ -168,7 +192,7 @@ pub async fn run(
     if let Some(torn) = reporter.replay(&games, &dir.id)? {
         reporter::cut_torn(&games, torn)?;
     }
-    let mut records = std::mem::take(&mut *collected.lock().expect("not poisoned"));
+    let mut records = std::mem::take(&mut *shared.records.lock().expect("not poisoned"));
     let (first, changes) = join(&mut manifest, &lineup, &reporter.state().done);
     if !changes.left.is_empty() && !opts.withdraw {
         return Err(SeriesError::Refused(format!(
@@ -186,6 +210,11 @@ pub async fn run(
         eprintln!("take6: {line}");
     }
     keep_storage(&mut manifest, &lineup, &dir)?;
+    shared
+        .versions
+        .lock()
+        .expect("not poisoned")
+        .clone_from(&manifest.versions);
     manifest.runs += 1;
     manifest.status = "playing".into();
     manifest.skipped = lineup
@@ -211,13 +240,13 @@ pub async fn run(
         seats: &seats,
         dir: &dir,
         bar: &bar,
+        shared: &shared,
     };
     let (reporter, ended, played, pairs) = batches(
         &ctx,
         &mut manifest,
         reporter,
         &mut records,
-        &collected,
         first,
         stop.as_mut(),
     )
@@ -256,6 +285,7 @@ struct Ctx<'a> {
     seats: &'a [TableSeat],
     dir: &'a SeriesDir,
     bar: &'a BarSlot,
+    shared: &'a Shared,
 }
 
 /// Each top pair's progress, as the last batch chosen saw it.
@@ -338,7 +368,6 @@ async fn batches(
     manifest: &mut LeagueManifest,
     mut reporter: Reporter,
     records: &mut Vec<GameRecord>,
-    collected: &Arc<Mutex<Vec<GameRecord>>>,
     first: u64,
     mut stop: std::pin::Pin<&mut impl Future<Output = ()>>,
 ) -> Result<(Reporter, Ended, u64, Pairs), SeriesError> {
@@ -365,15 +394,16 @@ async fn batches(
                 reason: reason.clone(),
             })
             .collect();
+        let games = reporter.state().lines;
         if counted == records.len() {
-            outputs::write(ctx.dir, manifest, &tally)?;
+            write_outputs(ctx, manifest, &tally, games)?;
         } else {
             // A batch under way when the league stopped: its games played so far too.
             let mut shown = tally.clone();
             for r in &records[counted..] {
                 plan::add_keyed(&mut shown, &manifest.versions, r);
             }
-            outputs::write(ctx.dir, manifest, &shown)?;
+            write_outputs(ctx, manifest, &shown, games)?;
         }
         let fresh = b >= manifest.batches;
         if fresh {
@@ -398,24 +428,50 @@ async fn batches(
             manifest.batches = b + 1;
             manifest.write(&ctx.dir.path)?;
         }
+        // This run's budget counts this run's games: a batch it would overrun is played in
+        // part, in game order (the next run finishes it).
+        let left = ctx
+            .opts
+            .games
+            .map_or(u64::MAX, |n| n.saturating_sub(played));
         let done = &reporter.state().done;
         let plans: Vec<GamePlan> = batch
             .games
             .iter()
             .filter(|g| !done.contains(g.game))
+            .take(usize::try_from(left).unwrap_or(usize::MAX))
             .map(|g| game_plan(g, ctx.lineup))
             .collect();
         let before = reporter.state().lines;
         let (back, result, interrupted) = play_batch(ctx, plans, reporter, stop.as_mut()).await;
         reporter = back;
         played += reporter.state().lines - before;
-        records.append(&mut collected.lock().expect("not poisoned"));
+        records.append(&mut ctx.shared.records.lock().expect("not poisoned"));
         result?;
         if interrupted {
             return Ok((reporter, Ended::Interrupted, played, batch.pairs));
         }
         b += 1;
     }
+}
+
+/// Writes the league's outputs from one snapshot: `tally` (every game so far, each player
+/// under its version's key), the `games` of `games.jsonl` and what the report gathered.
+fn write_outputs(
+    ctx: &Ctx<'_>,
+    manifest: &LeagueManifest,
+    tally: &crate::record::Tally,
+    games: u64,
+) -> Result<Vec<crate::record::Standing>, SeriesError> {
+    let gathered = ctx.shared.gathered.lock().expect("not poisoned");
+    let snap = outputs::Snapshot {
+        manifest,
+        tally,
+        games,
+        gathered: &gathered,
+        game: ctx.settings.game.clone(),
+    };
+    outputs::write(ctx.dir, &snap)
 }
 
 /// A planned game as the series' tables take it: each bot by its index in the lineup.
@@ -488,7 +544,15 @@ fn finish(
     manifest.status = ended.word().to_string();
     manifest.write(&ctx.dir.path)?;
     let all = outputs::tally_of(ctx.rules, &manifest.versions, records);
-    let board = outputs::write(ctx.dir, manifest, &all)?;
+    let gathered = ctx.shared.gathered.lock().expect("not poisoned");
+    let snap = outputs::Snapshot {
+        manifest,
+        tally: &all,
+        games: state.lines,
+        gathered: &gathered,
+        game: ctx.settings.game.clone(),
+    };
+    let board = outputs::write(ctx.dir, &snap)?;
     let said = match ended {
         Ended::Settled => format!(
             "the top {} are settled (each adjacent pair separated, error rate at most {} % \
@@ -503,7 +567,7 @@ fn finish(
         ),
         Ended::TooFew => "fewer than two bots can play: nothing to rank".into(),
     };
-    print!("{}", outputs::terminal(manifest, &board));
+    print!("{}", outputs::terminal(&snap, &board));
     if ended != Ended::Settled && ended != Ended::TooFew && !pairs.is_empty() {
         println!(
             "The top pairs after {} games:\n  {}",
@@ -827,26 +891,33 @@ fn start_line(manifest: &LeagueManifest, lineup: &Lineup, dir: &SeriesDir) -> St
     )
 }
 
-/// The series' sinks a league keeps: `games.jsonl`, the bots' logs, the console lines, and the
-/// collector of records for its choices.
+/// The series' sinks a league keeps: `games.jsonl`, the bots' logs (each game labelled with
+/// the version that played it), the console lines, and the collector of records for its
+/// choices and its report.
 fn league_sinks(
     (settings, opts): (&Settings, &Options),
     dir: &SeriesDir,
-    collected: &Arc<Mutex<Vec<GameRecord>>>,
+    shared: &Shared,
     bar: BarSlot,
 ) -> Vec<Box<dyn Sink>> {
+    let labels = Arc::clone(&shared.versions);
+    let label = move |name: &str, game: u64| {
+        let versions = labels.lock().expect("not poisoned");
+        let known = versions.iter().any(|v| v.name == name);
+        known.then(|| plan::key_at(&versions, name, game))
+    };
     // As `take6 run`'s: a bar on a terminal, a line every few seconds elsewhere; with no
     // --games the league plays until settled, so the bar counts games with no length.
     let progress =
         sinks::progress::Progress::new(bar.clone(), true).open_ended(opts.games.is_none());
     vec![
         Box::new(GamesFile::new(dir.file(GAMES))),
-        Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
+        Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs")).versions(Box::new(label))),
         Box::new(progress),
         Box::new(
             sinks::Console::new(bar, settings.place(), dir.path.clone())
                 .go_on(format!("take6 league --league {}", dir.path.display())),
         ),
-        Box::new(Collector(Arc::clone(collected))),
+        Box::new(Collector(shared.clone())),
     ]
 }
