@@ -562,6 +562,12 @@ fn a_league_chosen_by_another_chooser_is_not_continued_nor_its_choices_passed() 
     assert_verifies(cwd);
     let path = folder(cwd).join("league.toml");
     let toml = fs::read_to_string(&path).unwrap();
+    assert!(toml.contains("chooser = 3"), "{toml}");
+    // A league of chooser 2, which this take6 knows too, goes on by its rules and verifies.
+    fs::write(&path, toml.replace("chooser = 3", "chooser = 2")).unwrap();
+    assert_ok(&league(cwd, &args));
+    assert_verifies(cwd);
+    let toml = fs::read_to_string(&path).unwrap();
     assert!(toml.contains("chooser = 2"), "{toml}");
     let older: String = toml
         .lines()
@@ -1239,4 +1245,51 @@ fn assert_counts_agree(cwd: &Path, games: u64, runs: u64, terminal: Option<&str>
         );
         assert!(cell.ends_with(status), "{bot}: md {status}, html {cell}");
     }
+}
+
+/// A new bot joining a field past its first games meets the whole field in its first batch,
+/// the leader included, not the same few bots at every table; the choice still verifies.
+#[test]
+fn a_newcomer_meets_the_whole_field_the_leader_included() {
+    let tmp = arena(&["first", "lowest", "honest", "strict-default", "cg-first"]);
+    let cwd = tmp.path();
+    let flags = |games: &'static str| {
+        [
+            "--players",
+            "3",
+            "--batch",
+            "8",
+            "--jobs",
+            "2",
+            "--games",
+            games,
+        ]
+    };
+    assert_ok(&league(cwd, &flags("32")));
+    let csv = fs::read_to_string(folder(cwd).join("leaderboard.csv")).unwrap();
+    let leader = csv
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .nth(1)
+        .unwrap()
+        .to_string();
+    copy_dir(&fixtures().join("first"), &cwd.join("bots/newbie"));
+    assert_ok(&league(cwd, &flags("8")));
+    let field = ["first", "lowest", "honest", "strict-default", "cg-first"];
+    let mut met = BTreeMap::new();
+    for (g, (_, players, _)) in games(cwd).range(32..) {
+        assert!(
+            players.iter().any(|p| p == "newbie"),
+            "game {g}: {players:?}"
+        );
+        for p in players.iter().filter(|p| field.contains(&p.as_str())) {
+            *met.entry(p.clone()).or_insert(0) += 1;
+        }
+    }
+    assert_eq!(met.len(), field.len(), "it met everyone: {met:?}");
+    assert!(met.contains_key(&leader), "the leader {leader}: {met:?}");
+    assert!(met.values().all(|&n| n <= 4), "spread: {met:?}");
+    assert_verifies(cwd);
 }

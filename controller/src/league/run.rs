@@ -627,15 +627,15 @@ fn accept(
             opts.dir.display()
         )))
     };
-    if m.chooser != super::manifest::CHOOSER {
+    if !super::manifest::CHOOSERS.contains(&m.chooser) {
         return refuse(format!(
             "the league's batches were chosen by take6's chooser {} (take6 {}), this take6 \
-             chooses by chooser {}: its next batches would not follow from the rules of its \
-             earlier ones; continue it with the take6 that made it, or begin another league \
-             with --league DIR",
+             chooses by choosers {} only: its next batches would not follow from the rules of \
+             its earlier ones; continue it with the take6 that made it, or begin another \
+             league with --league DIR",
             m.chooser,
             m.controller_version,
-            super::manifest::CHOOSER
+            choosers()
         ));
     }
     if m.game != settings.game.name() {
@@ -695,8 +695,19 @@ fn accept(
     Ok(m)
 }
 
+/// The choosers this take6 knows, for people: "2 and 3".
+pub(super) fn choosers() -> String {
+    let known = super::manifest::CHOOSERS.map(|c| c.to_string());
+    match known.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 fn rules_of(m: &LeagueManifest, settings: &Settings) -> Rules {
     Rules {
+        chooser: m.chooser,
         seed: m.seed,
         players: m.players,
         batch: m.batch,
