@@ -108,6 +108,13 @@ struct Shared {
     gathered: Arc<Mutex<outputs::Gathered>>,
 }
 
+impl Shared {
+    /// The versions the records' players are keyed by from now on.
+    fn set_versions(&self, versions: &[Version]) {
+        *self.versions.lock().expect("not poisoned") = versions.to_vec();
+    }
+}
+
 /// The sink that fills [`Shared`].
 struct Collector(Shared);
 
@@ -176,11 +183,7 @@ pub async fn run(
         bench: Arc::default(),
     };
     let shared = Shared::default();
-    shared
-        .versions
-        .lock()
-        .expect("not poisoned")
-        .clone_from(&manifest.versions);
+    shared.set_versions(&manifest.versions);
     let mut reporter = Reporter::new(
         &dir.id,
         league_sinks((settings, opts), &dir, &shared, bar.clone()),
@@ -210,11 +213,7 @@ pub async fn run(
         eprintln!("take6: {line}");
     }
     keep_storage(&mut manifest, &lineup, &dir)?;
-    shared
-        .versions
-        .lock()
-        .expect("not poisoned")
-        .clone_from(&manifest.versions);
+    shared.set_versions(&manifest.versions);
     manifest.runs += 1;
     manifest.status = "playing".into();
     manifest.skipped = lineup
@@ -394,17 +393,12 @@ async fn batches(
                 reason: reason.clone(),
             })
             .collect();
-        let games = reporter.state().lines;
-        if counted == records.len() {
-            write_outputs(ctx, manifest, &tally, games)?;
-        } else {
-            // A batch under way when the league stopped: its games played so far too.
-            let mut shown = tally.clone();
-            for r in &records[counted..] {
-                plan::add_keyed(&mut shown, &manifest.versions, r);
-            }
-            write_outputs(ctx, manifest, &shown, games)?;
-        }
+        write_outputs(
+            ctx,
+            manifest,
+            (&tally, &records[counted..]),
+            reporter.state().lines,
+        )?;
         let fresh = b >= manifest.batches;
         if fresh {
             let playing = field.len() - batch.benched.len();
@@ -428,20 +422,7 @@ async fn batches(
             manifest.batches = b + 1;
             manifest.write(&ctx.dir.path)?;
         }
-        // This run's budget counts this run's games: a batch it would overrun is played in
-        // part, in game order (the next run finishes it).
-        let left = ctx
-            .opts
-            .games
-            .map_or(u64::MAX, |n| n.saturating_sub(played));
-        let done = &reporter.state().done;
-        let plans: Vec<GamePlan> = batch
-            .games
-            .iter()
-            .filter(|g| !done.contains(g.game))
-            .take(usize::try_from(left).unwrap_or(usize::MAX))
-            .map(|g| game_plan(g, ctx.lineup))
-            .collect();
+        let plans = to_play(ctx, &batch.games, &reporter.state().done, played);
         let before = reporter.state().lines;
         let (back, result, interrupted) = play_batch(ctx, plans, reporter, stop.as_mut()).await;
         reporter = back;
@@ -455,23 +436,52 @@ async fn batches(
     }
 }
 
-/// Writes the league's outputs from one snapshot: `tally` (every game so far, each player
-/// under its version's key), the `games` of `games.jsonl` and what the report gathered.
+/// Writes the league's outputs from one snapshot: the tally of the games before a batch and
+/// the records of that batch played so far (a batch under way when the league stopped), each
+/// player under its version's key; the `games` of `games.jsonl` and what the report gathered.
 fn write_outputs(
     ctx: &Ctx<'_>,
     manifest: &LeagueManifest,
-    tally: &crate::record::Tally,
+    (tally, under_way): (&crate::record::Tally, &[GameRecord]),
     games: u64,
 ) -> Result<Vec<crate::record::Standing>, SeriesError> {
+    let mut shown = None;
+    if !under_way.is_empty() {
+        let all = shown.insert(tally.clone());
+        for r in under_way {
+            plan::add_keyed(all, &manifest.versions, r);
+        }
+    }
     let gathered = ctx.shared.gathered.lock().expect("not poisoned");
     let snap = outputs::Snapshot {
         manifest,
-        tally,
+        tally: shown.as_ref().unwrap_or(tally),
         games,
         gathered: &gathered,
         game: ctx.settings.game.clone(),
     };
     outputs::write(ctx.dir, &snap)
+}
+
+/// The games of a batch still to play, as the series' tables take them: those not recorded,
+/// within this run's budget, which counts this run's `played` games (a batch it would overrun
+/// is played in part, in game order; the next run finishes it).
+fn to_play(
+    ctx: &Ctx<'_>,
+    games: &[Planned],
+    done: &crate::series::reporter::GameSet,
+    played: u64,
+) -> Vec<GamePlan> {
+    let left = ctx
+        .opts
+        .games
+        .map_or(u64::MAX, |n| n.saturating_sub(played));
+    games
+        .iter()
+        .filter(|g| !done.contains(g.game))
+        .take(usize::try_from(left).unwrap_or(usize::MAX))
+        .map(|g| game_plan(g, ctx.lineup))
+        .collect()
 }
 
 /// A planned game as the series' tables take it: each bot by its index in the lineup.
