@@ -23,7 +23,7 @@ const PLAYERS: usize = 10;
 
 fn records(n: u64) -> Vec<GameRecord> {
     let game = take6::games::default_game();
-    let kinds = game.0.builtins().to_vec();
+    let kinds = game.builtins().to_vec();
     let mut table = game.0.fast_builtins().expect("a fast path").table();
     let mut rng = ChaCha8Rng::seed_from_u64(38);
     let names: Vec<String> = (0..BOTS).map(|i| format!("b{i:02}")).collect();
@@ -64,9 +64,9 @@ fn main() {
         top: 3,
         min_games: 10,
         alpha: 0.05,
-        direction: game.0.direction(),
-        model: game.0.model(),
-        builtins: game.0.builtins().to_vec(),
+        direction: game.direction(),
+        model: game.model(),
+        builtins: game.builtins().to_vec(),
     };
     let versions: Vec<Version> = (0..BOTS)
         .map(|i| Version {

@@ -419,7 +419,7 @@ fn joining(leagues: usize) {
 /// every pair it calls separated (the top K adjacent pairs when it stops).
 fn reference(leagues: usize) {
     let game = take6::games::default_game();
-    let kinds = game.0.builtins().to_vec();
+    let kinds = game.builtins().to_vec();
     let names: Vec<&str> = kinds.iter().map(|k| k.name).collect();
     let n = kinds.len();
     // The reference: 100,000 games, balanced, ranked by the fit.

@@ -506,7 +506,7 @@ fn folders(bots_dir: &Path) -> io::Result<Vec<(PathBuf, Result<PathBuf, String>)
 /// How many bots of `bots_dir` may play `game` at most, read before anything is copied or
 /// built: its folders that look like bots (a `launch`, a `build` or source take6 knows) less
 /// those whose `bot.toml` names other games. A series whose settings cannot seat that many is
-/// refused at once (issue 30), not after the builds.
+/// refused at once, not after the builds.
 pub fn entrants_at_most(bots_dir: &Path, game: &str) -> usize {
     let Ok(folders) = folders(bots_dir) else {
         return 0;
@@ -745,7 +745,7 @@ async fn prepare_one(
     // sandbox dies with the thread that started it, and blocking threads come and go. Not
     // behind the copy slots: bubblewrap's setup is processor work and `mkfs` mostly waits on
     // writes, so the sandboxes start while the other bots' images are made (queued behind
-    // every image, they used to start only once the last one was done).
+    // every image, they would start only once the last one was done).
     sandbox.prewarm(&workdir, slots.warm);
     let (about, warnings) = about(&workdir);
     Ok(Bot {
@@ -1063,15 +1063,10 @@ fn bot_toml(folder: &Path, listing: &Listing) -> Result<BotToml, String> {
         folder::read_text(folder, Path::new(BOT_TOML), BOT_TOML_CAP).map_err(|e| e.to_string())?;
     toml::from_str(&text).map_err(|e| {
         format!(
-            "bot.toml is not valid (its keys are template = \"<set name>\", games = [{}, or \
-             a game folder's name (the name in its game.toml), ...], for a Botzone game \
-             keep_running = true and simple_io = true, and author, description, url and \
-             version, each a string): {}",
-            crate::games::known()
-                .iter()
-                .map(|g| format!("\"{g}\""))
-                .collect::<Vec<_>>()
-                .join(", "),
+            "bot.toml is not valid (its keys are template = \"<set name>\", games = [a \
+             game's name as `take6 --help` lists them, or a game folder's name (the name in \
+             its game.toml), ...], for a Botzone game keep_running = true and simple_io = \
+             true, and author, description, url and version, each a string): {}",
             toml_problem(&text, &e)
         )
     })

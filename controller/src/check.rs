@@ -81,7 +81,7 @@ pub fn verdict_line(passed: bool, stdout: &str, stderr: &str) -> String {
 
 /// Whether `game` has a judge `take6 check --game FOLDER` can check (a game folder's).
 pub fn judge_checkable(game: &crate::game::GameRef) -> Result<(), CheckError> {
-    if game.runs_programs() {
+    if game.code().is_some() {
         Ok(())
     } else {
         Err(CheckError::NoJudge(game.name().to_string()))
@@ -346,7 +346,7 @@ fn judge_ends(settings: &Settings, mine: &[(&GameRecord, usize)]) -> (u64, Strin
         if g.void.is_some() || scores.get(*seat).is_none_or(|&s| s >= best) {
             continue;
         }
-        let Some(end) = settings.game.judge_end(g, *seat) else {
+        let Some(end) = settings.game.code().and_then(|c| c.judge_end(g, *seat)) else {
             continue;
         };
         if out.is_empty() {

@@ -1,4 +1,4 @@
-//! `take6 clean`: housekeeping of the results folder (issue 30). Checks (`results/checks/`)
+//! `take6 clean`: housekeeping of the results folder. Checks (`results/checks/`)
 //! and games at the keyboard (`results/plays/`) pile up with every `take6 check`; series of
 //! `take6 run` too, more slowly. `clean` removes all but the newest `--keep` of each kind
 //! (checks and plays by default, run series with `--series`), optionally only those older than

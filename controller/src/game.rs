@@ -17,10 +17,10 @@ use serde::{Serialize, Serializer};
 
 use crate::bots::TemplateChoice;
 use crate::player::Limits;
-use crate::record::{Direction, GameRecord, InvalidRecord};
+use crate::record::{Direction, GameRecord, InvalidRecord, Model};
 use crate::table::{BuiltinKind, GameOutcome, OnFault, TableGame, Wire};
 
-/// A bot's CPU time limits in ms ([`Game::reply_limits`]).
+/// A bot's CPU time limits in ms ([`GameRef::reply_limits`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReplyLimits {
     /// The first reply of a game.
@@ -32,76 +32,50 @@ pub struct ReplyLimits {
     pub kept_running_ms: Option<u64>,
 }
 
-/// A game: its facts, how one game of it is played over the machinery's seats, and how its
-/// records are checked and shown. Object safe: the machinery holds an `Arc<dyn Game>`
-/// ([`GameRef`]), so a game loaded at run time from a folder fits as well as a built-in one.
-pub trait Game: Send + Sync + 'static {
+/// What a game is, as data: the constants the machinery reads (OpenSpiel's `GameType`, a
+/// kaggle-environments spec). A game holds one and answers [`Game::facts`] with it.
+#[derive(Debug, Clone)]
+pub struct GameFacts {
     /// The name used on the command line, in `take6.toml`, `bot.toml` and records
     /// (`take6`, `kingdomino`; a loaded game's `game.toml` name).
-    fn name(&self) -> &str;
-
+    pub name: String,
     /// The game's name for people (`Take 6!`).
-    fn title(&self) -> &str;
-
-    /// What `--game` takes to find this game again (in `series.toml`, for resume and
-    /// verify): its name for a game built into take6, its folder's path for a loaded one.
-    fn spec(&self) -> String {
-        self.name().to_string()
-    }
-
+    pub title: String,
     /// How many players a table seats.
-    fn seats(&self) -> SeatRange;
-
+    pub seats: SeatRange,
     /// Default time limits of a bot's replies.
-    fn default_limits(&self) -> DefaultLimits;
-
+    pub default_limits: DefaultLimits,
     /// Which way scores point.
-    fn direction(&self) -> Direction;
-
-    /// How the ranking is fitted to its games: points (the default) or, for a game whose
-    /// scores only rank its seats, ranks ([`crate::record::fit`]).
-    fn model(&self) -> crate::record::Model {
-        crate::record::Model::Points
-    }
-
-    /// How the game times each bot when the series leaves the reply limits at the game's
-    /// defaults, if not by [`Game::default_limits`] alone (a Botzone game: per bot, by its
-    /// language): said on `run`'s and `check`'s limits line.
-    fn limits_note(&self) -> Option<String> {
-        None
-    }
-
-    /// The CPU time limits a bot has in this game under the series' `limits`, for a bot whose
-    /// source take6 built as `language` (`None`: its own launch): the series' own, unless the
-    /// game sets them per bot (a Botzone game: by language, the first turn of a game twice
-    /// the others, a kept-running bot's own): what `take6 check` compares its replies with.
-    fn reply_limits(
-        &self,
-        language: Option<crate::bots::generate::Language>,
-        limits: &Limits,
-    ) -> ReplyLimits {
-        let _ = language;
-        ReplyLimits {
-            first_ms: limits.first_reply.as_millis() as u64,
-            later_ms: limits.reply.as_millis() as u64,
-            kept_running_ms: None,
-        }
-    }
-
+    pub direction: Direction,
+    /// How the ranking is fitted to its games: points or, for a game whose scores only rank
+    /// its seats, ranks ([`crate::record::fit`]).
+    pub model: Model,
     /// Which settings mean something in this game (the others are refused).
-    fn supports(&self) -> Supports;
-
+    pub supports: Supports,
+    /// What a bot's fault does to its seat.
+    pub on_fault: OnFault,
+    /// The built-in players that pad this game's tables, in padding order (each with its
+    /// index in this list).
+    pub builtins: Vec<BuiltinKind>,
     /// What this game's built-ins are called for people (`run`'s start line, the report):
-    /// take6's own players, or a game folder's padding bots.
-    fn builtin_label(&self) -> &'static str {
-        "built-in"
-    }
-
+    /// take6's own players (`built-in`), or a game folder's padding bots.
+    pub builtin_label: &'static str,
     /// What every bot of this game speaks, for the report's Bots table, when the game has no
     /// template sets ([`Supports::templates`]).
-    fn wire_label(&self) -> &'static str {
-        "the game's one wire"
-    }
+    pub wire_label: &'static str,
+    /// Whether the series' seed deals the game (a bot that finds a small seed then knows
+    /// every hand). A game whose judge draws its own randomness is not dealt by it.
+    pub dealt_by_seed: bool,
+}
+
+/// A game: how one game of it is played over the machinery's seats, and how its records are
+/// checked and shown; its constants are data ([`Game::facts`]), and what only a game whose
+/// folder runs programs does is one capability the machinery asks for ([`Game::code`]).
+/// Object safe: the machinery holds an `Arc<dyn Game>` ([`GameRef`]), so a game loaded at run
+/// time from a folder fits as well as a built-in one.
+pub trait Game: Send + Sync + 'static {
+    /// The game's constants.
+    fn facts(&self) -> &GameFacts;
 
     /// How this game's bots choose their words on the wire ([`Supports::templates`]), made
     /// once per series (new or resumed) before its bots are prepared, from the series'
@@ -113,13 +87,6 @@ pub trait Game: Send + Sync + 'static {
         Ok(None)
     }
 
-    /// What a bot's fault does to its seat.
-    fn on_fault(&self) -> OnFault;
-
-    /// The built-in players that pad this game's tables, in padding order (each with its
-    /// index in this list).
-    fn builtins(&self) -> &[BuiltinKind];
-
     /// Plays one whole game at `table` under `limits`. Never fails: whatever a bot does
     /// becomes part of the record (a game whose rules fail is recorded void).
     fn play(&self, table: TableGame, limits: Limits) -> GameFuture;
@@ -127,7 +94,7 @@ pub trait Game: Send + Sync + 'static {
     /// The independent checker: replays `record` with a second, minimal implementation of
     /// the rules and names the first inconsistency (`take6 verify`, the tests). A game whose
     /// checker runs its folder's judge runs it only as `permit` allows.
-    fn check(&self, record: &GameRecord, permit: &crate::games::JudgePermit) -> Result<(), String>;
+    fn check(&self, record: &GameRecord, permit: &JudgePermit) -> Result<(), String>;
 
     /// `take6 verify`'s check that `record` was dealt what its seed deals (a game whose
     /// checker already re-derives the deal from the seed has nothing more to check).
@@ -136,18 +103,11 @@ pub trait Game: Send + Sync + 'static {
         Ok(())
     }
 
-    /// What [`Game::check`] took as recorded rather than re-derived, over the records it
-    /// checked so far, in words (a Botzone judge's own random draw), if anything: `take6
-    /// verify` says it beside its verdict.
-    fn unchecked(&self) -> Option<String> {
-        None
-    }
-
     /// `take6 verify` of a summary record (`--record summary`, built-ins only): plays the
     /// game again from its seed and compares. Only for a game that supports summaries.
     fn check_summary(&self, record: &GameRecord) -> Result<(), String> {
         let _ = record;
-        Err(format!("{} records no summaries", self.title()))
+        Err(format!("{} records no summaries", self.facts().title))
     }
 
     /// `take6 replay`: the game turn by turn for people.
@@ -175,14 +135,6 @@ pub trait Game: Send + Sync + 'static {
         Refusals::default()
     }
 
-    /// What the game's own judge said at the end of `record` of the player at `seat`, for
-    /// `take6 check` to show a bot's author in each game it lost; `None` for a game whose
-    /// rules are take6's own (a fault is then all there is to say).
-    fn judge_end(&self, record: &GameRecord, seat: usize) -> Option<JudgeEnd> {
-        let _ = (record, seat);
-        None
-    }
-
     /// An optional fast path for a series of built-ins only (`--builtins-only`): a
     /// synchronous table per thread, no futures. `None`: the series plays such games as any.
     fn fast_builtins(&self) -> Option<&dyn FastBuiltins> {
@@ -197,39 +149,54 @@ pub trait Game: Send + Sync + 'static {
         None
     }
 
-    /// Whether the game runs programs of its own ([`Game::prepare`] builds them): a series of
-    /// its built-ins only then needs the sandbox and the preparation a series of bots gets.
-    fn runs_programs(&self) -> bool {
-        false
+    /// What the game's folder runs (its judge, its padding bots), for a game loaded from a
+    /// folder; `None` (the default) for a game whose rules are take6's own code.
+    fn code(&self) -> Option<&dyn GameCode> {
+        None
     }
+}
 
-    /// The SHA-256 of the code the game runs (a game folder's judge and `game.toml`), which
-    /// `series.toml` records so that `verify` runs only that code again; `None` for a game
-    /// built into take6 (the default).
-    fn content_hash(&self) -> Result<Option<String>, String> {
-        Ok(None)
-    }
+/// The capability of a game whose folder holds programs that take6 builds and runs (a judge,
+/// padding bots): the machinery asks [`Game::code`] for it where programs are built, timed,
+/// hashed or heard.
+pub trait GameCode: Send + Sync {
+    /// The game's folder: what `--game` takes to find it again (`series.toml`, resume,
+    /// verify).
+    fn folder(&self) -> &Path;
 
-    /// How C and C++ source of this game's bots (and its own programs) is compiled: take6's
-    /// ISO dialect unless the game's home builds otherwise (Botzone's compiler).
-    fn build_dialect(&self) -> crate::bots::generate::Dialect {
-        crate::bots::generate::Dialect::Iso
-    }
+    /// The SHA-256 of the code the game runs (its judge and `game.toml`), which `series.toml`
+    /// records so that `verify` runs only that code again.
+    fn content_hash(&self) -> Result<String, String>;
 
-    /// Whether the series' seed deals the game (a bot that finds a small seed then knows
-    /// every hand). A game whose judge draws its own randomness is not dealt by it.
-    fn dealt_by_seed(&self) -> bool {
-        true
-    }
+    /// How C and C++ source of this game's bots (and its own programs) is compiled.
+    fn build_dialect(&self) -> crate::bots::generate::Dialect;
 
-    /// Prepares the programs the game itself runs (a loaded game's judge, its padding bots),
-    /// once per series before its first game (a new series and a resumed one): copied into
-    /// the series' folder and built through the series' sandbox as bots are. A game with
-    /// nothing to prepare (the default) is ready. An error stops the series with its reason.
-    fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
-        let _ = ctx;
-        Box::pin(async { Ok(()) })
-    }
+    /// Prepares the programs the game runs, once per series before its first game (a new
+    /// series and a resumed one): copied into the series' folder and built through the
+    /// series' sandbox as bots are. An error stops the series with its reason.
+    fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a>;
+
+    /// The CPU time limits a bot has under the series' `limits`, for a bot whose source take6
+    /// built as `language` (`None`: its own launch), when the game sets them per bot (by
+    /// language, the first turn of a game twice the others, a kept-running bot's own).
+    fn reply_limits(
+        &self,
+        language: Option<crate::bots::generate::Language>,
+        limits: &Limits,
+    ) -> ReplyLimits;
+
+    /// How the game times each bot when the series leaves the reply limits at the game's
+    /// defaults: said on `run`'s and `check`'s limits line.
+    fn limits_note(&self) -> String;
+
+    /// What the game's judge said at the end of `record` of the player at `seat`, for
+    /// `take6 check` to show a bot's author in each game it lost.
+    fn judge_end(&self, record: &GameRecord, seat: usize) -> Option<JudgeEnd>;
+
+    /// What [`Game::check`] took as recorded rather than re-derived, over the records it
+    /// checked so far, in words (a judge's own random draw), if anything: `take6 verify` says
+    /// it beside its verdict.
+    fn unchecked(&self) -> Option<String>;
 }
 
 /// A game's way of making each bot's [`Wire`] for one series ([`Game::wires`]).
@@ -240,7 +207,7 @@ pub trait Wires: Send + Sync {
     fn wire(&self, choice: &TemplateChoice) -> Result<Wire, String>;
 }
 
-/// What a game's [`Game::prepare`] gets: where and how the series builds programs.
+/// What a game's [`GameCode::prepare`] gets: where and how the series builds programs.
 pub struct Prepare {
     /// The series' folder: the game's programs go under it, beside the bots' working copies.
     pub series_dir: std::path::PathBuf,
@@ -254,7 +221,7 @@ pub struct Prepare {
     pub needs_builtins: bool,
 }
 
-/// The future of [`Game::prepare`].
+/// The future of [`GameCode::prepare`].
 pub type PrepareFuture<'a> = Pin<Box<dyn Future<Output = Result<(), String>> + Send + 'a>>;
 
 /// A game's board in report.html ([`Game::viewer`]).
@@ -301,7 +268,7 @@ pub struct Refusal {
     pub why: String,
 }
 
-/// What a game's judge said when it ended a game ([`Game::judge_end`]).
+/// What a game's judge said when it ended a game ([`GameCode::judge_end`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JudgeEnd {
     /// Its last words, e.g. its `display`, at most a line (untrusted: shown through
@@ -327,6 +294,116 @@ impl GameRef {
     /// The built-in of this game called `name`, if there is one.
     pub fn builtin(&self, name: &str) -> Option<BuiltinKind> {
         self.builtins().iter().copied().find(|b| b.name == name)
+    }
+
+    /// [`GameFacts::name`].
+    pub fn name(&self) -> &str {
+        &self.facts().name
+    }
+
+    /// [`GameFacts::title`].
+    pub fn title(&self) -> &str {
+        &self.facts().title
+    }
+
+    /// [`GameFacts::seats`].
+    pub fn seats(&self) -> SeatRange {
+        self.facts().seats
+    }
+
+    /// [`GameFacts::default_limits`].
+    pub fn default_limits(&self) -> DefaultLimits {
+        self.facts().default_limits
+    }
+
+    /// [`GameFacts::direction`].
+    pub fn direction(&self) -> Direction {
+        self.facts().direction
+    }
+
+    /// [`GameFacts::model`].
+    pub fn model(&self) -> Model {
+        self.facts().model
+    }
+
+    /// [`GameFacts::supports`].
+    pub fn supports(&self) -> Supports {
+        self.facts().supports
+    }
+
+    /// [`GameFacts::on_fault`].
+    pub fn on_fault(&self) -> OnFault {
+        self.facts().on_fault
+    }
+
+    /// [`GameFacts::builtins`].
+    pub fn builtins(&self) -> &[BuiltinKind] {
+        &self.facts().builtins
+    }
+
+    /// [`GameFacts::builtin_label`].
+    pub fn builtin_label(&self) -> &'static str {
+        self.facts().builtin_label
+    }
+
+    /// What `--game` takes to find this game again (in `series.toml`, for resume and
+    /// verify): its name for a game built into take6, its folder's path for a loaded one.
+    pub fn spec(&self) -> String {
+        match self.code() {
+            Some(code) => code.folder().display().to_string(),
+            None => self.name().to_string(),
+        }
+    }
+
+    /// The CPU time limits a bot has in this game under the series' `limits`, for a bot
+    /// whose source take6 built as `language` (`None`: its own launch): the series' own,
+    /// unless the game's folder sets them per bot ([`GameCode::reply_limits`]): what `take6
+    /// check` compares its replies with.
+    pub fn reply_limits(
+        &self,
+        language: Option<crate::bots::generate::Language>,
+        limits: &Limits,
+    ) -> ReplyLimits {
+        match self.code() {
+            Some(code) => code.reply_limits(language, limits),
+            None => ReplyLimits {
+                first_ms: limits.first_reply.as_millis() as u64,
+                later_ms: limits.reply.as_millis() as u64,
+                kept_running_ms: None,
+            },
+        }
+    }
+
+    /// [`GameFacts::dealt_by_seed`].
+    pub fn dealt_by_seed(&self) -> bool {
+        self.facts().dealt_by_seed
+    }
+
+    /// The SHA-256 of the code the game's folder runs ([`GameCode::content_hash`]); `None`
+    /// for a game whose rules are take6's own code.
+    pub fn content_hash(&self) -> Result<Option<String>, String> {
+        self.code().map(GameCode::content_hash).transpose()
+    }
+
+    /// How the game's folder times each bot ([`GameCode::limits_note`]), if it does.
+    pub fn limits_note(&self) -> Option<String> {
+        self.code().map(GameCode::limits_note)
+    }
+
+    /// The game's programs prepared for a series ([`GameCode::prepare`]); ready at once for
+    /// a game whose rules are take6's own code.
+    pub fn prepare_code<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
+        match self.code() {
+            Some(code) => code.prepare(ctx),
+            None => Box::pin(async { Ok(()) }),
+        }
+    }
+
+    /// How C and C++ source of this game's bots is compiled: take6's ISO dialect unless the
+    /// game's folder builds otherwise ([`GameCode::build_dialect`]).
+    pub fn build_dialect(&self) -> crate::bots::generate::Dialect {
+        self.code()
+            .map_or(crate::bots::generate::Dialect::Iso, GameCode::build_dialect)
     }
 }
 
@@ -370,7 +447,7 @@ impl Serialize for GameRef {
     }
 }
 
-/// Writes a game as `--game` finds it again ([`Game::spec`]): for `series.toml`.
+/// Writes a game as `--game` finds it again ([`GameRef::spec`]): for `series.toml`.
 pub fn serialize_spec<S: Serializer>(game: &GameRef, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&game.spec())
 }
@@ -437,4 +514,70 @@ pub trait FastTable: Send {
 
     /// Appends `record`'s `games.jsonl` text (no newline), exactly as serde writes it.
     fn write_record(&self, record: &GameRecord, out: &mut Vec<u8>);
+}
+
+/// Permission to run a game folder's judge: a value made at the binary's edge and passed to
+/// whatever may run one ([`recorded`](crate::games::recorded), [`Game::check`]), never a
+/// setting of the process. A series ([`JudgePermit::series`]: `run`, `--resume`, `check`,
+/// `play`, `league`) plays its game, judge and all. `verify`, `leaderboard` and `merge` read
+/// results folders, which choose no code: their permit ([`JudgePermit::from_keyboard`]) runs
+/// only the judge of the game folder the person at the keyboard gave with `--game`, if any.
+#[derive(Debug, Clone)]
+pub struct JudgePermit {
+    scope: Scope,
+}
+
+#[derive(Debug, Clone)]
+enum Scope {
+    /// The judge of the game the series plays.
+    Series,
+    /// Only the judge of this game folder, given with `--game` (none: no judge).
+    Given(Option<GameRef>),
+}
+
+impl JudgePermit {
+    /// The permit of a series, which plays its game: it checks with the judge it plays.
+    pub fn series() -> JudgePermit {
+        JudgePermit {
+            scope: Scope::Series,
+        }
+    }
+
+    /// No folder's judge: what reads records that choose no code (`replay`, a record
+    /// checked on its own).
+    pub fn none() -> JudgePermit {
+        JudgePermit {
+            scope: Scope::Given(None),
+        }
+    }
+
+    /// Only the judge of `game` (none: no judge), the game given at the keyboard
+    /// ([`JudgePermit::from_keyboard`] finds it by name or folder).
+    pub fn given(game: Option<GameRef>) -> JudgePermit {
+        JudgePermit {
+            scope: Scope::Given(game),
+        }
+    }
+
+    /// The game given at the keyboard, if the permit is for one.
+    pub fn given_game(&self) -> Option<&GameRef> {
+        match &self.scope {
+            Scope::Given(Some(game)) => Some(game),
+            _ => None,
+        }
+    }
+
+    /// Whether the judge of the game folder `folder` (its absolute path, as
+    /// [`GameRef::spec`] says it) may run under this permit.
+    pub fn may_run_judge(&self, folder: &str) -> Result<(), String> {
+        match &self.scope {
+            Scope::Series => Ok(()),
+            Scope::Given(Some(game)) if game.spec() == folder => Ok(()),
+            Scope::Given(_) => Err(format!(
+                "the judge was not run again: a results folder chooses no code to run; give the \
+                 game folder with --game PATH (series.toml names {folder}), and take6 runs its \
+                 judge if it is the code the series played"
+            )),
+        }
+    }
 }

@@ -1,15 +1,19 @@
-//! take6: a King-of-the-Hill tournament controller for bot games: Take 6! (6 nimmt!) and
-//! Kingdomino.
+//! take6: a King-of-the-Hill tournament controller for bot games: Take 6! (6 nimmt!),
+//! CodinGame's Kingdomino, and any game whose judge speaks Botzone's JSON protocol (a game
+//! folder).
 //!
-//! The library is a one-way pipeline, one module per stage:
+//! The library flows one way, one module per stage:
 //! [`config`] → [`bots`] → [`schedule`] → [`table`] (handed to its game's [`game::Game::play`],
 //! which drives that game's pure rules, asking its bots through the game-blind
-//! [`player::Process`]) → [`record`].
+//! [`player::Process`], each inside the [`sandbox`]) → [`record`].
 //! The machinery knows a game only through the [`game::Game`] trait; everything that knows a
 //! game lives in its own folder under [`games`], whose registry ([`games::find`]) is the one
-//! place that maps a name to a game. [`series`] wires the stages together and owns the single reporter,
+//! place that maps a name to a game. [`series`] wires the stages together for `take6 run`
+//! (and `check`), [`league`] for a hill that lives across runs; each owns a single reporter,
 //! which hands typed events to sinks (one per output); every output can be rebuilt by
-//! replaying `games.jsonl`. `main.rs` is only the command line.
+//! replaying `games.jsonl`. Files in folders others control are opened only through [`door`],
+//! untrusted text reaches a terminal, log, CSV or page only through [`untrusted`]. `main.rs`
+//! is only the command line.
 
 pub(crate) mod affinity;
 pub mod bots;

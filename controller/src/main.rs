@@ -150,7 +150,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// `e`, an error of a command given `dir`: when `dir` is a `latest` that is not there (no
 /// `take6 run` here yet) but a check's or a play's `latest` is, the error says where those are
-/// and how to give one to `command` (issue 30: a new user's first results are a check's).
+/// and how to give one to `command` (a new user's first results are often a check's).
 fn latest_hint(dir: &std::path::Path, command: &str, e: anyhow::Error) -> anyhow::Error {
     if dir.exists() || dir.file_name() != Some("latest".as_ref()) {
         return e;

@@ -2,11 +2,11 @@
 //!
 //! A bot sees its own hand and the starting rows; with a seed small enough to enumerate it can
 //! replay the controller's dealing over candidate seeds until one deals its hand, and then knows
-//! every other hand (issue 21 measured half a second for seeds below a million). The default
+//! every other hand (half a second for seeds below a million, measured). The default
 //! seed is therefore drawn with 128 bits, and a user's seed below [`SEARCHABLE`] is accepted
-//! with a warning. Seeds that fit in 64 bits seed the ChaCha generator exactly as they always
-//! did (`seed_from_u64`), so every series recorded before seeds grew replays, resumes and
-//! verifies unchanged; a larger seed is the generator's key itself.
+//! with a warning. Seeds that fit in 64 bits seed the ChaCha generator with `seed_from_u64`, so
+//! a series recorded with a 64-bit seed replays, resumes and verifies; a larger seed is the
+//! generator's key itself.
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,7 +16,7 @@ use rand::rngs::ChaCha8Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Seeds below this (2^48) can be searched by a bot in its time budget on ordinary hardware
-/// over a series (the probe of issue 21 searched about 2 × 10^6 seeds a second on one core, so
+/// over a series (a probe searched about 2 × 10^6 seeds a second on one core, so
 /// 2^48 takes about four years of one core; 2^32 takes half an hour).
 pub const SEARCHABLE: u128 = 1 << 48;
 

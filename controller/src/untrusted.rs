@@ -16,6 +16,9 @@
 //! - [`log`] and [`log_bytes`]: the same, for `logs/*.log`, which hosts `cat`.
 //! - [`csv_cell`]: a cell a spreadsheet would evaluate (`=`, `+`, `-`, `@`, tab, CR first) is
 //!   neutralised by a leading `'`; write it with the `csv` crate, which quotes.
+//! - [`markdown_cell`]: a cell of a Markdown table (`leaderboard.md`): invisible characters
+//!   shown, Markdown's punctuation backslash-escaped and `<`, `>`, `&` as entities, so a name
+//!   neither breaks the table nor becomes a link, an image or a tag.
 //! - [`html`]: escaped for HTML content and attribute values, invisible characters shown;
 //!   [`page_text`] for text the report's scripts show (Kingdomino PICK messages).
 

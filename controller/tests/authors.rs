@@ -1,11 +1,11 @@
-//! Issue 23, "mistakes explain themselves": one test per row of the issue's table of what a
+//! "mistakes explain themselves": one test per row of the issue's table of what a
 //! new bot author did and got, each through the real binary, showing the message they get now.
 //! Launch scripts that cannot start (no `#!`, CRLF, an interpreter in a home folder) are
 //! written by the tests themselves: a CRLF file kept in git could be converted on checkout.
 
 mod common;
 
-use common::{assert_ok, copy_dir, fixtures, text};
+use common::{arena, assert_ok, copy_dir, fixtures, take6, take6_cmd, text};
 
 use std::fs;
 use std::io::{BufReader, Write as _};
@@ -13,19 +13,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use assert_cmd::cargo::CommandCargoExt;
 use take6::record::{GameRecord, read_games_jsonl};
-use tempfile::TempDir;
-
-/// A scratch folder with `bots/` holding copies of the named fixtures.
-fn arena(bots: &[&str]) -> TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    fs::create_dir_all(tmp.path().join("bots")).unwrap();
-    for name in bots {
-        copy_dir(&fixtures().join(name), &tmp.path().join("bots").join(name));
-    }
-    tmp
-}
 
 /// Writes an executable `launch` with `text` into `bots/<bot>/` of `dir`.
 fn write_launch(dir: &Path, bot: &str, text: &str) {
@@ -33,18 +21,6 @@ fn write_launch(dir: &Path, bot: &str, text: &str) {
     fs::create_dir_all(&folder).unwrap();
     fs::write(folder.join("launch"), text).unwrap();
     fs::set_permissions(folder.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
-}
-
-/// `take6 ARGS…` in `dir`, stdin closed.
-fn take6(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
 }
 
 /// `take6 run` in `dir` with a small table, generous limits and `args`.
@@ -76,7 +52,7 @@ fn games(dir: &Path) -> Vec<GameRecord> {
 }
 
 /// The series of the last `take6 play` in `dir`: under results/plays/, so that it never
-/// replaces the host's latest series (issue 30).
+/// replaces the host's latest series.
 fn played(dir: &Path) -> PathBuf {
     fs::canonicalize(dir.join("results/plays/latest")).unwrap()
 }
@@ -378,9 +354,7 @@ fn each_help_lists_its_own_flags_and_each_default_once() {
 #[test]
 fn a_person_is_told_why_and_leaving_is_recorded_as_such() {
     let tmp = arena(&["first"]);
-    let mut child = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let mut child = take6_cmd(tmp.path())
         .args(["play", "--seed", "5", "--against", "first", "gap", "gap"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -438,9 +412,7 @@ fn a_person_is_told_why_and_leaving_is_recorded_as_such() {
     let manifest = fs::read_to_string(played(tmp.path()).join("series.toml")).unwrap();
     assert!(manifest.contains("\nplayers = 4\n"), "{manifest}");
     // A name of one's own is said once.
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let out = take6_cmd(tmp.path())
         .args(["play", "--seed", "5", "--name", "ann", "--against", "gap"])
         .stdin(Stdio::null())
         .output()
@@ -514,7 +486,7 @@ fn the_sample_bots_play_without_a_skip() {
     );
 }
 
-/// Issue 30: a run its settings refuse (five bots, one game at tables of four) is refused
+/// A run its settings refuse (five bots, one game at tables of four) is refused
 /// before any bot is copied or built: no sandbox line, no build, no series folder left.
 #[test]
 fn settings_that_cannot_seat_the_bots_are_refused_before_any_build() {
@@ -549,7 +521,7 @@ fn settings_that_cannot_seat_the_bots_are_refused_before_any_build() {
     assert!(left.is_empty(), "no series folder kept: {left:?}");
 }
 
-/// Issue 37: under the CPU clock a bot that sleeps before each reply passes, but an arena that
+/// Under the CPU clock a bot that sleeps before each reply passes, but an arena that
 /// times wall-clock time would fail it: check warns, naming its longest reply and the limit,
 /// and still passes it. A bot that replies at once gets no warning.
 #[test]

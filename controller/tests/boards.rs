@@ -12,12 +12,11 @@ mod common;
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-use assert_cmd::cargo::CommandCargoExt;
 use take6::record::read_games_jsonl;
 
-use common::{assert_ok, copy_dir, text};
+use common::{assert_ok, copy_dir, take6_cmd, text};
 
 fn game(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -27,7 +26,7 @@ fn game(name: &str) -> PathBuf {
 
 /// A scratch folder with `game/` (a copy of the test game) and two copies of its padding bot
 /// `first` in `bots/`.
-fn arena(name: &str) -> tempfile::TempDir {
+fn game_arena(name: &str) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&game(name), &tmp.path().join("game"));
     for bot in ["a", "b"] {
@@ -37,12 +36,6 @@ fn arena(name: &str) -> tempfile::TempDir {
         );
     }
     tmp
-}
-
-fn take6(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("take6").unwrap();
-    cmd.current_dir(dir).stdin(Stdio::null());
-    cmd
 }
 
 /// The counts line of each board `take6 replay` printed: (black or X, white or O).
@@ -63,15 +56,15 @@ fn counts(replay: &str) -> Vec<(usize, usize)> {
 #[test]
 fn a_series_of_each_game_replays_with_its_board() {
     for (name, start) in [("reversi", 4), ("tictactoe", 0)] {
-        let tmp = arena(name);
-        let out = take6(tmp.path())
+        let tmp = game_arena(name);
+        let out = take6_cmd(tmp.path())
             .args(["run", "--game", "game", "--bots", "bots", "--games", "2"])
             .args(["--seed", "1"])
             .output()
             .unwrap();
         assert_ok(&out);
         assert_ok(
-            &take6(tmp.path())
+            &take6_cmd(tmp.path())
                 .args(["verify", "--game", "game"])
                 .output()
                 .unwrap(),
@@ -85,7 +78,7 @@ fn a_series_of_each_game_replays_with_its_board() {
             assert_eq!(g.void, None, "{name}");
             let body = g.body.as_ref().unwrap().value();
             let log = body["log"].as_array().unwrap();
-            let out = take6(tmp.path())
+            let out = take6_cmd(tmp.path())
                 .args(["replay", "results/latest", &g.game.to_string()])
                 .output()
                 .unwrap();
@@ -115,8 +108,8 @@ fn a_series_of_each_game_replays_with_its_board() {
 
 #[test]
 fn a_person_sees_the_board_and_why_the_game_ended() {
-    let tmp = arena("tictactoe");
-    let mut child = take6(tmp.path())
+    let tmp = game_arena("tictactoe");
+    let mut child = take6_cmd(tmp.path())
         .args(["play", "--game", "game", "--name", "ann", "--seed", "3"])
         .args(["--against", "first"])
         .stdin(Stdio::piped())

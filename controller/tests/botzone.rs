@@ -15,12 +15,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use serde_json::json;
 use take6::record::{Body, GameRecord, read_games_jsonl};
 use tempfile::TempDir;
 
-use common::{assert_forgery_named, assert_ok, copy_dir, fixtures, text};
+use common::{
+    assert_forgery_named, assert_ok, copy_dir, fixtures, records_in, series_dir, take6_cmd, text,
+};
 
 /// The test game's folder.
 fn duel() -> PathBuf {
@@ -33,7 +34,7 @@ const GENEROUS: &str =
 
 /// A scratch folder with `game/` (a copy of the duel, its `game.toml` with `extra` appended)
 /// and `bots/` holding copies of fixtures: `(name, fixture, kept running)`.
-fn arena(bots: &[(&str, &str, bool)], extra: &str) -> TempDir {
+fn duel_arena(bots: &[(&str, &str, bool)], extra: &str) -> TempDir {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&duel(), &tmp.path().join("game"));
     fs::create_dir_all(tmp.path().join("bots")).unwrap();
@@ -84,12 +85,6 @@ fn script_bot(tmp: &Path, name: &str, body: &str) {
     fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
 }
 
-fn take6_cmd(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("take6").unwrap();
-    cmd.current_dir(dir).stdin(Stdio::null());
-    cmd
-}
-
 fn series_flags(games: &str, seed: &str) -> Vec<String> {
     [
         "run",
@@ -114,17 +109,10 @@ fn run(dir: &Path, games: &str, seed: &str, extra: &[&str]) -> Output {
         .unwrap()
 }
 
-fn series_dir(dir: &Path) -> PathBuf {
-    fs::canonicalize(dir.join("results/latest")).unwrap()
-}
-
 fn records(series: &Path) -> Vec<GameRecord> {
     // Records name their game; a loaded game is known by name once loaded.
     take6::games::find(duel().to_str().unwrap()).unwrap();
-    let file = fs::File::open(series.join("games.jsonl")).unwrap();
-    let mut games = read_games_jsonl(BufReader::new(file)).unwrap();
-    games.sort_by_key(|g| g.game);
-    games
+    records_in(series)
 }
 
 /// A record without what differs between two runs of the same game (times).
@@ -147,7 +135,7 @@ fn logs(series: &Path) -> String {
     all
 }
 
-/// Issue 29: strict bots in C and Python, each started afresh per turn and kept running,
+/// Strict bots in C and Python, each started afresh per turn and kept running,
 /// play the strict judge (started afresh per call, and kept running) without a fault: every
 /// field of every input is what Botzone sends, `data` comes back turn after turn and
 /// `globaldata` game after game (kept in the working copy); the series verifies by running
@@ -189,7 +177,7 @@ fn strict_bots_in_both_modes_play_the_strict_judge_and_verify() {
         ("py-keep", "bz-py", true),
     ];
     for judge_keeps in [false, true] {
-        let tmp = arena(&bots, GENEROUS);
+        let tmp = duel_arena(&bots, GENEROUS);
         if judge_keeps {
             fs::write(
                 tmp.path().join("game/game.toml"),
@@ -261,7 +249,7 @@ fn strict_bots_in_both_modes_play_the_strict_judge_and_verify() {
 /// duel's: that player loses); the fault is recorded with its reason.
 #[test]
 fn faults_reach_the_judge_as_botzone_verdicts() {
-    let tmp = arena(&[], "\n[limits]\nfirst_turn_ms = 1000\nturn_ms = 1000\n");
+    let tmp = duel_arena(&[], "\n[limits]\nfirst_turn_ms = 1000\nturn_ms = 1000\n");
     let cases = [
         ("crash", "read x; exit 3", "RE", "exited"),
         ("garbage", "read x; echo hello", "NJ", "bad_reply"),
@@ -386,7 +374,7 @@ full = json.loads(sys.stdin.readline())
         ),
     ];
     for (name, then, says) in cases {
-        let tmp = arena(&[("py", "bz-py", false)], GENEROUS);
+        let tmp = duel_arena(&[("py", "bz-py", false)], GENEROUS);
         let game = tmp.path().join("game");
         fs::remove_file(game.join("judge.py")).unwrap();
         fs::write(game.join("judge.py"), format!("{first}{then}\n")).unwrap();
@@ -432,7 +420,7 @@ full = json.loads(sys.stdin.readline())
 /// is reported as not deterministic.
 #[test]
 fn verify_catches_forgeries_and_a_judge_that_is_not_deterministic() {
-    let tmp = arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
+    let tmp = duel_arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
     assert_ok(&run(tmp.path(), "4", "3", &[]));
     let series = series_dir(tmp.path());
     let id = series.file_name().unwrap().to_str().unwrap().to_string();
@@ -496,14 +484,14 @@ fn kill_9_then_resume_and_shards_merged_equal_one_run() {
         ("py-keep", "bz-py", true),
         ("c", "bz-c", false),
     ];
-    let whole = arena(&bots, GENEROUS);
+    let whole = duel_arena(&bots, GENEROUS);
     assert_ok(&run(whole.path(), "18", "4242", &[]));
     let reference: Vec<GameRecord> = records(&series_dir(whole.path()))
         .into_iter()
         .map(comparable)
         .collect();
 
-    let tmp = arena(&bots, GENEROUS);
+    let tmp = duel_arena(&bots, GENEROUS);
     kill_9_after(
         take6_cmd(tmp.path()).args(series_flags("18", "4242")),
         tmp.path(),
@@ -526,7 +514,7 @@ fn kill_9_then_resume_and_shards_merged_equal_one_run() {
             .unwrap(),
     );
 
-    let shards = arena(&bots, GENEROUS);
+    let shards = duel_arena(&bots, GENEROUS);
     for (i, results) in ["s0", "s1"].iter().enumerate() {
         let shard = format!("{i}/2");
         assert_ok(
@@ -564,7 +552,7 @@ fn kill_9_then_resume_and_shards_merged_equal_one_run() {
 /// bots, built and run as any bot.
 #[test]
 fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
-    let tmp = arena(
+    let tmp = duel_arena(
         &[("py", "bz-py", false), ("other", "bz-c", false)],
         GENEROUS,
     );
@@ -607,7 +595,7 @@ fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
         assert_eq!(g.builtin.iter().filter(|b| **b).count(), 1);
         assert_eq!(g.rounds[0].invalid, []);
     }
-    // The summary names the padding bot for what it is (issue 36), with `--standings-every`
+    // The summary names the padding bot for what it is, with `--standings-every`
     // and `take6 leaderboard` too.
     for said in [text(&out.stdout), text(&out.stderr)] {
         assert!(
@@ -642,7 +630,7 @@ fn bot_toml_names_the_game_and_padding_bots_fill_the_table() {
 #[test]
 fn a_person_types_the_responses() {
     use std::io::Write as _;
-    let tmp = arena(&[], GENEROUS);
+    let tmp = duel_arena(&[], GENEROUS);
     let mut child = take6_cmd(tmp.path())
         .args([
             "play",
@@ -681,7 +669,7 @@ fn a_person_types_the_responses() {
 /// next verify removes what a verify that is gone left, so they never pile up.
 #[test]
 fn verify_leaves_at_most_the_last_built_judge_behind() {
-    let tmp = arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
+    let tmp = duel_arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
     assert_ok(&run(tmp.path(), "2", "5", &[]));
     let temp = tmp.path().join("tmp");
     fs::create_dir(&temp).unwrap();
@@ -716,7 +704,7 @@ fn verify_leaves_at_most_the_last_built_judge_behind() {
 /// and the fix.
 #[test]
 fn a_bad_game_folder_is_refused_with_the_fix() {
-    let tmp = arena(&[("py", "bz-py", false)], "");
+    let tmp = duel_arena(&[("py", "bz-py", false)], "");
     fs::write(tmp.path().join("game/game.toml"), "name = \"duel\"\n").unwrap();
     let out = run(tmp.path(), "1", "1", &[]);
     assert!(!out.status.success());
@@ -740,12 +728,12 @@ fn a_bad_game_folder_is_refused_with_the_fix() {
     );
 }
 
-/// Issue 29 (audit, item 1): `--resume` plays each bot under the limits the series began with:
+/// `--resume` plays each bot under the limits the series began with:
 /// here game.toml's 6000 ms, which a bot burning 1.5 s of CPU a turn needs, not the series'
 /// 1000 ms defaults; and `run --resume` says so on its limits line.
 #[test]
 fn resume_keeps_each_bots_own_limits() {
-    let tmp = arena(&[("py", "bz-py", false)], "");
+    let tmp = duel_arena(&[("py", "bz-py", false)], "");
     duel_toml(
         tmp.path(),
         1,
@@ -807,12 +795,12 @@ print(json.dumps({"response": {"n": 2}}))
     );
 }
 
-/// Issue 29 (audit, item 2): a game folder without padding bots and fewer bots than seats is
+/// A game folder without padding bots and fewer bots than seats is
 /// refused before anything is built, naming the game folder and the fix, by `run`, `check`
 /// and `--builtins-only` alike (it was a division by zero).
 #[test]
 fn a_game_without_padding_bots_and_too_few_bots_is_refused_with_the_fix() {
-    let tmp = arena(&[("py", "bz-py", false)], "");
+    let tmp = duel_arena(&[("py", "bz-py", false)], "");
     duel_toml(tmp.path(), 5, "", false);
     let game = fs::canonicalize(tmp.path().join("game")).unwrap();
     for args in [
@@ -837,12 +825,12 @@ fn a_game_without_padding_bots_and_too_few_bots_is_refused_with_the_fix() {
     }
 }
 
-/// Issue 29 (audit, item 3): `take6 check --game FOLDER` without a bot checks the folder's
+/// `take6 check --game FOLDER` without a bot checks the folder's
 /// judge: its padding bots play it, and the judge's log (requests, responses, displays, the
 /// finish) is printed; a judge that fails is shown failing, with its stderr.
 #[test]
 fn check_of_a_game_folder_shows_its_judges_log() {
-    let tmp = arena(&[], GENEROUS);
+    let tmp = duel_arena(&[], GENEROUS);
     let out = take6_cmd(tmp.path())
         .args(["check", "--game", "game", "--games", "2", "--seed", "4"])
         .output()
@@ -892,12 +880,12 @@ fn check_of_a_game_folder_shows_its_judges_log() {
     );
 }
 
-/// Issue 29 (audit, item 4): a finished game forged into a void one is reported by verify:
+/// A finished game forged into a void one is reported by verify:
 /// with its finish kept (the judge finished it with scores take6 ranks), and with its finish
 /// cut (the judge answers the log it is said to have failed on).
 #[test]
 fn verify_catches_a_game_forged_into_a_void_one() {
-    let tmp = arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
+    let tmp = duel_arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
     assert_ok(&run(tmp.path(), "3", "3", &[]));
     let series = series_dir(tmp.path());
     let id = series.file_name().unwrap().to_str().unwrap().to_string();
@@ -939,12 +927,12 @@ fn verify_catches_a_game_forged_into_a_void_one() {
     }
 }
 
-/// Issue 29 (audit, item 5): a bot's tree is held to Botzone's memory limit, the 256 MB it is
+/// A bot's tree is held to Botzone's memory limit, the 256 MB it is
 /// told, under the series' default --memory-mib of 1024; the judge to its [judge] memory_mb.
 /// Skipped where the sandbox has no memory cgroup (the series' limit holds then, as it says).
 #[test]
 fn bots_and_the_judge_are_held_to_their_botzone_memory_limits() {
-    let tmp = arena(&[("py", "bz-py", false)], GENEROUS);
+    let tmp = duel_arena(&[("py", "bz-py", false)], GENEROUS);
     script_bot(
         tmp.path(),
         "hog",
@@ -989,12 +977,12 @@ fn bots_and_the_judge_are_held_to_their_botzone_memory_limits() {
     assert!(why.contains("memory"), "{why}: {}", text(&out.stderr));
 }
 
-/// Issue 29 (audit, item 6): as on Botzone, a bot started afresh gets its request and then the
+/// As on Botzone, a bot started afresh gets its request and then the
 /// end of its input (a bot that reads to the end of file plays), and a bot that asks to be
 /// kept running without enabling it (bot.toml keep_running) faults, saying why.
 #[test]
 fn a_bot_started_afresh_sees_the_end_of_its_input() {
-    let tmp = arena(
+    let tmp = duel_arena(
         &[("eof", "bz-eof", false), ("py", "bz-py", false)],
         GENEROUS,
     );
@@ -1033,12 +1021,12 @@ fn a_bot_started_afresh_sees_the_end_of_its_input() {
     assert_eq!(records(&series_dir(tmp.path()))[0].rounds[0].invalid, []);
 }
 
-/// Issue 29 (audit, item 7): a bot's globaldata, updated at every turn by a bot at two tables
+/// A bot's globaldata, updated at every turn by a bot at two tables
 /// at once (`--jobs 2`), loses no update: a turn that starts the bot reads it as it is and
 /// keeps what it answers before the next such turn reads it.
 #[test]
 fn globaldata_loses_no_update_at_two_tables() {
-    let tmp = arena(
+    let tmp = duel_arena(
         &[("counter", "bz-counter", false), ("py", "bz-py", false)],
         GENEROUS,
     );
@@ -1070,7 +1058,7 @@ fn globaldata_loses_no_update_at_two_tables() {
     assert_eq!(kept, format!("\"count {turns}\""));
 }
 
-/// Issue 36: bots are built as Botzone's compiler builds them and given what `bot.py` gives.
+/// Bots are built as Botzone's compiler builds them and given what `bot.py` gives.
 /// `bz-gbk` is a GBK-encoded C++ source that includes Botzone's `"jsoncpp/json.h"` (the
 /// include is found in its bytes, and the GBK string reaches the compiler unchanged);
 /// `bz-online` fails unless built with `-D_BOTZONE_ONLINE` in GNU C++ (`typeof`) with
@@ -1078,7 +1066,7 @@ fn globaldata_loses_no_update_at_two_tables() {
 /// turn), or other data than it left. Both play every game without a fault, and verify.
 #[test]
 fn sources_build_as_botzones_compiler_builds_them() {
-    let tmp = arena(
+    let tmp = duel_arena(
         &[("gbk", "bz-gbk", false), ("online", "bz-online", false)],
         GENEROUS,
     );
@@ -1106,13 +1094,13 @@ fn sources_build_as_botzones_compiler_builds_them() {
     );
 }
 
-/// Issue 36: a bot kept running is killed when its game ends, as Botzone kills it: `bz-spinner`
+/// A bot kept running is killed when its game ends, as Botzone kills it: `bz-spinner`
 /// spins between its turns and for ever once its input ends, under a kept-running limit (300
 /// ms) that the grace period's spinning would pass; it is never faulted for what it does after
 /// its last reply, and no process of it outlives the series.
 #[test]
 fn a_bot_kept_running_is_killed_when_its_game_ends() {
-    let tmp = arena(
+    let tmp = duel_arena(
         &[("spinner", "bz-spinner", false), ("py", "bz-py", false)],
         "",
     );
@@ -1151,7 +1139,7 @@ response_to_json = "return {n: parseInt(response)};"
 response_from_json = "return '' + response.n;"
 "#;
 
-/// Issue 36: Botzone's simple interaction. `bz-simple` (strict about every line bot.py gives:
+/// Botzone's simple interaction. `bz-simple` (strict about every line bot.py gives:
 /// the turn number, requests and responses alternately, data, globaldata) started afresh,
 /// and kept running (only the new request), against the JSON `bz-py`: no fault, the judge sees
 /// the responses as JSON, globaldata counts the games, the series verifies. A bot that chose
@@ -1163,7 +1151,7 @@ fn simple_interaction_bots_play_afresh_and_kept_running() {
         ("simple-keep", "bz-simple", true),
         ("py", "bz-py", false),
     ];
-    let tmp = arena(&bots, &format!("{GENEROUS}{SIMPLEIO}"));
+    let tmp = duel_arena(&bots, &format!("{GENEROUS}{SIMPLEIO}"));
     fs::write(
         tmp.path().join("bots/simple-keep/bot.toml"),
         "keep_running = true\nsimple_io = true\n",
@@ -1211,7 +1199,7 @@ fn simple_interaction_bots_play_afresh_and_kept_running() {
     );
 
     // The same bot where the game has no simple interaction.
-    let tmp = arena(
+    let tmp = duel_arena(
         &[("simple", "bz-simple", false), ("py", "bz-py", false)],
         GENEROUS,
     );
@@ -1228,14 +1216,14 @@ fn simple_interaction_bots_play_afresh_and_kept_running() {
     let _ = out;
 }
 
-/// Issue 36: `take6 check` of a Botzone bot. A bot whose moves the judge refuses (no fault
+/// `take6 check` of a Botzone bot. A bot whose moves the judge refuses (no fault
 /// take6 sees) is not OK: check shows the judge's last words in each game it lost and counts
 /// the games the judge ended early for it. Reply counts are one per turn, the first of each
 /// game apart, whether the bot is started afresh or kept running; a fault is labelled with
 /// its step and the bot's own request number.
 #[test]
 fn check_of_a_botzone_bot_shows_what_the_judge_said() {
-    let tmp = arena(&[("py", "bz-py", false), ("keep", "bz-py", true)], GENEROUS);
+    let tmp = duel_arena(&[("py", "bz-py", false), ("keep", "bz-py", true)], GENEROUS);
     script_bot(
         tmp.path(),
         "invalid",
@@ -1301,8 +1289,8 @@ print(json.dumps({"response": {"n": 2}}))
     );
     // Without game.toml's [limits], a bot plays under Botzone's for its language, and check
     // compares its replies with those: Python's 6 s, twice that on a game's first turn, 4 s
-    // kept running (issue 36).
-    let plain = arena(&[("py", "bz-py", false)], "");
+    // kept running.
+    let plain = duel_arena(&[("py", "bz-py", false)], "");
     let out = take6_cmd(plain.path())
         .args(["check", "--game", "game", "--games", "1", "bots/py"])
         .output()
@@ -1318,13 +1306,13 @@ print(json.dumps({"response": {"n": 2}}))
     }
 }
 
-/// Issue 36: padding bots are built only when a table may need them (a padding bot that does
+/// Padding bots are built only when a table may need them (a padding bot that does
 /// not build does not refuse a series whose bots fill every seat, and refuses one that needs
 /// it, with the compiler's words); a judge that does not build says what the compiler said
 /// (the series' folder, where its build log was, is gone).
 #[test]
 fn padding_is_built_when_needed_and_a_failed_build_says_why() {
-    let tmp = arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
+    let tmp = duel_arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
     let cycler = tmp.path().join("game/cycler");
     fs::remove_dir_all(&cycler).unwrap();
     fs::create_dir_all(&cycler).unwrap();
@@ -1367,12 +1355,12 @@ fn padding_is_built_when_needed_and_a_failed_build_says_why() {
     assert_eq!(fs::read_dir(tmp.path().join("results")).unwrap().count(), 2);
 }
 
-/// Issue 36: `take6 check --game FOLDER` (the judge, no bot) works inside a git repository (it
+/// `take6 check --game FOLDER` (the judge, no bot) works inside a git repository (it
 /// took the repository for a bots folder to clone: "git clone failed for : The empty string is
 /// not a valid path").
 #[test]
 fn check_of_a_judge_works_inside_a_git_repository() {
-    let tmp = arena(&[], GENEROUS);
+    let tmp = duel_arena(&[], GENEROUS);
     let init = Command::new("git")
         .args(["init", "-q"])
         .current_dir(tmp.path())
@@ -1387,7 +1375,7 @@ fn check_of_a_judge_works_inside_a_git_repository() {
     assert!(text(&out.stdout).contains("OK: the judge finished every one of 1 game"));
 }
 
-/// Issue 36: a judge that draws its game at random on its first call, as Botzone's Kingz,
+/// A judge that draws its game at random on its first call, as Botzone's Kingz,
 /// Snake and Tetris judges do (`tests/games/draw`). Saving no initdata, its draw lives only
 /// in its first answer: the series verifies with each game's first answer taken as the
 /// judge's draw, and verify says so; every later step is re-checked, so a forged draw or a
@@ -1724,7 +1712,7 @@ response_to_json = "if (response == 'spin') { while (true) {} } return {n: parse
 response_from_json = "return '' + response.n;"
 "#;
     let limits = "\n[limits]\nfirst_turn_ms = 1500\nturn_ms = 1500\nkept_running_ms = 1500\n";
-    let tmp = arena(
+    let tmp = duel_arena(
         &[
             ("spinner", "hostile-transform", false),
             ("simple", "bz-simple", false),

@@ -4,47 +4,33 @@
 
 mod common;
 
-use common::{assert_ok, forge, text};
+use common::{assert_ok, forge, played_in, take6_cmd, text};
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
-use take6::record::{GameRecord, read_games_jsonl};
+use take6::record::GameRecord;
 
 /// `take6 <args>` in `dir`, with no bot folder there at all.
-fn take6(dir: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::cargo_bin("take6").unwrap();
-    cmd.current_dir(dir)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+/// take6 with `args` in `dir`, its output piped (see `common::take6_cmd`).
+fn take6_piped(dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = take6_cmd(dir);
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     cmd
 }
 
 fn run(dir: &Path, results: &str, extra: &[&str]) -> PathBuf {
     let mut args = vec!["run", "--builtins-only", "--results", results];
     args.extend(extra);
-    let out = take6(dir, &args).output().unwrap();
+    let out = take6_piped(dir, &args).output().unwrap();
     assert_ok(&out);
     fs::canonicalize(dir.join(results).join("latest")).unwrap()
 }
 
-/// The records of a series in file order, without their timing.
-fn records(series: &Path) -> Vec<GameRecord> {
-    let file = fs::File::open(series.join("games.jsonl")).unwrap();
-    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
-    for g in &mut games {
-        g.ms = 0;
-    }
-    games
-}
-
 fn verify(dir: &Path, series: &Path) -> Output {
-    take6(dir, &["verify", series.to_str().unwrap()])
+    take6_piped(dir, &["verify", series.to_str().unwrap()])
         .output()
         .unwrap()
 }
@@ -83,11 +69,11 @@ fn the_threaded_tables_play_the_games_of_the_async_ones() {
         let mut tasks = flags.to_vec();
         tasks.extend(["--jobs", "3", "--async-tables"]);
         let b = run(tmp.path(), &format!("tasks{i}"), &tasks);
-        let threaded = records(&a);
+        let threaded = played_in(&a);
         let numbers: Vec<u64> = threaded.iter().map(|g| g.game).collect();
         let in_order: Vec<u64> = (0..threaded.len() as u64).collect();
         assert_eq!(numbers, in_order, "{flags:?}: written in game order");
-        let mut tasks = records(&b);
+        let mut tasks = played_in(&b);
         tasks.sort_by_key(|g| g.game);
         assert_eq!(threaded, tasks, "{flags:?}: the same games");
         let board = |d: &Path| fs::read_to_string(d.join("leaderboard.csv")).unwrap();
@@ -104,7 +90,7 @@ fn no_bot_folder_is_needed_and_summary_is_refused_for_bots() {
     let manifest = fs::read_to_string(series.join("series.toml")).unwrap();
     assert!(manifest.contains("builtins_only = true"), "{manifest}");
     assert!(!tmp.path().join("bots").exists());
-    let out = take6(tmp.path(), &["run", "--record", "summary", "--games", "1"])
+    let out = take6_piped(tmp.path(), &["run", "--record", "summary", "--games", "1"])
         .output()
         .unwrap();
     assert!(!out.status.success());
@@ -123,9 +109,9 @@ fn a_summary_series_verifies_ranks_as_in_full_and_a_forged_score_is_caught() {
     let mut summary_flags = flags.to_vec();
     summary_flags.extend(["--record", "summary"]);
     let summary = run(tmp.path(), "summary", &summary_flags);
-    let short = records(&summary);
+    let short = played_in(&summary);
     assert!(short.iter().all(GameRecord::is_summary));
-    let whole: Vec<GameRecord> = records(&full)
+    let whole: Vec<GameRecord> = played_in(&full)
         .into_iter()
         .map(GameRecord::summary)
         .collect();
@@ -138,7 +124,7 @@ fn a_summary_series_verifies_ranks_as_in_full_and_a_forged_score_is_caught() {
     assert_ok(&verify(tmp.path(), &summary));
     // The leaderboard is rebuilt from the summaries alone.
     fs::remove_file(summary.join("leaderboard.csv")).unwrap();
-    let out = take6(tmp.path(), &["leaderboard", summary.to_str().unwrap()])
+    let out = take6_piped(tmp.path(), &["leaderboard", summary.to_str().unwrap()])
         .output()
         .unwrap();
     assert_ok(&out);
@@ -183,7 +169,7 @@ fn kill_9_then_resume_records_each_game_exactly_once() {
         "--jobs",
         "2",
     ];
-    let mut child = take6(tmp.path(), &args).spawn().unwrap();
+    let mut child = take6_piped(tmp.path(), &args).spawn().unwrap();
     let jsonl = tmp.path().join("results/latest/games.jsonl");
     let deadline = Instant::now() + Duration::from_secs(120);
     // Killed once some games are written, long before all are.
@@ -197,13 +183,13 @@ fn kill_9_then_resume_records_each_game_exactly_once() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let out = take6(tmp.path(), &["run", "--resume", "--jobs", "2"])
+    let out = take6_piped(tmp.path(), &["run", "--resume", "--jobs", "2"])
         .output()
         .unwrap();
     assert_ok(&out);
     let series = fs::canonicalize(tmp.path().join("results/latest")).unwrap();
     let mut seen = vec![false; GAMES as usize];
-    for g in records(&series) {
+    for g in played_in(&series) {
         assert!(
             !std::mem::replace(&mut seen[g.game as usize], true),
             "game {} twice",
@@ -226,7 +212,7 @@ fn two_shards_of_built_ins_merge_into_the_one_machine_series() {
         let name = format!("shard{}", &shard[..1]);
         shards.push(run(tmp.path(), &name, &f));
     }
-    let out = take6(
+    let out = take6_piped(
         tmp.path(),
         &[
             "merge",
@@ -238,7 +224,7 @@ fn two_shards_of_built_ins_merge_into_the_one_machine_series() {
     .unwrap();
     assert_ok(&out);
     let merged = fs::canonicalize(tmp.path().join("results/latest")).unwrap();
-    assert_eq!(records(&merged), records(&one));
+    assert_eq!(played_in(&merged), played_in(&one));
     let board = |d: &Path| fs::read_to_string(d.join("leaderboard.csv")).unwrap();
     assert_eq!(board(&merged), board(&one));
     assert_ok(&verify(tmp.path(), &merged));

@@ -8,11 +8,8 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use assert_cmd::cargo::CommandCargoExt;
-
-use common::{assert_ok, copy_dir, text};
+use common::{assert_ok, copy_dir, take6, text};
 
 /// A copy of the old series `name` (the test writes into it).
 fn old_series(name: &str) -> (tempfile::TempDir, PathBuf) {
@@ -31,17 +28,9 @@ fn old_series_of(version: &str, name: &str) -> (tempfile::TempDir, PathBuf) {
     (tmp, dir)
 }
 
-fn take6(args: &[&str]) -> std::process::Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-/// Each player's row of a `leaderboard.csv` by name, without the columns issue 38 changed
-/// (`rank` and `rating` now come from the fit to all games, `rating_ci95` is new): the
-/// tallies themselves are what they were.
+/// Each player's row of a `leaderboard.csv` by name, without the columns that come from the
+/// fit to all games (`rank`, `rating`, `rating_ci95`), which the recorded versions computed
+/// otherwise or lacked: the tallies themselves must match.
 fn same_columns(csv: &str) -> Vec<String> {
     let mut rows: Vec<String> = csv
         .lines()
@@ -61,16 +50,16 @@ fn older_series_verify_and_rebuild_the_same_leaderboard() {
     for name in ["bots", "rounds", "summary"] {
         let (_tmp, dir) = old_series(name);
         let path = dir.to_str().unwrap();
-        let verified = take6(&["verify", path]);
+        let verified = take6(Path::new("."), &["verify", path]);
         assert_ok(&verified);
         assert!(text(&verified.stdout).contains("verified"), "{name}");
         let old = fs::read_to_string(dir.join("leaderboard.csv")).unwrap();
         fs::remove_file(dir.join("leaderboard.csv")).unwrap();
-        assert_ok(&take6(&["leaderboard", path]));
+        assert_ok(&take6(Path::new("."), &["leaderboard", path]));
         let new = fs::read_to_string(dir.join("leaderboard.csv")).unwrap();
         assert_eq!(same_columns(&new), same_columns(&old), "{name}");
         if name != "summary" {
-            let replay = take6(&["replay", path, "0"]);
+            let replay = take6(Path::new("."), &["replay", path, "0"]);
             assert_ok(&replay);
             assert!(
                 text(&replay.stdout).contains("Final"),
@@ -86,15 +75,15 @@ fn kingdomino_series_of_before_the_game_trait_verify_rebuild_and_replay() {
     for name in ["bots", "builtins"] {
         let (_tmp, dir) = old_series_of("kingdomino-586f755", name);
         let path = dir.to_str().unwrap();
-        let verified = take6(&["verify", path]);
+        let verified = take6(Path::new("."), &["verify", path]);
         assert_ok(&verified);
         assert!(text(&verified.stdout).contains("verified"), "{name}");
         let old = fs::read_to_string(dir.join("leaderboard.csv")).unwrap();
         fs::remove_file(dir.join("leaderboard.csv")).unwrap();
-        assert_ok(&take6(&["leaderboard", path]));
+        assert_ok(&take6(Path::new("."), &["leaderboard", path]));
         let new = fs::read_to_string(dir.join("leaderboard.csv")).unwrap();
         assert_eq!(same_columns(&new), same_columns(&old), "{name}");
-        let replay = take6(&["replay", path, "0"]);
+        let replay = take6(Path::new("."), &["replay", path, "0"]);
         assert_ok(&replay);
         assert!(
             text(&replay.stdout).contains("Final"),

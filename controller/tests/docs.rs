@@ -5,8 +5,7 @@
 
 mod common;
 
-use assert_cmd::Command;
-use common::{assert_ok, text};
+use common::{assert_ok, take6_cmd, text};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -350,9 +349,7 @@ fn the_readmes_first_bot_passes_take6_check() {
     fs::write(&launch, bot).unwrap();
     use std::os::unix::fs::PermissionsExt;
     fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let out = take6_cmd(tmp.path())
         .args(["check", "bots/mybot", "--games", "3", "--seed", "2024"])
         .args(["--first-reply-ms", "5000", "--reply-ms", "2000"])
         .env_remove("RUST_LOG")

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::text;
+use common::{series_cmd, series_dir, take6_cmd, text};
 
 use std::fs;
 use std::io::Read;
@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use take6::record::read_games_jsonl;
@@ -35,17 +34,9 @@ fn first_bot(dir: &Path, name: &str) -> PathBuf {
     bot
 }
 
-fn take6_command(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::cargo_bin("take6").unwrap();
-    command
-        .current_dir(dir)
-        .args(["run", "--jobs", "2", "--first-reply-ms", "5000"])
-        .args(["--reply-ms", "2000", "--grace-ms", "300"])
-        // Bots skipped on purpose here; the exit status of skips is tests/authors.rs'.
-        .arg("--allow-skips")
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null());
+fn series_command(dir: &Path, args: &[&str]) -> Command {
+    let mut command = series_cmd(dir, 5_000, 2_000);
+    command.args(args);
     command
 }
 
@@ -65,8 +56,8 @@ fn wait_or_fail(mut child: Child) -> std::process::ExitStatus {
 }
 
 /// Runs `take6 run` in `dir` with `args`, failing the test if it hangs.
-fn take6(dir: &Path, args: &[&str]) -> Output {
-    let mut child = take6_command(dir, args)
+fn run_series(dir: &Path, args: &[&str]) -> Output {
+    let mut child = series_command(dir, args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -90,10 +81,6 @@ fn take6(dir: &Path, args: &[&str]) -> Output {
         stdout: out.join().unwrap(),
         stderr: err.join().unwrap(),
     }
-}
-
-fn series_dir(dir: &Path) -> PathBuf {
-    fs::canonicalize(dir.join("results/latest")).unwrap()
 }
 
 /// The line of stderr saying why `bot` was skipped.
@@ -145,7 +132,7 @@ fn special_files_big_folders_and_unprintable_names_skip_their_bots_and_sparse_fi
     file.set_len(1 << 30).unwrap();
     file.write_all_at(b"data", 1 << 29).unwrap();
 
-    let out = take6(tmp.path(), &["--games", "2", "--max-bot-mib", "2"]);
+    let out = run_series(tmp.path(), &["--games", "2", "--max-bot-mib", "2"]);
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     for n in 1..=3 {
@@ -199,7 +186,7 @@ fn templates_doing_too_much_work_are_refused_at_load_or_a_template_fault_mid_gam
     let later = first_bot(tmp.path(), "later");
     fs::write(later.join("template.toml"), spin_turn("\"later\" in names")).unwrap();
 
-    let out = take6(tmp.path(), &["--games", "2"]);
+    let out = run_series(tmp.path(), &["--games", "2"]);
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let line = skip_line(&stderr, "always");
@@ -242,7 +229,7 @@ fn stop_during_a_hanging_build(marker: &str, signals: &[Signal]) -> (TempDir, i3
     )
     .unwrap();
     fs::set_permissions(bot.join("build"), fs::Permissions::from_mode(0o755)).unwrap();
-    let child = take6_command(tmp.path(), &["--build-timeout-s", "3000"])
+    let child = series_command(tmp.path(), &["--build-timeout-s", "3000"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -282,7 +269,7 @@ fn stuck_on_stderr(signals: &[Signal]) -> Option<i32> {
     for n in 0..400 {
         fs::create_dir_all(tmp.path().join(format!("bots/{}{n}", "x".repeat(200)))).unwrap();
     }
-    let mut child = take6_command(tmp.path(), &["--games", "2"])
+    let mut child = series_command(tmp.path(), &["--games", "2"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -335,17 +322,12 @@ fn absurd_numbers_are_refused_naming_the_flag_or_key_its_range_and_the_value() {
             "--jobs 99999999999 is out of range: use a value from 1 to 1024",
         ),
     ] {
-        let out = take6(tmp.path(), args);
+        let out = run_series(tmp.path(), args);
         assert_eq!(out.status.code(), Some(1));
         assert!(text(&out.stderr).contains(expect), "{}", text(&out.stderr));
     }
     fs::write(tmp.path().join("take6.toml"), "jobs = 100000\n").unwrap();
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
-        .args(["run"])
-        .output()
-        .unwrap();
+    let out = take6_cmd(tmp.path()).args(["run"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(
@@ -357,15 +339,15 @@ fn absurd_numbers_are_refused_naming_the_flag_or_key_its_range_and_the_value() {
 
 #[test]
 fn limits_beyond_what_the_machine_has_are_refused_before_any_bot_is_skipped() {
-    // 16 TiB of disk per bot passes the range; the machine cannot give it (every bot used to be
-    // skipped with "File too large"). The same for more memory than the machine has.
+    // 16 TiB of disk per bot passes the range; the machine cannot give it, and the run is refused
+    // before any bot is skipped with "File too large". The same for more memory than the machine has.
     let tmp = tempfile::tempdir().unwrap();
     first_bot(tmp.path(), "first");
     for (args, expect) in [
         (["--disk-mib", "16777216"], "MiB free"),
         (["--memory-mib", "1048576"], "MiB of memory"),
     ] {
-        let out = take6_command(tmp.path(), &args).output().unwrap();
+        let out = series_command(tmp.path(), &args).output().unwrap();
         assert!(!out.status.success(), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(

@@ -23,6 +23,7 @@ use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 
 use checks::{assert_clean, contained, faults_of, snapshot};
+use common::git;
 use zoo::{HONEST, Zoo, sandbox_available, text};
 
 const SEED: &str = "8128812881";
@@ -404,17 +405,6 @@ fn an_interrupted_series_takes_every_bot_process_with_it() {
             zoo.assert_no_process_left();
         }
     }
-}
-
-/// Runs git in `dir` with a throwaway identity, failing the test if it fails.
-fn git(dir: &std::path::Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
 }
 
 /// The skipped bots of the series, by name, with their reasons.

@@ -5,37 +5,17 @@
 mod common;
 
 use std::fs;
-use std::io::BufReader;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use take6::games::kingdomino::GameLog;
 use take6::games::kingdomino::game::Game;
-use take6::record::{GameRecord, read_games_jsonl};
-use tempfile::TempDir;
+use take6::record::GameRecord;
 
-use common::{assert_forgery_named, assert_ok, copy_dir, fixtures, text};
-
-/// A scratch folder whose `bots/` holds copies of fixtures: `(name, fixture)`.
-fn arena(bots: &[(&str, &str)]) -> TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for (name, fixture) in bots {
-        copy_dir(
-            &fixtures().join(fixture),
-            &tmp.path().join("bots").join(name),
-        );
-    }
-    tmp
-}
-
-/// `take6 ARGS` in `dir`.
-fn take6_cmd(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("take6").unwrap();
-    cmd.current_dir(dir).stdin(Stdio::null());
-    cmd
-}
+use common::{
+    arena_as, assert_forgery_named, assert_ok, fixtures, records_in, series_dir, take6_cmd, text,
+};
 
 /// The flags of every Kingdomino series here: limits far above what the fixtures need (a
 /// loaded machine must not turn a well-behaved bot into a fault).
@@ -71,17 +51,6 @@ fn run(dir: &Path, players: &str, games: &str, seed: &str, extra: &[&str]) -> Ou
         .unwrap()
 }
 
-fn series_dir(dir: &Path) -> PathBuf {
-    fs::canonicalize(dir.join("results/latest")).unwrap()
-}
-
-fn records(series: &Path) -> Vec<GameRecord> {
-    let file = fs::File::open(series.join("games.jsonl")).unwrap();
-    let mut games = read_games_jsonl(BufReader::new(file)).unwrap();
-    games.sort_by_key(|g| g.game);
-    games
-}
-
 /// A record without what differs between two runs of the same game (times).
 fn comparable(mut g: GameRecord) -> GameRecord {
     g.ms = 0;
@@ -110,21 +79,21 @@ fn base_scores(g: &GameRecord) -> Vec<u32> {
         .base_scores()
 }
 
-/// Issue 22: strict readers of the CodinGame Kingdomino wire (every line's shape and range,
+/// Strict readers of the CodinGame Kingdomino wire (every line's shape and range,
 /// their own kingdom against the grid they are sent, turn order and tile owners) play 100
 /// games at each table size without a fault or a failed check, and the score each computes
 /// of its own kingdom is the one the controller recorded.
 #[test]
 fn strict_readers_play_100_games_at_2_3_and_4_players_without_a_fault() {
     for players in ["2", "3", "4"] {
-        let tmp = arena(&[
+        let tmp = arena_as(&[
             ("strict-a", "strict-kingdomino"),
             ("strict-b", "strict-kingdomino"),
         ]);
         let out = run(tmp.path(), players, "100", "2211", &[]);
         assert_ok(&out);
         let series = series_dir(tmp.path());
-        let games = records(&series);
+        let games = records_in(&series);
         assert_eq!(games.len(), 100, "{players} players");
         for g in &games {
             g.check().unwrap_or_else(|e| panic!("game {}: {e}", g.game));
@@ -213,7 +182,7 @@ fn the_strict_reader_fails_on_a_grid_that_is_not_its_own() {
 /// the rating ranks it last in that game.
 #[test]
 fn a_bad_pick_and_a_malformed_put_end_the_players_game() {
-    let tmp = arena(&[
+    let tmp = arena_as(&[
         ("bad-pick", "kd-bad-pick"),
         ("garbage", "kd-garbage"),
         ("strict", "strict-kingdomino"),
@@ -222,7 +191,7 @@ fn a_bad_pick_and_a_malformed_put_end_the_players_game() {
     let out = run(tmp.path(), "4", "6", "77", &["--bench-after", "0"]);
     assert_ok(&out);
     let series = series_dir(tmp.path());
-    let games = records(&series);
+    let games = records_in(&series);
     assert_eq!(games.len(), 6);
     for g in &games {
         g.check().unwrap();
@@ -326,14 +295,14 @@ fn kill_9_then_resume_equals_an_uninterrupted_run() {
         ("strict-a", "strict-kingdomino"),
         ("strict-b", "strict-kingdomino"),
     ];
-    let whole = arena(&bots);
+    let whole = arena_as(&bots);
     assert_ok(&run(whole.path(), "3", "40", "4242", &[]));
-    let reference: Vec<GameRecord> = records(&series_dir(whole.path()))
+    let reference: Vec<GameRecord> = records_in(&series_dir(whole.path()))
         .into_iter()
         .map(comparable)
         .collect();
 
-    let tmp = arena(&bots);
+    let tmp = arena_as(&bots);
     let mut child: Child = take6_cmd(tmp.path())
         .args(series_flags("3", "40", "4242"))
         .stdout(Stdio::null())
@@ -353,7 +322,7 @@ fn kill_9_then_resume_equals_an_uninterrupted_run() {
     child.kill().unwrap();
     child.wait().unwrap();
     let series = series_dir(tmp.path());
-    let before = records(&series).len();
+    let before = records_in(&series).len();
     assert!(before < 40, "killed part-way ({before} games)");
 
     let refused = take6_cmd(tmp.path())
@@ -372,7 +341,7 @@ fn kill_9_then_resume_equals_an_uninterrupted_run() {
         .output()
         .unwrap();
     assert_ok(&resumed);
-    let after: Vec<GameRecord> = records(&series).into_iter().map(comparable).collect();
+    let after: Vec<GameRecord> = records_in(&series).into_iter().map(comparable).collect();
     assert_eq!(after, reference);
     assert_ok(&take6_cmd(tmp.path()).args(["verify"]).output().unwrap());
 }
@@ -403,12 +372,12 @@ fn two_shards_merged_equal_a_single_run() {
         .unwrap();
     assert_ok(&merged);
     let whole: Vec<GameRecord> =
-        records(&fs::canonicalize(tmp.path().join("whole/latest")).unwrap())
+        records_in(&fs::canonicalize(tmp.path().join("whole/latest")).unwrap())
             .into_iter()
             .map(comparable)
             .collect();
     let joined: Vec<GameRecord> =
-        records(&fs::canonicalize(tmp.path().join("merged/latest")).unwrap())
+        records_in(&fs::canonicalize(tmp.path().join("merged/latest")).unwrap())
             .into_iter()
             .map(comparable)
             .collect();
@@ -423,7 +392,7 @@ fn two_shards_merged_equal_a_single_run() {
 /// say plays whatever the series plays.
 #[test]
 fn bot_toml_games_choose_the_series_a_bot_plays_in() {
-    let tmp = arena(&[("kd", "strict-kingdomino"), ("t6", "strict-default")]);
+    let tmp = arena_as(&[("kd", "strict-kingdomino"), ("t6", "strict-default")]);
     fs::write(
         tmp.path().join("bots/kd/bot.toml"),
         "games = [\"kingdomino\"]\n",
@@ -444,7 +413,7 @@ fn bot_toml_games_choose_the_series_a_bot_plays_in() {
     let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
     assert!(manifest.contains("it plays kingdomino"), "{manifest}");
     assert!(
-        records(&series_dir(tmp.path()))
+        records_in(&series_dir(tmp.path()))
             .iter()
             .all(|g| g.players.contains(&"t6".to_string()))
     );
@@ -452,7 +421,7 @@ fn bot_toml_games_choose_the_series_a_bot_plays_in() {
     let out = run(tmp.path(), "2", "2", "9", &[]);
     let said = text(&out.stderr);
     assert!(said.contains("it plays take6"), "{said}");
-    let games = records(&series_dir(tmp.path()));
+    let games = records_in(&series_dir(tmp.path()));
     assert_eq!(games.len(), 2);
     for g in &games {
         assert!(g.players.contains(&"kd".to_string()) && g.rounds[0].invalid.is_empty());
@@ -465,7 +434,7 @@ fn bot_toml_games_choose_the_series_a_bot_plays_in() {
 #[test]
 fn a_person_plays_kingdomino_at_the_keyboard() {
     use std::io::Write as _;
-    let tmp = arena(&[("strict", "strict-kingdomino")]);
+    let tmp = arena_as(&[("strict", "strict-kingdomino")]);
     // A placement prompt takes "1" (the first legal placement); a pick prompt waits for the
     // first free tile in the count from 1 to 48. Numbers out of the list are refused.
     let input: String = (0..40)
@@ -495,7 +464,7 @@ fn a_person_plays_kingdomino_at_the_keyboard() {
     let out = child.wait_with_output().unwrap();
     assert_ok(&out);
     let stdout = text(&out.stdout);
-    let g = &records(&fs::canonicalize(tmp.path().join("results/plays/latest")).unwrap())[0];
+    let g = &records_in(&fs::canonicalize(tmp.path().join("results/plays/latest")).unwrap())[0];
     let mut players = g.players.clone();
     players.sort();
     assert_eq!(players, ["ann", "greedy#1", "random#1", "strict"]);
@@ -575,19 +544,19 @@ fn check_explains_a_kingdomino_fault() {
     assert_ok(&good);
 }
 
-/// Issue 30: both lines are due on every turn, with the statement's fillers where a value is
+/// Both lines are due on every turn, with the statement's fillers where a value is
 /// ignored. `PICK -1` on the last turn (any well-formed PICK) is accepted, and the last PUT
 /// it comes with still counts: no fault, the last sequence is a move, not an elimination.
 #[test]
 fn the_last_turns_pick_minus_one_is_accepted_and_its_put_still_counts() {
-    let tmp = arena(&[("filler", "kd-filler"), ("strict", "strict-kingdomino")]);
+    let tmp = arena_as(&[("filler", "kd-filler"), ("strict", "strict-kingdomino")]);
     let out = run(tmp.path(), "3", "2", "41", &[]);
     assert_ok(&out);
     let series = series_dir(tmp.path());
     let lasts = verdicts(&series, "filler");
     assert!(!lasts.iter().any(|v| v.starts_with("FAIL")), "{lasts:?}");
     assert_eq!(lasts, ["last -1", "last -1"], "one PICK -1 a game");
-    for g in records(&series) {
+    for g in records_in(&series) {
         assert!(
             g.rounds[0].invalid.is_empty(),
             "game {}: {:?}",
@@ -603,7 +572,7 @@ fn the_last_turns_pick_minus_one_is_accepted_and_its_put_still_counts() {
     }
 }
 
-/// Issue 30: a bot that sends one line of the two (only the PICK on turn 1) and then waits for
+/// A bot that sends one line of the two (only the PICK on turn 1) and then waits for
 /// input is told at once that it sent 1 of 2 lines, not that it may not be flushing, and
 /// `check`'s correct reply for turn 1 names the filler PUT.
 #[test]
@@ -635,7 +604,7 @@ fn a_one_line_reply_is_said_at_once_as_one_of_two_lines() {
     );
 }
 
-/// Issue 37: a bot whose every PUT breaks the connection rule never faults (each tile is only
+/// A bot whose every PUT breaks the connection rule never faults (each tile is only
 /// discarded), and `check` does not call it OK: it says how many placements were refused, by
 /// which rule, and the first with its move. A bot that loses only some tiles passes with a note.
 #[test]
@@ -702,7 +671,7 @@ fn refused_counts(said: &str) -> (usize, usize, usize) {
     (numbers[0], numbers[1], numbers[2])
 }
 
-/// Issue 37: a person who ends `take6 play` with Ctrl-D (end of input) is told their kingdom
+/// A person who ends `take6 play` with Ctrl-D (end of input) is told their kingdom
 /// still scores, and the summary lists no fault log for them: leaving is no bot's fault.
 #[test]
 fn leaving_play_with_ctrl_d_lists_no_fault_of_the_person() {

@@ -1,21 +1,19 @@
-//! `take6 league` through the real binary with real bot processes (issue 38): the same games
+//! `take6 league` through the real binary with real bot processes: the same games
 //! whatever `--jobs`, new, changed and removed bots between runs, Ctrl-C and a rerun playing
 //! every game once, a bot benched after three faults in a row, a settled league that plays
 //! nothing, and `take6 verify` re-deriving every batch's choice.
 
 mod common;
 
-use common::{assert_ok, copy_dir, fixtures, text};
+use common::{arena, assert_ok, copy_dir, fixtures, records_in, take6, take6_cmd, text};
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use take6::record::{GameRecord, read_games_jsonl};
-use tempfile::TempDir;
 
 const SEED: &str = "1234567890123456789";
 
@@ -30,24 +28,6 @@ const SMALL: [&str; 8] = [
     "--jobs",
     "2",
 ];
-
-/// A scratch folder whose `bots/` holds copies of these fixtures.
-fn arena(bots: &[&str]) -> TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for b in bots {
-        copy_dir(&fixtures().join(b), &tmp.path().join("bots").join(b));
-    }
-    tmp
-}
-
-fn take6(cwd: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(cwd)
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 /// `take6 league` with the test's seed, generous limits and `extra`.
 fn league(cwd: &Path, extra: &[&str]) -> Output {
@@ -70,9 +50,9 @@ fn folder(cwd: &Path) -> PathBuf {
     cwd.join("results/league/take6")
 }
 
+/// The league's records, by game number.
 fn records(cwd: &Path) -> Vec<GameRecord> {
-    let file = fs::File::open(folder(cwd).join("games.jsonl")).unwrap();
-    read_games_jsonl(std::io::BufReader::new(file)).unwrap()
+    records_in(&folder(cwd))
 }
 
 /// Each game by number: its seed, its players in seat order, their scores.
@@ -329,9 +309,7 @@ fn interrupted_and_rerun_plays_every_game_once() {
         "--jobs",
         "2",
     ];
-    let mut child = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(cwd)
+    let mut child = take6_cmd(cwd)
         .args([
             "league",
             "--bots",
@@ -843,9 +821,7 @@ fn a_league_says_how_far_its_top_pairs_are_and_whether_it_is_settled() {
     let tmp = arena(&["first"]);
     let cwd = tmp.path();
     copy_dir(&fixtures().join("first"), &cwd.join("bots/twin"));
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(cwd)
+    let out = take6_cmd(cwd)
         .args(["league", "--bots", "bots", "--seed", SEED, "--top", "1"])
         .args([
             "--players",
@@ -923,9 +899,7 @@ fn a_two_bot_league_speaks_of_its_one_pair_in_plain_text() {
 fn a_league_says_its_progress() {
     let (one, two) = (arena(&["first", "lowest"]), arena(&["first", "lowest"]));
     let progress = |cwd: &Path, extra: &[&str]| {
-        let out = Command::cargo_bin("take6")
-            .unwrap()
-            .current_dir(cwd)
+        let out = take6_cmd(cwd)
             .args(["league", "--bots", "bots", "--seed", SEED])
             .args(["--players", "2", "--batch", "4", "--jobs", "1"])
             .args(["--first-reply-ms", "10000", "--reply-ms", "5000"])

@@ -1,43 +1,18 @@
-//! Issue 30, "what a new host and a new bot author tripped on": each item through the real
+//! "what a new host and a new bot author tripped on": each item through the real
 //! binary where it is user-facing (items 1 and 2 live in tests/authors.rs and
 //! tests/kingdomino.rs beside their neighbours).
 
 mod common;
 
-use common::{assert_ok, copy_dir, fixtures, text};
+use common::{arena, assert_ok, copy_dir, fixtures, take6, take6_cmd, text};
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use assert_cmd::cargo::CommandCargoExt;
-use tempfile::TempDir;
-
-/// `take6 ARGS…` in `dir`, stdin closed.
-fn take6(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
 /// Everything the command printed, stdout then stderr.
 fn said(out: &Output) -> String {
     format!("{}{}", text(&out.stdout), text(&out.stderr))
-}
-
-/// A scratch folder with `bots/` holding copies of the named fixtures.
-fn arena(bots: &[&str]) -> TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    fs::create_dir_all(tmp.path().join("bots")).unwrap();
-    for name in bots {
-        copy_dir(&fixtures().join(name), &tmp.path().join("bots").join(name));
-    }
-    tmp
 }
 
 /// The repository's own `take6.toml`.
@@ -238,9 +213,7 @@ fn resume_from_another_directory_is_not_refused_over_templates() {
         "--grace-ms",
         "300",
     ];
-    let child = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let child = take6_cmd(tmp.path())
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -544,9 +517,7 @@ fn check_stops_after_the_same_fault_twice_in_a_row() {
 /// `take6 play` in `dir` with `input` as the keyboard.
 fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
     use std::io::Write as _;
-    let mut child = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
+    let mut child = take6_cmd(dir)
         .arg("play")
         .args(args)
         .env_remove("RUST_LOG")
@@ -652,7 +623,7 @@ fn the_sandbox_line_is_short_and_play_against_lists_no_other_bot() {
     }
 }
 
-/// Item 12: the report's nits: the page says what decides the rank (the fit, issue 38), the head-to-head
+/// Item 12: the report's nits: the page says what decides the rank (the fit), the head-to-head
 /// caption speaks of percentages as its cells do, a row's total of one cow is "1 cow", and
 /// Kingdomino bots are not listed with Take 6's template "default".
 #[test]
@@ -790,9 +761,7 @@ fn progress_is_said_without_a_terminal_and_the_bar_shows_elapsed_and_leader() {
         "--standings-every",
         "10",
     ];
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let out = take6_cmd(tmp.path())
         .args(args)
         .env("TAKE6_PROGRESS_SECONDS", "0.05")
         .env_remove("RUST_LOG")
@@ -887,7 +856,7 @@ fn a_build_out_of_memory_names_the_limit_and_its_flag() {
     let build = tmp.path().join("bots/first/build");
     fs::write(
         &build,
-        // 8 GiB: past the 4 GiB of address space a build gets at the least (issue 37).
+        // 8 GiB: past the 4 GiB of address space a build gets at the least.
         "#!/bin/sh\nexec python3 -c 'x = bytearray(1 << 33)'\n",
     )
     .unwrap();
@@ -984,7 +953,7 @@ fn every_starter_passes_take6_check() {
     assert_eq!(out.status.code(), Some(1), "{}", said(&out));
 }
 
-/// Issue 37: a Kingdomino starter goes to the README's `bots-kingdomino/`, not among the Take 6
+/// A Kingdomino starter goes to the README's `bots-kingdomino/`, not among the Take 6
 /// bots of `bots/`; `--bots` still chooses.
 #[test]
 fn a_kingdomino_starter_is_written_into_bots_kingdomino() {
@@ -1097,7 +1066,7 @@ fn check_starter(dir: &Path, name: &str, game: &str, extra: &[&str]) -> Output {
 }
 
 /// Where `take6 new` writes a starter of `game` by default: `bots/` for Take 6, the README's
-/// `bots-kingdomino/` for Kingdomino (issue 37: a Kingdomino starter in `bots/` made every
+/// `bots-kingdomino/` for Kingdomino (a Kingdomino starter in `bots/` would make every
 /// Take 6 bot there a "for another game" line of each Kingdomino run).
 fn bots_of(game: &str) -> &'static str {
     match game {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_ok, forge, patient_launch, text};
+use common::{assert_ok, forge, git, patient_launch, played_in, series_dir, text};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -14,14 +14,14 @@ use std::time::{Duration, Instant};
 use assert_cmd::cargo::CommandCargoExt;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
-use take6::record::{GameRecord, read_games_jsonl};
+use take6::record::GameRecord;
 use tempfile::TempDir;
 
 const SEED: &str = "21";
 const GAMES: usize = 10;
 
 /// A scratch folder with `bots/` holding two copies of the patient bot.
-fn arena() -> TempDir {
+fn patients() -> TempDir {
     let tmp = tempfile::tempdir().unwrap();
     for name in ["patient", "steady"] {
         let bot = tmp.path().join("bots").join(name);
@@ -68,10 +68,6 @@ fn start(dir: &Path, jobs: &str) -> Child {
     command(dir, &args).spawn().unwrap()
 }
 
-fn series_dir(dir: &Path) -> PathBuf {
-    fs::canonicalize(dir.join("results/latest")).unwrap()
-}
-
 fn lines(dir: &Path) -> usize {
     fs::read(dir.join("results/latest/games.jsonl"))
         .map_or(0, |t| t.iter().filter(|&&b| b == b'\n').count())
@@ -86,30 +82,12 @@ fn wait_for_lines(dir: &Path, n: usize) {
     }
 }
 
-/// The records of the latest series, by game number, without their timing.
-fn records(dir: &Path) -> Vec<GameRecord> {
-    records_in(&series_dir(dir))
-}
-
-/// The records of the series in `series`, by game number, without their timing.
-fn records_in(series: &Path) -> Vec<GameRecord> {
-    let file = fs::File::open(series.join("games.jsonl")).unwrap();
-    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
-    for g in &mut games {
-        g.ms = 0;
-        // Reply times are measurements, like the duration.
-        g.replies.clear();
-    }
-    games.sort_by_key(|g| g.game);
-    games
-}
-
 /// The records and leaderboard of an uninterrupted run with `--jobs 3`.
 fn reference() -> (Vec<GameRecord>, String) {
-    let tmp = arena();
+    let tmp = patients();
     let out = start(tmp.path(), "3").wait_with_output().unwrap();
     assert_ok(&out);
-    let games = records(tmp.path());
+    let games = played_in(&series_dir(tmp.path()));
     assert_eq!(games.len(), GAMES);
     let board = fs::read_to_string(series_dir(tmp.path()).join("leaderboard.csv")).unwrap();
     (games, board)
@@ -130,7 +108,7 @@ fn verify(dir: &Path) -> Output {
 #[track_caller]
 fn assert_same_as(dir: &Path, reference: &(Vec<GameRecord>, String)) {
     assert_eq!(
-        records(dir),
+        played_in(&series_dir(dir)),
         reference.0,
         "the same games, each exactly once"
     );
@@ -188,7 +166,7 @@ fn assert_no_image_left(series: &Path) {
 
 #[test]
 fn a_completed_series_leaves_its_working_copies_as_folders_and_no_disk_image() {
-    let tmp = arena();
+    let tmp = patients();
     assert_ok(&start(tmp.path(), "2").wait_with_output().unwrap());
     let dir = series_dir(tmp.path());
     if disk_capped(&dir) {
@@ -212,7 +190,7 @@ fn a_completed_series_leaves_its_working_copies_as_folders_and_no_disk_image() {
 
 #[test]
 fn a_working_copy_survives_kill_9_in_its_disk_image_and_is_back_after_the_resume() {
-    let tmp = arena();
+    let tmp = patients();
     let mut child = start(tmp.path(), "2");
     wait_for_lines(tmp.path(), 2);
     child.kill().unwrap();
@@ -236,7 +214,7 @@ fn a_working_copy_survives_kill_9_in_its_disk_image_and_is_back_after_the_resume
 #[test]
 fn ctrl_c_then_resume_equals_an_uninterrupted_run_and_keeps_working_copies() {
     let reference = reference();
-    let tmp = arena();
+    let tmp = patients();
     let child = start(tmp.path(), "2");
     wait_for_lines(tmp.path(), 3);
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
@@ -269,7 +247,7 @@ fn ctrl_c_then_resume_equals_an_uninterrupted_run_and_keeps_working_copies() {
 fn kill_9_at_several_points_then_resume_equals_an_uninterrupted_run() {
     let reference = reference();
     for (at, jobs) in [(0, "1"), (1, "2"), (5, "3")] {
-        let tmp = arena();
+        let tmp = patients();
         let mut child = start(tmp.path(), "2");
         wait_for_lines(tmp.path(), at);
         child.kill().unwrap();
@@ -283,7 +261,7 @@ fn kill_9_at_several_points_then_resume_equals_an_uninterrupted_run() {
 #[test]
 fn a_torn_last_line_is_dropped_and_its_game_played_again() {
     let reference = reference();
-    let tmp = arena();
+    let tmp = patients();
     let child = start(tmp.path(), "2");
     wait_for_lines(tmp.path(), 3);
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
@@ -322,7 +300,7 @@ fn a_torn_last_line_is_dropped_and_its_game_played_again() {
 #[test]
 fn a_write_error_stops_the_series_naming_the_file_and_resume_finishes_it() {
     let reference = reference();
-    let tmp = arena();
+    let tmp = patients();
     // A file size limit of 20 KiB stands in for a full disk: games.jsonl (about 6 KiB a game)
     // hits it after a few games, part-way through a line.
     let mut args = vec!["run"];
@@ -345,7 +323,7 @@ fn a_write_error_stops_the_series_naming_the_file_and_resume_finishes_it() {
     assert!(stderr.contains("take6 run --resume"), "{stderr}");
     let manifest = fs::read_to_string(series_dir(tmp.path()).join("series.toml")).unwrap();
     assert!(manifest.contains("status = \"failed\""), "{manifest}");
-    let kept = records(tmp.path()).len();
+    let kept = played_in(&series_dir(tmp.path())).len();
     assert!(kept > 0 && kept < GAMES, "{kept} games kept");
 
     let out = resume(tmp.path(), "2");
@@ -355,7 +333,7 @@ fn a_write_error_stops_the_series_naming_the_file_and_resume_finishes_it() {
 
 #[test]
 fn resume_is_refused_for_a_changed_bot_or_settings_that_change_the_games() {
-    let tmp = arena();
+    let tmp = patients();
     let out = start(tmp.path(), "2").wait_with_output().unwrap();
     assert_ok(&out);
     let launch = tmp.path().join("bots/steady/launch");
@@ -383,7 +361,7 @@ fn resume_is_refused_for_a_changed_bot_or_settings_that_change_the_games() {
         );
     }
     // Harmless flags are fine; a complete series has nothing to resume, which is said, with
-    // a non-zero exit (issue 30: it printed its leaderboard and exited 0).
+    // a non-zero exit (never its leaderboard and 0).
     let out = resume(tmp.path(), "1");
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -398,7 +376,7 @@ fn resume_is_refused_for_a_changed_bot_or_settings_that_change_the_games() {
 /// that changes nothing on the wire (a comment) does not.
 #[test]
 fn resume_is_refused_when_a_bots_template_set_changed() {
-    let tmp = arena();
+    let tmp = patients();
     let templates = tmp.path().join("templates");
     fs::create_dir_all(&templates).unwrap();
     let set = templates.join("mine.toml");
@@ -433,7 +411,7 @@ fn resume_is_refused_when_a_bots_template_set_changed() {
 
 #[test]
 fn verify_names_a_deleted_line_an_edited_score_and_an_illegal_move() {
-    let tmp = arena();
+    let tmp = patients();
     let out = start(tmp.path(), "2").wait_with_output().unwrap();
     assert_ok(&out);
     let dir = series_dir(tmp.path());
@@ -521,18 +499,6 @@ fn verify_names_a_deleted_line_an_edited_score_and_an_illegal_move() {
     assert!(!text(&out.stdout).contains("chain breaks"), "re-chained");
 }
 
-/// Runs git in `dir`, failing the test if it fails; returns its stdout.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
-    text(&out.stdout).trim().to_string()
-}
-
 /// A scratch folder with a git repository `koth-bots/` whose tag `v2` holds two patient bots,
 /// and a later commit on `main` that changes one of them.
 fn git_arena() -> TempDir {
@@ -585,7 +551,7 @@ fn a_series_of_bots_from_a_git_tag_resumes_with_the_printed_command_or_with_its_
     // The same series uninterrupted.
     let whole = git_arena();
     assert_ok(&start_git(whole.path(), "2").wait_with_output().unwrap());
-    let reference = records_in(&series_dir(whole.path()));
+    let reference = played_in(&series_dir(whole.path()));
     assert_eq!(reference.len(), GAMES);
 
     let tmp = git_arena();
@@ -620,7 +586,7 @@ fn a_series_of_bots_from_a_git_tag_resumes_with_the_printed_command_or_with_its_
     );
 
     // With the series' own --bots repeated: accepted, and stopped again part-way.
-    let played = records_in(&dir).len();
+    let played = played_in(&dir).len();
     let resume_with_flag = command(
         tmp.path(),
         &[
@@ -647,7 +613,7 @@ fn a_series_of_bots_from_a_git_tag_resumes_with_the_printed_command_or_with_its_
         "{}",
         text(&out.stdout)
     );
-    assert_eq!(records_in(&dir), reference, "the same games, each once");
+    assert_eq!(played_in(&dir), reference, "the same games, each once");
     assert_ok(&command(tmp.path(), &["verify", &series]).output().unwrap());
 
     // A finished series of bots from git has nothing to resume, with or without --bots.
@@ -669,7 +635,7 @@ fn a_series_of_bots_from_a_git_tag_resumes_with_the_printed_command_or_with_its_
 /// secret (and, for `work`, the bots' copies of that name). Returns the scratch folder, the
 /// host folder and its secret.
 fn handed_over_with_a_link(link: &str) -> (TempDir, PathBuf, PathBuf) {
-    let tmp = arena();
+    let tmp = patients();
     let child = start(tmp.path(), "2");
     wait_for_lines(tmp.path(), 2);
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();

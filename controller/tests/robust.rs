@@ -1,6 +1,6 @@
-//! Issue 21, what a newcomer's probe found on the way: a working copy thousands of folders deep
+//! What a newcomer's probe found on the way: a working copy thousands of folders deep
 //! is copied back out of its disk image at the end of the series, and by `--resume` after a
-//! `kill -9`, by descriptors (its paths pass the kernel's 4,096 bytes). Issue 27: after a
+//! `kill -9`, by descriptors (its paths pass the kernel's 4,096 bytes). After a
 //! Ctrl-C (the copy back done, the working copy a plain folder 2,500 deep), `--resume` works,
 //! and `take6 clean` measures and removes such a series.
 
@@ -193,7 +193,7 @@ fn make_deep(root: &Path, bytes: usize) {
     std::io::Write::write_all(&mut File::from(file), &vec![7u8; bytes]).unwrap();
 }
 
-/// Issue 27: `take6 clean` removes a series whose working copy is 2,500 folders deep with 256
+/// `take6 clean` removes a series whose working copy is 2,500 folders deep with 256
 /// descriptors at most (one per level ran out of them), and counts the bytes at its bottom
 /// (walking by paths found none past the kernel's 4,096 bytes).
 #[test]

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::{series_cmd, series_dir};
+
 use std::fs;
 use std::io::BufReader;
 use std::os::unix::fs::PermissionsExt;
@@ -12,7 +14,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use take6::record::{GameRecord, read_games_jsonl};
 use tempfile::TempDir;
 
@@ -31,19 +32,12 @@ fn bot(dir: &Path, name: &str, prelude: &str) {
     fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
 }
 
-fn take6(dir: &Path) -> Command {
-    let mut c = Command::cargo_bin("take6").unwrap();
-    c.current_dir(dir)
-        .args(["run", "--jobs", "2", "--first-reply-ms", "3000"])
-        .args(["--reply-ms", "1000", "--grace-ms", "300"])
-        // Bots skipped on purpose here; the exit status of skips is tests/authors.rs'.
-        .arg("--allow-skips")
-        .env_remove("RUST_LOG");
-    c
+fn series(dir: &Path) -> Command {
+    series_cmd(dir, 3_000, 1_000)
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {
-    let out = take6(dir).args(args).output().unwrap();
+    let out = series(dir).args(args).output().unwrap();
     assert!(
         out.status.success(),
         "take6 failed ({}):\n{}",
@@ -51,10 +45,6 @@ fn run(dir: &Path, args: &[&str]) -> Output {
         String::from_utf8_lossy(&out.stderr)
     );
     out
-}
-
-fn series_dir(dir: &Path) -> PathBuf {
-    fs::canonicalize(dir.join("results/latest")).unwrap()
 }
 
 fn games(dir: &Path) -> Vec<GameRecord> {
@@ -79,7 +69,7 @@ fn faults(games: &[GameRecord], bot: &str) -> Vec<(String, String)> {
 
 /// Whether this machine gives the full sandbox (else the test is skipped with a note).
 fn sandboxed(dir: &Path) -> bool {
-    let out = take6(dir)
+    let out = series(dir)
         .args(["--sandbox", "strict", "--games", "1"])
         .output()
         .unwrap();
@@ -140,7 +130,7 @@ $1 == "invalid" {{ exit }}
     fs::set_permissions(folder.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
 }
 
-fn arena() -> TempDir {
+fn honest_arena() -> TempDir {
     let tmp = tempfile::tempdir().unwrap();
     bot(tmp.path(), "honest", "");
     tmp
@@ -148,7 +138,7 @@ fn arena() -> TempDir {
 
 #[test]
 fn limits_of_the_whole_tree_are_named_faults_and_the_honest_bot_plays_on() {
-    let tmp = arena();
+    let tmp = honest_arena();
     if !sandboxed(tmp.path()) {
         return;
     }
@@ -220,7 +210,7 @@ fn limits_of_the_whole_tree_are_named_faults_and_the_honest_bot_plays_on() {
 
 #[test]
 fn a_bot_sees_only_its_own_processes_files_and_four_variables() {
-    let tmp = arena();
+    let tmp = honest_arena();
     if !sandboxed(tmp.path()) {
         return;
     }
@@ -234,7 +224,7 @@ fn a_bot_sees_only_its_own_processes_files_and_four_variables() {
            echo done; }} >&2 2>/dev/null"
     );
     bot(tmp.path(), "spy", &spy);
-    let out = take6(tmp.path())
+    let out = series(tmp.path())
         .args(["--games", "1", "--seed", "1"])
         .env("TAKE6_CANARY", "secret")
         .output()
@@ -356,7 +346,7 @@ fn under_the_cpu_clock_a_busy_neighbour_does_not_make_an_honest_bot_time_out() {
 
 #[test]
 fn under_the_cpu_clock_thinking_on_after_a_reply_counts_toward_the_next() {
-    let tmp = arena();
+    let tmp = honest_arena();
     if !sandboxed(tmp.path()) {
         return;
     }
@@ -413,7 +403,7 @@ fn under_the_cpu_clock_thinking_on_after_a_reply_counts_toward_the_next() {
 
 #[test]
 fn a_sigkilled_controller_leaves_no_bot_process_behind() {
-    let tmp = arena();
+    let tmp = honest_arena();
     if !sandboxed(tmp.path()) {
         return;
     }
@@ -425,7 +415,7 @@ fn a_sigkilled_controller_leaves_no_bot_process_behind() {
         "setsid sleep 5151 & (sleep 5151 &) ; nohup sleep 5151 >/dev/null 2>&1 & sleep 30",
     );
     for warm in ["true", "false"] {
-        let mut controller = take6(tmp.path())
+        let mut controller = series(tmp.path())
             .args(["--games", "100000", "--jobs", "1", "--warm-sandboxes", warm])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -451,7 +441,7 @@ fn a_sigkilled_controller_leaves_no_bot_process_behind() {
 
 #[test]
 fn a_bot_may_fill_its_working_copy_up_to_the_disk_limit_without_a_fault() {
-    let tmp = arena();
+    let tmp = honest_arena();
     // 60 MiB in 15 files under --disk-mib 64: every write succeeds, the cap is above the limit.
     // The bot also notes how its working copy is mounted.
     bot(
@@ -483,7 +473,7 @@ fn a_bot_may_fill_its_working_copy_up_to_the_disk_limit_without_a_fault() {
 
 #[test]
 fn special_files_a_bot_made_are_left_out_when_its_working_copy_is_copied_back() {
-    let tmp = arena();
+    let tmp = honest_arena();
     bot(
         tmp.path(),
         "fifo",
@@ -514,8 +504,8 @@ fn special_files_a_bot_made_are_left_out_when_its_working_copy_is_copied_back() 
 
 #[test]
 fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
-    let tmp = arena();
-    // Issue 27: what `none` means, in words, on the start line: the default (short) one and
+    let tmp = honest_arena();
+    // What `none` means, in words, on the start line: the default (short) one and
     // the long one of `-v`.
     let user = nix::unistd::User::from_uid(nix::unistd::getuid())
         .unwrap()
@@ -568,7 +558,7 @@ fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
         ("--max-files", "3"),
         ("--wall-factor", "0"),
     ] {
-        let out = take6(tmp.path()).args([flag, value]).output().unwrap();
+        let out = series(tmp.path()).args([flag, value]).output().unwrap();
         assert!(!out.status.success(), "{flag} {value} was accepted");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -576,7 +566,7 @@ fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
             "{err}"
         );
     }
-    let out = take6(tmp.path())
+    let out = series(tmp.path())
         .args(["--sandbox", "sometimes"])
         .output()
         .unwrap();
@@ -591,7 +581,7 @@ fn the_mode_and_what_it_enforces_are_reported_and_bad_limits_are_refused() {
 fn every_bot_process_is_a_batch_task_whatever_starts_it() {
     // Field 41 of /proc/<pid>/stat is the scheduling policy: 3 is SCHED_BATCH (0 is the
     // default, SCHED_OTHER). The launch script and a child of it report theirs on stderr.
-    let tmp = arena();
+    let tmp = honest_arena();
     bot(
         tmp.path(),
         "policy",

@@ -1,10 +1,10 @@
-//! Issue 21, channels between bots: two bots at one table, each in its own sandbox with a uid of
+//! Channels between bots: two bots at one table, each in its own sandbox with a uid of
 //! its own and the seccomp filter, try to pass a message through the kernel keyring, inotify,
 //! flock on a shared system file and the lock table that lists it (`/proc/locks`, frozen)
 //! (`hostile-talker`, a sender and a receiver), and to make user
 //! namespaces and io_uring; nothing gets through. Without the sandbox the same pair talks. A bot
-//! that keeps an SQLite database (WAL) in its working copy still works (`sqlite-user`). Issue 27:
-//! the machine-wide counters of `/proc` (`hostile-counter`, a sender and a receiver) never move
+//! that keeps an SQLite database (WAL) in its working copy still works (`sqlite-user`). The
+//! machine-wide counters of `/proc` (`hostile-counter`, a sender and a receiver) never move
 //! for a bot, whatever another does (`/proc/net/softnet_stat`, which cannot be covered, is
 //! measured); without the sandbox the same pair passes its hand.
 

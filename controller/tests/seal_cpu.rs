@@ -1,4 +1,4 @@
-//! Issue 21, processor time: the CPU clock is enforced on every reply (background processes
+//! Processor time: the CPU clock is enforced on every reply (background processes
 //! included) and after the last message, a bot's own templates are its own time, and a bot tree
 //! that spins cannot starve honest bots at its table or at the other one. Each test runs the real
 //! binary with real bots under `--sandbox strict`, the honest bot of the zoo at the table.

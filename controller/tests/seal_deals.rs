@@ -1,4 +1,4 @@
-//! Issue 21, what a bot may learn of the deals: a bot that remembers every deal it was dealt
+//! What a bot may learn of the deals: a bot that remembers every deal it was dealt
 //! (`hostile-spy`) never sees one again by default, and a bot that searches the master seed
 //! (`hostile-seeker`) finds neither a controller binary to search with nor a seed worth
 //! searching. Each sandboxed test has a sibling that shows the attack works where the defence is
@@ -33,8 +33,8 @@ fn learned(zoo: &Zoo) -> Vec<(bool, usize, usize)> {
 #[test]
 fn a_bot_that_remembers_deals_never_sees_one_again_by_default() {
     // 20 games at tables of 4 (the spy, the honest bot, two built-ins): whole deals, which
-    // used to mean duplicate deals, 5 deals x 4 rotations, the spy knowing up to 30 of the 30
-    // opponent cards. Two tables at once (--jobs 2) share the spy's working copy live.
+    // could mean duplicate deals (5 deals x 4 rotations, the spy knowing up to 30 of the 30
+    // opponent cards) if deals were reused. Two tables at once (--jobs 2) share the spy's working copy live.
     let Some(zoo) = contained("spy", SPY, 20, &["--players", "4"]) else {
         return;
     };

@@ -1,4 +1,4 @@
-//! Issue 35: files and folders are untrusted too. Hostile fixtures run as bots do (inside the
+//! Files and folders are untrusted too. Hostile fixtures run as bots do (inside the
 //! sandbox, as their own users) or forged folders are handed to take6, and each test fails if
 //! the attack works: links to a root-only canary file (read, written, through temporary names,
 //! through `/proc/self/cwd`, committed in a git repository), FIFOs and `/dev/zero` where the
@@ -13,10 +13,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use tempfile::TempDir;
 
-use common::{copy_dir, fixtures, text};
+use common::{copy_dir, fixtures, git, take6_cmd, text};
 
 /// What the canary file holds; found anywhere a bot or a results folder reaches, the attack
 /// worked.
@@ -41,9 +40,7 @@ fn sandbox_available() -> bool {
 /// Runs take6 with `args` in `dir`, killed if it outlives `limit`: the test then fails, naming
 /// the command (a file made the controller wait).
 fn bounded(dir: &Path, args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
+    let mut child = take6_cmd(dir)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -196,17 +193,6 @@ fn a_botzone_bot_cannot_make_the_controller_read_or_write_host_files_through_glo
     assert!(kept.contains("games "), "{kept}");
 }
 
-/// Runs git in `dir` with a throwaway identity, failing the test if it fails.
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
-}
-
 /// `series.toml`'s skipped bots: (name, reason).
 fn skipped(series: &Path) -> Vec<(String, String)> {
     let manifest: toml::Table =
@@ -225,7 +211,7 @@ fn skipped(series: &Path) -> Vec<(String, String)> {
 
 /// A `.botzone-globaldata` committed as a link to a host file in a repository of bots
 /// (`--bots REPO@TAG`) is never read: the strict bot, which checks its globaldata, starts
-/// from none and has no fault (before issue 35 it was handed the canary at its first turn).
+/// from none and has no fault (it is never handed the canary).
 #[test]
 fn a_globaldata_link_committed_in_a_repository_is_never_read() {
     if !sandbox_available() {
@@ -268,8 +254,8 @@ fn a_globaldata_link_committed_in_a_repository_is_never_read() {
 }
 
 /// A Take 6 bot whose `build` leaves `launch` a FIFO, a link to `/dev/zero` or a link to a
-/// host file is skipped with the reason (before issue 35 the FIFO kept the series from ever
-/// starting and /dev/zero was read until memory ran out); the others play.
+/// host file is skipped with the reason; the others play (a FIFO
+/// never keeps the series from starting and /dev/zero is never read until memory runs out).
 #[test]
 fn a_launch_its_build_left_a_fifo_or_a_link_is_skipped_with_the_reason() {
     if !sandbox_available() {
@@ -332,7 +318,7 @@ fn a_launch_its_build_left_a_fifo_or_a_link_is_skipped_with_the_reason() {
 /// A bot's own `launch` that carries take6's comment for generated Python launches ("holds
 /// Python 3 source") gets the game's default limits for a launch of its own (Botzone's
 /// C/C++ 1000 ms, 2000 ms on a game's first turn), not Python's 6000 ms (12000 ms): a turn of
-/// 2.5 s of CPU is its timeout. Before issue 35 the comment line granted it Python's limits.
+/// 2.5 s of CPU is its timeout. A comment line never grants it Python's limits.
 #[test]
 fn a_launch_that_claims_a_language_in_a_comment_gets_no_more_time() {
     if !sandbox_available() {
@@ -505,7 +491,7 @@ fn fifos_in_a_results_folder_make_no_command_wait() {
 
 /// A results folder handed over with `logs/controller.log` linked to a host file (or `logs`
 /// itself linked to a host folder): `run --resume` refuses it, naming the file, and appends
-/// nothing to the host's file (before issue 35 it appended its log there).
+/// nothing to the host's file.
 #[test]
 fn a_log_link_in_a_resumed_folder_is_refused_and_never_appended_to() {
     let tmp = tempfile::tempdir().unwrap();
@@ -580,7 +566,7 @@ fn merge_copies_no_host_file_through_a_shards_log_links() {
 }
 
 /// Links out of a game folder are refused as a `judge` that is a link is: a `viewer.js`
-/// linked to a host file (before issue 35 inlined into report.html) and a padding bot linked
+/// linked to a host file (never inlined into report.html) and a padding bot linked
 /// to a host folder, each named with the fix; a link among the folder's subfolders is no
 /// padding bot.
 #[test]
@@ -676,7 +662,7 @@ fn payload_bot(tmp: &Path, canary: &Path) {
 /// A careless judge (it evals string responses) over a bot whose responses overwrite a
 /// root-only host file: neither the series, nor `verify`, `leaderboard`, `merge` (each given
 /// the game folder) nor `run --resume` run the judge outside the sandbox, so the host file is
-/// never written (before issue 35 verify and leaderboard ran the judge as root, unsandboxed).
+/// never written.
 #[test]
 fn a_naive_judge_runs_only_in_the_sandbox_under_verify_leaderboard_resume_and_merge() {
     if !sandbox_available() {
@@ -799,8 +785,8 @@ fn padding_bot(tmp: &Path, name: &str, pad: usize) {
 
 /// Bots that bloat their responses (100 KB each) get Botzone's `OLE`, naming the cap, instead
 /// of making a larger record: `games.jsonl` and report.html stay small (the cap of a game's
-/// responses together: `wire::tests`) (before issue 35, 1 MiB responses made a 65-73 MiB games.jsonl and
-/// a report.html as large from 20 games).
+/// responses together: `wire::tests`; uncapped, 1 MiB responses would make a 65-73 MiB
+/// games.jsonl and a report.html as large from 20 games).
 #[test]
 fn a_bloating_bot_is_faulted_ole_and_the_record_stays_small() {
     let tmp = duel_arena(&[("py", "bz-py")]);
@@ -841,8 +827,8 @@ fn a_bloating_bot_is_faulted_ole_and_the_record_stays_small() {
 
 /// Botzone bots that, after answering their first turn, replace their own `launch` with a
 /// FIFO or a link to `/dev/zero`: their later turns fault (the launch cannot start), the
-/// series ends within its bound and the strict bot plays on (before issue 35 the controller
-/// read `launch` at each turn to learn the bot's language, and waited on the FIFO forever).
+/// series ends within its bound and the strict bot plays on (the controller never
+/// reads `launch` at a turn to learn the bot's language, and never waits on a FIFO).
 #[test]
 fn a_launch_made_a_fifo_or_a_dev_zero_link_at_run_time_faults_and_never_hangs() {
     if !sandbox_available() {

@@ -1,4 +1,4 @@
-//! Issue 38, a league's private storage: each bot's working copy lives as long as its version
+//! A league's private storage: each bot's working copy lives as long as its version
 //! in the league (kept across `take6 league` runs) and is wiped for a new version. Attacked as
 //! a bot would, inside the sandbox as its own user: `hostile-spy` remembers every deal it is
 //! dealt across runs and must never see one again; `hostile-hoarder` leaves links in its kept

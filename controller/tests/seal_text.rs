@@ -1,4 +1,4 @@
-//! Issue 27, items 1-4: what a bot, its folder or its build controls reaches the host only as
+//! What a bot, its folder or its build controls reaches the host only as
 //! inert text. Hostile fixtures (`tests/bots/hostile-escapes`, `tests/bots/hostile-names`,
 //! `tests/bots/kd-escapes`, `tests/bots/bz-escapes` of the Botzone test game, and folders this
 //! file writes: a `bot.toml` line, a FIFO's name and a source file's name carrying escapes) run
@@ -14,10 +14,9 @@ mod zoo;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
-use assert_cmd::cargo::CommandCargoExt;
-use common::{copy_dir, fixtures, text};
+use common::{copy_dir, fixtures, take6, text};
 use zoo::{Zoo, sandbox_available};
 
 /// What no output of take6 may hold: a C0 control but the line feed and the tab (kept in text
@@ -61,17 +60,6 @@ fn assert_logs_inert(dir: &Path) -> usize {
         n += 1;
     }
     n
-}
-
-/// `take6 ARGS` in `dir`, its input closed.
-fn take6(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 /// Checks both outputs of a command, naming it in the message.

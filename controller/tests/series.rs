@@ -3,7 +3,14 @@
 
 mod common;
 
-use common::{assert_ok, copy_dir, fixtures, text};
+use common::{
+    arena_of, assert_ok, copy_dir, fixtures, git, series_cmd, series_dir, take6_cmd, text,
+};
+
+/// `take6 run` in `dir` with two jobs and generous reply limits, then `args`.
+fn run_series(dir: &Path, args: &[&str]) -> Output {
+    series_cmd(dir, 10_000, 5_000).args(args).output().unwrap()
+}
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -12,7 +19,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use take6::record::{GameRecord, read_games_jsonl};
 use tempfile::TempDir;
 
@@ -31,58 +37,18 @@ fn samples() -> PathBuf {
     .to_path_buf()
 }
 
-/// A scratch folder with `bots/` holding the named bots (`(folder name, source folder)`).
-fn arena(bots: &[(&str, PathBuf)]) -> TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for (name, src) in bots {
-        copy_dir(src, &tmp.path().join("bots").join(name));
-    }
-    tmp
-}
-
 fn fixture(name: &str) -> (&str, PathBuf) {
     (name, fixtures().join(name))
 }
 
-/// Runs `take6 run` in `dir` with test-friendly limits plus `args` (a flag in `args` wins).
-/// The reply limits are generous, far above what the fixtures need, so that a loaded machine
-/// never turns a well-behaved bot into a fault; tests of timeouts pass their own.
-fn take6(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
-        .args([
-            "run",
-            "--jobs",
-            "2",
-            "--first-reply-ms",
-            "10000",
-            "--reply-ms",
-            "5000",
-        ])
-        .args(["--grace-ms", "300"])
-        // Skips are this file's subject at times; their exit status is tests/authors.rs'.
-        .arg("--allow-skips")
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap()
-}
-
 /// `take6 verify` of the latest series in `dir` passes.
 fn assert_verifies(dir: &Path) {
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
+    let out = take6_cmd(dir)
         .arg("verify")
         .env_remove("RUST_LOG")
         .output()
         .unwrap();
     assert_ok(&out);
-}
-
-fn series_dir(dir: &Path) -> PathBuf {
-    fs::canonicalize(dir.join("results/latest")).unwrap()
 }
 
 fn games(dir: &Path) -> Vec<GameRecord> {
@@ -136,8 +102,8 @@ fn sample_bots_play_a_clean_series_and_the_leaderboard_agrees_with_the_games() {
         .iter()
         .map(|n| (n.as_str(), samples().join(n)))
         .collect();
-    let tmp = arena(&bots);
-    let out = take6(tmp.path(), &["--games", "12", "--seed", "5"]);
+    let tmp = arena_of(&bots);
+    let out = run_series(tmp.path(), &["--games", "12", "--seed", "5"]);
     assert_ok(&out);
 
     let games = games(tmp.path());
@@ -216,7 +182,7 @@ fn sample_bots_play_a_clean_series_and_the_leaderboard_agrees_with_the_games() {
 
 #[test]
 fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
-    let tmp = arena(&[
+    let tmp = arena_of(&[
         fixture("first"),
         fixture("lowest"),
         fixture("silent"),
@@ -230,7 +196,7 @@ fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
     let started = Instant::now();
     // The silent bot blocks, using no CPU: the wall-clock safety net (here 1x the limit)
     // ends its wait.
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &[
             "--games",
@@ -300,12 +266,12 @@ fn every_misbehaving_bot_is_a_recorded_fault_and_the_others_play_on() {
 fn a_bot_that_faults_in_game_after_game_sits_out_the_rest() {
     // silent never answers: each of its games costs the wall-clock safety net, until it is
     // benched after three in a row; then its seats are its fault at once, never started.
-    let tmp = arena(&[fixture("first"), fixture("silent")]);
+    let tmp = arena_of(&[fixture("first"), fixture("silent")]);
     let silent_series = |games: &str, extra: &[&str]| {
         let mut args = vec!["--players", "2", "--games", games, "--seed", "5"];
         args.extend(["--first-reply-ms", "1500", "--wall-factor", "1"]);
         args.extend_from_slice(extra);
-        take6(tmp.path(), &args)
+        run_series(tmp.path(), &args)
     };
     let out = silent_series("12", &[]);
     assert_ok(&out);
@@ -371,7 +337,7 @@ fn orphans() -> Vec<String> {
 
 #[test]
 fn chatty_slow_and_child_leaving_bots_are_contained_without_faults() {
-    let tmp = arena(&[
+    let tmp = arena_of(&[
         fixture("first"),
         fixture("orphan"),
         fixture("chatty"),
@@ -380,7 +346,7 @@ fn chatty_slow_and_child_leaving_bots_are_contained_without_faults() {
     ]);
     // Only this run's processes count: a killed run elsewhere may have left its own.
     let before = orphans();
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &[
             "--games",
@@ -423,7 +389,7 @@ fn chatty_slow_and_child_leaving_bots_are_contained_without_faults() {
 
 #[test]
 fn unusable_folders_are_skipped_with_reasons_and_the_series_goes_on() {
-    let tmp = arena(&[
+    let tmp = arena_of(&[
         fixture("first"),
         fixture("build-fails"),
         fixture("build-hangs"),
@@ -437,7 +403,7 @@ fn unusable_folders_are_skipped_with_reasons_and_the_series_goes_on() {
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o644);
     fs::set_permissions(&launch, perms).unwrap();
 
-    let out = take6(tmp.path(), &["--games", "2", "--build-timeout-s", "2"]);
+    let out = run_series(tmp.path(), &["--games", "2", "--build-timeout-s", "2"]);
     assert_ok(&out);
     let stderr = text(&out.stderr);
     let expect = [
@@ -469,8 +435,8 @@ fn unusable_folders_are_skipped_with_reasons_and_the_series_goes_on() {
 
 #[test]
 fn no_usable_bot_is_an_error_listing_the_reasons() {
-    let tmp = arena(&[fixture("no-launch"), fixture("build-fails")]);
-    let out = take6(tmp.path(), &["--games", "1"]);
+    let tmp = arena_of(&[fixture("no-launch"), fixture("build-fails")]);
+    let out = run_series(tmp.path(), &["--games", "1"]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert!(stderr.contains("no usable bot"), "{stderr}");
@@ -480,7 +446,7 @@ fn no_usable_bot_is_an_error_listing_the_reasons() {
     );
 
     let empty = tempfile::tempdir().unwrap();
-    let out = take6(empty.path(), &["--bots", "nowhere"]);
+    let out = run_series(empty.path(), &["--bots", "nowhere"]);
     assert!(!out.status.success());
     assert!(
         text(&out.stderr).contains("nowhere"),
@@ -493,8 +459,8 @@ fn no_usable_bot_is_an_error_listing_the_reasons() {
 fn the_same_seed_gives_the_same_games_whatever_jobs_is() {
     let bots = [fixture("first"), fixture("lowest"), fixture("cg-first")];
     let run = |jobs: &str| {
-        let tmp = arena(&bots);
-        let out = take6(
+        let tmp = arena_of(&bots);
+        let out = run_series(
             tmp.path(),
             &["--games", "6", "--seed", "11", "--jobs", jobs],
         );
@@ -521,8 +487,8 @@ fn the_same_seed_gives_the_same_games_whatever_jobs_is() {
         );
     }
     let other_seed = {
-        let tmp = arena(&bots);
-        assert_ok(&take6(tmp.path(), &["--games", "1", "--seed", "12"]));
+        let tmp = arena_of(&bots);
+        assert_ok(&run_series(tmp.path(), &["--games", "1", "--seed", "12"]));
         games(tmp.path()).remove(0)
     };
     assert_ne!(other_seed.rounds[0].hands, one[0].rounds[0].hands);
@@ -560,7 +526,7 @@ fn cpus_by_game(dir: &Path, bots: &[&str]) -> BTreeMap<u64, Vec<Vec<usize>>> {
     by_game
 }
 
-/// Tables pinned to processors (issue 12): with --jobs a multiple of the processors, every bot
+/// Tables pinned to processors: with --jobs a multiple of the processors, every bot
 /// of a game runs on its table's one processor, and the tables use every processor; with
 /// --pin-tables false (or --jobs that is no multiple) a bot may run on all of them. The games
 /// are the same either way, and strict readers read every line they are promised.
@@ -593,7 +559,7 @@ fn tables_are_pinned_to_processors_with_their_bots_and_play_the_same_games() {
             use std::os::unix::fs::PermissionsExt;
             fs::set_permissions(&launch, fs::Permissions::from_mode(0o755)).unwrap();
         }
-        let out = take6(
+        let out = run_series(
             tmp.path(),
             &[
                 "--games",
@@ -668,8 +634,8 @@ fn more_than_ten_bots_play_every_ten_bot_subset() {
         .iter()
         .map(|n| (n.as_str(), fixtures().join("first")))
         .collect();
-    let tmp = arena(&bots);
-    let out = take6(
+    let tmp = arena_of(&bots);
+    let out = run_series(
         tmp.path(),
         &["--games", "5", "--seed", "2", "--schedule", "all"],
     );
@@ -695,9 +661,9 @@ fn more_than_ten_bots_play_every_ten_bot_subset() {
 
 #[test]
 fn bad_settings_are_errors_that_name_the_setting() {
-    let tmp = arena(&[fixture("first")]);
+    let tmp = arena_of(&[fixture("first")]);
     fs::write(tmp.path().join("take6.toml"), "gmaes = 3\n").unwrap();
-    let out = take6(tmp.path(), &[]);
+    let out = run_series(tmp.path(), &[]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert!(
@@ -706,12 +672,12 @@ fn bad_settings_are_errors_that_name_the_setting() {
     );
 
     fs::write(tmp.path().join("take6.toml"), "games = 0\n").unwrap();
-    let out = take6(tmp.path(), &[]);
+    let out = run_series(tmp.path(), &[]);
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("games = 0"));
 
     fs::write(tmp.path().join("take6.toml"), "games = 2\nseed = 4\n").unwrap();
-    assert_ok(&take6(tmp.path(), &[]));
+    assert_ok(&run_series(tmp.path(), &[]));
     assert_eq!(games(tmp.path()).len(), 2);
     assert_eq!(games(tmp.path())[0].seed, {
         let s = take6::schedule::Schedule::new(take6::schedule::Request {
@@ -730,13 +696,13 @@ fn bad_settings_are_errors_that_name_the_setting() {
 
 #[test]
 fn a_broken_template_skips_only_its_bot_naming_file_and_line() {
-    let tmp = arena(&[fixture("first"), ("typo", fixtures().join("first"))]);
+    let tmp = arena_of(&[fixture("first"), ("typo", fixtures().join("first"))]);
     fs::write(
         tmp.path().join("bots/typo/template.toml"),
         "turn = \"\"\"\ncount {{ rows | length }}\nhand {{ hnd }}\n\"\"\"\n",
     )
     .unwrap();
-    let out = take6(tmp.path(), &["--games", "1"]);
+    let out = run_series(tmp.path(), &["--games", "1"]);
     assert_ok(&out);
     let stderr = text(&out.stderr);
     let line = stderr
@@ -759,7 +725,7 @@ fn a_broken_template_skips_only_its_bot_naming_file_and_line() {
 
 #[test]
 fn bots_keep_private_files_across_games_of_a_series_but_not_across_series() {
-    let tmp = arena(&[fixture("first")]);
+    let tmp = arena_of(&[fixture("first")]);
     let bot = tmp.path().join("bots/counter");
     fs::create_dir_all(&bot).unwrap();
     let launch = bot.join("launch");
@@ -776,7 +742,7 @@ fn bots_keep_private_files_across_games_of_a_series_but_not_across_series() {
     // Unisolated first (the plain warm init forbids core dumps to itself and so to its bots),
     // then with the machine's sandbox.
     for mode in ["none", "auto"] {
-        assert_ok(&take6(
+        assert_ok(&run_series(
             tmp.path(),
             &["--games", "3", "--seed", "1", "--sandbox", mode],
         ));
@@ -804,10 +770,8 @@ fn bots_keep_private_files_across_games_of_a_series_but_not_across_series() {
 
 #[test]
 fn an_interrupted_series_keeps_every_finished_game() {
-    let tmp = arena(&[fixture("first"), fixture("slow-reply")]);
-    let child = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let tmp = arena_of(&[fixture("first"), fixture("slow-reply")]);
+    let child = take6_cmd(tmp.path())
         .args(["run", "--games", "50", "--jobs", "2", "--seed", "6"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -853,10 +817,10 @@ fn recording_bot(dir: &Path, name: &str, player: &str, template: &str) {
 
 #[test]
 fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
-    let tmp = arena(&[fixture("first")]);
+    let tmp = arena_of(&[fixture("first")]);
     recording_bot(tmp.path(), "named", "first", "named");
     recording_bot(tmp.path(), "arena", "cg-first", "codingame");
-    assert_ok(&take6(tmp.path(), &["--games", "1", "--seed", "4"]));
+    assert_ok(&run_series(tmp.path(), &["--games", "1", "--seed", "4"]));
     let game = games(tmp.path()).remove(0);
     game.check().unwrap();
     assert!(
@@ -951,18 +915,13 @@ fn named_and_codingame_bots_receive_their_own_wire_format_at_a_shared_table() {
 
 /// `take6 leaderboard` in `dir`.
 fn rebuild(dir: &Path) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
-        .arg("leaderboard")
-        .output()
-        .unwrap()
+    take6_cmd(dir).arg("leaderboard").output().unwrap()
 }
 
 #[test]
 fn the_leaderboard_can_be_rebuilt_from_games_jsonl() {
-    let tmp = arena(&[fixture("first"), fixture("lowest")]);
-    assert_ok(&take6(tmp.path(), &["--games", "5", "--seed", "9"]));
+    let tmp = arena_of(&[fixture("first"), fixture("lowest")]);
+    assert_ok(&run_series(tmp.path(), &["--games", "5", "--seed", "9"]));
     let path = series_dir(tmp.path()).join("leaderboard.csv");
     let report = series_dir(tmp.path()).join("report.html");
     let written = fs::read_to_string(&path).unwrap();
@@ -995,13 +954,11 @@ fn the_leaderboard_can_be_rebuilt_from_games_jsonl() {
 
 #[test]
 fn a_recorded_game_is_replayed_turn_by_turn() {
-    let tmp = arena(&[fixture("first"), fixture("not-held")]);
-    assert_ok(&take6(tmp.path(), &["--games", "3", "--seed", "4"]));
+    let tmp = arena_of(&[fixture("first"), fixture("not-held")]);
+    assert_ok(&run_series(tmp.path(), &["--games", "3", "--seed", "4"]));
     let game = &games(tmp.path())[2];
     let replay = |args: &[&str]| {
-        Command::cargo_bin("take6")
-            .unwrap()
-            .current_dir(tmp.path())
+        take6_cmd(tmp.path())
             .arg("replay")
             .args(args)
             .output()
@@ -1044,9 +1001,7 @@ fn a_recorded_game_is_replayed_turn_by_turn() {
 
 /// `take6 check` in `dir` on the bot folder `bot`, with test-friendly limits.
 fn check(dir: &Path, bot: &str, args: &[&str]) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
+    take6_cmd(dir)
         .args([
             "check",
             bot,
@@ -1165,18 +1120,6 @@ fn check_shows_a_bot_author_the_transcript_faults_times_and_scores() {
     );
 }
 
-/// Runs git in `dir`, failing the test if it fails; returns its stdout.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
-    text(&out.stdout).trim().to_string()
-}
-
 #[test]
 fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1216,7 +1159,7 @@ fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
         p
     };
     let at_tag = format!("{}@v1", repo.display());
-    assert_ok(&take6(
+    assert_ok(&run_series(
         tmp.path(),
         &["--bots", &at_tag, "--games", "2", "--seed", "1"],
     ));
@@ -1225,7 +1168,7 @@ fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
 
     // Without a revision: the repository's current HEAD, fetched into the same cache.
     let head = repo.display().to_string();
-    assert_ok(&take6(
+    assert_ok(&run_series(
         tmp.path(),
         &["--bots", &head, "--games", "2", "--seed", "1"],
     ));
@@ -1239,7 +1182,7 @@ fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
         "one cache per repository"
     );
     let at_commit = format!("{}@{}", repo.display(), &first[..10]);
-    assert_ok(&take6(
+    assert_ok(&run_series(
         tmp.path(),
         &["--bots", &at_commit, "--games", "1", "--seed", "1"],
     ));
@@ -1252,7 +1195,7 @@ fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
 
     // A revision that does not exist is an error naming it.
     let bad = format!("{}@nosuchrev", repo.display());
-    let out = take6(tmp.path(), &["--bots", &bad, "--games", "1"]);
+    let out = run_series(tmp.path(), &["--bots", &bad, "--games", "1"]);
     assert!(!out.status.success());
     assert!(
         text(&out.stderr).contains("no revision nosuchrev"),
@@ -1261,7 +1204,7 @@ fn bots_come_from_a_git_repository_at_a_revision_and_the_commit_is_recorded() {
     );
 }
 
-/// Issue 37: a repository's folder that holds no bot at all (`docs/`) is left out with a note,
+/// A repository's folder that holds no bot at all (`docs/`) is left out with a note,
 /// not a skip that makes the run exit 3; a folder meant as a bot (it has a bot.toml) is still
 /// skipped. Both are named as the repository at its revision, never by the cache's path, and
 /// the start line says which commit is played.
@@ -1286,11 +1229,9 @@ fn a_repositorys_folder_that_holds_no_bot_is_a_note_and_paths_name_the_repositor
     git(&repo, &["commit", "--quiet", "-a", "-m", "no broken bot"]);
     git(&repo, &["tag", "v2"]);
 
-    // Without --allow-skips (which this file's take6() passes): the exit status counts.
+    // Without --allow-skips (which this file's run_series() passes): the exit status counts.
     let run = |bots: &str| {
-        Command::cargo_bin("take6")
-            .unwrap()
-            .current_dir(tmp.path())
+        take6_cmd(tmp.path())
             .args(["run", "--games", "1", "--reply-ms", "5000", "--bots", bots])
             .env_remove("RUST_LOG")
             .output()
@@ -1321,18 +1262,18 @@ fn a_repositorys_folder_that_holds_no_bot_is_a_note_and_paths_name_the_repositor
     assert!(!said.contains("Skipped:"), "{said}");
 }
 
-/// Issue 37: an entrant's metadata in bot.toml (author, description, url, version) is kept and
+/// An entrant's metadata in bot.toml (author, description, url, version) is kept and
 /// shown in the report's Bots table; another key is a warning naming it, not a skip.
 #[test]
 fn bot_toml_metadata_is_shown_in_the_report_and_an_unknown_key_is_a_warning() {
-    let tmp = arena(&[fixture("first"), fixture("lowest")]);
+    let tmp = arena_of(&[fixture("first"), fixture("lowest")]);
     fs::write(
         tmp.path().join("bots/first/bot.toml"),
         "author = \"Alice <alice@example.org>\"\ndescription = \"plays its first card\"\n\
          url = \"https://example.org/first\"\nversion = \"1.2\"\ncolour = \"red\"\n",
     )
     .unwrap();
-    let out = take6(tmp.path(), &["--games", "1"]);
+    let out = run_series(tmp.path(), &["--games", "1"]);
     assert_ok(&out);
     let said = said_of(&out);
     assert!(
@@ -1352,11 +1293,11 @@ fn bot_toml_metadata_is_shown_in_the_report_and_an_unknown_key_is_a_warning() {
     }
 }
 
-/// Issue 37: off a terminal, each bot's build is said as it starts and as it ends, with its
-/// time, and a closing line names the slowest (before, nothing was said while bots built).
+/// Off a terminal, each bot's build is said as it starts and as it ends, with its
+/// time, and a closing line names the slowest: a run never sits silent while bots build.
 #[test]
 fn builds_are_said_as_they_start_and_end_and_the_slow_ones_named() {
-    let tmp = arena(&[fixture("first"), fixture("lowest")]);
+    let tmp = arena_of(&[fixture("first"), fixture("lowest")]);
     use std::os::unix::fs::PermissionsExt;
     for (bot, script) in [
         ("first", "#!/bin/sh\nsleep 1.5\n"),
@@ -1366,7 +1307,7 @@ fn builds_are_said_as_they_start_and_end_and_the_slow_ones_named() {
         fs::write(&build, script).unwrap();
         fs::set_permissions(&build, fs::Permissions::from_mode(0o755)).unwrap();
     }
-    let out = take6(tmp.path(), &["--games", "1"]);
+    let out = run_series(tmp.path(), &["--games", "1"]);
     assert_ok(&out);
     let stderr = text(&out.stderr);
     let at = |needle: &str| {
@@ -1390,7 +1331,7 @@ fn builds_are_said_as_they_start_and_end_and_the_slow_ones_named() {
     assert!(closing < at("2 bots + 8 built-ins"), "{stderr}");
 }
 
-/// Issue 37: a report to publish. Bots are named where the host named them (the repository at
+/// A report to publish. Bots are named where the host named them (the repository at
 /// its revision), never by this machine's absolute paths; the config by its name; the interval
 /// scale holds the field, a faulty bot far from it marked at the edge, and the caption does
 /// not call a scale from 0 one that does not start at 0.
@@ -1410,7 +1351,7 @@ fn the_report_names_bots_by_repository_and_scales_intervals_to_the_field() {
         "games = 4\nseed = 1234567890123456789\n",
     )
     .unwrap();
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &["--bots", "koth-bots@v1", "--config", "take6.toml"],
     );
@@ -1468,9 +1409,7 @@ fn said_of(out: &Output) -> String {
 /// `take6 play` in `dir` with `input` as the keyboard.
 fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
     use std::io::Write as _;
-    let mut child = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
+    let mut child = take6_cmd(dir)
         .arg("play")
         .args(args)
         .stdin(std::process::Stdio::piped())
@@ -1486,7 +1425,7 @@ fn play(dir: &Path, input: &str, args: &[&str]) -> Output {
 
 #[test]
 fn a_person_chooses_opponents_and_sees_where_every_card_went() {
-    let tmp = arena(&[fixture("first"), fixture("lowest")]);
+    let tmp = arena_of(&[fixture("first"), fixture("lowest")]);
     // Counting up from 0 again and again: a card prompt takes the first number in hand, a row
     // prompt waits for the next 0.
     let input: String = (0..30)
@@ -1510,7 +1449,7 @@ fn a_person_chooses_opponents_and_sees_where_every_card_went() {
     players.sort();
     assert_eq!(players, ["ann", "first", "gap#1", "gap#2"]);
     assert!(g.rounds[0].invalid.is_empty(), "{:?}", g.rounds[0].invalid);
-    // The bots not chosen were not asked to play: nothing is said of them (issue 30).
+    // The bots not chosen were not asked to play: nothing is said of them.
     for other in ["lowest:", "bots/lowest", "skipped", "not chosen"] {
         assert!(!said_of(&out).contains(other), "{other}: {}", said_of(&out));
     }
@@ -1550,7 +1489,7 @@ fn a_person_chooses_opponents_and_sees_where_every_card_went() {
 
 #[test]
 fn a_person_can_play_at_the_keyboard_and_typos_are_asked_again() {
-    let tmp = arena(&[fixture("first")]);
+    let tmp = arena_of(&[fixture("first")]);
     // Every number from 0 to 104, three times: each prompt rejects what is not in hand (or not
     // a row) and takes the first that is, so the whole game gets played.
     let input: String = (0..3)
@@ -1610,7 +1549,7 @@ fn a_person_can_play_at_the_keyboard_and_typos_are_asked_again() {
 
 #[test]
 fn a_memory_limit_turns_a_memory_hog_into_a_fault() {
-    let tmp = arena(&[fixture("first")]);
+    let tmp = arena_of(&[fixture("first")]);
     let bot = tmp.path().join("bots/hog");
     fs::create_dir_all(&bot).unwrap();
     fs::copy(fixtures().join("first/launch"), bot.join("play")).unwrap();
@@ -1622,13 +1561,13 @@ fn a_memory_limit_turns_a_memory_hog_into_a_fault() {
     let exec = fs::metadata(bot.join("play")).unwrap().permissions();
     fs::set_permissions(bot.join("launch"), exec).unwrap();
 
-    assert_ok(&take6(tmp.path(), &["--games", "1", "--seed", "3"]));
+    assert_ok(&run_series(tmp.path(), &["--games", "1", "--seed", "3"]));
     assert!(
         games(tmp.path())[0].rounds[0].invalid.is_empty(),
         "300 MiB is within the default 1024 MiB"
     );
 
-    assert_ok(&take6(
+    assert_ok(&run_series(
         tmp.path(),
         &["--games", "1", "--seed", "3", "--memory-mib", "100"],
     ));
@@ -1666,17 +1605,17 @@ fn verdicts(dir: &Path, bot: &str) -> Vec<String> {
         .collect()
 }
 
-/// Issue 6: a strict reader of every built-in set, CodinGame's two orders included, reads exactly
+/// A strict reader of every built-in set, CodinGame's two orders included, reads exactly
 /// the lines its protocol promises in 100 games at one table with a bot that faults, and never
 /// faults itself, including when its tenth card has to take a row (an empty hand line).
 #[test]
 fn strict_readers_of_every_built_in_set_play_100_games_without_a_fault() {
-    let tmp = arena(&[fixture("strict-default"), fixture("not-held")]);
+    let tmp = arena_of(&[fixture("strict-default"), fixture("not-held")]);
     bot_speaking(tmp.path(), "arena", "strict-cg", "codingame");
     bot_speaking(tmp.path(), "statement", "strict-cg", "codingame-statement");
     bot_speaking(tmp.path(), "named", "strict-default", "named");
     let strict = ["arena", "statement", "named", "strict-default"];
-    let out = take6(tmp.path(), &["--games", "100", "--seed", "6"]);
+    let out = run_series(tmp.path(), &["--games", "100", "--seed", "6"]);
     assert_ok(&out);
     let played = games(tmp.path());
     assert_eq!(played.len(), 100);
@@ -1706,7 +1645,7 @@ fn strict_readers_of_every_built_in_set_play_100_games_without_a_fault() {
 /// at its first block (so the test above would catch a wrong order or a lost line).
 #[test]
 fn a_strict_reader_fails_on_the_other_codingame_order() {
-    let tmp = arena(&[]);
+    let tmp = arena_of(&[]);
     bot_speaking(tmp.path(), "arena", "strict-cg", "codingame");
     // The bot reads its order from bot.toml; the controller is told the other one.
     fs::write(
@@ -1718,7 +1657,7 @@ fn a_strict_reader_fails_on_the_other_codingame_order() {
     )
     .unwrap();
     fs::write(tmp.path().join("bots/arena/bot.toml"), "# codingame\n").unwrap();
-    assert_ok(&take6(tmp.path(), &["--games", "2", "--seed", "1"]));
+    assert_ok(&run_series(tmp.path(), &["--games", "2", "--seed", "1"]));
     for game in games(tmp.path()) {
         assert_eq!(
             faults_of(&game, "arena").len(),
@@ -1746,12 +1685,12 @@ fn results_entries(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_run_refused_before_any_game_leaves_the_results_and_latest_alone() {
-    let tmp = arena(&[fixture("first")]);
-    assert_ok(&take6(tmp.path(), &["--games", "1"]));
+    let tmp = arena_of(&[fixture("first")]);
+    assert_ok(&run_series(tmp.path(), &["--games", "1"]));
     let played = series_dir(tmp.path());
     let before = results_entries(tmp.path());
     // A bots folder that is not there: refused before anything is worth keeping.
-    let out = take6(tmp.path(), &["--bots", "nowhere"]);
+    let out = run_series(tmp.path(), &["--bots", "nowhere"]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert_eq!(results_entries(tmp.path()), before, "{stderr}");
@@ -1762,15 +1701,10 @@ fn a_run_refused_before_any_game_leaves_the_results_and_latest_alone() {
         &fixtures().join("no-launch"),
         &tmp.path().join("only-broken/no-launch"),
     );
-    let out = take6(tmp.path(), &["--bots", "only-broken"]);
+    let out = run_series(tmp.path(), &["--bots", "only-broken"]);
     assert!(!out.status.success());
     assert_eq!(series_dir(tmp.path()), played);
-    let board = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
-        .arg("leaderboard")
-        .output()
-        .unwrap();
+    let board = take6_cmd(tmp.path()).arg("leaderboard").output().unwrap();
     assert_ok(&board);
     assert!(
         text(&board.stdout).contains("first"),
@@ -1784,7 +1718,7 @@ fn signals_that_arrive_together_are_one_stop_and_the_series_resumes() {
     // GNU timeout signals take6 and then its whole process group, and `| cat` keeps a pipe on
     // its output: the two SIGTERMs are one request, so the series stops cleanly (interrupted,
     // working copies copied back out of their images), and --resume plays the rest.
-    let tmp = arena(&[fixture("first"), fixture("sleepy")]);
+    let tmp = arena_of(&[fixture("first"), fixture("sleepy")]);
     fs::write(tmp.path().join("bots/sleepy/sleep-s"), "0.5").unwrap();
     let bin = assert_cmd::cargo::cargo_bin("take6");
     let out = std::process::Command::new("sh")
@@ -1816,9 +1750,7 @@ fn signals_that_arrive_together_are_one_stop_and_the_series_resumes() {
     );
     let played = games(tmp.path()).len();
     assert!(played < 4, "{played} games before the stop");
-    let resumed = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let resumed = take6_cmd(tmp.path())
         .args(["run", "--resume"])
         .output()
         .unwrap();
@@ -1828,7 +1760,7 @@ fn signals_that_arrive_together_are_one_stop_and_the_series_resumes() {
 
 #[test]
 fn a_launch_that_cannot_start_is_refused_with_its_cause_when_the_series_prepares() {
-    let tmp = arena(&[fixture("first")]);
+    let tmp = arena_of(&[fixture("first")]);
     let bots = tmp.path().join("bots");
     let body = "read x\necho 1\n";
     for (name, launch) in [
@@ -1851,7 +1783,7 @@ fn a_launch_that_cannot_start_is_refused_with_its_cause_when_the_series_prepares
         )
         .unwrap();
     }
-    let out = take6(tmp.path(), &["--games", "1"]);
+    let out = run_series(tmp.path(), &["--games", "1"]);
     assert_ok(&out);
     let stderr = text(&out.stderr);
     assert!(
@@ -1888,8 +1820,8 @@ fn sandboxed_here() -> bool {
 
 #[test]
 fn counts_of_one_are_said_in_the_singular() {
-    let tmp = arena(&[fixture("first")]);
-    let out = take6(
+    let tmp = arena_of(&[fixture("first")]);
+    let out = run_series(
         tmp.path(),
         &["--players", "4", "--games", "4", "--duplicate"],
     );
@@ -1899,14 +1831,9 @@ fn counts_of_one_are_said_in_the_singular() {
         stderr.contains("duplicate deals: 1 deal x 4 rotations"),
         "{stderr}"
     );
-    let out = take6(tmp.path(), &["--games", "1"]);
+    let out = run_series(tmp.path(), &["--games", "1"]);
     assert_ok(&out);
-    let verified = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
-        .arg("verify")
-        .output()
-        .unwrap();
+    let verified = take6_cmd(tmp.path()).arg("verify").output().unwrap();
     assert_ok(&verified);
     assert!(
         text(&verified.stdout).contains(": 1 game verified:"),

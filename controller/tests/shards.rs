@@ -5,17 +5,16 @@
 
 mod common;
 
-use common::{assert_ok, patient_launch, text};
+use common::{assert_ok, patient_launch, played_in, take6_cmd, text};
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
-use take6::record::{GameRecord, read_games_jsonl};
+use take6::record::GameRecord;
 use tempfile::TempDir;
 
 const SEED: &str = "77";
@@ -27,7 +26,7 @@ fn repo() -> PathBuf {
 
 /// A scratch folder with `bots/` holding the `first` and `lowest` fixtures, and with
 /// `patient`, a slow copy of `first`.
-fn arena(patient: bool) -> TempDir {
+fn shard_arena(patient: bool) -> TempDir {
     let tmp = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bots");
     let mut bots = vec![
@@ -70,13 +69,10 @@ fn series_flags() -> Vec<&'static str> {
 }
 
 /// `take6 <args>` in `dir`.
-fn take6(dir: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::cargo_bin("take6").unwrap();
-    cmd.current_dir(dir)
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+/// take6 with `args` in `dir`, its output piped (see `common::take6_cmd`).
+fn take6_piped(dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = take6_cmd(dir);
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     cmd
 }
 
@@ -85,7 +81,7 @@ fn run(dir: &Path, results: &str, extra: &[&str]) -> Command {
     let mut args = vec!["run", "--results", results, "--jobs", "2"];
     args.extend(series_flags());
     args.extend(extra);
-    take6(dir, &args)
+    take6_piped(dir, &args)
 }
 
 #[track_caller]
@@ -96,19 +92,6 @@ fn refused(out: &Output, says: &[&str]) -> String {
         assert!(err.contains(s), "expected {s:?} in:\n{err}");
     }
     err
-}
-
-/// The records of a series folder, by game number, without their timing.
-fn records(series: &Path) -> Vec<GameRecord> {
-    let file = fs::File::open(series.join("games.jsonl")).unwrap();
-    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
-    for g in &mut games {
-        g.ms = 0;
-        // Reply times are measurements, like the duration.
-        g.replies.clear();
-    }
-    games.sort_by_key(|g| g.game);
-    games
 }
 
 /// The summary table a run or merge prints, without its last line (which names the folder).
@@ -129,7 +112,7 @@ fn reference(dir: &Path) -> Reference {
     let out = run(dir, "single", &[]).output().unwrap();
     assert_ok(&out);
     let series = dir.join("single/latest");
-    let records = records(&series);
+    let records = played_in(&series);
     assert_eq!(records.len() as u64, GAMES);
     Reference {
         records,
@@ -141,7 +124,7 @@ fn reference(dir: &Path) -> Reference {
 /// Checks a merged series folder against the one-machine run, and that it verifies.
 #[track_caller]
 fn assert_same_as(reference: &Reference, merged: &Path, merge_stdout: &[u8]) {
-    assert_eq!(records(merged), reference.records);
+    assert_eq!(played_in(merged), reference.records);
     let board = fs::read_to_string(merged.join("leaderboard.csv")).unwrap();
     assert_eq!(board, reference.board);
     assert_eq!(table(merge_stdout), reference.table);
@@ -159,7 +142,7 @@ fn assert_same_as(reference: &Reference, merged: &Path, merge_stdout: &[u8]) {
         (0..GAMES).collect::<Vec<_>>(),
         "sorted by game number"
     );
-    let out = take6(Path::new("."), &["verify", merged.to_str().unwrap()])
+    let out = take6_piped(Path::new("."), &["verify", merged.to_str().unwrap()])
         .output()
         .unwrap();
     assert_ok(&out);
@@ -167,7 +150,7 @@ fn assert_same_as(reference: &Reference, merged: &Path, merge_stdout: &[u8]) {
 
 #[test]
 fn one_two_and_three_local_shards_merged_equal_a_single_run() {
-    let tmp = arena(false);
+    let tmp = shard_arena(false);
     let reference = reference(tmp.path());
     for n in 1..=3u64 {
         let out_dir = tmp.path().join(format!("split{n}"));
@@ -184,7 +167,7 @@ fn one_two_and_three_local_shards_merged_equal_a_single_run() {
         assert_ok(&out);
         assert_same_as(&reference, &out_dir.join("merged/latest"), &out.stdout);
         for i in 0..n {
-            let shard = records(&out_dir.join(format!("shard-{i}/latest")));
+            let shard = played_in(&out_dir.join(format!("shard-{i}/latest")));
             let games: Vec<u64> = shard.iter().map(|g| g.game).collect();
             let mine: Vec<u64> = (0..GAMES).filter(|g| g % n == i).collect();
             assert_eq!(games, mine, "shard {i}/{n} plays its own game numbers");
@@ -210,12 +193,12 @@ fn merge(dir: &Path, extra: &[&str], shards: &[&str]) -> Output {
     args.extend(extra);
     let paths: Vec<String> = shards.iter().map(|s| format!("{s}/latest")).collect();
     args.extend(paths.iter().map(String::as_str));
-    take6(dir, &args).output().unwrap()
+    take6_piped(dir, &args).output().unwrap()
 }
 
 #[test]
 fn merge_refuses_other_seeds_a_changed_bot_overlaps_and_missing_games() {
-    let tmp = arena(false);
+    let tmp = shard_arena(false);
     let dir = tmp.path();
     shard(dir, "a0", "0/2", &[]);
     shard(dir, "a1", "1/2", &[]);
@@ -266,11 +249,15 @@ fn merge_refuses_other_seeds_a_changed_bot_overlaps_and_missing_games() {
         "{err}"
     );
     let merged = dir.join("merged/latest");
-    let games: Vec<u64> = records(&merged).iter().map(|g| g.game).collect();
+    let games: Vec<u64> = played_in(&merged).iter().map(|g| g.game).collect();
     assert_eq!(games, [0, 2, 4, 6, 8, 10]);
     let manifest = fs::read_to_string(merged.join("series.toml")).unwrap();
     assert!(manifest.contains("status = \"interrupted\""), "{manifest}");
-    assert_ok(&take6(dir, &["verify", "merged/latest"]).output().unwrap());
+    assert_ok(
+        &take6_piped(dir, &["verify", "merged/latest"])
+            .output()
+            .unwrap(),
+    );
 
     // The two good halves still merge.
     assert_ok(&merge(dir, &[], &["a0", "a1"]));
@@ -278,7 +265,7 @@ fn merge_refuses_other_seeds_a_changed_bot_overlaps_and_missing_games() {
 
 #[test]
 fn a_tampered_shard_is_refused_before_merging() {
-    let tmp = arena(false);
+    let tmp = shard_arena(false);
     let dir = tmp.path();
     shard(dir, "a0", "0/2", &[]);
     shard(dir, "a1", "1/2", &[]);
@@ -296,17 +283,17 @@ fn a_tampered_shard_is_refused_before_merging() {
 
 #[test]
 fn shard_flags_are_checked_and_kept_on_resume() {
-    let tmp = arena(false);
+    let tmp = shard_arena(false);
     let dir = tmp.path();
     let out = run(dir, "r", &["--shard", "2/2"]).output().unwrap();
     refused(&out, &["--shard 2/2", "below N"]);
-    let out = take6(dir, &["run", "--games", "4", "--shard", "0/2"])
+    let out = take6_piped(dir, &["run", "--games", "4", "--shard", "0/2"])
         .output()
         .unwrap();
     refused(&out, &["--shard = 0/2", "same seed", "--seed N"]);
     shard(dir, "r", "0/2", &[]);
     let series = fs::canonicalize(dir.join("r/latest")).unwrap();
-    let out = take6(
+    let out = take6_piped(
         dir,
         &[
             "run",
@@ -341,7 +328,7 @@ fn start_and_wait(dir: &Path, results: &str, shard: &str, n: usize) -> Child {
 
 fn resume(dir: &Path, results: &str) {
     let series = fs::canonicalize(dir.join(results).join("latest")).unwrap();
-    let out = take6(
+    let out = take6_piped(
         dir,
         &["run", "--resume", series.to_str().unwrap(), "--jobs", "2"],
     )
@@ -352,7 +339,7 @@ fn resume(dir: &Path, results: &str) {
 
 #[test]
 fn shards_stopped_by_ctrl_c_and_kill_9_then_resumed_merge_exactly() {
-    let tmp = arena(true);
+    let tmp = shard_arena(true);
     let dir = tmp.path();
     let reference = reference(dir);
 

@@ -1,18 +1,17 @@
-//! Bot folders of source only (issue 23): the real `take6` binary writes their `build` and
+//! Bot folders of source only: the real `take6` binary writes their `build` and
 //! `launch` into the working copy and plays them. Each fixture `tests/bots/src-*` is a strict
 //! player of the `default` protocol (it fails on any line it was not promised, and writes one
 //! `ok` per game read to its end into `verdicts.txt`) with no script of its own.
 
 mod common;
 
-use common::{assert_ok, copy_dir, fixtures, text};
+use common::{arena, assert_ok, copy_dir, fixtures, series_cmd, take6_cmd, text};
 
 use std::fs;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use assert_cmd::cargo::CommandCargoExt;
 use take6::bots::generate::Language;
 use take6::record::read_games_jsonl;
 use take6::series::manifest::Manifest;
@@ -37,17 +36,11 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 /// `take6 run` in `dir` with generous limits (a JVM's start is the first reply) and `args`.
-fn take6(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
-        .args(["run", "--jobs", "2", "--seed", "23"])
-        .args(["--first-reply-ms", "10000", "--reply-ms", "5000"])
-        .args(["--grace-ms", "300", "--games", &GAMES.to_string()])
-        // Bots skipped on purpose here; the exit status of skips is tests/authors.rs'.
-        .arg("--allow-skips")
+fn run_series(dir: &Path, args: &[&str]) -> Output {
+    series_cmd(dir, 10_000, 5_000)
+        .args(["--seed", "23"])
+        .args(["--games", &GAMES.to_string()])
         .args(args)
-        .env_remove("RUST_LOG")
         .output()
         .unwrap()
 }
@@ -65,15 +58,6 @@ fn skipped(dir: &Path, name: &str) -> Option<String> {
         .map(|s| s.reason.clone())
 }
 
-/// A scratch folder whose `bots/` holds the named fixtures.
-fn arena(names: &[&str]) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for name in names {
-        copy_dir(&fixtures().join(name), &tmp.path().join("bots").join(name));
-    }
-    tmp
-}
-
 /// Plays the source-only fixture `name` through the real binary and checks that take6 wrote
 /// scripts for `language`, that the bot read every game to its end without a fault, and that
 /// its folder in `bots/` was not written. `optional`: a language CI need not have (Rust, Go,
@@ -84,7 +68,7 @@ fn plays_clean(name: &str, language: Language, optional: bool) {
     let tmp = arena(&[name]);
     let folder = tmp.path().join("bots").join(name);
     let before = snapshot(&folder);
-    let mut out = take6(tmp.path(), &[]);
+    let mut out = run_series(tmp.path(), &[]);
     // A series with no usable bot keeps no folder: its reasons are on stderr.
     let missing = |out: &Output| {
         let said = text(&out.stderr);
@@ -94,7 +78,7 @@ fn plays_clean(name: &str, language: Language, optional: bool) {
     };
     if optional && let Some(why) = missing(&out) {
         eprintln!("{why}; trying --sandbox none");
-        out = take6(tmp.path(), &["--sandbox", "none"]);
+        out = run_series(tmp.path(), &["--sandbox", "none"]);
         if let Some(why) = missing(&out) {
             common::skipped(&format!(
                 "{name}: no {} toolchain here: {why}",
@@ -212,7 +196,7 @@ fn ambiguous_folders_are_skipped_naming_the_candidates_and_an_own_launch_is_kept
     );
     fs::write(tmp.path().join("bots/own-launch/broken.c"), "not C").unwrap();
     let before = snapshot(&tmp.path().join("bots"));
-    let out = take6(tmp.path(), &[]);
+    let out = run_series(tmp.path(), &[]);
     assert_ok(&out);
     let reason = |name| skipped(tmp.path(), name).unwrap_or_else(|| panic!("{name} played"));
     let why = reason("two-languages");
@@ -245,7 +229,7 @@ fn ambiguous_folders_are_skipped_naming_the_candidates_and_an_own_launch_is_kept
 fn a_missing_toolchain_skips_the_bot_naming_the_tool_and_its_package() {
     let optional = [("src-ts", "tsc"), ("src-go", "go"), ("src-rust", "cargo")];
     let tmp = arena(&["src-python", "src-ts", "src-go", "src-rust"]);
-    let out = take6(tmp.path(), &[]);
+    let out = run_series(tmp.path(), &[]);
     assert_ok(&out);
     let m = manifest(tmp.path());
     // The 10 tools, and jsoncpp (the library Botzone's C++ bots include).
@@ -278,9 +262,7 @@ fn a_missing_toolchain_skips_the_bot_naming_the_tool_and_its_package() {
 #[test]
 fn check_shows_the_scripts_it_wrote_and_the_toolchains() {
     let tmp = arena(&["src-c"]);
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let out = take6_cmd(tmp.path())
         .args(["check", "bots/src-c", "--games", "2"])
         .args(["--first-reply-ms", "10000", "--reply-ms", "5000"])
         .env_remove("RUST_LOG")
@@ -304,7 +286,7 @@ fn check_shows_the_scripts_it_wrote_and_the_toolchains() {
     );
 }
 
-/// Issue 37: under `--sandbox none` memory is an address-space limit, and the bots' 1 GiB
+/// Under `--sandbox none` memory is an address-space limit, and the bots' 1 GiB
 /// crashed compilers that reserve address space ahead (`tsc` on node). A build gets at least
 /// 4 GiB of address space (a build here reserves 1.5 GiB), while the bot itself keeps the
 /// series' 1 GiB (its own reservation of 1.5 GiB is refused). And take6's own TypeScript
@@ -333,7 +315,7 @@ fn builds_get_the_address_space_compilers_reserve_under_sandbox_none() {
     for script in ["build", "launch"] {
         fs::set_permissions(bot.join(script), fs::Permissions::from_mode(0o755)).unwrap();
     }
-    let out = take6(tmp.path(), &["--sandbox", "none", "--memory-mib", "1024"]);
+    let out = run_series(tmp.path(), &["--sandbox", "none", "--memory-mib", "1024"]);
     assert_ok(&out);
     assert_eq!(skipped(tmp.path(), "first"), None, "{}", text(&out.stderr));
     let work = fs::canonicalize(tmp.path().join("results/latest/work/first")).unwrap();
@@ -348,7 +330,7 @@ fn builds_get_the_address_space_compilers_reserve_under_sandbox_none() {
 
     // tsc itself, where it is installed.
     let ts = arena(&["src-ts"]);
-    let out = take6(ts.path(), &["--sandbox", "none", "--memory-mib", "1024"]);
+    let out = run_series(ts.path(), &["--sandbox", "none", "--memory-mib", "1024"]);
     match skipped(ts.path(), "src-ts") {
         Some(why) if why.contains("bots' PATH") => {
             common::skipped(&format!("no tsc here: {why}"));

@@ -1,5 +1,5 @@
-//! Build and launch scripts for a bot folder that holds source but no `launch` (issue 23: "bots
-//! that need a compilation script but don't have one will be given one").
+//! Build and launch scripts for a bot folder that holds source but no `launch` ("bots
+//! that need a compilation script but don't have one will be given one", as the KOTH post says).
 //!
 //! A folder is recognised by its top-level files: one language's source (several C or C++
 //! files are compiled together; Java, Python, JavaScript and TypeScript need one entry point),
@@ -136,7 +136,8 @@ pub const TOOLS: [Tool; 10] = [
     },
 ];
 
-/// How C and C++ source is compiled: the game's choice ([`crate::game::Game::build_dialect`]).
+/// How C and C++ source is compiled: the game's choice
+/// ([`crate::game::GameCode::build_dialect`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Dialect {
     /// take6's own: ISO C++20, C as gcc's default.
@@ -346,7 +347,7 @@ impl Generated {
 /// under an address-space limit (`--sandbox none`, or no memory cgroup) that limit less
 /// 576 MiB, between 64 and 512. The JVM reserves about 400 MiB of address space besides its
 /// heap, and glibc 64 MiB per malloc arena, one per thread up to 8 per processor: with a
-/// 512 MiB heap a 1 GiB limit failed 2 builds of 5 on a many-core machine (issue 30), so the
+/// 512 MiB heap a 1 GiB limit failed 2 builds of 5 on a many-core machine, so the
 /// arenas are held to 2 (`MALLOC_ARENA_MAX`); then a 512 MiB heap needs 940 MiB (measured).
 pub const JVM_OPTIONS: [&str; 5] = [
     "-XX:+UseSerialGC",

@@ -1,4 +1,4 @@
-//! `take6.toml`'s mistakes in words (issue 30): an unknown key names the nearest known one
+//! `take6.toml`'s mistakes in words: an unknown key names the nearest known one
 //! (`did you mean reply_ms?`) instead of listing every key, and a value of the wrong type says
 //! what the key takes and what it got (`games must be a whole number; got the string "20"`;
 //! `sandbox must be one of auto, strict, none, in quotes; got "strictt" (did you mean

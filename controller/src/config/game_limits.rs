@@ -1,4 +1,4 @@
-//! Reply limits belong to a game (issue 30): `take6.toml` may hold one table per game,
+//! Reply limits belong to a game: `take6.toml` may hold one table per game,
 //! `[limits.kingdomino]` or `[limits.take6]`, whose `first_reply_ms` and `reply_ms` apply to
 //! that game only. A flag wins over them, they win over the file's top-level keys (which apply
 //! to every game), and those over the game's own defaults. `run` and `check` print the limits

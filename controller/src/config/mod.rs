@@ -35,6 +35,10 @@ pub use flags::{
 /// The name of the settings file looked for in the current directory.
 pub const CONFIG_FILE: &str = "take6.toml";
 
+/// Games in a row with a fault that bench a bot by default (`--bench-after`; a league benches
+/// a version after as many).
+pub const BENCH_AFTER: u64 = 3;
+
 /// The settings of one series, after defaults, the file and the flags.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Settings {
@@ -371,7 +375,7 @@ impl Settings {
         Ok(())
     }
 
-    /// Settings that mean nothing in the series' game ([`crate::game::Game::supports`]),
+    /// Settings that mean nothing in the series' game ([`crate::game::GameFacts::supports`]),
     /// refused rather than ignored: rounds, duplicate deals, summary records.
     fn refuse_unsupported(&self) -> Result<(), ConfigError> {
         let supports = self.game.supports();
@@ -774,7 +778,7 @@ impl<'a> Layers<'a> {
                 &bounds::BENCH_AFTER,
                 args.bench_after,
                 file.bench_after,
-                crate::series::bench::IN_A_ROW as u64,
+                BENCH_AFTER,
             )?,
             max_bot_mib: self.number(
                 &bounds::MAX_BOT_MIB,

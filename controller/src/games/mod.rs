@@ -16,6 +16,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 use serde::{Deserialize, Deserializer};
 
 use crate::game::GameRef;
+pub use crate::game::JudgePermit;
 use crate::record::{GameName, GameRecord};
 
 /// The game of every record and setting that names none (all older series).
@@ -76,61 +77,11 @@ pub fn find(name_or_path: &str) -> Result<GameRef, GameError> {
     by_name(name_or_path)
 }
 
-/// Permission to run a game folder's judge: a value made at the binary's edge and passed to
-/// whatever may run one ([`recorded`], [`Game::check`](crate::game::Game::check)), never a
-/// setting of the process. A series ([`JudgePermit::series`]: `run`, `--resume`, `check`,
-/// `play`, `league`) plays its game, judge and all. `verify`, `leaderboard` and `merge` read
-/// results folders, which choose no code: their permit ([`JudgePermit::from_keyboard`]) runs
-/// only the judge of the game folder the person at the keyboard gave with `--game`, if any.
-#[derive(Debug, Clone)]
-pub struct JudgePermit {
-    scope: Scope,
-}
-
-#[derive(Debug, Clone)]
-enum Scope {
-    /// The judge of the game the series plays.
-    Series,
-    /// Only the judge of this game folder, given with `--game` (none: no judge).
-    Given(Option<GameRef>),
-}
-
 impl JudgePermit {
-    /// The permit of a series, which plays its game: it checks with the judge it plays.
-    pub fn series() -> JudgePermit {
-        JudgePermit {
-            scope: Scope::Series,
-        }
-    }
-
-    /// No folder's judge: what reads records that choose no code (`replay`, a record
-    /// checked on its own).
-    pub fn none() -> JudgePermit {
-        JudgePermit {
-            scope: Scope::Given(None),
-        }
-    }
-
     /// The permit of `verify`, `leaderboard` and `merge`: the judge of `game` (`--game`, a
     /// game folder's path or a built-in's name) and no other.
     pub fn from_keyboard(game: Option<&str>) -> Result<JudgePermit, GameError> {
-        Ok(JudgePermit {
-            scope: Scope::Given(game.map(find).transpose()?),
-        })
-    }
-
-    /// Whether the judge of the game folder `folder` (its absolute path, as
-    /// [`Game::spec`](crate::game::Game::spec) says it) may run under this permit.
-    pub fn may_run_judge(&self, folder: &str) -> Result<(), String> {
-        match &self.scope {
-            Scope::Series => Ok(()),
-            Scope::Given(Some(game)) if game.spec() == folder => Ok(()),
-            Scope::Given(_) => Err(format!(
-                "the judge was not run again: a results folder chooses no code to run; give the \
-                 game folder with --game PATH (series.toml names {folder}), and take6 runs its \
-                 judge if it is the code the series played"
-            )),
-        }
+        Ok(JudgePermit::given(game.map(find).transpose()?))
     }
 }
 
@@ -143,10 +94,7 @@ pub fn recorded(
     hash: Option<&str>,
     permit: &JudgePermit,
 ) -> Result<GameRef, GameError> {
-    let given = match &permit.scope {
-        Scope::Given(Some(game)) => Some(game),
-        _ => None,
-    };
+    let given = permit.given_game();
     if let Some(game) = given.filter(|_| built_in().iter().all(|g| g.name() != spec)) {
         let now = game.content_hash().map_err(|why| GameError::Load {
             path: game.spec(),

@@ -38,7 +38,7 @@ pub enum Fault {
     Blocked { wall_ms: u64, cpu_ms: u64 },
     /// The bot sent `got` of the `want` lines a reply is, then no more: it went idle (its
     /// tree used no CPU time for `idle_ms` of wall time, waiting for input), or the reply's
-    /// time ran out. Said at once, not as a flushing problem (issue 30). Recorded as a
+    /// time ran out. Said at once, not as a flushing problem. Recorded as a
     /// `bad_reply`.
     Partial {
         got: usize,

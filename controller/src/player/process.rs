@@ -852,7 +852,13 @@ mod tests {
         let launch = dir.path().join("launch");
         std::fs::write(&launch, "#!/bin/sh\ncat > got.txt\n").unwrap();
         std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let mut p = Process::spawn(&Sandbox::none(), dir.path(), test_limits()).unwrap();
+        // The bot exits by itself once its input closes: a grace a loaded machine never
+        // exhausts before the shell has even opened got.txt.
+        let limits = Limits {
+            grace: Duration::from_secs(10),
+            ..test_limits()
+        };
+        let mut p = Process::spawn(&Sandbox::none(), dir.path(), limits).unwrap();
         p.queue_with(|out| {
             out.push_str("news\n");
             Ok(())

@@ -338,7 +338,7 @@ mod tests {
         );
     }
 
-    /// Issue 30: the summary says when the wins or the rating put another player first.
+    /// The summary says when the wins or the rating put another player first.
     #[test]
     fn the_summary_says_when_wins_or_the_mean_disagree_about_the_top() {
         let games: Vec<crate::record::GameRecord> = (0..12u32)

@@ -1,4 +1,4 @@
-//! The ranking fitted to all games at once, a pure function of the records (issue 38), so
+//! The ranking fitted to all games at once, a pure function of the records, so
 //! `run`, `league`, `leaderboard`, `verify` and the report agree whatever order the games
 //! came in.
 //!

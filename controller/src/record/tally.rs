@@ -157,13 +157,13 @@ impl HeadToHead {
 
 impl Tally {
     /// A tally of games whose scores point `direction` (its game's
-    /// [`crate::game::Game::direction`]); [`Tally::default`] is a tally of lower-is-better
+    /// [`crate::game::GameFacts::direction`]); [`Tally::default`] is a tally of lower-is-better
     /// games.
     pub fn new(direction: Direction) -> Tally {
         Tally::with_model(direction, Model::Points)
     }
 
-    /// A tally whose ranking is fitted with `model` ([`crate::game::Game::model`]).
+    /// A tally whose ranking is fitted with `model` ([`crate::game::GameFacts::model`]).
     pub fn with_model(direction: Direction, model: Model) -> Tally {
         Tally {
             direction,
@@ -693,7 +693,7 @@ mod tests {
         assert!(t.standings().iter().all(|s| s.wins == 0.1));
     }
 
-    /// Issue 38: under `--schedule all` the bots late in the alphabet enter late. In the
+    /// Under `--schedule all` the bots late in the alphabet enter late. In the
     /// reported 11-bot series `leo` first played in game 10, won it, and the online Weng-Lin
     /// rating froze him at the top (σ from 8.33 to 0.08) although `carol` beat him head to
     /// head and had the better mean. The fit has no memory of the order: leo's first win

@@ -708,7 +708,7 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
             if templated {
                 escape(&b.template)
             } else {
-                format!("— ({})", escape(report.game().wire_label()))
+                format!("— ({})", escape(report.game().facts().wire_label))
             }
         );
     }

@@ -119,7 +119,7 @@ pub fn list_protections(on: bool) {
 }
 
 impl Report {
-    /// The line said on stderr: short (issue 30: it was over 300 characters on every command),
+    /// The line said on stderr: short (a line said on every command),
     /// what is enforced in a word and what is not in full; the whole list with `take6 -v`.
     pub fn stderr_line(&self) -> String {
         if LIST_PROTECTIONS.load(std::sync::atomic::Ordering::Relaxed) {

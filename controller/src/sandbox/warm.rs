@@ -1,4 +1,4 @@
-//! Warm sandboxes (issue 12): one long-lived process per bot (and per game of it at once)
+//! Warm sandboxes: one long-lived process per bot (and per game of it at once)
 //! that starts each of the bot's games, so that a game's start costs a message instead of a
 //! sandbox. Its init is this binary (`take6 sandbox-init`). Per game it is handed three pipe ends
 //! over a unix socket (SCM_RIGHTS) and starts `launch` on them; at the game's end it kills

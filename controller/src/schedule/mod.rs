@@ -857,7 +857,7 @@ mod tests {
 
     #[test]
     fn no_bot_sees_a_deal_twice_unless_duplicate_deals_are_asked_for() {
-        // Issue 21: a bot that writes its hand into its working copy recognises a replayed
+        // A bot that writes its hand into its working copy recognises a replayed
         // deal. By default every game of every layout is a deal of its own.
         for (entrants, players, games) in [(4, 10, 100), (2, 4, 12), (11, 10, 110), (25, 10, 1340)]
         {

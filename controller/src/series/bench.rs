@@ -1,6 +1,7 @@
-//! The bench of a series: a bot that faults in [`IN_A_ROW`] games in a row sits out the rest of
-//! the series, so that one broken entry (a bot that never flushes costs the reply's wall-clock
-//! safety net in every game it sits in) cannot hold a run hostage. Its later seats are started
+//! The bench of a series: a bot that faults in `--bench-after` games in a row
+//! ([`crate::config::BENCH_AFTER`] by default) sits out the rest of the series, so that one
+//! broken entry (a bot that never flushes costs the reply's wall-clock safety net in every game
+//! it sits in) cannot hold a run hostage. Its later seats are started
 //! no more: the launcher refuses them with [`crate::player::Fault::Benched`], so each game
 //! records the seat as that fault and plays it on as any fault says (a built-in stand-in, or
 //! the player out), and its scores are its faults'.
@@ -18,10 +19,6 @@ use crate::player::{ABSENT, BENCHED};
 use crate::record::GameRecord;
 use crate::sandbox::Sandbox;
 use crate::table::{Occupant, TableSeat};
-
-/// Games in a row with a fault that bench a bot by default (`--bench-after`; a league benches
-/// a version after as many).
-pub const IN_A_ROW: usize = 3;
 
 /// A bot's faulted games in a row so far: game numbers, fault kinds and the first reason.
 #[derive(Default)]

@@ -1,7 +1,7 @@
 //! The bots' builds as they happen: on a terminal a spinner naming the builds under way and
 //! how many are done; elsewhere (CI, a log file) a line as each starts and ends. At the end, a
-//! line with the total and the slowest builds. Before, a series of a dozen bots in several
-//! languages said nothing for half a minute after its sandbox line (issue 37).
+//! line with the total and the slowest builds, so that a series of a dozen bots in several
+//! languages never sits silent for half a minute after its sandbox line.
 
 use std::collections::BTreeSet;
 use std::io::IsTerminal;

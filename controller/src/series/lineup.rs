@@ -65,7 +65,7 @@ pub(super) fn choose(
         .into_iter()
         .partition(|(b, _)| against.contains(&b.name));
     *bots = kept;
-    // The bots not chosen were not asked to play: nothing to say about them (issue 30), nor
+    // The bots not chosen were not asked to play: nothing to say about them, nor
     // about the bots of another game.
     drop(left);
     skipped.retain(|s| !s.is_left_out());

@@ -76,7 +76,7 @@ pub struct Manifest {
     #[serde(default)]
     pub skipped: Vec<SkippedBot>,
     /// The SHA-256 of the code its game runs (a game folder's judge and `game.toml`,
-    /// [`crate::game::Game::content_hash`]): verify, leaderboard and merge run the judge of
+    /// [`crate::game::GameCode::content_hash`]): verify, leaderboard and merge run the judge of
     /// the game folder given with `--game` only when it has this hash.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game_hash: Option<String>,

@@ -1,6 +1,6 @@
 //! Under `take6 check`: raises `enough` once a bot has the same fault (kind and phase) in two
-//! games in a row, so that no more games are started (issue 30: a bot that never flushes
-//! took 5 games × a 30 s wall limit to check, five identical fault blocks). `check` plays its
+//! games in a row, so that no more games are started (a bot that never flushes
+//! would otherwise cost every game of the check its wall limit and repeat one fault block). `check` plays its
 //! games one at a time and each game is seen here before its table is free for the next
 //! (see [`super::dispatch`]), so the check stops after exactly the second of them. `check`'s
 //! report then says it stopped and why.

@@ -87,7 +87,7 @@ pub async fn resume(
 
     // Built-ins that are programs of the game (a game folder's padding bots) are built and
     // run through the sandbox as bots are.
-    let sandbox = if settings.builtins_only && !settings.game.runs_programs() {
+    let sandbox = if settings.builtins_only && settings.game.code().is_none() {
         None
     } else {
         Some(launcher(&settings)?)
@@ -217,5 +217,9 @@ async fn workdirs_and_game(
     }
     let tools = crate::bots::Toolchains::for_sandbox(sandbox);
     let ctx = game_context(settings, dir, sandbox, &tools, bots.len());
-    settings.game.prepare(&ctx).await.map_err(SeriesError::Game)
+    settings
+        .game
+        .prepare_code(&ctx)
+        .await
+        .map_err(SeriesError::Game)
 }

@@ -147,7 +147,7 @@ pub(crate) async fn prepare_entrants(
     if settings.human.is_some() && !settings.bots.exists() {
         let ctx = game_context(settings, dir, sandbox, tools, 0);
         tokio::select! {
-            ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
+            ready = settings.game.prepare_code(&ctx) => ready.map_err(SeriesError::Game)?,
             () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
         };
         return Ok((Vec::new(), Vec::new()));
@@ -177,7 +177,7 @@ pub(crate) async fn prepare_entrants(
     }
     let ctx = game_context(settings, dir, sandbox, tools, found.len());
     tokio::select! {
-        ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
+        ready = settings.game.prepare_code(&ctx) => ready.map_err(SeriesError::Game)?,
         () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
     };
     // Compiling and trial-rendering the bots' own template sets is CPU work, bounded per render
@@ -303,13 +303,13 @@ pub(super) async fn run_builtins(
     let mut stop = std::pin::pin!(stop);
     // A game's built-ins that are its own programs (a game folder's padding bots, and its
     // judge) are built as a series of bots builds them, and run through the sandbox.
-    let sandbox = if settings.game.runs_programs() {
+    let sandbox = if settings.game.code().is_some() {
         eprintln!("take6: {}", settings.limits_line());
         let sandbox = launcher(settings)?;
         let tools = bots::Toolchains::for_sandbox(&sandbox);
         let ctx = game_context(settings, dir, &sandbox, &tools, 0);
         tokio::select! {
-            ready = settings.game.prepare(&ctx) => ready.map_err(SeriesError::Game)?,
+            ready = settings.game.prepare_code(&ctx) => ready.map_err(SeriesError::Game)?,
             () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
         };
         manifest.sandbox = Some(sandbox.report().into());
@@ -340,7 +340,7 @@ pub(super) async fn run_builtins(
     .await
 }
 
-/// What the game's [`crate::game::Game::prepare`] builds with: the series' folder, sandbox,
+/// What the game's [`crate::game::GameCode::prepare`] builds with: the series' folder, sandbox,
 /// toolchains and build limits, and whether its built-ins may play beside the series'
 /// `bots` bots.
 pub(super) fn game_context(

@@ -275,7 +275,11 @@ impl Verify {
         let mut report = self.report.lock().expect("not poisoned");
         self.check_seating(&mut report);
         report.games = state.lines;
-        report.unchecked = self.checkers.iter().filter_map(|g| g.unchecked()).collect();
+        report.unchecked = self
+            .checkers
+            .iter()
+            .filter_map(|g| g.code().and_then(|c| c.unchecked()))
+            .collect();
         let Some(m) = &self.manifest else {
             report.push(
                 None,

@@ -1,4 +1,4 @@
-//! `take6 new NAME --lang LANG [--game kingdomino]` (issue 30): a bot folder to start from, in
+//! `take6 new NAME --lang LANG [--game kingdomino]`: a bot folder to start from, in
 //! one of seven languages, for either game. Each starter reads the whole protocol, plays a
 //! legal move (Take 6: its lowest card, the row with the fewest cows; Kingdomino: the first
 //! legal place for its tile, the lowest free tile, the fillers on the first and last turns),

@@ -1,7 +1,7 @@
 //! A table: one game about to be played (its seats and who sits in them) and what it leaves
 //! (its record and its bots' stderr), whatever the game. [`crate::game::Game::play`] plays
-//! it by its game's rules: it starts the players, asks them, applies their answers to the rules, turns bad answers
-//! into faults and returns the game's record. Where the record goes is not its business.
+//! it by its game's rules: it starts the players, asks them, applies their answers to the
+//! rules, turns bad answers into faults and returns the game's record. Where the record goes is not its business.
 
 pub mod seats;
 
@@ -16,8 +16,8 @@ use crate::record::{GameName, GameRecord, RoundRecord};
 use crate::sandbox::Sandbox;
 
 /// A built-in player as the machinery knows it: its index in its game's
-/// [`crate::game::Game::builtins`] (which the game maps to its own player) and its name (`random`, which
-/// makes the seat's name `random#2`).
+/// [`crate::game::GameFacts::builtins`] (which the game maps to its own player) and its name
+/// (`random`, which makes the seat's name `random#2`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BuiltinKind {
     pub index: u8,
@@ -27,7 +27,7 @@ pub struct BuiltinKind {
 /// Who plays a seat.
 #[derive(Clone)]
 pub enum Occupant {
-    /// One of the game's built-ins ([`crate::game::Game::builtins`]).
+    /// One of the game's built-ins ([`crate::game::GameFacts::builtins`]).
     Builtin(BuiltinKind),
     /// An external bot, started from its working copy by the series' launcher.
     Bot {
@@ -140,8 +140,8 @@ pub struct GameOutcome {
 /// What a bot's fault does to its seat, carried out by [`crate::table::seats::Seats::fault`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnFault {
-    /// This built-in (one of [`crate::game::Game::builtins`]) takes the seat over and plays the game to its
-    /// end.
+    /// This built-in (one of [`crate::game::GameFacts::builtins`]) takes the seat over and
+    /// plays the game to its end.
     Substitute(BuiltinKind),
     /// The player is out of the game; its score stands as the rules say.
     Eliminate,

@@ -1,7 +1,7 @@
 //! A seat's life, written once for every game: [`Seats`], the holder of a table's players.
 //! It starts every seat (a bot's process with its transcript, the game's built-in, the person
 //! at the keyboard), and carries out a fault as the game says
-//! ([`crate::game::Game::on_fault`]): the fault recorded as the record keeps it, the faulted
+//! ([`crate::game::GameFacts::on_fault`]): the fault recorded as the record keeps it, the faulted
 //! bot shut down in the background, and the seat then played by the game's built-in
 //! (`Substitute`) or out (`Eliminate`). At the end of the game it ends every bot still
 //! playing: a limit passed or CPU used after the last reply found then is a fault recorded the
@@ -150,7 +150,7 @@ impl<P: SeatPlayer> Seats<P> {
     /// `fault` of `seat`'s player, in `turn` while asked for `phase`: recorded; its bot, if
     /// it was still playing, sent `farewell()` and shut down in the background (so its grace
     /// period delays no one); and the seat then what the game says
-    /// ([`crate::game::Game::on_fault`]): the game's built-in, made afresh, or out. Returns
+    /// ([`crate::game::GameFacts::on_fault`]): the game's built-in, made afresh, or out. Returns
     /// what the game said, for its rules (Kingdomino's take the player out of the game).
     pub fn fault(
         &mut self,

@@ -4,9 +4,102 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output, Stdio};
 
+use assert_cmd::cargo::CommandCargoExt;
 use take6::record::{Chain, GameRecord, read_games_jsonl};
+use tempfile::TempDir;
+
+/// The take6 binary under test, run in `dir` with nothing on stdin and `RUST_LOG` cleared (a
+/// developer's logging setting must not change what a test sees).
+pub fn take6_cmd(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("take6").unwrap();
+    cmd.current_dir(dir)
+        .stdin(Stdio::null())
+        .env_remove("RUST_LOG");
+    cmd
+}
+
+/// Runs `take6 ARGS` in `dir` to its end (see [`take6_cmd`]).
+pub fn take6(dir: &Path, args: &[&str]) -> Output {
+    take6_cmd(dir).args(args).output().unwrap()
+}
+
+/// `take6 run` in `dir` with two jobs, the given reply limits, a 300 ms grace and skipped bots
+/// allowed (their exit status is tests/authors.rs' subject); more flags follow.
+pub fn series_cmd(dir: &Path, first_reply_ms: u32, reply_ms: u32) -> Command {
+    let mut cmd = take6_cmd(dir);
+    cmd.args(["run", "--jobs", "2"])
+        .args(["--first-reply-ms", &first_reply_ms.to_string()])
+        .args(["--reply-ms", &reply_ms.to_string(), "--grace-ms", "300"])
+        .arg("--allow-skips");
+    cmd
+}
+
+/// A temporary folder whose `bots/` holds a copy of each named fixture bot (`bots/` exists even
+/// when the list is empty).
+pub fn arena(bots: &[&str]) -> TempDir {
+    let pairs: Vec<(&str, &str)> = bots.iter().map(|b| (*b, *b)).collect();
+    arena_as(&pairs)
+}
+
+/// [`arena`] with other names: `(name, fixture)` puts a copy of the fixture at `bots/<name>`.
+pub fn arena_as(bots: &[(&str, &str)]) -> TempDir {
+    let from: Vec<(&str, PathBuf)> = bots.iter().map(|(n, f)| (*n, fixtures().join(f))).collect();
+    arena_of(&from)
+}
+
+/// [`arena`] from any folders: `(name, folder)` puts a copy of the folder at `bots/<name>`.
+pub fn arena_of(bots: &[(&str, PathBuf)]) -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir_all(tmp.path().join("bots")).unwrap();
+    for (name, src) in bots {
+        copy_dir(src, &tmp.path().join("bots").join(name));
+    }
+    tmp
+}
+
+/// The series folder `results/latest` of a run in `dir`, as a real path.
+pub fn series_dir(dir: &Path) -> PathBuf {
+    fs::canonicalize(dir.join("results/latest")).unwrap()
+}
+
+/// The records of `games.jsonl` in `folder` (a series or league folder), by game number.
+pub fn records_in(folder: &Path) -> Vec<GameRecord> {
+    let file = fs::File::open(folder.join("games.jsonl")).unwrap();
+    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
+    games.sort_by_key(|g| g.game);
+    games
+}
+
+/// The records of the latest series of a run in `dir` (see [`records_in`]).
+pub fn records(dir: &Path) -> Vec<GameRecord> {
+    records_in(&series_dir(dir))
+}
+
+/// [`records_in`] without what is measured rather than played (the duration, the reply
+/// times), for comparing two runs of the same games.
+pub fn played_in(folder: &Path) -> Vec<GameRecord> {
+    let mut games = records_in(folder);
+    for g in &mut games {
+        g.ms = 0;
+        g.replies.clear();
+    }
+    games
+}
+
+/// Runs `git ARGS` in `dir` as a test user, asserting success; its stdout, trimmed.
+#[track_caller]
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    text(&out.stdout).trim().to_string()
+}
 
 /// Output bytes as text for messages.
 pub fn text(bytes: &[u8]) -> String {
@@ -95,7 +188,7 @@ pub fn fixtures() -> PathBuf {
 
 /// The sample bots committed in `bots/`. Tests play copies of these, never whatever the
 /// user's `bots/` holds (their own bots, a build left in a folder): adding the README's first
-/// bot must not break `cargo test` (issue 30).
+/// bot must not break `cargo test`.
 pub const SAMPLE_BOTS: [&str; 4] = ["awklow", "cgap", "cgpython", "pyheur"];
 
 /// Copies the committed sample bots into `to` (one subfolder each), their files only as git

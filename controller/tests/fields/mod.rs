@@ -1,4 +1,4 @@
-//! Big fields (issue 9): table size, balanced schedules, rounds and duplicate deals, through
+//! Big fields: table size, balanced schedules, rounds and duplicate deals, through
 //! the real binary on real bot processes. A module of the one integration-test binary, so it
 //! shares its helpers.
 
@@ -11,7 +11,7 @@ fn firsts(n: usize) -> TempDir {
         .iter()
         .map(|n| (n.as_str(), fixtures().join("first")))
         .collect();
-    arena(&bots)
+    arena_of(&bots)
 }
 
 fn manifest(dir: &Path) -> toml::Table {
@@ -21,8 +21,8 @@ fn manifest(dir: &Path) -> toml::Table {
 
 #[test]
 fn four_players_pad_two_bots_with_two_builtins() {
-    let tmp = arena(&[fixture("first"), fixture("lowest")]);
-    let out = take6(
+    let tmp = arena_of(&[fixture("first"), fixture("lowest")]);
+    let out = run_series(
         tmp.path(),
         &[
             "--players",
@@ -58,7 +58,7 @@ fn four_players_pad_two_bots_with_two_builtins() {
 #[test]
 fn a_balanced_field_plays_exactly_the_budget_and_records_its_balance() {
     let tmp = firsts(12);
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &[
             "--players",
@@ -122,7 +122,7 @@ fn a_balanced_field_plays_exactly_the_budget_and_records_its_balance() {
 fn table_sizes_and_budgets_that_cannot_work_are_refused() {
     let tmp = firsts(12);
     for players in ["1", "11"] {
-        let out = take6(tmp.path(), &["--players", players]);
+        let out = run_series(tmp.path(), &["--players", players]);
         assert!(!out.status.success());
         let stderr = text(&out.stderr);
         assert!(
@@ -131,7 +131,7 @@ fn table_sizes_and_budgets_that_cannot_work_are_refused() {
             "{stderr}"
         );
     }
-    let out = take6(tmp.path(), &["--players", "4", "--games", "2"]);
+    let out = run_series(tmp.path(), &["--players", "4", "--games", "2"]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert!(
@@ -143,9 +143,7 @@ fn table_sizes_and_budgets_that_cannot_work_are_refused() {
 
 /// `take6 verify` of the latest series in `dir`.
 fn verify(dir: &Path) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
+    take6_cmd(dir)
         .arg("verify")
         .env_remove("RUST_LOG")
         .output()
@@ -154,13 +152,13 @@ fn verify(dir: &Path) -> Output {
 
 #[test]
 fn a_game_of_rounds_keeps_its_bot_processes_and_records_every_round() {
-    let tmp = arena(&[
+    let tmp = arena_of(&[
         fixture("strict-default"),
         fixture("cg-first"),
         fixture("quits-midgame"),
     ]);
     fs::write(tmp.path().join("bots/strict-default/rounds.txt"), "3").unwrap();
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &[
             "--games",
@@ -223,10 +221,10 @@ fn a_game_of_rounds_keeps_its_bot_processes_and_records_every_round() {
 
 #[test]
 fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
-    let tmp = arena(&[fixture("first"), fixture("lowest"), fixture("cg-first")]);
+    let tmp = arena_of(&[fixture("first"), fixture("lowest"), fixture("cg-first")]);
     // 8 games at tables of 4: two whole deals, asked for; bots that keep memory can exploit
     // them, so they are off by default and warned about when asked for.
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &[
             "--players",
@@ -291,7 +289,7 @@ fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
     );
     assert_ok(&verify(tmp.path()));
     // By default, and asked off, the same budget plays eight deals, without a warning.
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &["--players", "4", "--games", "8", "--seed", "6"],
     );
@@ -309,7 +307,7 @@ fn duplicate_deals_give_each_bot_each_hand_of_a_deal_exactly_once() {
     let seeds: std::collections::BTreeSet<u64> =
         super::games(tmp.path()).iter().map(|g| g.seed).collect();
     assert_eq!(seeds.len(), 8);
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &[
             "--players",
@@ -332,9 +330,7 @@ fn an_early_stop_of_builtins_verifies_and_a_forged_stop_does_not() {
     // Plain threads play these (a burst of games may finish after the stop): the recorded
     // point is where the top were first separated, whatever was played after it.
     let tmp = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let out = take6_cmd(tmp.path())
         .args([
             "run",
             "--builtins-only",
@@ -374,9 +370,7 @@ fn an_early_stop_of_builtins_verifies_and_a_forged_stop_does_not() {
         (String::new(), "is not in games.jsonl"),
     ] {
         std::fs::write(&toml, text_of.replace(&line, &forged)).unwrap();
-        let out = Command::cargo_bin("take6")
-            .unwrap()
-            .current_dir(tmp.path())
+        let out = take6_cmd(tmp.path())
             .arg("verify")
             .env_remove("RUST_LOG")
             .output()
@@ -389,8 +383,8 @@ fn an_early_stop_of_builtins_verifies_and_a_forged_stop_does_not() {
 #[test]
 fn until_separated_stops_once_the_best_bot_is_known() {
     // Whoever quits mid-game scores 100 more every game: the order is clear after a few.
-    let tmp = arena(&[fixture("first"), fixture("quits-midgame")]);
-    let out = take6(
+    let tmp = arena_of(&[fixture("first"), fixture("quits-midgame")]);
+    let out = run_series(
         tmp.path(),
         &[
             "--players",
@@ -421,7 +415,7 @@ fn until_separated_stops_once_the_best_bot_is_known() {
     assert!((1..=played as i64).contains(&after), "{after} of {played}");
     assert_verifies(tmp.path());
     // Without the flag the whole budget is played.
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &["--players", "2", "--games", "6", "--seed", "8"],
     );

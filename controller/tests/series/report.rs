@@ -219,7 +219,7 @@ fn the_report_loads_in_a_browser_matches_the_csv_and_its_viewer_steps() {
         .collect();
     bots.push(("not-held".into(), fixtures().join("not-held")));
     let named: Vec<(&str, PathBuf)> = bots.iter().map(|(n, p)| (n.as_str(), p.clone())).collect();
-    let tmp = arena(&named);
+    let tmp = arena_of(&named);
     // not-held says something on stderr first, for the report to quote.
     let launch = tmp.path().join("bots/not-held/launch");
     let script = std::fs::read_to_string(&launch).unwrap();
@@ -229,7 +229,7 @@ fn the_report_loads_in_a_browser_matches_the_csv_and_its_viewer_steps() {
         format!("{shebang}\necho 'not-held: I play my first card forever' >&2\n{rest}"),
     )
     .unwrap();
-    let out = take6(tmp.path(), &["--games", "11", "--seed", "5"]);
+    let out = run_series(tmp.path(), &["--games", "11", "--seed", "5"]);
     assert_ok(&out);
     let summary = text(&out.stdout);
     let page = series_dir(tmp.path()).join("report.html");
@@ -266,7 +266,7 @@ fn the_report_loads_in_a_browser_matches_the_csv_and_its_viewer_steps() {
         l["mean_score"].parse::<f64>().unwrap() + l["ci95"].parse::<f64>().unwrap_or(0.0)
     };
     // A player far from the field (not-held, 100 a game for its fault) is marked at the
-    // scale's edge instead of squeezing every other interval (issue 37): the scale holds the
+    // scale's edge instead of squeezing every other interval: the scale holds the
     // others'.
     let (lo, hi, ticks) = scale(&dom, "<svg class=\"ciaxis\"");
     let off: Vec<bool> = dom
@@ -407,12 +407,12 @@ fn the_report_loads_in_a_browser_matches_the_csv_and_its_viewer_steps() {
 #[test]
 fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
     let Some(browser) = chromium() else { return };
-    let tmp = arena(&[
+    let tmp = arena_of(&[
         ("strict-a", fixtures().join("strict-kingdomino")),
         ("strict-b", fixtures().join("strict-kingdomino")),
         ("bad-pick", fixtures().join("kd-bad-pick")),
     ]);
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &[
             "--game",
@@ -479,7 +479,7 @@ fn a_kingdomino_report_draws_the_kingdoms_offers_and_messages_of_the_record() {
                 game.rounds[0].scores[seat].to_string(),
                 "seat {seat}"
             );
-            // Issue 37: the drawing is labelled with the coordinates the moves are written
+            // The drawing is labelled with the coordinates the moves are written
             // in: each placed square's column and row, on the axes of its kingdom.
             let from = end.find(*k).unwrap();
             let drawn = &end[from..];
@@ -567,7 +567,7 @@ fn a_botzone_report_shows_each_steps_requests_responses_and_display() {
     copy_dir(&tests.join("games/duel"), &tmp.path().join("game"));
     copy_dir(&fixtures().join("bz-py"), &tmp.path().join("bots/py"));
     copy_dir(&fixtures().join("bz-c"), &tmp.path().join("bots/c"));
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &["--game", "game", "--games", "2", "--seed", "5"],
     );
@@ -665,7 +665,7 @@ fn a_known_botzone_games_report_draws_its_board() {
             &tmp.path().join("bots").join(bot),
         );
     }
-    let out = take6(
+    let out = run_series(
         tmp.path(),
         &["--game", "game", "--games", "1", "--seed", "2"],
     );
@@ -752,9 +752,7 @@ fn a_known_botzone_games_report_draws_its_board() {
         body["log"][3]["1"]["debug"] = serde_json::json!({"depth": 2});
         g.body = Some(take6::record::Body::new(&body));
     });
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(tmp.path())
+    let out = take6_cmd(tmp.path())
         .args(["leaderboard", "results/latest"])
         .output()
         .unwrap();

@@ -23,8 +23,8 @@ pub use manifest::{BotLimits, JudgeLimits, Manifest, ManifestError};
 
 use crate::bots::generate::{Dialect, Language};
 use crate::game::{
-    Advice, DefaultLimits, Game, GameFuture, GameRef, Prepare, PrepareFuture, ReplyLimits,
-    SeatRange, Supports, Viewer,
+    Advice, DefaultLimits, Game, GameCode, GameFacts, GameFuture, GameRef, Prepare, PrepareFuture,
+    ReplyLimits, SeatRange, Supports, Viewer,
 };
 use crate::player::Limits;
 use crate::record::{Direction, GameRecord, InvalidRecord};
@@ -38,8 +38,8 @@ const DEFAULT_MS: u64 = 1000;
 /// A game loaded from a folder whose judge speaks Botzone's protocol.
 pub struct Botzone {
     manifest: Manifest,
-    builtins: Vec<BuiltinKind>,
-    /// What [`Game::prepare`] built for this series.
+    facts: GameFacts,
+    /// What [`GameCode::prepare`] built for this series.
     prepared: Mutex<Option<Arc<Prepared>>>,
     /// The judge built for `take6 verify` (and leaderboard, merge, resume), in the sandbox
     /// it runs in: as a series runs it.
@@ -65,26 +65,61 @@ pub fn load(folder: &Path) -> Result<GameRef, crate::games::GameError> {
         path: folder.display().to_string(),
         why: e.problem,
     })?;
-    let builtins = manifest
-        .padding
-        .iter()
-        .enumerate()
-        .map(|(i, (name, _))| BuiltinKind {
-            index: i as u8,
-            // Loaded once per process: the names live as long as the game.
-            name: Box::leak(name.clone().into_boxed_str()),
-        })
-        .collect();
-    Ok(GameRef(Arc::new(Botzone {
-        manifest,
-        builtins,
-        prepared: Mutex::new(None),
-        verifier: OnceLock::new(),
-        draws: Arc::default(),
-    })))
+    Ok(GameRef(Arc::new(Botzone::new(manifest))))
 }
 
 impl Botzone {
+    /// The game of a loaded `manifest`, its facts read from it.
+    fn new(manifest: Manifest) -> Botzone {
+        let builtins = manifest
+            .padding
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| BuiltinKind {
+                index: i as u8,
+                // Loaded once per process: the names live as long as the game.
+                name: Box::leak(name.clone().into_boxed_str()),
+            })
+            .collect();
+        let players = manifest.players;
+        let facts = GameFacts {
+            name: manifest.name.clone(),
+            title: manifest.title.clone(),
+            seats: SeatRange {
+                fewest: players,
+                most: players,
+                default: players,
+            },
+            default_limits: DefaultLimits {
+                first_reply_ms: DEFAULT_MS,
+                reply_ms: DEFAULT_MS,
+            },
+            direction: Direction::Higher,
+            // A judge's scores are verdicts (a win, a draw, a loss), not points to average.
+            model: crate::record::Model::Ranks,
+            supports: Supports {
+                rounds: false,
+                duplicate_deals: false,
+                summary_records: false,
+                templates: false,
+            },
+            // The judge decides what a fault costs; nobody takes the seat.
+            on_fault: OnFault::Eliminate,
+            builtins,
+            builtin_label: "padding bot",
+            wire_label: "Botzone's protocol (JSON, or simple interaction)",
+            // The judge draws its own randomness (take6 passes it game.toml's initdata, no seed).
+            dealt_by_seed: false,
+        };
+        Botzone {
+            manifest,
+            facts,
+            prepared: Mutex::new(None),
+            verifier: OnceLock::new(),
+            draws: Arc::default(),
+        }
+    }
+
     fn prepared(&self) -> Option<Arc<Prepared>> {
         self.prepared
             .lock()
@@ -120,121 +155,8 @@ impl Botzone {
 }
 
 impl Game for Botzone {
-    fn name(&self) -> &str {
-        &self.manifest.name
-    }
-
-    fn title(&self) -> &str {
-        &self.manifest.title
-    }
-
-    fn spec(&self) -> String {
-        self.manifest.folder.display().to_string()
-    }
-
-    fn seats(&self) -> SeatRange {
-        let n = self.manifest.players;
-        SeatRange {
-            fewest: n,
-            most: n,
-            default: n,
-        }
-    }
-
-    fn default_limits(&self) -> DefaultLimits {
-        DefaultLimits {
-            first_reply_ms: DEFAULT_MS,
-            reply_ms: DEFAULT_MS,
-        }
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Higher
-    }
-
-    /// A judge's scores are verdicts (a win, a draw, a loss), not points to average.
-    fn model(&self) -> crate::record::Model {
-        crate::record::Model::Ranks
-    }
-
-    fn limits_note(&self) -> Option<String> {
-        let botzone = "by its language, as Botzone's: C and C++ (or a launch) 1000 ms, Java \
-                       3000 ms (2000 ms kept running), Python 6000 ms (4000 ms kept running), \
-                       JavaScript 2000 ms, each game's first turn twice that";
-        Some(if self.manifest.sets_limits() {
-            format!(
-                "each bot's by {}'s [limits] where it sets them, else {botzone}",
-                self.manifest.folder.join("game.toml").display()
-            )
-        } else {
-            format!(
-                "each bot's {botzone} (game.toml's [limits], or --first-reply-ms and --reply-ms, \
-                 set them for every bot)"
-            )
-        })
-    }
-
-    fn reply_limits(&self, language: Option<Language>, limits: &Limits) -> ReplyLimits {
-        let bot = self.bot_limits(language, limits);
-        ReplyLimits {
-            first_ms: bot.first_turn_ms,
-            later_ms: bot.turn_ms,
-            kept_running_ms: Some(bot.kept_running_ms),
-        }
-    }
-
-    fn supports(&self) -> Supports {
-        Supports {
-            rounds: false,
-            duplicate_deals: false,
-            summary_records: false,
-            templates: false,
-        }
-    }
-
-    fn builtin_label(&self) -> &'static str {
-        "padding bot"
-    }
-
-    fn wire_label(&self) -> &'static str {
-        "Botzone's protocol (JSON, or simple interaction)"
-    }
-
-    fn on_fault(&self) -> OnFault {
-        // The judge decides what a fault costs; nobody takes the seat.
-        OnFault::Eliminate
-    }
-
-    fn builtins(&self) -> &[BuiltinKind] {
-        &self.builtins
-    }
-
-    fn runs_programs(&self) -> bool {
-        true
-    }
-
-    fn content_hash(&self) -> Result<Option<String>, String> {
-        judge_hash(&self.manifest.folder).map(Some)
-    }
-
-    fn dealt_by_seed(&self) -> bool {
-        // The judge draws its own randomness (take6 passes it game.toml's initdata, no seed).
-        false
-    }
-
-    fn build_dialect(&self) -> Dialect {
-        Dialect::Botzone
-    }
-
-    fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let prepared = build(&self.manifest, ctx).await?;
-            *self
-                .prepared
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(prepared));
-            Ok(())
-        })
+    fn facts(&self) -> &GameFacts {
+        &self.facts
     }
 
     fn play(&self, table: TableGame, limits: Limits) -> GameFuture {
@@ -326,22 +248,15 @@ impl Game for Botzone {
         })
     }
 
-    fn check(&self, record: &GameRecord, permit: &crate::games::JudgePermit) -> Result<(), String> {
+    fn check(&self, record: &GameRecord, permit: &crate::game::JudgePermit) -> Result<(), String> {
         record::check_shape(record, self.manifest.players, self.manifest.score_map)?;
-        permit.may_run_judge(&self.spec())?;
+        permit.may_run_judge(&self.manifest.folder.display().to_string())?;
         let (judge, sandbox) = self
             .verifier
             .get_or_init(|| build_for_verify(&self.manifest))
             .as_ref()
             .map_err(|e| format!("cannot build the judge to verify with: {e}"))?;
         record::check_with_judge(record, judge, sandbox, &self.manifest, &self.draws)
-    }
-
-    fn unchecked(&self) -> Option<String> {
-        self.draws
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .note()
     }
 
     fn replay_text(&self, record: &GameRecord) -> String {
@@ -380,10 +295,6 @@ impl Game for Botzone {
         viewer::data(&self.manifest.name, body, board)
     }
 
-    fn judge_end(&self, record: &GameRecord, seat: usize) -> Option<crate::game::JudgeEnd> {
-        record::judge_end(record, seat)
-    }
-
     fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice {
         // The judge's request and the bot's reply: `take6 check` shows the advice through
         // crate::untrusted::terminal.
@@ -407,6 +318,72 @@ impl Game for Botzone {
                 ))
             ),
         }
+    }
+
+    fn code(&self) -> Option<&dyn GameCode> {
+        Some(self)
+    }
+}
+
+impl GameCode for Botzone {
+    fn folder(&self) -> &Path {
+        &self.manifest.folder
+    }
+
+    fn content_hash(&self) -> Result<String, String> {
+        judge_hash(&self.manifest.folder)
+    }
+
+    fn build_dialect(&self) -> Dialect {
+        Dialect::Botzone
+    }
+
+    fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
+        Box::pin(async move {
+            let prepared = build(&self.manifest, ctx).await?;
+            *self
+                .prepared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(prepared));
+            Ok(())
+        })
+    }
+
+    fn reply_limits(&self, language: Option<Language>, limits: &Limits) -> ReplyLimits {
+        let bot = self.bot_limits(language, limits);
+        ReplyLimits {
+            first_ms: bot.first_turn_ms,
+            later_ms: bot.turn_ms,
+            kept_running_ms: Some(bot.kept_running_ms),
+        }
+    }
+
+    fn limits_note(&self) -> String {
+        let botzone = "by its language, as Botzone's: C and C++ (or a launch) 1000 ms, Java \
+                       3000 ms (2000 ms kept running), Python 6000 ms (4000 ms kept running), \
+                       JavaScript 2000 ms, each game's first turn twice that";
+        if self.manifest.sets_limits() {
+            format!(
+                "each bot's by {}'s [limits] where it sets them, else {botzone}",
+                self.manifest.folder.join("game.toml").display()
+            )
+        } else {
+            format!(
+                "each bot's {botzone} (game.toml's [limits], or --first-reply-ms and --reply-ms, \
+                 set them for every bot)"
+            )
+        }
+    }
+
+    fn judge_end(&self, record: &GameRecord, seat: usize) -> Option<crate::game::JudgeEnd> {
+        record::judge_end(record, seat)
+    }
+
+    fn unchecked(&self) -> Option<String> {
+        self.draws
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .note()
     }
 }
 
@@ -673,13 +650,7 @@ mod limits_tests {
     #[test]
     fn the_series_limits_win_only_when_given() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel");
-        let game = Botzone {
-            manifest: Manifest::load(&dir).unwrap(),
-            builtins: Vec::new(),
-            prepared: Mutex::new(None),
-            verifier: OnceLock::new(),
-            draws: Arc::default(),
-        };
+        let game = Botzone::new(Manifest::load(&dir).unwrap());
         let defaults = Limits {
             first_reply: std::time::Duration::from_millis(DEFAULT_MS),
             reply: std::time::Duration::from_millis(DEFAULT_MS),

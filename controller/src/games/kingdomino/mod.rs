@@ -22,11 +22,14 @@ pub mod wire;
 
 pub use record::GameLog;
 
+use std::sync::LazyLock;
+
 use crate::game::{
-    Advice, DefaultLimits, Game, GameFuture, Refusal, Refusals, SeatRange, Supports, Viewer,
+    Advice, DefaultLimits, Game, GameFacts, GameFuture, Refusal, Refusals, SeatRange, Supports,
+    Viewer,
 };
 use crate::player::Limits;
-use crate::record::{Direction, FaultPhase, GameRecord, InvalidRecord};
+use crate::record::{Direction, FaultPhase, GameRecord, InvalidRecord, Model};
 use crate::table::OnFault;
 use crate::table::{BuiltinKind, TableGame};
 
@@ -55,63 +58,46 @@ const BUILTINS: [BuiltinKind; 2] = [GREEDY, RANDOM];
 /// player is out (its kingdom still scores).
 pub struct Kingdomino;
 
+/// Kingdomino's facts: the CodinGame arena's limits (1000 ms for the first turn, 50 ms
+/// after); a game is one game (no rounds), there are no hands to rotate, and a game is
+/// recorded in full.
+pub(crate) static FACTS: LazyLock<GameFacts> = LazyLock::new(|| GameFacts {
+    name: NAME.to_string(),
+    title: "Kingdomino".to_string(),
+    seats: SeatRange {
+        fewest: game::MIN_PLAYERS,
+        most: game::MAX_PLAYERS,
+        default: game::MAX_PLAYERS,
+    },
+    default_limits: DefaultLimits {
+        first_reply_ms: 1000,
+        reply_ms: 50,
+    },
+    direction: Direction::Higher,
+    model: Model::Points,
+    supports: Supports {
+        rounds: false,
+        duplicate_deals: false,
+        summary_records: false,
+        templates: false,
+    },
+    on_fault: OnFault::Eliminate,
+    builtins: BUILTINS.to_vec(),
+    builtin_label: "built-in",
+    wire_label: "CodinGame's wire",
+    dealt_by_seed: true,
+});
+
 impl Game for Kingdomino {
-    fn name(&self) -> &str {
-        NAME
-    }
-
-    fn title(&self) -> &str {
-        "Kingdomino"
-    }
-
-    fn seats(&self) -> SeatRange {
-        SeatRange {
-            fewest: game::MIN_PLAYERS,
-            most: game::MAX_PLAYERS,
-            default: game::MAX_PLAYERS,
-        }
-    }
-
-    /// The CodinGame arena's: 1000 ms for the first turn, 50 ms after.
-    fn default_limits(&self) -> DefaultLimits {
-        DefaultLimits {
-            first_reply_ms: 1000,
-            reply_ms: 50,
-        }
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Higher
-    }
-
-    /// A game is one game (no rounds), there are no hands to rotate, and a game is recorded in
-    /// full.
-    fn wire_label(&self) -> &'static str {
-        "CodinGame's wire"
-    }
-
-    fn supports(&self) -> Supports {
-        Supports {
-            rounds: false,
-            duplicate_deals: false,
-            summary_records: false,
-            templates: false,
-        }
-    }
-
-    fn on_fault(&self) -> OnFault {
-        OnFault::Eliminate
-    }
-
-    fn builtins(&self) -> &[BuiltinKind] {
-        &BUILTINS
+    fn facts(&self) -> &GameFacts {
+        &FACTS
     }
 
     fn play(&self, table: TableGame, limits: Limits) -> GameFuture {
         Box::pin(table::play(table, limits))
     }
 
-    fn check(&self, record: &GameRecord, _: &crate::games::JudgePermit) -> Result<(), String> {
+    fn check(&self, record: &GameRecord, _: &crate::game::JudgePermit) -> Result<(), String> {
         check::check_record(record)
     }
 

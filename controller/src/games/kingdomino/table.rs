@@ -64,7 +64,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let n = table.seats.len();
     let mut game = Game::new(table.seed, n);
     let init = wire::init_lines(n, super::game::tiles_per_turn(n));
-    let on_fault = crate::game::Game::on_fault(&super::Kingdomino);
+    let on_fault = super::FACTS.on_fault;
     let seats = Seats::start(&table, limits, on_fault, |_, arrival| match arrival {
         Arrival::Bot(mut p, _) => {
             p.queue_text(&init);

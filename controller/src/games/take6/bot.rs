@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use super::game::View;
+use super::player::Player;
 use super::protocol::{ReplyError, TemplateSet};
-use super::seat::Player;
 use crate::player::{Fault, Finished, Process};
 
 /// A bot's seat: its process and the template set it speaks.

@@ -7,7 +7,7 @@ use rand::rngs::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::game::{Card, ROW_LIMIT, ROWS, View};
-use super::seat::Player;
+use super::player::Player;
 use crate::player::Fault;
 use crate::table::BuiltinKind;
 

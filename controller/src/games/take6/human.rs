@@ -13,7 +13,7 @@ use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
 use super::game::{Card, Phase, ROWS, View};
-use super::seat::Player;
+use super::player::Player;
 use crate::player::{Console, Fault};
 use screen::Screen;
 

@@ -15,6 +15,7 @@ pub mod check;
 pub(crate) mod fixtures;
 pub mod game;
 pub mod human;
+pub mod player;
 pub mod protocol;
 pub mod replay;
 pub mod seat;
@@ -23,15 +24,16 @@ pub mod verify;
 pub mod viewer;
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use crate::game::{
-    Advice, DefaultLimits, FastBuiltins, FastGame, FastTable, Game, GameFuture, SeatRange,
-    Supports, Viewer, Wires,
+    Advice, DefaultLimits, FastBuiltins, FastGame, FastTable, Game, GameFacts, GameFuture,
+    SeatRange, Supports, Viewer, Wires,
 };
 use crate::player::Limits;
-use crate::record::{Direction, FaultPhase, GameRecord, InvalidRecord};
+use crate::record::{Direction, FaultPhase, GameRecord, InvalidRecord, Model};
 use crate::table::OnFault;
-use crate::table::{BuiltinKind, TableGame};
+use crate::table::TableGame;
 
 /// The game's name on the command line and in records (which leave it out: the default).
 pub const NAME: &str = "take6";
@@ -47,41 +49,37 @@ pub const MIN_TABLE: usize = 2;
 /// Take 6!: 2 to 10 players, lower scores win, a built-in takes a faulted seat.
 pub struct Take6;
 
+/// Take 6!'s facts.
+pub(crate) static FACTS: LazyLock<GameFacts> = LazyLock::new(|| GameFacts {
+    name: NAME.to_string(),
+    title: "Take 6!".to_string(),
+    seats: SeatRange {
+        fewest: MIN_TABLE,
+        most: game::MAX_PLAYERS,
+        default: game::MAX_PLAYERS,
+    },
+    default_limits: DefaultLimits {
+        first_reply_ms: 3000,
+        reply_ms: 1000,
+    },
+    direction: Direction::Lower,
+    model: Model::Points,
+    supports: Supports {
+        rounds: true,
+        duplicate_deals: true,
+        summary_records: true,
+        templates: true,
+    },
+    on_fault: OnFault::Substitute(builtin::SUBSTITUTE),
+    builtins: builtin::BUILTINS.to_vec(),
+    builtin_label: "built-in",
+    wire_label: "the game's one wire",
+    dealt_by_seed: true,
+});
+
 impl Game for Take6 {
-    fn name(&self) -> &str {
-        NAME
-    }
-
-    fn title(&self) -> &str {
-        "Take 6!"
-    }
-
-    fn seats(&self) -> SeatRange {
-        SeatRange {
-            fewest: MIN_TABLE,
-            most: game::MAX_PLAYERS,
-            default: game::MAX_PLAYERS,
-        }
-    }
-
-    fn default_limits(&self) -> DefaultLimits {
-        DefaultLimits {
-            first_reply_ms: 3000,
-            reply_ms: 1000,
-        }
-    }
-
-    fn direction(&self) -> Direction {
-        Direction::Lower
-    }
-
-    fn supports(&self) -> Supports {
-        Supports {
-            rounds: true,
-            duplicate_deals: true,
-            summary_records: true,
-            templates: true,
-        }
+    fn facts(&self) -> &GameFacts {
+        &FACTS
     }
 
     fn wires(&self, folder: Option<&Path>) -> Result<Option<Box<dyn Wires>>, String> {
@@ -89,19 +87,11 @@ impl Game for Take6 {
         Ok(Some(Box::new(library)))
     }
 
-    fn on_fault(&self) -> OnFault {
-        OnFault::Substitute(builtin::SUBSTITUTE)
-    }
-
-    fn builtins(&self) -> &[BuiltinKind] {
-        &builtin::BUILTINS
-    }
-
     fn play(&self, table: TableGame, limits: Limits) -> GameFuture {
         Box::pin(table::play(table, limits))
     }
 
-    fn check(&self, record: &GameRecord, _: &crate::games::JudgePermit) -> Result<(), String> {
+    fn check(&self, record: &GameRecord, _: &crate::game::JudgePermit) -> Result<(), String> {
         check::check_record(record)
     }
 

@@ -1,9 +1,6 @@
-//! A Take 6 seat's player: the questions of the game ([`Player`]: which card, which row) and
-//! who answers them — a built-in, a bot ([`BotPlayer`]: its process and the template set it
-//! speaks) or the person at the keyboard — so a table holds a plain `Vec<Seat>`.
-//!
-//! A player answers two questions and is told everything else. It never judges its own
-//! answers: the table checks them against the rules.
+//! A Take 6 seat: who answers the game's questions ([`Player`]) — a built-in, a bot
+//! ([`BotPlayer`]: its process and the template set it speaks) or the person at the keyboard —
+//! so a table holds a plain `Vec<Seat>`.
 
 use std::future::Future;
 
@@ -11,24 +8,10 @@ use super::bot::BotPlayer;
 use super::builtin::{Builtin, Strategy};
 use super::game::View;
 use super::human::Human;
+use super::player::Player;
 use crate::player::{Fault, Finished};
 use crate::table::BuiltinKind;
 use crate::table::seats::SeatPlayer;
-
-/// Something that can play a seat of Take 6.
-///
-/// The futures are `Send` so that a table can run on any worker thread.
-pub trait Player: Send {
-    /// Delivers a message that needs no answer. Delivery problems are not reported here: they
-    /// surface as a fault at the next question, where the rules say what a fault costs.
-    fn tell(&mut self, view: &View) -> impl Future<Output = ()> + Send;
-
-    /// Asks for a card; the answer is checked by the table.
-    fn choose_card(&mut self, view: &View) -> impl Future<Output = Result<i64, Fault>> + Send;
-
-    /// Asks for a row to take; the answer is checked by the table.
-    fn choose_row(&mut self, view: &View) -> impl Future<Output = Result<i64, Fault>> + Send;
-}
 
 /// A seat's player: one of the kinds, so a table holds a plain `Vec<Seat>`.
 // A table holds ten of these for a whole game; the size of a built-in's RNG state does not matter.

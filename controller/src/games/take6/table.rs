@@ -17,8 +17,9 @@ use super::game::{
     Card, Deal, Game, HIGHEST_CARD, LOWEST_CARD, Moment, Phase, Placement, ROWS, View,
 };
 use super::human::Human;
+use super::player::Player;
 use super::protocol::{TemplateSet, default_set};
-use super::seat::{Player, Seat};
+use super::seat::Seat;
 use crate::player::{Fault, Limits};
 use crate::record::{
     FaultPhase, GameRecord, PlacementRecord, ReplyTimes, RoundRecord, RowChoice, TurnRecord,
@@ -44,10 +45,10 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let started = Instant::now();
     let n = table.seats.len();
     // The game says who takes a faulted seat over; Take 6's rules play every seat to the end.
-    let on_fault = crate::game::Game::on_fault(&super::Take6);
+    let on_fault = super::FACTS.on_fault;
     assert!(
         on_fault.successor().is_some(),
-        "Take 6 substitutes a faulted seat (Game::on_fault)"
+        "Take 6 substitutes a faulted seat (GameFacts::on_fault)"
     );
     let mut seats = Seats::start(&table, limits, on_fault, |_, arrival| match arrival {
         // The template set the bot speaks, as the series made it (`wires`).

@@ -72,8 +72,8 @@ pub fn line_every() -> Duration {
 }
 
 /// The progress sink: on a terminal, a bar with games done of planned, elapsed time, rate, ETA,
-/// the current leader and faults so far; elsewhere, a line with the same every few seconds
-/// (issue 30: nothing was printed until the end). With `--standings-every N`, the standings
+/// the current leader and faults so far; elsewhere (a log, a pipe), a line with the same every
+/// few seconds, so that a run off a terminal is never silent until its end. With `--standings-every N`, the standings
 /// every N games.
 pub struct Progress {
     slot: BarSlot,

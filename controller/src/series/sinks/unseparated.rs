@@ -1,4 +1,4 @@
-//! `--until-separated` that ran out of its budget (issue 30): which of the top ranks stayed
+//! `--until-separated` that ran out of its budget: which of the top ranks stayed
 //! unseparated from the rank below, and an estimate of how many more games would separate
 //! them. A pair's 95 % interval narrows as one over the square root of its games, so a
 //! difference `d` with half-width `w` over `n` games needs about `n · (w / d)²` of them.

@@ -1,4 +1,4 @@
-//! The built-in `default` set's messages written out in Rust (issue 12). Rendering through the
+//! The built-in `default` set's messages written out in Rust. Rendering through the
 //! template engine was a fifth of the controller's CPU per game with external bots, most of it
 //! for messages whose templates are the default's. A message whose template source is exactly
 //! one of the sources below is written by these functions instead: the same bytes (a test
