@@ -1111,9 +1111,7 @@ fn a_reruns_budget_counts_its_own_games_and_every_output_says_the_same_counts() 
     let tmp = arena(&["first", "lowest", "patient", "honest"]);
     let cwd = tmp.path();
     let flags = ["--players", "3", "--batch", "4", "--jobs", "2"];
-    let mut child = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(cwd)
+    let mut child = take6_cmd(cwd)
         .args(["league", "--bots", "bots", "--seed", SEED])
         .args([
             "--first-reply-ms",
@@ -1143,9 +1141,7 @@ fn a_reruns_budget_counts_its_own_games_and_every_output_says_the_same_counts() 
     let before = records(cwd).len() as u64;
     assert!(before < 40, "{before} played before the stop");
     assert_counts_agree(cwd, before, 1, None);
-    let out = Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(cwd)
+    let out = take6_cmd(cwd)
         .args(["league", "--bots", "bots", "--seed", SEED])
         .args([
             "--first-reply-ms",
@@ -1157,7 +1153,6 @@ fn a_reruns_budget_counts_its_own_games_and_every_output_says_the_same_counts() 
         ])
         .args(flags)
         .env("TAKE6_PROGRESS_SECONDS", "0.001")
-        .env_remove("RUST_LOG")
         .output()
         .unwrap();
     assert_ok(&out);
