@@ -57,6 +57,7 @@ fn records(n: u64) -> Vec<GameRecord> {
 fn main() {
     let game = take6::games::default_game();
     let rules = Rules {
+        chooser: take6::league::manifest::CHOOSER,
         seed: Seed(38),
         players: PLAYERS,
         batch: 8,

@@ -241,6 +241,8 @@ impl Sim {
                     pinned: choose::pinned(&fitted, &ids, &ranked, self.top, ALPHA),
                     min_games: self.min_games,
                     benched: vec![false; n],
+                    leader: ranked.first().copied(),
+                    varied: true,
                 };
                 self.key = self.key.wrapping_add(1);
                 choose::choose(self.key, count, self.players, &field)

@@ -540,6 +540,12 @@ fn a_league_chosen_by_another_chooser_is_not_continued_nor_its_choices_passed() 
     assert_verifies(cwd);
     let path = folder(cwd).join("league.toml");
     let toml = fs::read_to_string(&path).unwrap();
+    assert!(toml.contains("chooser = 3"), "{toml}");
+    // A league of chooser 2, which this take6 knows too, goes on by its rules and verifies.
+    fs::write(&path, toml.replace("chooser = 3", "chooser = 2")).unwrap();
+    assert_ok(&league(cwd, &args));
+    assert_verifies(cwd);
+    let toml = fs::read_to_string(&path).unwrap();
     assert!(toml.contains("chooser = 2"), "{toml}");
     let older: String = toml
         .lines()
@@ -639,7 +645,7 @@ fn kingdomino_and_a_botzone_folder_play_leagues_that_verify() {
     let verified = take6(kd.path(), &["verify", dir.to_str().unwrap()]);
     assert_ok(&verified);
     let page = fs::read_to_string(dir.join("report.html")).unwrap();
-    assert!(page.contains("<h2>Versions</h2>") && page.contains("strict-kingdomino"));
+    assert!(page.contains("<h3>Versions</h3>") && page.contains("strict-kingdomino"));
 
     let duel = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel");
     let bz = arena(&["bz-py", "bz-c"]);
@@ -850,7 +856,7 @@ fn a_league_says_how_far_its_top_pairs_are_and_whether_it_is_settled() {
         "{md}"
     );
     let html = fs::read_to_string(folder(cwd).join("report.html")).unwrap();
-    assert!(html.contains("Not settled yet") && html.contains("80 games in 1 runs"));
+    assert!(html.contains("Not settled yet") && html.contains("80 games in 1 run."));
 }
 
 /// A league of two bots speaks of its one pair, not of "the top 3"; its terminal board is the
@@ -991,4 +997,268 @@ fn leagues_of_thirty_two_bots_play_and_verify_for_every_game() {
         );
         assert_ok(&verified);
     }
+}
+
+/// The text of the first element after `start` in `html`, up to `end`.
+fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
+    let from = html
+        .find(start)
+        .unwrap_or_else(|| panic!("no {start} in the page"));
+    let rest = &html[from..];
+    &rest[..rest.find(end).unwrap_or(rest.len())]
+}
+
+/// A league's report.html is the series' page with the league's section: the Faults section
+/// names a crashing bot's fault reason and quotes its stderr, the reply times are there (and
+/// in reply_times.csv), the game viewer, which way is better. When the bot changes between
+/// runs, its games.log says which version played each game, and the report quotes the new
+/// version's stderr under the new version's key.
+#[test]
+fn a_leagues_report_has_what_a_series_has_and_its_log_names_versions() {
+    let tmp = arena(&["first", "lowest", "crash-at-start"]);
+    let cwd = tmp.path();
+    let flags = [
+        "--players",
+        "3",
+        "--batch",
+        "4",
+        "--games",
+        "4",
+        "--jobs",
+        "2",
+    ];
+    assert_ok(&league(cwd, &flags));
+    let html = fs::read_to_string(folder(cwd).join("report.html")).unwrap();
+    let faults = between(&html, "<section id=\"faults\">", "</section>");
+    assert!(
+        faults.contains("data-bot=\"crash-at-start\"")
+            && faults.contains("exited (exit status: 3) before replying")
+            && faults.contains("crash-at-start: deliberately crashing before reading anything"),
+        "{faults}"
+    );
+    assert!(html.contains("lower is better"), "the game's direction");
+    assert!(html.contains("<section id=\"viewer\">") && html.contains("\"games\":[{"));
+    let replies = between(&html, "<section id=\"replytimes\">", "</section>");
+    let csv = fs::read_to_string(folder(cwd).join("reply_times.csv")).unwrap();
+    for bot in ["first", "lowest"] {
+        assert!(
+            replies.contains(&format!("data-bot=\"{bot}\"")),
+            "{replies}"
+        );
+        let row = csv
+            .lines()
+            .find(|l| l.starts_with(&format!("{bot},")))
+            .unwrap_or_else(|| panic!("{csv}"));
+        let count: u64 = row.split(',').nth(1).unwrap().parse().unwrap();
+        assert!(count > 0, "{row}");
+    }
+    // A new version of the crashing bot: it crashes saying so.
+    fs::write(
+        cwd.join("bots/crash-at-start/launch"),
+        "#!/bin/sh\necho \"crash-at-start v2: still crashing\" >&2\nexit 3\n",
+    )
+    .unwrap();
+    assert_ok(&league(cwd, &flags));
+    let m = manifest(cwd);
+    let from = m["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| {
+            v["name"].as_str() == Some("crash-at-start") && v["version"].as_integer() == Some(2)
+        })
+        .and_then(|v| v["from_game"].as_integer())
+        .expect("a second version") as u64;
+    let log = fs::read_to_string(folder(cwd).join("logs/crash-at-start.games.log")).unwrap();
+    let headers: Vec<&str> = log.lines().filter(|l| l.starts_with("=== game ")).collect();
+    let played: Vec<u64> = records(cwd)
+        .iter()
+        .filter(|r| r.players.iter().any(|p| p == "crash-at-start"))
+        .map(|r| r.game)
+        .collect();
+    assert_eq!(headers.len(), played.len(), "{log}");
+    assert!(played.iter().any(|&g| g >= from), "{played:?}");
+    for g in played {
+        let want = if g < from {
+            "version crash-at-start) ==="
+        } else {
+            "version crash-at-start~2) ==="
+        };
+        assert!(
+            headers
+                .iter()
+                .any(|h| h.starts_with(&format!("=== game {g} (seat ")) && h.ends_with(want)),
+            "game {g}: {want} in {headers:?}"
+        );
+    }
+    let html = fs::read_to_string(folder(cwd).join("report.html")).unwrap();
+    let faults = between(&html, "<section id=\"faults\">", "</section>");
+    assert!(
+        faults.contains("data-bot=\"crash-at-start~2\"")
+            && faults.contains("crash-at-start v2: still crashing"),
+        "{faults}"
+    );
+    assert_verifies(cwd);
+}
+
+/// The counts of one league agree everywhere: stopped by SIGINT after some games, then rerun
+/// with `--games 5` (not a whole batch), the rerun plays exactly 5 games; its progress lines
+/// never count past their length, which is the games before it plus 5; leaderboard.md,
+/// report.html and the terminal say the same number of games and runs, and each bot's status
+/// is the same in leaderboard.md and report.html.
+#[test]
+fn a_reruns_budget_counts_its_own_games_and_every_output_says_the_same_counts() {
+    let tmp = arena(&["first", "lowest", "patient", "honest"]);
+    let cwd = tmp.path();
+    let flags = ["--players", "3", "--batch", "4", "--jobs", "2"];
+    let mut child = take6_cmd(cwd)
+        .args(["league", "--bots", "bots", "--seed", SEED])
+        .args([
+            "--first-reply-ms",
+            "10000",
+            "--reply-ms",
+            "5000",
+            "--games",
+            "40",
+        ])
+        .args(flags)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let jsonl = folder(cwd).join("games.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while fs::read_to_string(&jsonl).map_or(0, |t| t.lines().count()) < 6 {
+        assert!(Instant::now() < deadline, "no games played");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let before = records(cwd).len() as u64;
+    assert!(before < 40, "{before} played before the stop");
+    assert_counts_agree(cwd, before, 1, None);
+    let out = take6_cmd(cwd)
+        .args(["league", "--bots", "bots", "--seed", SEED])
+        .args([
+            "--first-reply-ms",
+            "10000",
+            "--reply-ms",
+            "5000",
+            "--games",
+            "5",
+        ])
+        .args(flags)
+        .env("TAKE6_PROGRESS_SECONDS", "0.001")
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let after = records(cwd).len() as u64;
+    assert_eq!(after, before + 5, "the rerun played its budget exactly");
+    let progress: Vec<(u64, u64)> = text(&out.stderr)
+        .lines()
+        .filter(|l| l.contains(" games/s, elapsed "))
+        .filter_map(|l| {
+            let (pos, len) = l
+                .strip_prefix("take6: ")?
+                .split(' ')
+                .next()?
+                .split_once('/')?;
+            Some((pos.parse().ok()?, len.parse().ok()?))
+        })
+        .collect();
+    assert!(!progress.is_empty(), "{}", text(&out.stderr));
+    assert!(
+        progress
+            .iter()
+            .all(|&(pos, len)| pos <= len && len == after),
+        "{progress:?}"
+    );
+    assert_counts_agree(cwd, after, 2, Some(&text(&out.stdout)));
+    assert_verifies(cwd);
+}
+
+/// leaderboard.md, report.html (and the terminal's board, when given) count `games` games in
+/// `runs` runs, and give each bot the same status.
+#[track_caller]
+fn assert_counts_agree(cwd: &Path, games: u64, runs: u64, terminal: Option<&str>) {
+    let said = format!(
+        "{games} game{} in {runs} run{}.",
+        if games == 1 { "" } else { "s" },
+        if runs == 1 { "" } else { "s" }
+    );
+    let md = fs::read_to_string(folder(cwd).join("leaderboard.md")).unwrap();
+    let html = fs::read_to_string(folder(cwd).join("report.html")).unwrap();
+    assert!(md.contains(&said), "{said} in {md}");
+    let header = between(&html, "<header>", "</header>");
+    assert!(header.contains(&said), "{said} in {header}");
+    if let Some(t) = terminal {
+        assert!(t.contains(&said), "{said} in {t}");
+    }
+    let rows: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| rank"))
+        .collect();
+    assert!(rows.len() >= 2, "{md}");
+    for row in rows {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let (bot, status) = (cells[1], cells[5].trim_end_matches(" |"));
+        let bot = bot.replace('\\', "");
+        let cell = between(
+            &html,
+            &format!("<tr data-bot=\"{bot}\"><td>{bot}</td><td class=\"status\">"),
+            "</td></tr>",
+        );
+        assert!(cell.ends_with(status), "{bot}: md {status}, html {cell}");
+    }
+}
+
+/// A new bot joining a field past its first games meets the whole field in its first batch,
+/// the leader included, not the same few bots at every table; the choice still verifies.
+#[test]
+fn a_newcomer_meets_the_whole_field_the_leader_included() {
+    let tmp = arena(&["first", "lowest", "honest", "strict-default", "cg-first"]);
+    let cwd = tmp.path();
+    let flags = |games: &'static str| {
+        [
+            "--players",
+            "3",
+            "--batch",
+            "8",
+            "--jobs",
+            "2",
+            "--games",
+            games,
+        ]
+    };
+    assert_ok(&league(cwd, &flags("32")));
+    let csv = fs::read_to_string(folder(cwd).join("leaderboard.csv")).unwrap();
+    let leader = csv
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .nth(1)
+        .unwrap()
+        .to_string();
+    copy_dir(&fixtures().join("first"), &cwd.join("bots/newbie"));
+    assert_ok(&league(cwd, &flags("8")));
+    let field = ["first", "lowest", "honest", "strict-default", "cg-first"];
+    let mut met = BTreeMap::new();
+    for (g, (_, players, _)) in games(cwd).range(32..) {
+        assert!(
+            players.iter().any(|p| p == "newbie"),
+            "game {g}: {players:?}"
+        );
+        for p in players.iter().filter(|p| field.contains(&p.as_str())) {
+            *met.entry(p.clone()).or_insert(0) += 1;
+        }
+    }
+    assert_eq!(met.len(), field.len(), "it met everyone: {met:?}");
+    assert!(met.contains_key(&leader), "the leader {leader}: {met:?}");
+    assert!(met.values().all(|&n| n <= 4), "spread: {met:?}");
+    assert_verifies(cwd);
 }

@@ -7,7 +7,9 @@
 //! least settled ([`needs`]: the more unsettled, the more they need), then the bots with the
 //! fewest games, so that nobody is starved and every pair of contenders keeps meeting. A bot
 //! seated in the batch has its need halved for the next table, so a batch spreads over the
-//! contenders. Ties are broken by a shuffle from the batch's seed.
+//! contenders. Ties are broken by a shuffle from the batch's seed. Under chooser 3 a table
+//! with a new version seats, beside it, those it has met least in the batch, the leader first
+//! among equals: a newcomer meets the whole field, the leader included, within its first games.
 
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
@@ -105,6 +107,11 @@ pub struct Field {
     /// The entrants of the least settled top pairs ([`pinned`]), seated at every table after
     /// the new versions, up to half the seats.
     pub pinned: Vec<usize>,
+    /// The entrant ranked first by the fit, if any.
+    pub leader: Option<usize>,
+    /// Chooser 3: a table with a new version seats the others it has met least in the batch
+    /// (the leader first among equals), instead of the pinned pairs and the needy.
+    pub varied: bool,
 }
 
 /// The tables of a batch of `size` games at tables of `players`: entrant indices per table, in
@@ -120,6 +127,7 @@ pub fn choose(key: u64, size: usize, players: usize, field: &Field) -> Vec<Vec<u
     let mut rng = ChaCha8Rng::seed_from_u64(key);
     let mut games = field.games.clone();
     let mut need = field.need.clone();
+    let mut met = Met::default();
     (0..size)
         .map(|_| {
             // A fresh tie-break order per table.
@@ -147,18 +155,23 @@ pub fn choose(key: u64, size: usize, players: usize, field: &Field) -> Vec<Vec<u
                     .then_with(|| games[a].cmp(&games[b]))
             });
             // New versions first, then the least settled pairs (up to half the seats), then
-            // the rest in the order above.
+            // the rest in the order above; beside new versions under chooser 3, those they
+            // met least.
             let mut table: Vec<usize> = order
                 .iter()
                 .copied()
                 .take_while(|&i| games[i] < field.min_games)
                 .take(players)
                 .collect();
-            let half = (players / 2).max(2);
-            let pins = field.pinned.iter().copied().filter(|&i| !field.benched[i]);
-            for i in pins.take(half) {
-                if table.len() < players && !table.contains(&i) {
-                    table.push(i);
+            if field.varied && !table.is_empty() {
+                beside_newcomers(&mut table, &order, players, field.leader, &mut met);
+            } else {
+                let half = (players / 2).max(2);
+                let pins = field.pinned.iter().copied().filter(|&i| !field.benched[i]);
+                for i in pins.take(half) {
+                    if table.len() < players && !table.contains(&i) {
+                        table.push(i);
+                    }
                 }
             }
             for &i in &order {
@@ -179,6 +192,40 @@ pub fn choose(key: u64, size: usize, players: usize, field: &Field) -> Vec<Vec<u
         .collect()
 }
 
+/// How often each pair of entrants sat together in the batch so far: (new version, other).
+type Met = std::collections::BTreeMap<(usize, usize), u32>;
+
+/// Fills the seats beside the new versions in `table` with the entrants they met least in the
+/// batch (`met`), the leader first among equals, then in `order`; counts the meetings.
+fn beside_newcomers(
+    table: &mut Vec<usize>,
+    order: &[usize],
+    players: usize,
+    leader: Option<usize>,
+    met: &mut Met,
+) {
+    let newcomers = table.clone();
+    let meetings = |i: usize| -> u32 {
+        newcomers
+            .iter()
+            .map(|&n| met.get(&(n, i)).copied().unwrap_or(0))
+            .sum()
+    };
+    let mut others: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|i| !newcomers.contains(i))
+        .collect();
+    // A stable sort: the order above breaks the remaining ties.
+    others.sort_by_key(|&i| (meetings(i), Some(i) != leader));
+    table.extend(others.into_iter().take(players.saturating_sub(table.len())));
+    for &n in &newcomers {
+        for &i in table.iter().filter(|i| !newcomers.contains(i)) {
+            *met.entry((n, i)).or_default() += 1;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,7 +238,35 @@ mod tests {
             min_games: 5,
             benched: vec![false; n],
             pinned: Vec::new(),
+            leader: None,
+            varied: false,
         }
+    }
+
+    /// Chooser 3: a new version's tables go round the whole field, the leader at its first,
+    /// the pinned pair no more often than the others; chooser 2 sat it with the pinned pair
+    /// at every table.
+    #[test]
+    fn a_new_version_meets_the_whole_field_the_leader_first() {
+        let mut f = field(vec![30, 30, 30, 30, 30, 30, 30, 0], vec![0.9; 8]);
+        f.need[0] = 0.0;
+        f.min_games = 7;
+        f.pinned = vec![3, 4];
+        f.leader = Some(0);
+        let old = choose(7, 7, 3, &f);
+        assert!(old.iter().all(|t| t == &[3, 4, 7]), "{old:?}");
+        f.varied = true;
+        let tables = choose(7, 7, 3, &f);
+        assert!(tables.iter().all(|t| t.contains(&7)), "{tables:?}");
+        assert!(tables[0].contains(&0), "the leader first: {tables:?}");
+        let mut met = [0; 7];
+        for t in &tables {
+            for &i in t.iter().filter(|&&i| i != 7) {
+                met[i] += 1;
+            }
+        }
+        assert_eq!(met, [2; 7], "every other bot twice: {tables:?}");
+        assert_eq!(tables, choose(7, 7, 3, &f), "a function of its inputs");
     }
 
     #[test]

@@ -13,11 +13,16 @@ use crate::series::SeriesError;
 /// The league's file name in its folder.
 pub const LEAGUE: &str = "league.toml";
 
-/// The rules by which this take6 chooses a batch's games from the records before it. A change
-/// to those rules (the stopping rule's width, which pairs sit at every table, …) is a new
-/// chooser: a league chosen by another cannot be continued or have its choices re-derived.
-/// 1: take6 before the league's private storage and pinned pairs; 2: since.
-pub const CHOOSER: u32 = 2;
+/// The rules by which this take6 chooses a new league's batches from the records before them.
+/// A change to those rules (the stopping rule's width, which pairs sit at every table, …) is
+/// a new chooser: a league keeps the chooser it began with, and one chosen by a chooser this
+/// take6 does not know ([`CHOOSERS`]) cannot be continued or have its choices re-derived.
+/// 1: take6 before the league's private storage and pinned pairs; 2: since; 3: a new
+/// version's tables go round the field, the leader first.
+pub const CHOOSER: u32 = 3;
+
+/// The choosers whose rules this take6 knows: it continues and verifies their leagues.
+pub const CHOOSERS: [u32; 2] = [2, 3];
 
 fn first_chooser() -> u32 {
     1

@@ -1,13 +1,19 @@
 //! A league's outputs, replaced atomically after every batch: `leaderboard.csv` and
 //! `leaderboard.md` of the current versions (Markdown to paste into a README or an answer:
-//! rank, bot, games, score with its interval, separation mark, faults, status), `report.html`
-//! (the board and each bot's version history) and `league.toml`. Each is a pure function of the records and the manifest.
+//! rank, bot, games, score with its interval, separation mark, faults, status),
+//! `reply_times.csv`, `report.html` (the series' page with the league's section: each bot's
+//! status and version history) and `league.toml`. Each is a pure function of one
+//! [`Snapshot`] of the league: the records, the manifest and the reporter's counts.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::manifest::LeagueManifest;
 use super::plan::{self, Rules, Version};
+use crate::game::GameRef;
 use crate::record::{self, GameRecord, Standing, Tally};
+use crate::reply_times::{REPLY_TIMES, ReplyStats};
+use crate::report::{FactBot, FactSkipped, LeaguePart, ReportStats, SeriesFacts};
 use crate::series::SeriesError;
 use crate::series::dir::{SeriesDir, replace_file};
 use crate::untrusted::markdown_cell;
@@ -44,37 +50,128 @@ pub fn tally_of(rules: &Rules, versions: &[Version], records: &[GameRecord]) -> 
     plan::tally(rules, versions, records, u64::MAX)
 }
 
-/// Writes `leaderboard.csv`, `leaderboard.md` and `report.html` from `tally` (every game so
-/// far, kept by the caller: a long league does not refit its whole record at every batch);
-/// returns the board.
-pub fn write(
-    dir: &SeriesDir,
-    manifest: &LeagueManifest,
-    tally: &Tally,
-) -> Result<Vec<Standing>, SeriesError> {
-    let board = current(manifest, tally);
+/// What the league's report gathers from every game, played or read back, each player under
+/// its version's key: the series report's statistics (faults with their reasons, scores, the
+/// games to view) and reply times.
+#[derive(Default)]
+pub struct Gathered {
+    pub stats: ReportStats,
+    pub replies: ReplyStats,
+}
+
+impl Gathered {
+    /// Adds `record`, its players already under their versions' keys.
+    pub fn add(&mut self, keyed: &GameRecord) {
+        self.stats.add(keyed);
+        self.replies.add(keyed);
+    }
+}
+
+/// The league at one moment, the one source of every output (`leaderboard.csv` and `.md`,
+/// `report.html`, `reply_times.csv`, the terminal's board): its counts are the reporter's,
+/// which the progress bar shows.
+pub struct Snapshot<'a> {
+    pub manifest: &'a LeagueManifest,
+    /// Every game so far, each player under its version's key.
+    pub tally: &'a Tally,
+    /// Games in `games.jsonl`.
+    pub games: u64,
+    pub gathered: &'a Gathered,
+    pub game: GameRef,
+}
+
+/// A current version's status on the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status<'a> {
+    /// Still in its first `min_games`: it has played `games`.
+    New {
+        games: u64,
+        of: u64,
+    },
+    Playing,
+    /// Benched, with the reason.
+    Benched(&'a str),
+}
+
+impl Status<'_> {
+    /// The status as text, `reason` the benched reason made fit for the medium.
+    fn text(&self, reason: impl Fn(&str) -> String) -> String {
+        match self {
+            Status::New { games, of } => format!("new: {games} of its first {of} games"),
+            Status::Playing => "playing".into(),
+            Status::Benched(why) => format!("benched: {}", reason(why)),
+        }
+    }
+}
+
+impl<'a> Snapshot<'a> {
+    /// The status of the board's row `s`.
+    pub fn status(&self, s: &Standing) -> Status<'a> {
+        let m = self.manifest;
+        match m.benched.iter().find(|b| b.name == s.bot) {
+            Some(b) => Status::Benched(&b.reason),
+            None if s.games < m.min_games => Status::New {
+                games: s.games,
+                of: m.min_games,
+            },
+            None => Status::Playing,
+        }
+    }
+
+    /// How many games the league holds and over how many runs, then whether it is settled.
+    pub fn counts(&self, field: usize) -> String {
+        format!(
+            "{} in {}. {}",
+            crate::names::count(self.games, "game"),
+            crate::names::count(u64::from(self.manifest.runs), "run"),
+            state_sentence(self.manifest, field)
+        )
+    }
+
+    /// The bot whose log holds version `key`'s games.
+    fn bot_of(&self, key: &str) -> String {
+        self.manifest
+            .versions
+            .iter()
+            .find(|v| v.key() == key)
+            .map_or_else(|| key.to_string(), |v| v.name.clone())
+    }
+}
+
+/// Writes `leaderboard.csv`, `leaderboard.md`, `reply_times.csv` and `report.html` from
+/// `snap` (every game so far, kept by the caller: a long league does not refit its whole
+/// record at every batch); returns the board.
+pub fn write(dir: &SeriesDir, snap: &Snapshot<'_>) -> Result<Vec<Standing>, SeriesError> {
+    let board = current(snap.manifest, snap.tally);
     replace_file(
         &dir.file(crate::series::dir::LEADERBOARD),
         &record::leaderboard_csv(&board),
         false,
     )?;
-    let md = markdown(manifest, &board);
+    let md = markdown(snap, &board);
     replace_file(&dir.file(MARKDOWN), md.as_bytes(), false)?;
-    let all = tally.standings();
+    replace_file(&dir.file(REPLY_TIMES), &snap.gathered.replies.csv(), false)?;
+    let stderr = crate::series::sinks::report::stderr_excerpts(
+        &dir.path,
+        &board,
+        &snap.gathered.stats,
+        |key| snap.bot_of(key),
+    );
     replace_file(
         &dir.file(crate::report::REPORT),
-        report_html(manifest, &board, &all, tally.games()).as_bytes(),
+        report_html(snap, &board, &stderr).as_bytes(),
         false,
     )?;
     Ok(board)
 }
 
 /// The board as a person reads it on a terminal: the series' table (Markdown only in
-/// leaderboard.md), whether the league is settled, and who is benched and why.
-pub fn terminal(manifest: &LeagueManifest, board: &[Standing]) -> String {
-    let mut text = record::summary_table(board, &[], "built-in");
-    let _ = writeln!(text, "{}", state_sentence(manifest, board.len()));
-    for b in &manifest.benched {
+/// leaderboard.md), the games so far and whether the league is settled, and who is benched
+/// and why.
+pub fn terminal(snap: &Snapshot<'_>, board: &[Standing]) -> String {
+    let mut text = record::summary_table(board, &[], snap.game.builtin_label());
+    let _ = writeln!(text, "{}", snap.counts(board.len()));
+    for b in &snap.manifest.benched {
         let _ = writeln!(
             text,
             "{}: benched: {}",
@@ -85,8 +182,9 @@ pub fn terminal(manifest: &LeagueManifest, board: &[Standing]) -> String {
     text
 }
 
-/// `leaderboard.md`: the table, then what `?` means and each benched bot with its reason.
-pub fn markdown(manifest: &LeagueManifest, board: &[Standing]) -> String {
+/// `leaderboard.md`: the table, then what `?` means, the games so far and whether the league
+/// is settled, and each benched bot off the board with its reason.
+pub fn markdown(snap: &Snapshot<'_>, board: &[Standing]) -> String {
     let mut md = String::from(
         "| rank | bot | games | score ± 95 % | faults | status |\n|---:|---|---:|---:|---:|---|\n",
     );
@@ -96,31 +194,27 @@ pub fn markdown(manifest: &LeagueManifest, board: &[Standing]) -> String {
         } else {
             ""
         };
-        let score = score_text(s);
-        let benched = manifest.benched.iter().find(|b| b.name == s.bot);
-        let status = match benched {
-            Some(b) => format!("benched: {}", markdown_cell(&b.reason)),
-            None if s.games < manifest.min_games => {
-                format!("new: {} of its first {} games", s.games, manifest.min_games)
-            }
-            None => "playing".into(),
-        };
         let _ = writeln!(
             md,
-            "| {}{mark} | {} | {} | {score} | {}{} | {status} |",
+            "| {}{mark} | {} | {} | {} | {}{} | {} |",
             s.rank,
             markdown_cell(&s.bot),
             s.games,
+            score_text(s),
             s.faults,
-            s.void_text()
+            s.void_text(),
+            snap.status(s).text(markdown_cell)
         );
     }
-    md.push_str(
+    let _ = writeln!(
+        md,
         "\n`?`: not separated at 95 % from the rank above. The score is fitted to all games \
-         (a term per game and per bot); a bot's later versions are named `name~2`, `name~3`.\n",
+         (a term per game and per bot; {} is better); a bot's later versions are named \
+         `name~2`, `name~3`.",
+        better(&snap.game)
     );
-    let _ = writeln!(md, "\n{}", state_sentence(manifest, board.len()));
-    for b in &manifest.benched {
+    let _ = writeln!(md, "\n{}", snap.counts(board.len()));
+    for b in &snap.manifest.benched {
         if !board.iter().any(|s| s.bot == b.name) {
             let _ = writeln!(
                 md,
@@ -131,6 +225,14 @@ pub fn markdown(manifest: &LeagueManifest, board: &[Standing]) -> String {
         }
     }
     md
+}
+
+/// "lower" or "higher": which scores are better in the league's game.
+fn better(game: &GameRef) -> &'static str {
+    match game.direction() {
+        record::Direction::Lower => "lower",
+        record::Direction::Higher => "higher",
+    }
 }
 
 /// Whether the league is settled, in one sentence (from how its last run ended), for a board
@@ -157,72 +259,122 @@ pub fn shown_top(top: usize, field: usize) -> usize {
     top.min(field.saturating_sub(1)).max(1)
 }
 
-/// `report.html` of a league: one self-contained page (no script, nothing fetched) with the
-/// board, each bot's version history (every version with its folder's SHA-256, the games it
-/// played and its span of game numbers, and its fitted score while it played, old versions
-/// included), the benched and skipped bots with why. Every name and reason through
-/// [`crate::untrusted::html`].
+/// `report.html` of a league: the series' page (leaderboard, scores, head to head, faults
+/// with their reasons and stderr, reply times, the game viewer, facts) of the current
+/// versions, with the league's section: each bot's status, its version history (every
+/// version with its folder's SHA-256, the games it played and its span of game numbers, and
+/// its fitted score while it played, old versions included), the benched and skipped bots
+/// with why. Every name and reason through [`crate::untrusted::html`].
 pub fn report_html(
-    manifest: &LeagueManifest,
+    snap: &Snapshot<'_>,
     board: &[Standing],
-    all: &[Standing],
-    games: u64,
+    stderr: &BTreeMap<String, crate::report::StderrExcerpt>,
 ) -> String {
+    let all = snap.tally.standings();
+    let part = LeaguePart {
+        headline: format!(
+            "{} · {} · seed {}",
+            snap.game.title(),
+            snap.counts(board.len()),
+            snap.manifest.seed
+        ),
+        section: league_section(snap, board, &all),
+    };
+    let ratings: BTreeMap<String, f64> = board
+        .iter()
+        .filter_map(|s| Some((s.bot.clone(), s.rating?)))
+        .collect();
+    let replies: Vec<_> = snap
+        .gathered
+        .replies
+        .rows()
+        .into_iter()
+        .filter(|r| board.iter().any(|s| s.bot == r.bot))
+        .collect();
+    crate::report::report_html(&crate::report::Report {
+        standings: board,
+        stats: &snap.gathered.stats,
+        facts: &facts(snap, board),
+        ratings: (!ratings.is_empty()).then_some(&ratings),
+        reply_times: (!replies.is_empty()).then_some(&replies[..]),
+        stderr,
+        league: Some(&part),
+    })
+}
+
+/// The facts section of a league's page: its settings and current versions.
+fn facts(snap: &Snapshot<'_>, board: &[Standing]) -> SeriesFacts {
+    let m = snap.manifest;
+    let settings = [
+        ("players", serde_json::json!(m.players)),
+        ("rounds", serde_json::json!(m.rounds)),
+        ("batch", serde_json::json!(m.batch)),
+        ("top", serde_json::json!(m.top)),
+        ("min_games", serde_json::json!(m.min_games)),
+        ("alpha", serde_json::json!(m.alpha)),
+        ("game", serde_json::json!(m.game)),
+    ];
+    SeriesFacts {
+        series: m.league.clone(),
+        controller_version: m.controller_version.clone(),
+        status: m.status.clone(),
+        seed: Some(m.seed),
+        games_played: snap.games,
+        settings: settings
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        bots: m
+            .versions
+            .iter()
+            .filter(|v| board.iter().any(|s| s.bot == v.key()))
+            .map(|v| FactBot {
+                name: v.key(),
+                hash: v.hash.clone(),
+                ..FactBot::default()
+            })
+            .collect(),
+        skipped: m
+            .skipped
+            .iter()
+            .map(|b| FactSkipped {
+                name: b.name.clone(),
+                reason: b.reason.clone(),
+            })
+            .collect(),
+        game: Some(snap.game.clone()),
+        ..SeriesFacts::default()
+    }
+}
+
+/// The league's own section of its page.
+fn league_section(snap: &Snapshot<'_>, board: &[Standing], all: &[Standing]) -> String {
     use crate::untrusted::html;
-    let mut page = String::from(
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>take6 league</title>\
-         <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}\
-         td,th{border:1px solid #ccc;padding:.2em .6em}td.num{text-align:right}\
-         code{font-size:.85em}</style></head><body>",
-    );
-    let _ = write!(
-        page,
-        "<h1>League of {}</h1><p>Seed {}, tables of {}, batches of {} games, top {} settled \
-         at a 5 % error rate under repeated looks; {} games in {} runs.</p><p><b>{}</b></p>",
-        html(&manifest.game),
-        manifest.seed,
-        manifest.players,
-        manifest.batch,
-        manifest.top,
-        games,
-        manifest.runs,
-        html(&state_sentence(manifest, board.len()))
-    );
-    page.push_str(
-        "<h2>Leaderboard</h2><table><tr><th>rank</th><th>bot</th><th>games</th>\
-         <th>score ± 95 %</th><th>faults</th><th>status</th></tr>",
+    let m = snap.manifest;
+    let mut page = format!(
+        "<section id=\"league\"><h2>League</h2><p>Seed {}, tables of {}, batches of {} games, \
+         top {} settled at a 5 % error rate under repeated looks.</p><p><b>{}</b></p>\
+         <table class=\"status\"><thead><tr><th>bot</th><th>status</th></tr></thead><tbody>",
+        m.seed,
+        m.players,
+        m.batch,
+        shown_top(m.top, board.len()),
+        html(&snap.counts(board.len()))
     );
     for s in board {
-        let mark = if s.separated_from_above == Some(false) {
-            record::NOT_SEPARATED
-        } else {
-            ""
-        };
-        let status = manifest
-            .benched
-            .iter()
-            .find(|b| b.name == s.bot)
-            .map_or_else(
-                || "playing".to_string(),
-                |b| format!("benched: {}", html(&b.reason)),
-            );
         let _ = write!(
             page,
-            "<tr><td class=\"num\">{}{mark}</td><td>{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}{}</td><td>{status}</td></tr>",
-            s.rank,
+            "<tr data-bot=\"{}\"><td>{}</td><td class=\"status\">{}</td></tr>",
             html(&s.bot),
-            s.games,
-            score_text(s),
-            s.faults,
-            s.void_text()
+            html(&s.bot),
+            snap.status(s).text(html)
         );
     }
     page.push_str(
-        "</table><h2>Versions</h2><table><tr><th>bot</th><th>version</th><th>games</th>\
+        "</tbody></table><h3>Versions</h3><table><tr><th>bot</th><th>version</th><th>games</th>\
          <th>game numbers</th><th>score ± 95 %</th><th>SHA-256 of its folder</th></tr>",
     );
-    for v in &manifest.versions {
+    for v in &m.versions {
         let fitted = all.iter().find(|s| s.bot == v.key());
         let span = match v.until_game {
             Some(u) => format!("{} – {}", v.from_game, u.saturating_sub(1)),
@@ -240,19 +392,16 @@ pub fn report_html(
         );
     }
     page.push_str("</table>");
-    for (title, list) in [
-        ("Benched", &manifest.benched),
-        ("Skipped this run", &manifest.skipped),
-    ] {
+    for (title, list) in [("Benched", &m.benched), ("Skipped this run", &m.skipped)] {
         if !list.is_empty() {
-            let _ = write!(page, "<h2>{title}</h2><ul>");
+            let _ = write!(page, "<h3>{title}</h3><ul>");
             for b in list {
                 let _ = write!(page, "<li>{}: {}</li>", html(&b.name), html(&b.reason));
             }
             page.push_str("</ul>");
         }
     }
-    page.push_str("</body></html>\n");
+    page.push_str("</section>\n");
     page
 }
 
@@ -268,10 +417,10 @@ fn score_text(s: &Standing) -> String {
 mod tests {
     use super::*;
 
-    fn board(name: &str) -> Vec<Standing> {
-        let mut t = crate::record::Tally::default();
-        for i in 0..4u32 {
-            t.add(&GameRecord {
+    fn records(name: &str) -> Vec<GameRecord> {
+        (0..4u32)
+            .map(|i| GameRecord {
+                game: u64::from(i),
                 players: vec![name.to_string(), "b".into()],
                 builtin: vec![false, false],
                 rounds: vec![crate::record::RoundRecord {
@@ -281,9 +430,8 @@ mod tests {
                     ..Default::default()
                 }],
                 ..GameRecord::default()
-            });
-        }
-        t.standings()
+            })
+            .collect()
     }
 
     fn manifest() -> LeagueManifest {
@@ -300,8 +448,20 @@ mod tests {
     #[test]
     fn hostile_names_stay_text_in_the_markdown_and_the_page() {
         let name = "x|y](http://e.vil)![i](j)<script>`*_~\u{202e}";
-        let b = board(name);
-        let md = markdown(&manifest(), &b);
+        let (m, mut t, mut g) = (manifest(), Tally::default(), Gathered::default());
+        for r in records(name) {
+            t.add(&r);
+            g.add(&r);
+        }
+        let snap = Snapshot {
+            manifest: &m,
+            tally: &t,
+            games: 4,
+            gathered: &g,
+            game: GameRef::default(),
+        };
+        let b = t.standings();
+        let md = markdown(&snap, &b);
         let row = md.lines().find(|l| l.contains("x\\|y")).unwrap();
         assert_eq!(row.matches(" | ").count() + 2, 7, "six cells: {row}");
         for bad in ["](", "![", "<script>", "`*", "\u{202e}"] {
@@ -311,8 +471,16 @@ mod tests {
             row.contains("&lt;script&gt;") && row.contains("\\u{202e}"),
             "{row}"
         );
-        let page = report_html(&manifest(), &b, &b, 0);
-        assert!(!page.contains("<script>") && page.contains("&lt;script&gt;"));
-        assert!(!page.contains('\u{202e}'));
+        let page = report_html(&snap, &b, &BTreeMap::new());
+        // The page's own scripts aside, the name's tag is text wherever it is shown.
+        assert!(!page.contains("(j)<script>") && page.contains("(j)&lt;script&gt;"));
+        assert!(
+            page.contains("(j)\\u003cscript>"),
+            "inert in the viewer's data"
+        );
+        // Outside the viewer's JSON (read by its script as data, shown as text), no
+        // control of the text's direction.
+        let data = page.find("<script type=\"application/json\"").unwrap();
+        assert!(!page[..data].contains('\u{202e}'));
     }
 }

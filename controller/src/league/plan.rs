@@ -24,6 +24,9 @@ pub struct Rules {
     pub model: Model,
     /// The game's built-ins, in padding order.
     pub builtins: Vec<BuiltinKind>,
+    /// The chooser whose rules pick the tables ([`super::manifest::CHOOSER`] for a league
+    /// this take6 makes; an older league keeps its own).
+    pub chooser: u32,
 }
 
 /// One version of a bot: its folder's content between two games.
@@ -225,6 +228,8 @@ pub fn batch_from(
             .iter()
             .map(|k| benched.iter().any(|(b, _)| b == *k))
             .collect(),
+        leader: ranked.first().copied().filter(|&i| score(i).is_some()),
+        varied: rules.chooser >= 3,
     };
     let tables = choose::choose(
         batch_key(rules.seed, b),

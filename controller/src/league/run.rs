@@ -98,13 +98,39 @@ pub struct LeagueOutcome {
     pub played: u64,
 }
 
-/// Collects every record (played or read back), summarised, for the league's choices.
-struct Collector(Arc<Mutex<Vec<GameRecord>>>);
+/// What the league's sinks share with its run: every record (played or read back),
+/// summarised, for its choices; the versions, to key each game's players; and what its report
+/// gathers from every game under those keys.
+#[derive(Clone, Default)]
+struct Shared {
+    records: Arc<Mutex<Vec<GameRecord>>>,
+    versions: Arc<Mutex<Vec<Version>>>,
+    gathered: Arc<Mutex<outputs::Gathered>>,
+}
+
+impl Shared {
+    /// The versions the records' players are keyed by from now on.
+    fn set_versions(&self, versions: &[Version]) {
+        *self.versions.lock().expect("not poisoned") = versions.to_vec();
+    }
+}
+
+/// The sink that fills [`Shared`].
+struct Collector(Shared);
 
 impl Sink for Collector {
     fn event(&mut self, event: &Event<'_>, _: &State) -> Result<(), SinkError> {
         if let Event::GameFinished(record, _) = event {
+            let mut keyed = (*record).clone();
+            {
+                let versions = self.0.versions.lock().expect("not poisoned");
+                for p in &mut keyed.players {
+                    *p = plan::key_at(&versions, p, record.game);
+                }
+            }
+            self.0.gathered.lock().expect("not poisoned").add(&keyed);
             self.0
+                .records
                 .lock()
                 .expect("not poisoned")
                 .push((*record).clone().summary());
@@ -156,10 +182,11 @@ pub async fn run(
         enough: Arc::default(),
         bench: Arc::default(),
     };
-    let collected = Arc::new(Mutex::new(Vec::new()));
+    let shared = Shared::default();
+    shared.set_versions(&manifest.versions);
     let mut reporter = Reporter::new(
         &dir.id,
-        league_sinks((settings, opts), &dir, &collected, bar.clone()),
+        league_sinks((settings, opts), &dir, &shared, bar.clone()),
     );
     for s in &lineup.skipped {
         reporter.handle(&Event::BotSkipped(s))?;
@@ -168,7 +195,7 @@ pub async fn run(
     if let Some(torn) = reporter.replay(&games, &dir.id)? {
         reporter::cut_torn(&games, torn)?;
     }
-    let mut records = std::mem::take(&mut *collected.lock().expect("not poisoned"));
+    let mut records = std::mem::take(&mut *shared.records.lock().expect("not poisoned"));
     let (first, changes) = join(&mut manifest, &lineup, &reporter.state().done);
     if !changes.left.is_empty() && !opts.withdraw {
         return Err(SeriesError::Refused(format!(
@@ -186,6 +213,7 @@ pub async fn run(
         eprintln!("take6: {line}");
     }
     keep_storage(&mut manifest, &lineup, &dir)?;
+    shared.set_versions(&manifest.versions);
     manifest.runs += 1;
     manifest.status = "playing".into();
     manifest.skipped = lineup
@@ -211,13 +239,13 @@ pub async fn run(
         seats: &seats,
         dir: &dir,
         bar: &bar,
+        shared: &shared,
     };
     let (reporter, ended, played, pairs) = batches(
         &ctx,
         &mut manifest,
         reporter,
         &mut records,
-        &collected,
         first,
         stop.as_mut(),
     )
@@ -256,6 +284,7 @@ struct Ctx<'a> {
     seats: &'a [TableSeat],
     dir: &'a SeriesDir,
     bar: &'a BarSlot,
+    shared: &'a Shared,
 }
 
 /// Each top pair's progress, as the last batch chosen saw it.
@@ -338,7 +367,6 @@ async fn batches(
     manifest: &mut LeagueManifest,
     mut reporter: Reporter,
     records: &mut Vec<GameRecord>,
-    collected: &Arc<Mutex<Vec<GameRecord>>>,
     first: u64,
     mut stop: std::pin::Pin<&mut impl Future<Output = ()>>,
 ) -> Result<(Reporter, Ended, u64, Pairs), SeriesError> {
@@ -365,16 +393,12 @@ async fn batches(
                 reason: reason.clone(),
             })
             .collect();
-        if counted == records.len() {
-            outputs::write(ctx.dir, manifest, &tally)?;
-        } else {
-            // A batch under way when the league stopped: its games played so far too.
-            let mut shown = tally.clone();
-            for r in &records[counted..] {
-                plan::add_keyed(&mut shown, &manifest.versions, r);
-            }
-            outputs::write(ctx.dir, manifest, &shown)?;
-        }
+        write_outputs(
+            ctx,
+            manifest,
+            (&tally, &records[counted..]),
+            reporter.state().lines,
+        )?;
         let fresh = b >= manifest.batches;
         if fresh {
             let playing = field.len() - batch.benched.len();
@@ -398,24 +422,66 @@ async fn batches(
             manifest.batches = b + 1;
             manifest.write(&ctx.dir.path)?;
         }
-        let done = &reporter.state().done;
-        let plans: Vec<GamePlan> = batch
-            .games
-            .iter()
-            .filter(|g| !done.contains(g.game))
-            .map(|g| game_plan(g, ctx.lineup))
-            .collect();
+        let plans = to_play(ctx, &batch.games, &reporter.state().done, played);
         let before = reporter.state().lines;
         let (back, result, interrupted) = play_batch(ctx, plans, reporter, stop.as_mut()).await;
         reporter = back;
         played += reporter.state().lines - before;
-        records.append(&mut collected.lock().expect("not poisoned"));
+        records.append(&mut ctx.shared.records.lock().expect("not poisoned"));
         result?;
         if interrupted {
             return Ok((reporter, Ended::Interrupted, played, batch.pairs));
         }
         b += 1;
     }
+}
+
+/// Writes the league's outputs from one snapshot: the tally of the games before a batch and
+/// the records of that batch played so far (a batch under way when the league stopped), each
+/// player under its version's key; the `games` of `games.jsonl` and what the report gathered.
+fn write_outputs(
+    ctx: &Ctx<'_>,
+    manifest: &LeagueManifest,
+    (tally, under_way): (&crate::record::Tally, &[GameRecord]),
+    games: u64,
+) -> Result<Vec<crate::record::Standing>, SeriesError> {
+    let mut shown = None;
+    if !under_way.is_empty() {
+        let all = shown.insert(tally.clone());
+        for r in under_way {
+            plan::add_keyed(all, &manifest.versions, r);
+        }
+    }
+    let gathered = ctx.shared.gathered.lock().expect("not poisoned");
+    let snap = outputs::Snapshot {
+        manifest,
+        tally: shown.as_ref().unwrap_or(tally),
+        games,
+        gathered: &gathered,
+        game: ctx.settings.game.clone(),
+    };
+    outputs::write(ctx.dir, &snap)
+}
+
+/// The games of a batch still to play, as the series' tables take them: those not recorded,
+/// within this run's budget, which counts this run's `played` games (a batch it would overrun
+/// is played in part, in game order; the next run finishes it).
+fn to_play(
+    ctx: &Ctx<'_>,
+    games: &[Planned],
+    done: &crate::series::reporter::GameSet,
+    played: u64,
+) -> Vec<GamePlan> {
+    let left = ctx
+        .opts
+        .games
+        .map_or(u64::MAX, |n| n.saturating_sub(played));
+    games
+        .iter()
+        .filter(|g| !done.contains(g.game))
+        .take(usize::try_from(left).unwrap_or(usize::MAX))
+        .map(|g| game_plan(g, ctx.lineup))
+        .collect()
 }
 
 /// A planned game as the series' tables take it: each bot by its index in the lineup.
@@ -488,7 +554,15 @@ fn finish(
     manifest.status = ended.word().to_string();
     manifest.write(&ctx.dir.path)?;
     let all = outputs::tally_of(ctx.rules, &manifest.versions, records);
-    let board = outputs::write(ctx.dir, manifest, &all)?;
+    let gathered = ctx.shared.gathered.lock().expect("not poisoned");
+    let snap = outputs::Snapshot {
+        manifest,
+        tally: &all,
+        games: state.lines,
+        gathered: &gathered,
+        game: ctx.settings.game.clone(),
+    };
+    let board = outputs::write(ctx.dir, &snap)?;
     let said = match ended {
         Ended::Settled => format!(
             "the top {} are settled (each adjacent pair separated, error rate at most {} % \
@@ -503,7 +577,7 @@ fn finish(
         ),
         Ended::TooFew => "fewer than two bots can play: nothing to rank".into(),
     };
-    print!("{}", outputs::terminal(manifest, &board));
+    print!("{}", outputs::terminal(&snap, &board));
     if ended != Ended::Settled && ended != Ended::TooFew && !pairs.is_empty() {
         println!(
             "The top pairs after {} games:\n  {}",
@@ -563,15 +637,15 @@ fn accept(
             opts.dir.display()
         )))
     };
-    if m.chooser != super::manifest::CHOOSER {
+    if !super::manifest::CHOOSERS.contains(&m.chooser) {
         return refuse(format!(
             "the league's batches were chosen by take6's chooser {} (take6 {}), this take6 \
-             chooses by chooser {}: its next batches would not follow from the rules of its \
-             earlier ones; continue it with the take6 that made it, or begin another league \
-             with --league DIR",
+             chooses by choosers {} only: its next batches would not follow from the rules of \
+             its earlier ones; continue it with the take6 that made it, or begin another \
+             league with --league DIR",
             m.chooser,
             m.controller_version,
-            super::manifest::CHOOSER
+            choosers()
         ));
     }
     if m.game != settings.game.name() {
@@ -631,8 +705,19 @@ fn accept(
     Ok(m)
 }
 
+/// The choosers this take6 knows, for people: "2 and 3".
+pub(super) fn choosers() -> String {
+    let known = super::manifest::CHOOSERS.map(|c| c.to_string());
+    match known.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 fn rules_of(m: &LeagueManifest, settings: &Settings) -> Rules {
     Rules {
+        chooser: m.chooser,
         seed: m.seed,
         players: m.players,
         batch: m.batch,
@@ -827,26 +912,33 @@ fn start_line(manifest: &LeagueManifest, lineup: &Lineup, dir: &SeriesDir) -> St
     )
 }
 
-/// The series' sinks a league keeps: `games.jsonl`, the bots' logs, the console lines, and the
-/// collector of records for its choices.
+/// The series' sinks a league keeps: `games.jsonl`, the bots' logs (each game labelled with
+/// the version that played it), the console lines, and the collector of records for its
+/// choices and its report.
 fn league_sinks(
     (settings, opts): (&Settings, &Options),
     dir: &SeriesDir,
-    collected: &Arc<Mutex<Vec<GameRecord>>>,
+    shared: &Shared,
     bar: BarSlot,
 ) -> Vec<Box<dyn Sink>> {
+    let labels = Arc::clone(&shared.versions);
+    let label = move |name: &str, game: u64| {
+        let versions = labels.lock().expect("not poisoned");
+        let known = versions.iter().any(|v| v.name == name);
+        known.then(|| plan::key_at(&versions, name, game))
+    };
     // As `take6 run`'s: a bar on a terminal, a line every few seconds elsewhere; with no
     // --games the league plays until settled, so the bar counts games with no length.
     let progress =
         sinks::progress::Progress::new(bar.clone(), true).open_ended(opts.games.is_none());
     vec![
         Box::new(GamesFile::new(dir.file(GAMES))),
-        Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
+        Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs")).versions(Box::new(label))),
         Box::new(progress),
         Box::new(
             sinks::Console::new(bar, settings.place(), dir.path.clone())
                 .go_on(format!("take6 league --league {}", dir.path.display())),
         ),
-        Box::new(Collector(Arc::clone(collected))),
+        Box::new(Collector(shared.clone())),
     ]
 }

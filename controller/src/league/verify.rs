@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use super::manifest::{CHOOSER, LEAGUE, LeagueManifest};
+use super::manifest::{CHOOSERS, LEAGUE, LeagueManifest};
 use super::plan::{self, Rules};
 use crate::record::{GameRecord, Tally};
 use crate::series::dir::GAMES;
@@ -41,6 +41,7 @@ pub fn verify(dir: &Path, permit: &crate::games::JudgePermit) -> Result<Verifica
     let game = crate::games::recorded(&manifest.game, manifest.game_hash.as_deref(), permit)
         .map_err(|e| SeriesError::Refused(format!("the league's game: {e}")))?;
     let rules = Rules {
+        chooser: manifest.chooser,
         seed: manifest.seed,
         players: manifest.players,
         batch: manifest.batch,
@@ -65,16 +66,18 @@ pub fn verify(dir: &Path, permit: &crate::games::JudgePermit) -> Result<Verifica
     }
     let mut lines = std::mem::take(&mut *lines.lock().expect("not poisoned"));
     lines.sort_by_key(|(_, r)| r.game);
-    if manifest.chooser == CHOOSER {
+    if CHOOSERS.contains(&manifest.chooser) {
         choices(&manifest, &rules, &lines, &mut v);
     } else {
         v.push(
             None,
             format!(
                 "the league's batches were chosen by take6's chooser {} (take6 {}); this take6 \
-                 re-derives chooser {CHOOSER}'s choices only, so they are not checked: verify it \
+                 re-derives the choices of choosers {} only, so they are not checked: verify it \
                  with the take6 that made it (the chain, rules and seeds above were checked)",
-                manifest.chooser, manifest.controller_version
+                manifest.chooser,
+                manifest.controller_version,
+                super::run::choosers()
             ),
         );
     }

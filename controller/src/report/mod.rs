@@ -45,6 +45,17 @@ pub struct Report<'a> {
     pub reply_times: Option<&'a [ReplyRow]>,
     /// By bot, the first lines of its stderr in the game of its first fault.
     pub stderr: &'a BTreeMap<String, StderrExcerpt>,
+    /// A league's page: its line under the title and its own section.
+    pub league: Option<&'a LeaguePart>,
+}
+
+/// What a league's page says beyond a series': the line under its title (the games it holds,
+/// its runs, whether it is settled) and its section (each bot's status, its versions, who is
+/// benched or skipped), HTML whose untrusted text the league escaped.
+#[derive(Debug, Clone, Default)]
+pub struct LeaguePart {
+    pub headline: String,
+    pub section: String,
 }
 
 impl Report<'_> {
@@ -71,10 +82,15 @@ impl Report<'_> {
 pub fn report_html(report: &Report<'_>) -> String {
     let facts = report.facts;
     let game = report.game();
-    let mut title = if facts.series.is_empty() {
-        "take6 series".to_string()
+    let kind = if report.league.is_some() {
+        "league"
     } else {
-        format!("take6 series {}", escape(&facts.series))
+        "series"
+    };
+    let mut title = if facts.series.is_empty() {
+        format!("take6 {kind}")
+    } else {
+        format!("take6 {kind} {}", escape(&facts.series))
     };
     if !game.is_default() {
         title.push_str(&format!(" ({})", game.title()));
@@ -89,13 +105,21 @@ pub fn report_html(report: &Report<'_>) -> String {
          window.reportErrors.push(String(e.message));var p=document.getElementById('errors');\
          if(p){{p.textContent=window.reportErrors.join('\\n');}}}});</script>\n\
          <pre id=\"errors\"></pre>\n<header><h1>{title}</h1><p>{}</p>\
-         <nav><a href=\"#leaderboard\">Leaderboard</a> <a href=\"#scores\">Scores</a> \
+         <nav><a href=\"#leaderboard\">Leaderboard</a> {}<a href=\"#scores\">Scores</a> \
          <a href=\"#headtohead\">Head to head</a> <a href=\"#faults\">Faults</a> \
          <a href=\"#replytimes\">Reply times</a> <a href=\"#viewer\">Games</a> \
          <a href=\"#facts\">Series</a></nav></header>\n",
-        escape(&headline(report))
+        escape(&headline(report)),
+        if report.league.is_some() {
+            "<a href=\"#league\">League</a> "
+        } else {
+            ""
+        }
     );
     leaderboard(&mut page, report);
+    if let Some(league) = report.league {
+        page.push_str(&league.section);
+    }
     scores(&mut page, report);
     head_to_head(&mut page, report);
     faults(&mut page, report);
@@ -127,6 +151,9 @@ pub fn report_html(report: &Report<'_>) -> String {
 
 /// The line under the title: `complete · 100 of 100 games · seed 7 · started …`.
 fn headline(report: &Report<'_>) -> String {
+    if let Some(league) = report.league {
+        return league.headline.clone();
+    }
     let f = report.facts;
     let mut parts = Vec::new();
     if !f.status.is_empty() {

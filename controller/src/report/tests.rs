@@ -27,6 +27,7 @@ fn page(games: &[GameRecord], ratings: Option<&BTreeMap<String, f64>>) -> String
         ratings,
         reply_times: None,
         stderr: &BTreeMap::new(),
+        league: None,
     })
 }
 
@@ -266,6 +267,7 @@ fn the_games_line_fits_the_schedule() {
             ratings: None,
             reply_times: None,
             stderr: &BTreeMap::new(),
+            league: None,
         });
         let start = html.find("<dd id=\"games-line\">").unwrap() + 20;
         html[start..start + html[start..].find("</dd>").unwrap()].to_string()
@@ -330,6 +332,7 @@ fn faults_reply_times_and_stderr_are_shown() {
         ratings: None,
         reply_times: Some(&rows),
         stderr: &stderr,
+        league: None,
     });
     assert!(html.contains("<tr data-bot=\"dave\"><td>dave</td><td class=\"num\">10</td>"));
     assert!(html.contains("<td class=\"num\">6.00</td>"));

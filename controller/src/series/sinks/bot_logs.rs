@@ -1,5 +1,6 @@
 //! `logs/<bot>.games.log`: per game where it happened, a bot's faults and its stderr (capped),
-//! both through [`crate::untrusted::log`]: hosts `cat` these files.
+//! both through [`crate::untrusted::log`]: hosts `cat` these files. A league labels each game
+//! with the version of the bot that played it ([`BotLogs::versions`]).
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -11,10 +12,14 @@ use crate::series::reporter::{Event, Origin, Sink, SinkError, State};
 use crate::table::SeatLog;
 use crate::untrusted;
 
+/// The label of the version of bot `name` that played game `game`, if the bots have versions.
+pub type VersionLabel = Box<dyn Fn(&str, u64) -> Option<String> + Send>;
+
 /// The per-bot log sink. Files are opened for appending, so a resumed series adds to them.
 pub struct BotLogs {
     logs: PathBuf,
     files: HashMap<String, BufWriter<File>>,
+    version: Option<VersionLabel>,
 }
 
 /// `logs/<bot>.games.log`: a name no build log (`<bot>.build.log`) or `controller.log` can take.
@@ -27,7 +32,15 @@ impl BotLogs {
         BotLogs {
             logs,
             files: HashMap::new(),
+            version: None,
         }
+    }
+
+    /// Each game's header names the version that played (`=== game 12 (seat 1, version
+    /// alice~2) ===`), as `label` gives it.
+    pub fn versions(mut self, label: VersionLabel) -> BotLogs {
+        self.version = Some(label);
+        self
     }
 
     fn write(&mut self, record: &GameRecord, logs: &[SeatLog]) -> Result<(), SinkError> {
@@ -60,7 +73,11 @@ impl BotLogs {
                 self.files.insert(name.clone(), BufWriter::new(file));
             }
             let log = self.files.get_mut(name).expect("just inserted");
-            let mut text = format!("=== game {} (seat {seat}) ===\n", record.game);
+            let version = match self.version.as_ref().and_then(|v| v(name, record.game)) {
+                Some(label) => format!(", version {}", untrusted::log(&label)),
+                None => String::new(),
+            };
+            let mut text = format!("=== game {} (seat {seat}{version}) ===\n", record.game);
             for (round, f) in faults {
                 let round = match record.round_count() {
                     1 => String::new(),

@@ -70,7 +70,7 @@ pub fn write_report(
     // Missing files (a series of built-ins only has no timed reply and no bot log) leave
     // their parts of the page saying so.
     let reply_times = replies.rows();
-    let stderr = stderr_excerpts(dir, standings, stats);
+    let stderr = stderr_excerpts(dir, standings, stats, str::to_string);
     let ratings: BTreeMap<String, f64> = standings
         .iter()
         .filter_map(|s| Some((s.bot.clone(), s.rating?)))
@@ -82,23 +82,26 @@ pub fn write_report(
         ratings: (!ratings.is_empty()).then_some(&ratings),
         reply_times: (!reply_times.is_empty()).then_some(&reply_times[..]),
         stderr: &stderr,
+        league: None,
     });
     dir::replace_file(&dir.join(REPORT), html.as_bytes(), false)
 }
 
 /// For each bot that faulted, what its log holds of its stderr in the game of its first
-/// fault. Reads each log only up to that game's section.
-fn stderr_excerpts(
+/// fault. Reads each log only up to that game's section. `log_of` names the bot whose log a
+/// player's games are in (a league's version key: its bot's).
+pub(crate) fn stderr_excerpts(
     dir: &Path,
     standings: &[Standing],
     stats: &ReportStats,
+    log_of: impl Fn(&str) -> String,
 ) -> BTreeMap<String, StderrExcerpt> {
     let mut out = BTreeMap::new();
     for s in standings.iter().filter(|s| s.faults > 0 && !s.builtin) {
         let Some(first) = stats.fault_notes(&s.bot).first() else {
             continue;
         };
-        let relative = format!("logs/{}.games.log", s.bot);
+        let relative = format!("logs/{}.games.log", log_of(&s.bot));
         let Ok(file) = dir::open_file(dir, &relative) else {
             continue;
         };
