@@ -304,7 +304,24 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     if let Some(stop) = stopped_early(&mine, settings.games) {
         out.push_str(&stop);
     }
+    out.push_str(&void_games(&mine));
     let games = crate::names::count(mine.len() as u64, "game");
+    let void = mine.iter().filter(|(g, _)| !g.scored()).count() as u64;
+    if void > 0 {
+        let _ = writeln!(
+            out,
+            "\nFAILED: {} of {games} void: the judge failed (its reasons above), so {} says \
+             nothing of the bot. Fix the game folder's judge (take6 check --game FOLDER checks \
+             it alone) and check again.",
+            void,
+            if void == 1 {
+                "that game"
+            } else {
+                "those games"
+            }
+        );
+        return (out, false);
+    }
     if faults == 0 && ended > 0 {
         let _ = writeln!(
             out,
@@ -334,6 +351,20 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     (out, faults == 0)
 }
 
+/// The games of `mine` that were void (their judge failed: not scored), each with why.
+fn void_games(mine: &[(&GameRecord, usize)]) -> String {
+    let mut out = String::new();
+    for (g, _) in mine {
+        if let Some(why) = &g.void {
+            if out.is_empty() {
+                out.push_str("\nVoid games (the judge failed; not scored):\n");
+            }
+            let _ = writeln!(out, "  game {}: {}", g.game, untrusted::terminal(why));
+        }
+    }
+    out
+}
+
 /// What the game's judge said at the end of each game the bot lost ([`crate::game::Game::
 /// judge_end`]), and how many it ended early for the bot (an invalid move the judge saw, which
 /// take6 cannot: no fault of the bot's, but a lost game).
@@ -342,7 +373,7 @@ fn judge_ends(settings: &Settings, mine: &[(&GameRecord, usize)]) -> (u64, Strin
     let mut ended = 0;
     for (g, seat) in mine {
         let scores = g.total_scores();
-        let best = scores.iter().copied().max().unwrap_or(0);
+        let best = scores.iter().copied().max().unwrap_or_default();
         if g.void.is_some() || scores.get(*seat).is_none_or(|&s| s >= best) {
             continue;
         }
