@@ -32,6 +32,15 @@ pub struct ReplyLimits {
     pub kept_running_ms: Option<u64>,
 }
 
+/// What the arena a game's bots are written for counts against their time limits, for
+/// `take6 check`'s advice: its name, and whether it counts CPU time (Botzone) or wall-clock
+/// time (CodinGame).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArenaClock {
+    pub arena: &'static str,
+    pub counts_cpu: bool,
+}
+
 /// A game: its facts, how one game of it is played over the machinery's seats, and how its
 /// records are checked and shown. Object safe: the machinery holds an `Arc<dyn Game>`
 /// ([`GameRef`]), so a game loaded at run time from a folder fits as well as a built-in one.
@@ -69,6 +78,15 @@ pub trait Game: Send + Sync + 'static {
     /// language): said on `run`'s and `check`'s limits line.
     fn limits_note(&self) -> Option<String> {
         None
+    }
+
+    /// How the arena its bots are written for times them (default: an arena that counts
+    /// wall-clock time, as CodinGame does).
+    fn arena_clock(&self) -> ArenaClock {
+        ArenaClock {
+            arena: "an arena that times wall-clock time (CodinGame)",
+            counts_cpu: false,
+        }
     }
 
     /// The CPU time limits a bot has in this game under the series' `limits`, for a bot whose

@@ -1313,7 +1313,8 @@ print(json.dumps({"response": {"n": 2}}))
     assert_ok(&out);
     let said = text(&out.stdout);
     for expected in [
-        "first reply of a game: p50",
+        "first reply of a game: ",
+        "wall p50",
         "limit 12000 ms (1 reply)",
         "limit 6000 ms started afresh, 4000 ms kept running (4 replies)",
     ] {

@@ -4,7 +4,8 @@
 //! strict players `high` and `low`: scores ranked as the judge gave them and carried exactly
 //! through the record, the leaderboard, verify and the report; steps that ask no one played as
 //! botzone-local's runner plays them, and a judge that asks no one for ever voids its game;
-//! `take6 check` fails over a void game.
+//! `take6 check` fails over a void game; verify says how far it is when it runs the judge
+//! again, and what it needs (`--game`) once.
 
 mod common;
 
@@ -121,8 +122,46 @@ fn fractional_and_negative_scores_rank_as_the_judge_gave_them() {
         report.contains("\"scores\":[1.38,-1.12]") || report.contains("\"scores\":[-1.12,1.38]"),
         "the report's games carry the judge's scores"
     );
+    // Item 8: the report's settings name the game folder, never this machine's path to it.
+    let folder = fs::canonicalize(tmp.path().join("game")).unwrap();
+    assert!(!report.contains(folder.to_str().unwrap()));
+    assert!(report.contains("game (a game folder)"));
+    // Item 10: replay begins with the players and the result.
+    let g = &games[0];
+    let n = g.game.to_string();
+    let replay = take6(tmp.path(), &["replay", "results/latest", &n]);
+    assert_ok(&replay);
+    let shown = text(&replay.stdout);
+    let head = format!(
+        "game {n} of ledger: player 0 {}, player 1 {}",
+        g.players[0], g.players[1]
+    );
+    assert!(shown.contains(&head), "{shown}");
+    let result = format!(
+        "result: scores {} {}, {} {}",
+        g.players[0], g.rounds[0].scores[0], g.players[1], g.rounds[0].scores[1]
+    );
+    assert!(shown.contains(&result), "{shown}");
     let verify = take6(tmp.path(), &["verify", "--game", "game", "results/latest"]);
     assert_ok(&verify);
+    // Item 7: the judge run again over every game says how far it is.
+    let said = text(&verify.stderr);
+    for done in 1..=4 {
+        let line =
+            format!("take6: verify: {done} of 4 games checked, the judge run again over each");
+        assert!(said.contains(&line), "{said}");
+    }
+    // Without --game, the one cause and its fix are said once, not once per game.
+    let verify = take6(tmp.path(), &["verify", "results/latest"]);
+    assert_eq!(verify.status.code(), Some(1));
+    let said = text(&verify.stdout);
+    assert_eq!(
+        said.matches("the judge was not run again").count(),
+        1,
+        "{said}"
+    );
+    assert!(said.contains("the judge was not run again for any of its 4 games: a results folder chooses no code to run; give the game folder with --game PATH"), "{said}");
+    assert!(!text(&verify.stderr).contains("games checked"));
     // A forged score, a fraction away from the judge's, is caught.
     let jsonl = series.join("games.jsonl");
     let pristine = fs::read(&jsonl).unwrap();
@@ -177,7 +216,13 @@ fn a_check_with_a_void_game_fails_with_the_judges_reason() {
         );
         assert!(said.contains("FAILED"), "{args:?}: {said}");
         assert!(!said.contains("OK: "), "{args:?}: {said}");
+        // Item 10: a Botzone game's built-ins are its padding bots, in every line.
+        let all = said + &text(&out.stderr);
+        assert!(!all.contains("built-in"), "{args:?}: {all}");
     }
+    let out = take6(tmp.path(), &["check", "--game", "game", "--games", "1"]);
+    let all = text(&out.stdout) + &text(&out.stderr);
+    assert!(all.contains("2 padding bots only"), "{all}");
     // The same check of a judge that finishes passes.
     let tmp = arena(0);
     let out = take6(

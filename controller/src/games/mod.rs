@@ -95,7 +95,15 @@ enum Scope {
     Given(Option<GameRef>),
 }
 
+/// What a check says when it may not run a game folder's judge (verify without `--game`).
+pub const JUDGE_NOT_RUN: &str = "the judge was not run again";
+
 impl JudgePermit {
+    /// Whether a game folder's judge was given to run (`--game PATH`): its checks re-run it.
+    pub fn runs_a_judge(&self) -> bool {
+        matches!(&self.scope, Scope::Given(Some(game)) if !built_in().contains(game))
+    }
+
     /// The permit of a series, which plays its game: it checks with the judge it plays.
     pub fn series() -> JudgePermit {
         JudgePermit {
@@ -126,9 +134,9 @@ impl JudgePermit {
             Scope::Series => Ok(()),
             Scope::Given(Some(game)) if game.spec() == folder => Ok(()),
             Scope::Given(_) => Err(format!(
-                "the judge was not run again: a results folder chooses no code to run; give the \
-                 game folder with --game PATH (series.toml names {folder}), and take6 runs its \
-                 judge if it is the code the series played"
+                "{JUDGE_NOT_RUN}: a results folder chooses no code to run; give the game folder \
+                 with --game PATH (series.toml names {folder}), and take6 runs its judge if it \
+                 is the code the series played"
             )),
         }
     }

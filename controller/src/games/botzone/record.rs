@@ -424,12 +424,70 @@ const CLOCK_TRIES: usize = 5;
 /// answers its first call at random has its recorded first answer taken as its draw (noted
 /// in `draws`).
 pub fn check_with_judge(
+    record: GameRecord,
+    judge: &Path,
+    sandbox: &std::sync::Arc<crate::sandbox::Sandbox>,
+    manifest: &Manifest,
+    draws: &std::sync::Arc<std::sync::Mutex<Draws>>,
+) -> impl std::future::Future<Output = Result<(), String>> + Send + 'static {
+    let checked = prepare_rerun(&record, judge, sandbox, manifest, draws);
+    async move {
+        let Rerunning {
+            log,
+            effective,
+            answered,
+            spec,
+            base,
+            players,
+            void_on_failure,
+            draws,
+        } = checked?;
+        let judge = Rerun {
+            spec: &answered,
+            players,
+            base,
+        };
+        for i in (0..log.len()).step_by(2) {
+            judge
+                .step(&log[..=i], &effective, &draws)
+                .await
+                .map_err(|e| format!("step {}: {e}", i / 2))?;
+        }
+        if void_on_failure {
+            let step = log.len() / 2;
+            if let Ok(output) = table::call_once(&spec, &log, &effective, players, base).await {
+                return Err(format!(
+                    "step {step}: the record says the judge failed on the recorded log, but \
+                     the judge answers {} to it",
+                    wire::excerpt(&output.raw.to_string())
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a game's re-run needs, taken from its record before the judge is called.
+struct Rerunning {
+    log: Vec<Value>,
+    effective: Value,
+    /// The judge with room, for the steps the record shows answered.
+    answered: JudgeSpec,
+    /// The judge with the game's own limits.
+    spec: JudgeSpec,
+    base: Limits,
+    players: usize,
+    void_on_failure: bool,
+    draws: std::sync::Arc<std::sync::Mutex<Draws>>,
+}
+
+fn prepare_rerun(
     record: &GameRecord,
     judge: &Path,
     sandbox: &std::sync::Arc<crate::sandbox::Sandbox>,
     manifest: &Manifest,
     draws: &std::sync::Arc<std::sync::Mutex<Draws>>,
-) -> Result<(), String> {
+) -> Result<Rerunning, String> {
     let body = body(record)?;
     let (log, initdata) = parts(&body)?;
     let log = log.clone();
@@ -461,7 +519,6 @@ pub fn check_with_judge(
         grace: Duration::from_millis(500),
         ..Limits::default()
     };
-    let players = manifest.players;
     // A void game whose log ends with the responses (or is empty) ended when its judge
     // failed on that log.
     let void_on_failure = (record
@@ -470,39 +527,16 @@ pub fn check_with_judge(
         .is_some_and(|why| why != NOT_PREPARED)
         || body.get("failed").is_some())
         && log.len().is_multiple_of(2);
-    let draws = std::sync::Arc::clone(draws);
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| e.to_string())?;
-        runtime.block_on(async {
-            let judge = Rerun {
-                spec: &answered,
-                players,
-                base,
-            };
-            for i in (0..log.len()).step_by(2) {
-                judge
-                    .step(&log[..=i], &effective, &draws)
-                    .await
-                    .map_err(|e| format!("step {}: {e}", i / 2))?;
-            }
-            if void_on_failure {
-                let step = log.len() / 2;
-                if let Ok(output) = table::call_once(&spec, &log, &effective, players, base).await {
-                    return Err(format!(
-                        "step {step}: the record says the judge failed on the recorded log, but \
-                         the judge answers {} to it",
-                        wire::excerpt(&output.raw.to_string())
-                    ));
-                }
-            }
-            Ok(())
-        })
+    Ok(Rerunning {
+        log,
+        effective,
+        answered,
+        spec,
+        base,
+        players: manifest.players,
+        void_on_failure,
+        draws: std::sync::Arc::clone(draws),
     })
-    .join()
-    .unwrap_or_else(|_| Err("running the judge panicked".into()))
 }
 
 /// The judge as verify calls it again: afresh, with room.
@@ -625,12 +659,35 @@ pub fn request_of(record: &GameRecord, seat: usize, step: usize) -> Option<(Valu
 }
 
 /// `take6 replay`: each step's requests, responses and display.
+/// The game's number, its players by seat and its result: each player's score, or why the
+/// game was void.
+fn header(record: &GameRecord) -> String {
+    let seats: Vec<String> = (record.players.iter().enumerate())
+        .map(|(seat, name)| format!("player {seat} {name}"))
+        .collect();
+    let result = match &record.void {
+        Some(why) => format!("void: {why}"),
+        None => {
+            let scores: Vec<String> = (record.players.iter().zip(record.total_scores().iter()))
+                .map(|(name, score)| format!("{name} {score}"))
+                .collect();
+            format!("scores {}", scores.join(", "))
+        }
+    };
+    format!(
+        "game {} of {}: {}\nresult: {result}\n",
+        record.game,
+        record.rules.as_str(),
+        seats.join(", ")
+    )
+}
+
 pub fn replay_text(record: &GameRecord) -> String {
     let body = body(record);
     let Ok((log, initdata)) = body.as_ref().map_err(String::clone).and_then(parts) else {
         return "no Botzone log in this record\n".into();
     };
-    let mut out = String::new();
+    let mut out = header(record);
     // Requests, responses and displays are the judge's and the bots' text: `take6 replay`
     // prints this through crate::untrusted::terminal_lines.
     out.push_str(&format!("initdata: {initdata}\n"));

@@ -135,6 +135,9 @@ pub async fn play(
 ) -> Played {
     let players = seats.len();
     let person = seats.iter().position(|s| matches!(s, SeatKind::Human(_)));
+    if let Some(me) = person {
+        show(&super::screen::seat_text(name, me, players));
+    }
     let mut seats: Vec<Seat> = seats.into_iter().map(Seat::new).collect();
     let mut runner = Judge {
         spec: judge.clone(),
