@@ -116,7 +116,11 @@ impl Real {
             seats: &self.seats,
         };
         self.table.play_into(&game, false, &mut self.record);
-        self.record.total_scores().to_vec()
+        self.record
+            .total_scores()
+            .iter()
+            .map(|s| s.get() as u32)
+            .collect()
     }
 }
 
@@ -176,7 +180,8 @@ impl Sim {
                 .collect()
         };
         let ids: Vec<u32> = table.iter().map(|&i| self.ids[i]).collect();
-        self.fit.add(&ids, &scores, |_| false);
+        self.fit
+            .add(&ids, &take6::record::score::whole(&scores), |_| false);
         for &i in table {
             self.games[i] += 1;
         }

@@ -299,12 +299,33 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     }
     let refused = refusals(settings, &mine);
     out.push_str(&refused.text);
-    out.push_str(&reply_times(said, settings, &limits_of(dir, bot, settings)));
+    out.push_str(&reply_times(
+        &mine,
+        settings,
+        &limits_of(dir, bot, settings),
+    ));
     out.push_str(&scores(&games, bot, &settings.game));
     if let Some(stop) = stopped_early(&mine, settings.games) {
         out.push_str(&stop);
     }
+    out.push_str(&void_games(&mine));
     let games = crate::names::count(mine.len() as u64, "game");
+    let void = mine.iter().filter(|(g, _)| !g.scored()).count() as u64;
+    if void > 0 {
+        let _ = writeln!(
+            out,
+            "\nFAILED: {} of {games} void: the judge failed (its reasons above), so {} says \
+             nothing of the bot. Fix the game folder's judge (take6 check --game FOLDER checks \
+             it alone) and check again.",
+            void,
+            if void == 1 {
+                "that game"
+            } else {
+                "those games"
+            }
+        );
+        return (out, false);
+    }
     if faults == 0 && ended > 0 {
         let _ = writeln!(
             out,
@@ -334,6 +355,20 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
     (out, faults == 0)
 }
 
+/// The games of `mine` that were void (their judge failed: not scored), each with why.
+fn void_games(mine: &[(&GameRecord, usize)]) -> String {
+    let mut out = String::new();
+    for (g, _) in mine {
+        if let Some(why) = &g.void {
+            if out.is_empty() {
+                out.push_str("\nVoid games (the judge failed; not scored):\n");
+            }
+            let _ = writeln!(out, "  game {}: {}", g.game, untrusted::terminal(why));
+        }
+    }
+    out
+}
+
 /// What the game's judge said at the end of each game the bot lost ([`crate::game::Game::
 /// judge_end`]), and how many it ended early for the bot (an invalid move the judge saw, which
 /// take6 cannot: no fault of the bot's, but a lost game).
@@ -342,7 +377,7 @@ fn judge_ends(settings: &Settings, mine: &[(&GameRecord, usize)]) -> (u64, Strin
     let mut ended = 0;
     for (g, seat) in mine {
         let scores = g.total_scores();
-        let best = scores.iter().copied().max().unwrap_or(0);
+        let best = scores.iter().copied().max().unwrap_or_default();
         if g.void.is_some() || scores.get(*seat).is_none_or(|&s| s >= best) {
             continue;
         }
@@ -543,15 +578,21 @@ fn limits_of(dir: &Path, bot: &str, settings: &Settings) -> crate::game::ReplyLi
     settings.game.reply_limits(language, &settings.limits())
 }
 
-fn reply_times(said: &[Said], settings: &Settings, limits: &crate::game::ReplyLimits) -> String {
+fn reply_times(
+    mine: &[(&GameRecord, usize)],
+    settings: &Settings,
+    limits: &crate::game::ReplyLimits,
+) -> String {
     let mut out = String::new();
-    let (mut firsts, mut later) = replies(said);
+    let (firsts, later) = replies(mine);
+    let cpu = settings.clock == crate::sandbox::Clock::Cpu;
     let _ = writeln!(
         out,
-        "\nReply times (wall-clock time from the message to the reply; the limits count {}):",
-        match settings.clock {
-            crate::sandbox::Clock::Cpu => "CPU time of the bot's whole process tree",
-            crate::sandbox::Clock::Wall => "wall-clock time too",
+        "\nReply times (from the message to the reply; the limits count {}):",
+        if cpu {
+            "the CPU time of the bot's whole process tree, not wall-clock time"
+        } else {
+            "wall-clock time"
         }
     );
     let later_limit = match limits.kept_running_ms {
@@ -566,89 +607,130 @@ fn reply_times(said: &[Said], settings: &Settings, limits: &crate::game::ReplyLi
     for (what, values, limit) in [
         (
             "first reply of a game",
-            &mut firsts,
+            &firsts,
             format!("{} ms", limits.first_ms),
         ),
-        ("other replies", &mut later, later_limit),
+        ("other replies", &later, later_limit),
     ] {
         if values.is_empty() {
             let _ = writeln!(out, "  {what}: none (limit {limit})");
             continue;
         }
-        values.sort_by(f64::total_cmp);
+        let column = |pick: fn(&Reply) -> Option<f64>| -> Option<String> {
+            let mut v: Vec<f64> = values.iter().filter_map(pick).collect();
+            v.sort_by(f64::total_cmp);
+            (!v.is_empty()).then(|| {
+                format!(
+                    "p50 {:.1} ms, max {:.1} ms",
+                    quantile(&v, 0.5),
+                    quantile(&v, 1.0)
+                )
+            })
+        };
+        let cpu_times = column(|r| r.cpu_ms).map(|c| format!("CPU {c}; "));
         let _ = writeln!(
             out,
-            "  {what}: p50 {:.1} ms, max {:.1} ms, limit {limit} ({})",
-            quantile(values, 0.5),
-            quantile(values, 1.0),
-            if values.len() == 1 {
-                "1 reply".to_string()
-            } else {
-                format!("{} replies", values.len())
+            "  {what}: {}wall {}, limit {limit} ({})",
+            cpu_times.unwrap_or_default(),
+            column(|r| Some(r.wall_ms)).unwrap_or_default(),
+            match values.len() {
+                1 => "1 reply".to_string(),
+                n => format!("{n} replies"),
             }
         );
     }
-    out.push_str(&wall_warning(&firsts, &later, settings));
+    out.push_str(&wall_warning(&firsts, &later, settings, limits));
     out
 }
 
-/// The bot's replies, each one however many lines it is (a Kingdomino reply is a PUT and a
-/// PICK line): the wall-clock time from the message to its last line, first replies of a game
-/// apart from the others.
-fn replies(said: &[Said]) -> (Vec<f64>, Vec<f64>) {
+/// One reply's times: wall-clock, and the CPU time of the bot's tree where it was counted.
+struct Reply {
+    wall_ms: f64,
+    cpu_ms: Option<f64>,
+}
+
+/// The bot's replies in its games, as the records keep them: first replies of a game apart
+/// from the others.
+fn replies(mine: &[(&GameRecord, usize)]) -> (Vec<Reply>, Vec<Reply>) {
     let (mut firsts, mut later) = (Vec::new(), Vec::new());
-    let mut reply: Option<(bool, f64)> = None;
-    let mut end = |reply: &mut Option<(bool, f64)>| {
-        if let Some((first, ms)) = reply.take() {
-            if first { &mut firsts } else { &mut later }.push(ms);
-        }
-    };
-    for (i, s) in said.iter().enumerate() {
-        let same_game = i > 0 && said[i - 1].game == s.game;
-        if s.speaker != Speaker::Bot || !same_game {
-            end(&mut reply);
-        }
-        if s.speaker != Speaker::Bot {
-            continue;
-        }
-        if let Some(ms) = s.reply_ms {
-            let (first, longest) = reply.get_or_insert((false, 0.0));
-            *first |= s.first;
-            *longest = longest.max(ms);
+    for (g, seat) in mine {
+        for times in g.replies.iter().filter(|r| r.seat == *seat) {
+            for (i, &wall) in times.wall_us.iter().enumerate() {
+                let reply = Reply {
+                    wall_ms: wall as f64 / 1000.0,
+                    cpu_ms: times.cpu_us.get(i).map(|&c| c as f64 / 1000.0),
+                };
+                if i == 0 { &mut firsts } else { &mut later }.push(reply);
+            }
         }
     }
-    end(&mut reply);
     (firsts, later)
 }
 
-/// Under the CPU clock, a bot whose replies took longer in wall-clock time than their limits
-/// passes here (it may block, sleep or wait up to `--wall-factor` times the limit) but would
-/// time out in an arena that times wall-clock time (CodinGame, Botzone): said, with the
-/// longest reply and the limit.
-fn wall_warning(firsts: &[f64], later: &[f64], settings: &Settings) -> String {
+/// Under the CPU clock, replies that took longer in wall-clock time than their limits: in an
+/// arena that counts wall-clock time (CodinGame) they would time out, said with the longest
+/// and its limit; in one that counts CPU time (Botzone) they would not, and a reply that used
+/// little CPU over a long wall time says the machine was loaded (the bot waited for a
+/// processor) or the bot waited (sleep, input), neither of which such an arena counts.
+fn wall_warning(
+    firsts: &[Reply],
+    later: &[Reply],
+    settings: &Settings,
+    limits: &crate::game::ReplyLimits,
+) -> String {
     if settings.clock != crate::sandbox::Clock::Cpu {
         return String::new();
     }
-    let longest = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
-    let over: Vec<String> = [
-        ("a first reply", longest(firsts), settings.first_reply_ms),
-        ("a later reply", longest(later), settings.reply_ms),
+    let longest = |v: &[Reply]| {
+        v.iter()
+            .max_by(|a, b| a.wall_ms.total_cmp(&b.wall_ms))
+            .map(|r| (r.wall_ms, r.cpu_ms))
+    };
+    let over: Vec<(String, bool)> = [
+        ("a first reply", longest(firsts), limits.first_ms),
+        ("a later reply", longest(later), limits.later_ms),
     ]
     .into_iter()
-    .filter(|(_, ms, limit)| *ms > *limit as f64)
-    .map(|(what, ms, limit)| {
-        format!("{what} took {ms:.0} ms of wall-clock time (limit {limit} ms)")
+    .filter_map(|(what, r, limit)| {
+        let (wall, cpu) = r?;
+        (wall > limit as f64).then(|| {
+            let starved = cpu.is_some_and(|c| c * 2.0 < wall);
+            let cpu = cpu.map_or(String::new(), |c| format!(" and {c:.0} ms of CPU time"));
+            (
+                format!("{what} took {wall:.0} ms of wall-clock time{cpu} (limit {limit} ms)"),
+                starved,
+            )
+        })
     })
     .collect();
     if over.is_empty() {
         return String::new();
     }
+    let arena = settings.game.facts().arena_clock;
+    let starved = over.iter().any(|(_, s)| *s);
+    let said: Vec<&str> = over.iter().map(|(t, _)| t.as_str()).collect();
+    let why = if starved {
+        " It used little CPU time over a long wall time: it was starved of a processor (the \
+         machine was loaded: fewer --jobs, or a quieter machine) or it waited (a sleep, its \
+         input)."
+    } else {
+        ""
+    };
+    if arena.counts_cpu {
+        return format!(
+            "\nNOTE: {}.{why} {} counts CPU time, as take6 does here: wall-clock time does not \
+             count against its limits.\n",
+            said.join("; "),
+            arena.arena
+        );
+    }
     format!(
-        "\nWARNING: {}. take6 counts CPU time, so waiting or sleeping costs nothing here (up to \
-         --wall-factor {} times the limit in wall-clock time), but an arena that times \
-         wall-clock time (CodinGame, Botzone) would time these replies out.\n",
-        over.join("; "),
-        settings.wall_factor
+        "\nWARNING: {}.{why} take6 counts CPU time, so waiting costs nothing here (up to \
+         --wall-factor {} times the limit in wall-clock time), but {} would time these replies \
+         out.\n",
+        said.join("; "),
+        settings.wall_factor,
+        arena.arena
     )
 }
 

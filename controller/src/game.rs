@@ -32,6 +32,23 @@ pub struct ReplyLimits {
     pub kept_running_ms: Option<u64>,
 }
 
+/// What the arena a game's bots are written for counts against their time limits, for
+/// `take6 check`'s advice: its name, and whether it counts CPU time (Botzone) or wall-clock
+/// time (CodinGame).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArenaClock {
+    pub arena: &'static str,
+    pub counts_cpu: bool,
+}
+
+impl ArenaClock {
+    /// An arena that times wall-clock time, as CodinGame does.
+    pub const WALL: ArenaClock = ArenaClock {
+        arena: "an arena that times wall-clock time (CodinGame)",
+        counts_cpu: false,
+    };
+}
+
 /// What a game is, as data: the constants the machinery reads (OpenSpiel's `GameType`, a
 /// kaggle-environments spec). A game holds one and answers [`Game::facts`] with it.
 #[derive(Debug, Clone)]
@@ -66,6 +83,8 @@ pub struct GameFacts {
     /// Whether the series' seed deals the game (a bot that finds a small seed then knows
     /// every hand). A game whose judge draws its own randomness is not dealt by it.
     pub dealt_by_seed: bool,
+    /// How the arena its bots are written for times them (`take6 check`'s advice).
+    pub arena_clock: ArenaClock,
 }
 
 /// A game: how one game of it is played over the machinery's seats, and how its records are
@@ -516,6 +535,9 @@ pub trait FastTable: Send {
     fn write_record(&self, record: &GameRecord, out: &mut Vec<u8>);
 }
 
+/// What a check says when it may not run a game folder's judge (verify without `--game`).
+pub const JUDGE_NOT_RUN: &str = "the judge was not run again";
+
 /// Permission to run a game folder's judge: a value made at the binary's edge and passed to
 /// whatever may run one ([`recorded`](crate::games::recorded), [`Game::check`]), never a
 /// setting of the process. A series ([`JudgePermit::series`]: `run`, `--resume`, `check`,
@@ -574,9 +596,9 @@ impl JudgePermit {
             Scope::Series => Ok(()),
             Scope::Given(Some(game)) if game.spec() == folder => Ok(()),
             Scope::Given(_) => Err(format!(
-                "the judge was not run again: a results folder chooses no code to run; give the \
-                 game folder with --game PATH (series.toml names {folder}), and take6 runs its \
-                 judge if it is the code the series played"
+                "{JUDGE_NOT_RUN}: a results folder chooses no code to run; give the game folder \
+                 with --game PATH (series.toml names {folder}), and take6 runs its judge if it \
+                 is the code the series played"
             )),
         }
     }

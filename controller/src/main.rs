@@ -738,7 +738,13 @@ fn verify(dir: &std::path::Path, permit: &JudgePermit) -> anyhow::Result<ExitCod
             untrusted::terminal_text(&first.to_string())
         );
     }
-    for problem in &check.problems {
+    // A single problem is the first: said once.
+    let listed = if check.problems.len() + check.more as usize > 1 {
+        &check.problems[..]
+    } else {
+        &[]
+    };
+    for problem in listed {
         println!("  {}", untrusted::terminal_text(&problem.to_string()));
     }
     if check.more > 0 {

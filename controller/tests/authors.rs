@@ -86,6 +86,30 @@ fn check_passes_a_good_bot_and_shows_no_temporary_folder() {
     assert!(!all.contains("take6-check-"), "{all}");
 }
 
+/// Issue 47, item 11: a bot that never replies but keeps using a little CPU time (as one
+/// starved of a processor on a loaded machine does) is told it was starved, not that it may
+/// not be flushing: at the wall-clock net it was still using CPU time.
+#[test]
+fn a_bot_still_running_at_the_wall_clock_net_is_told_it_was_starved() {
+    let tmp = arena(&["starved"]);
+    let out = check(
+        tmp.path(),
+        "bots/starved",
+        &[
+            "--games",
+            "1",
+            "--reply-ms",
+            "300",
+            "--first-reply-ms",
+            "300",
+        ],
+    );
+    assert!(!out.status.success());
+    let shown = text(&out.stdout);
+    assert!(shown.contains("it was starved of a processor"), "{shown}");
+    assert!(!shown.contains("may not be flushing"), "{shown}");
+}
+
 /// Row "a Python bot that prints without flushing": its reply never arrives; check says it
 /// used almost no CPU and may not be flushing, within a few seconds rather than 30.
 #[test]
@@ -550,7 +574,8 @@ fn check_warns_of_replies_an_arenas_wall_clock_would_time_out() {
     let all = said(&out);
     assert!(
         all.contains("WARNING: a later reply took ")
-            && all.contains("ms of wall-clock time (limit 200 ms)")
+            && all.contains("ms of wall-clock time and ")
+            && all.contains("ms of CPU time (limit 200 ms)")
             && all.contains("would time these replies out"),
         "{all}"
     );

@@ -125,6 +125,12 @@ fn a_person_sees_the_board_and_why_the_game_ended() {
     let out = child.wait_with_output().unwrap();
     assert_ok(&out);
     let said = text(&out.stderr);
+    // Issue 51, item 10: who the person is, and their colour on the board.
+    assert!(
+        said.contains("you are player 0 of 2 (black: X on the board)")
+            || said.contains("you are player 1 of 2 (white: O on the board)"),
+        "{said}"
+    );
     // The board, as the judge's coordinates label it, after the bot's or the person's move.
     assert!(said.contains("    0  1  2"), "{said}");
     assert!(said.contains(" 0 [X]") || said.contains(" 0 [O]"), "{said}");

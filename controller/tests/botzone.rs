@@ -429,7 +429,10 @@ fn verify_catches_forgeries_and_a_judge_that_is_not_deterministic() {
     records(&series);
     type Edit = fn(&mut GameRecord);
     let forgeries: [(Edit, &str); 3] = [
-        (|g| g.rounds[0].scores = vec![2, 0], "are not the judge's"),
+        (
+            |g| g.rounds[0].scores = take6::record::score::whole(&[2, 0]),
+            "are not the judge's",
+        ),
         (
             |g| {
                 let mut body = g.body.as_ref().unwrap().value();
@@ -897,14 +900,14 @@ fn verify_catches_a_game_forged_into_a_void_one() {
         (
             |g| {
                 g.void = Some("the judge faulted: timeout".into());
-                g.rounds[0].scores = vec![0, 0];
+                g.rounds[0].scores = take6::record::score::whole(&[0, 0]);
             },
             "that take6 ranks",
         ),
         (
             |g| {
                 g.void = Some("the judge faulted: timeout".into());
-                g.rounds[0].scores = vec![0, 0];
+                g.rounds[0].scores = take6::record::score::whole(&[0, 0]);
                 let mut body = g.body.as_ref().unwrap().value();
                 body["log"].as_array_mut().unwrap().pop();
                 body.as_object_mut().unwrap().remove("scores");
@@ -1298,7 +1301,8 @@ print(json.dumps({"response": {"n": 2}}))
     assert_ok(&out);
     let said = text(&out.stdout);
     for expected in [
-        "first reply of a game: p50",
+        "first reply of a game: ",
+        "wall p50",
         "limit 12000 ms (1 reply)",
         "limit 6000 ms started afresh, 4000 ms kept running (4 replies)",
     ] {
@@ -1620,7 +1624,7 @@ fn a_judge_crashed_by_a_losing_bots_response_is_that_bots_fault() {
         (
             |g| {
                 g.rounds[0].invalid.clear();
-                g.rounds[0].scores = vec![0, 0];
+                g.rounds[0].scores = take6::record::score::whole(&[0, 0]);
                 g.void = Some("the judge faulted".into());
             },
             "the record says the judge failed on responses, but the game is void",

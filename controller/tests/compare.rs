@@ -269,12 +269,12 @@ fn a_budget_cut_ends_undecided() {
     assert_verifies(&dir);
 }
 
-/// Each game by number: its seed, its players in seat order, their scores.
-fn games_of(dir: &Path) -> BTreeMap<u64, (u64, Vec<String>, Vec<u32>)> {
+/// Each game by number: its seed, its players in seat order, their scores (exactly: as bits).
+fn games_of(dir: &Path) -> BTreeMap<u64, (u64, Vec<String>, Vec<u64>)> {
     records(dir)
         .into_iter()
         .map(|r| {
-            let scores = r.totals();
+            let scores = r.totals().into_iter().map(|s| s.get().to_bits()).collect();
             (r.game, (r.seed, r.players, scores))
         })
         .collect()

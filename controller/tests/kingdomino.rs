@@ -251,7 +251,7 @@ fn verify_catches_forged_kingdomino_lines() {
     let original = fs::read(&jsonl).unwrap();
     let id = series.file_name().unwrap().to_str().unwrap().to_string();
     let edits: [(&str, Forgery); 4] = [
-        ("scores are", Box::new(|g| g.rounds[0].scores[1] += 2)),
+        ("scores are", Box::new(|g| g.rounds[0].scores[1] += 2u32)),
         (
             "the PUT is recorded as",
             Box::new(|g| {

@@ -56,7 +56,7 @@ fn records(cwd: &Path) -> Vec<GameRecord> {
 }
 
 /// Each game by number: its seed, its players in seat order, their scores.
-fn games(cwd: &Path) -> BTreeMap<u64, (u64, Vec<String>, Vec<u32>)> {
+fn games(cwd: &Path) -> BTreeMap<u64, (u64, Vec<String>, Vec<take6::record::Score>)> {
     records(cwd)
         .into_iter()
         .map(|r| {

@@ -507,8 +507,8 @@ fn check_stops_after_the_same_fault_twice_in_a_row() {
     assert_eq!(lines.lines().count(), 2, "{lines}");
     assert!(
         shown.contains(
-            "Reply times (wall-clock time from the message to the reply; the limits count CPU \
-             time of the bot's whole process tree):"
+            "Reply times (from the message to the reply; the limits count the CPU time of the \
+             bot's whole process tree, not wall-clock time):"
         ),
         "{shown}"
     );

@@ -129,7 +129,9 @@ fn sample_bots_play_a_clean_series_and_the_leaderboard_agrees_with_the_games() {
         let bot = &row["bot"];
         let scores: Vec<u32> = games
             .iter()
-            .map(|g| g.rounds[0].scores[g.players.iter().position(|p| p == bot).unwrap()])
+            .map(|g| {
+                g.rounds[0].scores[g.players.iter().position(|p| p == bot).unwrap()].get() as u32
+            })
             .collect();
         let total: u32 = scores.iter().sum();
         assert_eq!(row["games"], "12");

@@ -77,11 +77,20 @@ pub fn find(name_or_path: &str) -> Result<GameRef, GameError> {
     by_name(name_or_path)
 }
 
+/// What a check says when it may not run a game folder's judge (verify without `--game`).
+pub const JUDGE_NOT_RUN: &str = crate::game::JUDGE_NOT_RUN;
+
 impl JudgePermit {
     /// The permit of `verify`, `leaderboard` and `merge`: the judge of `game` (`--game`, a
     /// game folder's path or a built-in's name) and no other.
     pub fn from_keyboard(game: Option<&str>) -> Result<JudgePermit, GameError> {
         Ok(JudgePermit::given(game.map(find).transpose()?))
+    }
+
+    /// Whether a game folder's judge was given to run (`--game PATH`): its checks re-run it.
+    pub fn runs_a_judge(&self) -> bool {
+        self.given_game()
+            .is_some_and(|game| !built_in().contains(game))
     }
 }
 

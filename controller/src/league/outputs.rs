@@ -426,7 +426,7 @@ mod tests {
                 rounds: vec![crate::record::RoundRecord {
                     cows: vec![i, 9],
                     penalty: vec![0, 0],
-                    scores: vec![i, 9],
+                    scores: crate::record::score::whole(&[i, 9]),
                     ..Default::default()
                 }],
                 ..GameRecord::default()

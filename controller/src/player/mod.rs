@@ -32,10 +32,16 @@ pub enum Fault {
     /// wall clock: the limit itself, or the safety net for a bot that blocks).
     Timeout { ms: u64, clock: Clock },
     /// Under the CPU clock, no reply within the wall-clock safety net (`wall_ms`), the tree
-    /// having used only `cpu_ms` of CPU time, under its limit: it was waiting, not thinking.
-    /// The commonest cause is a reply left in the bot's output buffer (Python's `print`
-    /// into a pipe), so the reason says so. Recorded as a `timeout`.
-    Blocked { wall_ms: u64, cpu_ms: u64 },
+    /// having used only `cpu_ms` of CPU time, under its limit. Not `running` at the end: it
+    /// was waiting, not thinking, and the commonest cause is a reply left in the bot's output
+    /// buffer (Python's `print` into a pipe), so the reason says so. Still `running`: it was
+    /// starved of a processor (a loaded machine), and the reason says that. Recorded as a
+    /// `timeout`.
+    Blocked {
+        wall_ms: u64,
+        cpu_ms: u64,
+        running: bool,
+    },
     /// The bot sent `got` of the `want` lines a reply is, then no more: it went idle (its
     /// tree used no CPU time for `idle_ms` of wall time, waiting for input), or the reply's
     /// time ran out. Said at once, not as a flushing problem. Recorded as a
@@ -104,7 +110,20 @@ impl fmt::Display for Fault {
             Fault::CouldNotStart(why) => write!(f, "could not start: {why}"),
             Fault::Benched(why) => write!(f, "sat out: {why}"),
             Fault::Timeout { ms, clock } => write!(f, "no reply within {ms} ms of {clock} time"),
-            Fault::Blocked { wall_ms, cpu_ms } => write!(
+            Fault::Blocked {
+                wall_ms,
+                cpu_ms,
+                running: true,
+            } => write!(
+                f,
+                "no reply within {wall_ms} ms of wall time, in which it used only {cpu_ms} ms of \
+                 CPU time and was still using it: it was starved of a processor (the machine \
+                 was loaded: run fewer --jobs, or on a quieter machine), not waiting; its CPU \
+                 limit was not reached"
+            ),
+            Fault::Blocked {
+                wall_ms, cpu_ms, ..
+            } => write!(
                 f,
                 "no reply within {wall_ms} ms of wall time, in which it used {cpu_ms} ms of CPU \
                  time: it was waiting, not thinking; it may not be flushing its output (a \

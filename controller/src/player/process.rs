@@ -105,6 +105,15 @@ enum End<'a> {
 /// How often, at most, the CPU clock of a waiting bot is read.
 const CPU_POLL: Duration = Duration::from_millis(5);
 
+/// The share of one processor a tree used in the last poll before the wall-clock net that
+/// says it was still running (starved of a processor) rather than waiting: a waiting process
+/// uses none.
+const RUNNING_SHARE: f64 = 0.02;
+
+/// The least span over which [`RUNNING_SHARE`] is measured (a bot that computes in bursts
+/// between short waits is running; one poll's span may be too short to see a burst).
+const RUNNING_SPAN: Duration = Duration::from_millis(250);
+
 /// After part of a reply, a tree that uses less than [`IDLE_CPU_US`] of CPU time in this much
 /// wall time is waiting for input (a process runnable on a loaded machine still gets far
 /// more), so the partial reply is a fault at once.
@@ -634,6 +643,9 @@ impl Process {
         if used >= limit_us {
             return Err(overrun(used, limit, charged, false));
         }
+        // The CPU time at two polls at least RUNNING_SPAN apart (the older, the newer), and
+        // when: whether the tree was still using CPU time when the wall-clock net came.
+        let mut marks = [(tokio::time::Instant::now(), used); 2];
         loop {
             // The tree cannot use its remaining CPU time faster than on every CPU at once.
             let nap = (Duration::from_micros(limit_us - used) / cpus).max(CPU_POLL);
@@ -649,11 +661,20 @@ impl Process {
                     clock: Clock::Cpu,
                 });
             }
-            if tokio::time::Instant::now() >= deadline {
+            let now = tokio::time::Instant::now();
+            if now >= deadline {
+                let recent = now.duration_since(marks[1].0) >= RUNNING_SPAN;
+                let mark = marks[usize::from(recent)];
+                let span = now.duration_since(mark.0).as_micros().max(1) as f64;
+                let share = used.saturating_sub(mark.1) as f64 / span;
                 return Err(Fault::Blocked {
                     wall_ms: net.as_millis() as u64,
                     cpu_ms: used.saturating_sub(charged) / 1000,
+                    running: share >= RUNNING_SHARE,
                 });
+            }
+            if now.duration_since(marks[1].0) >= RUNNING_SPAN {
+                marks = [marks[1], (now, used)];
             }
         }
     }

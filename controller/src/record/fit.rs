@@ -24,8 +24,8 @@ use std::collections::BTreeMap;
 
 use nalgebra::{DMatrix, DVector};
 
-use super::Direction;
 use super::interner::{Interner, PairMap, pair_key};
+use super::{Direction, Score};
 
 /// Which model a game's results are fitted with.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -86,9 +86,10 @@ impl FitSums {
         self.model
     }
 
-    /// Adds a scored game: `ids` the players by seat, `keys` their scores (`faulted(seat)`:
+    /// Adds a scored game: `ids` the players by seat, `scores` their scores (`faulted(seat)`:
     /// whether the seat faulted, which ranks it last in a higher-is-better game of ranks).
-    pub fn add(&mut self, ids: &[u32], scores: &[u32], faulted: impl Fn(usize) -> bool) {
+    /// Points are fitted to whole scores (Take 6's, Kingdomino's); ranks to any.
+    pub fn add(&mut self, ids: &[u32], scores: &[Score], faulted: impl Fn(usize) -> bool) {
         let n = ids.len();
         let s = self.by_size.entry(n).or_default();
         let most = ids.iter().copied().max().map_or(0, |m| m as usize + 1);
@@ -97,21 +98,23 @@ impl FitSums {
             s.dev.resize(most, 0);
             s.total.resize(most, 0);
         }
-        let sum: i128 = scores.iter().map(|&x| i128::from(x)).sum();
+        let points = self.model == Model::Points;
+        let whole = |x: Score| if points { x.get() as i128 } else { 0 };
+        let sum: i128 = scores.iter().map(|&x| whole(x)).sum();
         s.count += 1;
         for (&id, &score) in ids.iter().zip(scores) {
-            let d = n as i128 * i128::from(score) - sum;
+            let d = n as i128 * whole(score) - sum;
             s.games[id as usize] += 1;
             s.dev[id as usize] += d;
-            s.total[id as usize] += u128::from(score);
+            s.total[id as usize] += whole(score).max(0) as u128;
             s.sq += (d * d) as u128;
         }
         // Ranked by a key where lower is better, as the game's order of finish.
         let key = |seat: usize| -> u64 {
             match self.direction {
-                Direction::Lower => u64::from(scores[seat]),
+                Direction::Lower => scores[seat].key(),
                 Direction::Higher if faulted(seat) => u64::MAX,
-                Direction::Higher => u64::MAX - 1 - u64::from(scores[seat]),
+                Direction::Higher => u64::MAX - 1 - scores[seat].key(),
             }
         };
         for i in 0..n {
@@ -470,7 +473,7 @@ mod tests {
         let mut fit = FitSums::new(model, direction);
         for (players, scores) in games {
             let ids: Vec<u32> = players.iter().map(|p| names.id(p)).collect();
-            fit.add(&ids, scores, |_| false);
+            fit.add(&ids, &crate::record::score::whole(scores), |_| false);
         }
         (fit, names)
     }

@@ -25,7 +25,7 @@ pub(crate) fn result(players: &[&str], scores: &[u32], faults: &[(usize, &str)])
                 .collect(),
             cows: scores.to_vec(),
             penalty: vec![0; n],
-            scores: scores.to_vec(),
+            scores: super::score::whole(scores),
         }],
         ..GameRecord::default()
     }
@@ -111,7 +111,7 @@ pub(crate) fn hand_made() -> GameRecord {
             invalid: Vec::new(),
             cows: vec![17],
             penalty: vec![0],
-            scores: vec![17],
+            scores: vec![17.into()],
         }],
         ms: 3,
         replies: Vec::new(),

@@ -14,8 +14,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use serde_json::value::RawValue;
 
-use super::GameName;
 use super::{Body, Card, GameRecord, InvalidRecord, ReplyTimes, RoundRecord, TurnRecord};
+use super::{GameName, Score};
 
 impl Serialize for GameRecord {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -77,7 +77,7 @@ impl Serialize for Sums<'_> {
         let seats = self.0.first().map_or(0, |r| r.scores.len());
         let mut seq = s.serialize_seq(Some(seats))?;
         for seat in 0..seats {
-            let sum: u32 = self.0.iter().filter_map(|r| r.scores.get(seat)).sum();
+            let sum: Score = self.0.iter().filter_map(|r| r.scores.get(seat)).sum();
             seq.serialize_element(&sum)?;
         }
         seq.end()
@@ -107,11 +107,11 @@ struct Line {
     cows: Vec<u32>,
     #[serde(default)]
     penalty: Vec<u32>,
-    scores: Vec<u32>,
+    scores: Vec<Score>,
     #[serde(default)]
     rounds: Vec<RoundRecord>,
     #[serde(default)]
-    totals: Option<Vec<u32>>,
+    totals: Option<Vec<Score>>,
     ms: u64,
     #[serde(default)]
     replies: Vec<ReplyTimes>,
@@ -171,18 +171,18 @@ impl<'de> Deserialize<'de> for GameRecord {
 fn check_totals(
     seats: usize,
     rounds: &[RoundRecord],
-    totals: Option<&[u32]>,
+    totals: Option<&[Score]>,
 ) -> Result<(), String> {
-    let mut sums = vec![0u64; seats];
+    let mut sums = vec![Score::default(); seats];
     for round in rounds {
         for (sum, &s) in sums.iter_mut().zip(&round.scores) {
-            *sum += u64::from(s);
+            *sum += s;
         }
     }
     let n = rounds.len();
     match totals {
         None if n == 1 => Ok(()),
-        Some(t) if n > 1 && t.iter().map(|&t| u64::from(t)).eq(sums.iter().copied()) => Ok(()),
+        Some(t) if n > 1 && t == sums => Ok(()),
         Some(t) if n > 1 => Err(format!(
             "totals {t:?} are not the sums of the rounds' scores {sums:?}"
         )),

@@ -32,7 +32,7 @@ pub enum Direction {
 
 impl Direction {
     /// Whether score `a` is strictly better than `b`.
-    pub fn better(self, a: u32, b: u32) -> bool {
+    pub fn better(self, a: Score, b: Score) -> bool {
         match self {
             Direction::Lower => a < b,
             Direction::Higher => a > b,
@@ -40,7 +40,7 @@ impl Direction {
     }
 
     /// The best of `scores`.
-    pub fn best(self, scores: &[u32]) -> Option<u32> {
+    pub fn best(self, scores: &[Score]) -> Option<Score> {
         match self {
             Direction::Lower => scores.iter().copied().min(),
             Direction::Higher => scores.iter().copied().max(),
@@ -56,6 +56,7 @@ pub mod interner;
 pub mod jsonl;
 pub mod level;
 mod line;
+pub mod score;
 pub mod stats;
 pub mod tally;
 
@@ -63,6 +64,7 @@ pub use export::{NOT_SEPARATED, headtohead_csv, leaderboard_csv, summary_table};
 pub use fit::{Fitted, Model};
 pub use jsonl::{Chain, LogReader, RecordError, games_jsonl_line, read_games_jsonl};
 pub use level::Level;
+pub use score::Score;
 pub use tally::{HeadToHead, Standing, Tally, top_separated};
 
 /// The name of the game a record is of (`take6`, `kingdomino`, a loaded game's name): the
@@ -268,8 +270,9 @@ pub struct RoundRecord {
     /// 0 or 100 per seat (Take 6; absent for other games).
     pub penalty: Vec<u32>,
     /// Each seat's score: for Take 6 `cows + penalty`, lower is better; for Kingdomino the
-    /// kingdom's value with its tie-break points, higher is better (see `rules`).
-    pub scores: Vec<u32>,
+    /// kingdom's value with its tie-break points, higher is better (see `rules`); for a
+    /// Botzone game the judge's numbers as it gave them.
+    pub scores: Vec<Score>,
 }
 
 /// The round of a record with none (see [`GameRecord::first`]).
@@ -300,20 +303,20 @@ impl GameRecord {
     }
 
     /// Each seat's score over the whole game: the sum over its rounds.
-    pub fn totals(&self) -> Vec<u32> {
+    pub fn totals(&self) -> Vec<Score> {
         self.total_scores().into_owned()
     }
 
     /// [`GameRecord::totals`], borrowed for a game of one round (the tallies read it for
     /// every game).
-    pub fn total_scores(&self) -> Cow<'_, [u32]> {
+    pub fn total_scores(&self) -> Cow<'_, [Score]> {
         match self.rounds.as_slice() {
             [] => Cow::Borrowed(&[]),
             [one] => Cow::Borrowed(&one.scores),
             [first, later @ ..] => {
                 let mut sums = first.scores.clone();
                 for round in later {
-                    for (sum, s) in sums.iter_mut().zip(&round.scores) {
+                    for (sum, &s) in sums.iter_mut().zip(&round.scores) {
                         *sum += s;
                     }
                 }

@@ -1,5 +1,7 @@
-//! The running aggregate behind the leaderboard: integer sums per player, so the standings are
-//! the same whatever order games are added in (finishing order, replay, merged shards).
+//! The running aggregate behind the leaderboard: integer sums per player while every score is a
+//! whole number, so the standings are the same whatever order games are added in (finishing
+//! order, replay, merged shards); scores with fractions (a Botzone judge's) are summed in
+//! floating point, in game order, as every path adds them.
 
 use std::collections::BTreeMap;
 
@@ -9,6 +11,7 @@ use serde::Serialize;
 
 use super::Direction;
 use super::GameRecord;
+use super::Score;
 use super::fit::{FitSums, Fitted, Model};
 
 /// Wins are kept as integer multiples of `1 / WIN_UNITS`, so that a win shared by up to ten
@@ -24,9 +27,8 @@ const WIN_UNITS: u64 = 2520;
 struct PlayerTally {
     builtin: bool,
     games: u64,
-    total_score: u64,
-    /// Sum of squared scores, for the sample variance behind `ci95`.
-    total_sq: u128,
+    /// Sum and sum of squares of its scores, for `mean_score` and `ci95`.
+    score: Moments,
     /// Wins in units of `1 / WIN_UNITS`.
     win_units: u64,
     /// Games in which the player faulted.
@@ -97,8 +99,7 @@ impl Eq for Tally {}
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct PairTally {
     games: u64,
-    diff: i64,
-    diff_sq: u128,
+    diff: Moments,
     /// Games the first (second) finished strictly ahead, i.e. with the lower score.
     first_ahead: u64,
     second_ahead: u64,
@@ -109,25 +110,89 @@ impl PairTally {
     fn flipped(&self) -> PairTally {
         PairTally {
             games: self.games,
-            diff: -self.diff,
-            diff_sq: self.diff_sq,
+            diff: self.diff.negated(),
             first_ahead: self.second_ahead,
             second_ahead: self.first_ahead,
         }
     }
 
     fn mean(&self) -> f64 {
-        self.diff as f64 / self.games as f64
+        self.diff.sum() / self.games as f64
     }
 
     /// Half-width of the 95 % confidence interval of the mean difference.
     fn ci95(&self) -> Option<f64> {
-        let n = self.games;
+        self.diff.ci95(self.games)
+    }
+}
+
+/// The sum and the sum of squares of some numbers: exact integers while every number is whole
+/// (the same whatever order they are added in), else floating point.
+#[derive(Debug, Clone, Copy, Default)]
+struct Moments {
+    whole: i128,
+    whole_sq: u128,
+    /// Whether a number with a fraction was added: then `sum` and `sq` are the figures.
+    fractional: bool,
+    sum: f64,
+    sq: f64,
+}
+
+impl PartialEq for Moments {
+    fn eq(&self, other: &Moments) -> bool {
+        (self.whole, self.whole_sq, self.fractional)
+            == (other.whole, other.whole_sq, other.fractional)
+            && self.sum.to_bits() == other.sum.to_bits()
+            && self.sq.to_bits() == other.sq.to_bits()
+    }
+}
+
+impl Eq for Moments {}
+
+impl Moments {
+    fn add(&mut self, x: f64) {
+        if Score::new(x).is_some_and(Score::is_whole) {
+            let n = x as i128;
+            self.whole += n;
+            self.whole_sq += (n * n) as u128;
+        } else {
+            self.fractional = true;
+        }
+        self.sum += x;
+        self.sq += x * x;
+    }
+
+    fn negated(self) -> Moments {
+        Moments {
+            whole: -self.whole,
+            sum: -self.sum,
+            ..self
+        }
+    }
+
+    fn sum(&self) -> f64 {
+        if self.fractional {
+            self.sum
+        } else {
+            self.whole as f64
+        }
+    }
+
+    /// Half-width of the 95% confidence interval of the mean of `n` numbers: `t · s / sqrt(n)`,
+    /// with `s` the sample standard deviation (n − 1) and `t` Student's 0.975 quantile for
+    /// n − 1 degrees of freedom (12.71 for two, 2.04 for 31, 1.96 in the limit). `None` below
+    /// two, where `s` is undefined.
+    fn ci95(&self, n: u64) -> Option<f64> {
         if n < 2 {
             return None;
         }
-        let spread = i128::from(n as i64) * self.diff_sq as i128 - i128::from(self.diff).pow(2);
-        let variance = spread as f64 / (n as f64 * (n - 1) as f64);
+        let spread = if self.fractional {
+            (n as f64 * self.sq - self.sum * self.sum).max(0.0)
+        } else {
+            // n·Σx² − (Σx)² = n·(n − 1)·s², exact in integers (never negative).
+            (i128::from(n as i64) * self.whole_sq as i128 - self.whole * self.whole) as f64
+        };
+        let variance = spread / (n as f64 * (n - 1) as f64);
         super::stats::ci95_half_width(n, variance)
     }
 }
@@ -214,23 +279,24 @@ impl Tally {
         for (i, &a) in self.seats.iter().enumerate() {
             for (j, &b) in self.seats.iter().enumerate().skip(i + 1) {
                 let (key, flip) = pair_key(a, b);
-                let d = i64::from(scores[i]) - i64::from(scores[j]);
-                let d = if flip { -d } else { d };
+                let (a, b) = if flip {
+                    (scores[j], scores[i])
+                } else {
+                    (scores[i], scores[j])
+                };
+                let d = a - b;
                 let p = self.pairs.entry(key);
                 p.games += 1;
-                p.diff += d;
-                p.diff_sq += (i128::from(d) * i128::from(d)) as u128;
-                p.first_ahead += u64::from(if higher { d > 0 } else { d < 0 });
-                p.second_ahead += u64::from(if higher { d < 0 } else { d > 0 });
+                p.diff.add(d);
+                p.first_ahead += u64::from(if higher { a > b } else { a < b });
+                p.second_ahead += u64::from(if higher { a < b } else { a > b });
             }
         }
         for (seat, &id) in self.seats.iter().enumerate() {
             let p = &mut self.players[id as usize];
             p.builtin |= record.builtin.get(seat).copied().unwrap_or(false);
-            let score = u64::from(scores[seat]);
             p.games += 1;
-            p.total_score += score;
-            p.total_sq += u128::from(score) * u128::from(score);
+            p.score.add(scores[seat].get());
             if Some(scores[seat]) == best {
                 p.win_units += WIN_UNITS / winners;
             }
@@ -343,9 +409,9 @@ impl Tally {
                 bot: name(id).clone(),
                 builtin: p.builtin,
                 games: p.games,
-                total_score: p.total_score,
-                mean_score: p.total_score as f64 / p.games as f64,
-                ci95: ci95(p.games, p.total_score, p.total_sq),
+                total_score: Score::new(p.score.sum()).unwrap_or_default(),
+                mean_score: p.score.sum() / p.games as f64,
+                ci95: p.score.ci95(p.games),
                 wins: p.win_units as f64 / WIN_UNITS as f64,
                 faults: p.faults,
                 fault_kinds: p.fault_kinds.clone(),
@@ -360,21 +426,6 @@ impl Tally {
         }
         out
     }
-}
-
-/// Half-width of the 95% confidence interval of a mean: `t · s / sqrt(n)`, with `s` the
-/// sample standard deviation (n − 1) and `t` Student's 0.975 quantile for n − 1 degrees of
-/// freedom (12.71 for two games, 2.04 for 31, 1.96 in the limit). `None` below two games,
-/// where `s` is undefined.
-fn ci95(n: u64, sum: u64, sum_sq: u128) -> Option<f64> {
-    if n < 2 {
-        return None;
-    }
-    let n128 = u128::from(n);
-    // n·Σx² − (Σx)² = n·(n − 1)·s², exact in integers (never negative).
-    let spread = n128 * sum_sq - u128::from(sum) * u128::from(sum);
-    let variance = spread as f64 / (n as f64 * (n - 1) as f64);
-    super::stats::ci95_half_width(n, variance)
 }
 
 /// Whether each of the first `top` ranks is separated at 95 % from the rank below it (the
@@ -399,8 +450,8 @@ pub struct Standing {
     pub builtin: bool,
     /// Games the player took part in.
     pub games: u64,
-    /// Sum of the player's scores (cows that counted plus penalties).
-    pub total_score: u64,
+    /// Sum of the player's scores (cows that counted plus penalties; a Botzone judge's numbers).
+    pub total_score: Score,
     /// `total_score / games`; lower is better.
     pub mean_score: f64,
     /// Half-width of the 95% confidence interval of `mean_score`; `None` below two games.
@@ -489,7 +540,7 @@ mod tests {
         let s = t.standings();
         let rows: Vec<(usize, &str, u64, u64)> = s
             .iter()
-            .map(|s| (s.rank, s.bot.as_str(), s.games, s.total_score))
+            .map(|s| (s.rank, s.bot.as_str(), s.games, s.total_score.get() as u64))
             .collect();
         // Ranked by the fit: carol's 13 cows a game came at harder tables (random#1 took 30
         // and 25 there, 20 beside alice and bob), so she leads though her mean is the highest
@@ -564,7 +615,8 @@ mod tests {
                 } else {
                     &[]
                 };
-                t.add(&kd(&["best", "x", "y"], &g.rounds[0].scores, faults));
+                let scores: Vec<u32> = g.rounds[0].scores.iter().map(|s| s.get() as u32).collect();
+                t.add(&kd(&["best", "x", "y"], &scores, faults));
             }
             let s = t.standings();
             s.iter().find(|s| s.bot == "best").unwrap().rating.unwrap()

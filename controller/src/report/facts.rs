@@ -125,6 +125,12 @@ impl SeriesFacts {
         match (key, self.repository()) {
             ("bots", Some((repo, _))) => repo,
             ("bots_repository", Some((repo, commit))) => format!("{repo}, commit {commit}"),
+            // A game folder is recorded by its absolute path: the page names the folder only.
+            ("game", _) if value.as_str().is_some_and(|t| t.starts_with('/')) => {
+                let path = std::path::Path::new(value.as_str().unwrap_or_default());
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                format!("{} (a game folder)", name.unwrap_or_default())
+            }
             _ => match value {
                 serde_json::Value::String(text) => text.clone(),
                 other => other.to_string(),

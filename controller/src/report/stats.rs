@@ -10,8 +10,8 @@ use serde::Serialize;
 
 use crate::game::GameRef;
 use crate::player::ABSENT;
-use crate::record::Direction;
 use crate::record::interner::{Interner, PairMap, pair_key};
+use crate::record::{Direction, Score};
 use crate::record::{FaultPhase, GameRecord};
 
 /// How many games the viewer embeds besides each player's best and worst game: the ones with
@@ -32,7 +32,7 @@ pub struct ViewerGame {
     pub seed: u64,
     pub players: Vec<String>,
     pub builtin: Vec<bool>,
-    pub scores: Vec<u32>,
+    pub scores: Vec<Score>,
     /// `[seat, turn, phase (as its game names it), kind, reason]`.
     pub faults: Vec<(usize, u8, String, String, String)>,
     /// The game's own fields ([`crate::game::Game::viewer_data`]), side by side with the
@@ -108,7 +108,7 @@ pub struct FaultNote {
 #[derive(Debug, Clone)]
 struct Extreme {
     /// The score as [`ReportStats::badness`]: lower is better whatever the game.
-    score: u32,
+    score: u64,
     game: Arc<ViewerGame>,
 }
 
@@ -152,10 +152,10 @@ pub struct ReportStats {
 
 /// A score turned so that lower is better whatever the game: the best and worst games and
 /// the head-to-head points compare these.
-fn badness(direction: Direction, score: u32) -> u32 {
+fn badness(direction: Direction, score: Score) -> u64 {
     match direction {
-        Direction::Lower => score,
-        Direction::Higher => u32::MAX - score,
+        Direction::Lower => score.key(),
+        Direction::Higher => u64::MAX - score.key(),
     }
 }
 
@@ -164,15 +164,15 @@ fn badness(direction: Direction, score: u32) -> u32 {
 #[derive(Debug, Clone, Default)]
 struct ScoreCounts {
     direct: Vec<u64>,
-    beyond: BTreeMap<u32, u64>,
+    beyond: BTreeMap<Score, u64>,
 }
 
 impl ScoreCounts {
-    const DIRECT: u32 = 1024;
+    const DIRECT: f64 = 1024.0;
 
-    fn add(&mut self, score: u32) {
-        if score < Self::DIRECT {
-            let i = score as usize;
+    fn add(&mut self, score: Score) {
+        if score.is_whole() && (0.0..Self::DIRECT).contains(&score.get()) {
+            let i = score.get() as usize;
             if self.direct.len() <= i {
                 self.direct.resize(i + 1, 0);
             }
@@ -183,21 +183,25 @@ impl ScoreCounts {
     }
 
     /// (score, games) for each score that happened, lowest first.
-    fn iter(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+    fn iter(&self) -> impl Iterator<Item = (Score, u64)> + '_ {
         let direct = self.direct.iter().enumerate();
-        let direct = direct.filter(|&(_, &n)| n > 0).map(|(s, &n)| (s as u32, n));
-        direct.chain(self.beyond.iter().map(|(&s, &n)| (s, n)))
+        let direct = direct.filter(|&(_, &n)| n > 0);
+        let direct = direct.map(|(s, &n)| (Score::from(s as u32), n));
+        let mut all: Vec<(Score, u64)> = direct.collect();
+        all.extend(self.beyond.iter().map(|(&s, &n)| (s, n)));
+        all.sort_unstable_by_key(|&(s, _)| s);
+        all.into_iter()
     }
 }
 
 /// A player's score distribution, summarised for a box plot.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Distribution {
-    pub min: u32,
-    pub q1: u32,
-    pub median: u32,
-    pub q3: u32,
-    pub max: u32,
+    pub min: Score,
+    pub q1: Score,
+    pub median: Score,
+    pub q3: Score,
+    pub max: Score,
     pub games: u64,
 }
 
@@ -285,7 +289,7 @@ impl ReportStats {
 
     /// The meetings of seat `seat` with each later seat of the game: who did better, in half
     /// points (2 a win, 1 a tie), by pair of players.
-    fn meet(&mut self, ids: &[u32], seat: usize, score: u32, direction: Direction, r: &GameRecord) {
+    fn meet(&mut self, ids: &[u32], seat: usize, score: u64, direction: Direction, r: &GameRecord) {
         for (other_seat, &other) in ids.iter().enumerate().skip(seat + 1) {
             let (key, flip) = pair_key(ids[seat], other);
             let other_score = badness(direction, r.first().scores[other_seat]);
@@ -494,7 +498,7 @@ mod tests {
         let alice = s.distribution("alice").unwrap();
         assert_eq!(
             (alice.min, alice.median, alice.max, alice.games),
-            (10, 12, 14, 3)
+            (10.into(), 12.into(), 14.into(), 3)
         );
         // alice vs bob: 10-10 tie, then 14-14 tie.
         assert_eq!(s.meeting("alice", "bob"), Some((2, 0.5)));
@@ -522,7 +526,7 @@ mod tests {
             })
             .collect();
         // b's best game lies beyond the sample.
-        games[(n - 1) as usize].rounds[0].scores = vec![30, 1];
+        games[(n - 1) as usize].rounds[0].scores = crate::record::score::whole(&[30, 1]);
         let forward = stats(&games);
         games.reverse();
         let backward = stats(&games);

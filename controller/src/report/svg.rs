@@ -153,9 +153,9 @@ pub fn box_plots(rows: &[(String, bool, f64, Distribution)]) -> String {
     const LABEL: f64 = 170.0;
     const PLOT: f64 = 560.0;
     const ROW: f64 = 24.0;
-    let lo = rows.iter().map(|r| r.3.min).min().unwrap_or(0);
-    let hi = rows.iter().map(|r| r.3.max).max().unwrap_or(0);
-    let axis = Axis::around(f64::from(lo), f64::from(hi));
+    let lo = rows.iter().map(|r| r.3.min).min().unwrap_or_default();
+    let hi = rows.iter().map(|r| r.3.max).max().unwrap_or_default();
+    let axis = Axis::around(lo.get(), hi.get());
     let x = |v: f64| axis.x(v, LABEL, PLOT);
     let height = ROW * rows.len() as f64 + 44.0;
     let mut svg = format!(
@@ -200,13 +200,13 @@ pub fn box_plots(rows: &[(String, bool, f64, Distribution)]) -> String {
             games = d.games,
             lx = LABEL - 8.0,
             ty = y + 4.0,
-            a = x(f64::from(d.min)),
-            b = x(f64::from(d.max)),
-            c = x(f64::from(d.q1)),
-            w = (x(f64::from(d.q3)) - x(f64::from(d.q1))).max(1.0),
+            a = x(d.min.get()),
+            b = x(d.max.get()),
+            c = x(d.q1.get()),
+            w = (x(d.q3.get()) - x(d.q1.get())).max(1.0),
             top = y - 6.0,
             bot = y + 6.0,
-            m = x(f64::from(d.median)),
+            m = x(d.median.get()),
             mx = x(*mean),
         ));
     }

@@ -127,7 +127,7 @@ fn kingdomino_record(n: u64, seed: u64, players: usize, out: Option<usize>) -> G
     record.seed = seed;
     record.rounds[0] = crate::record::RoundRecord {
         invalid,
-        scores: game.scores(),
+        scores: crate::record::score::whole(&game.scores()),
         ..Default::default()
     };
     let log = crate::games::kingdomino::GameLog {
@@ -215,7 +215,7 @@ fn a_kingdomino_page_says_higher_is_better_and_ranks_games_that_way() {
     assert!(!html.contains("Take 6's board"));
     // p0's best game is its highest score.
     let stats = stats_of(&games);
-    let p0: Vec<(u32, u64)> = games
+    let p0: Vec<(crate::record::Score, u64)> = games
         .iter()
         .map(|g| (g.rounds[0].scores[0], g.game))
         .collect();

@@ -104,9 +104,10 @@ pub(super) fn start_line(
     dir: &SeriesDir,
 ) -> String {
     if settings.builtins_only {
+        let label = settings.game.builtin_label();
         return format!(
-            "{} built-ins only, {} game{}, seed {}, results in {}",
-            schedule.builtins().len(),
+            "{} only, {} game{}, seed {}, results in {}",
+            crate::names::count(schedule.builtins().len() as u64, label),
             schedule.total_games(),
             if schedule.total_games() == 1 { "" } else { "s" },
             settings.seed,
@@ -117,8 +118,9 @@ pub(super) fn start_line(
     // `--bots mybots/mybot`: one bot's own folder, said as such.
     let who = match (bots, bots::is_bot_folder(&settings.bots)) {
         (1, true) => format!(
-            "the bot folder {} (one bot against built-ins)",
-            settings.bots.display()
+            "the bot folder {} (one bot against {}s)",
+            settings.bots.display(),
+            settings.game.builtin_label()
         ),
         _ => format!("{bots} bot{}", if bots == 1 { "" } else { "s" }),
     };

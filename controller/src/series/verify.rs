@@ -51,6 +51,8 @@ pub struct Verification {
     pub seating: bool,
     /// What the games' checks took as recorded rather than re-derived (not a problem).
     pub unchecked: Vec<String>,
+    /// Games whose judge was not run again for want of `--game` (said once).
+    pub judge_not_run: u64,
 }
 
 impl Verification {
@@ -67,6 +69,23 @@ impl Verification {
     }
 
     pub(crate) fn push(&mut self, line: Option<u64>, what: String) {
+        if what.contains(crate::games::JUDGE_NOT_RUN) {
+            // One cause, one fix: said once, for every game, when the verification ends.
+            self.judge_not_run += 1;
+            if self.judge_not_run > 1 {
+                return;
+            }
+            let why = what
+                .split_once(crate::games::JUDGE_NOT_RUN)
+                .map_or("", |(_, w)| w);
+            self.problems.push(Problem {
+                line: None,
+                what: format!("{}{why}", crate::games::JUDGE_NOT_RUN),
+                torn: false,
+                unreadable: false,
+            });
+            return;
+        }
         if self.problems.len() < KEEP {
             self.problems.push(Problem {
                 line,
@@ -231,6 +250,24 @@ impl Verify {
         None
     }
 
+    /// Where a game folder's judge runs again over every game (seconds a game, where the
+    /// rest of verify takes microseconds): after each tenth of the games, how many are
+    /// verified, on stderr.
+    fn progress(&self, done: u64) {
+        let Some(total) = self.manifest.as_ref().map(|m| m.games_played) else {
+            return;
+        };
+        if !self.permit.runs_a_judge() || total < 2 {
+            return;
+        }
+        let step = total.div_ceil(10);
+        if done.is_multiple_of(step) || done == total {
+            eprintln!(
+                "take6: verify: {done} of {total} games checked, the judge run again over each"
+            );
+        }
+    }
+
     /// Whether every game read sits who the series' schedule seats at it, in its seats, with
     /// its subset and rotation: a record re-chained after its players were swapped or renamed
     /// is caught here. Not checked for `take6 play` (the person's table is chosen, not
@@ -280,6 +317,24 @@ impl Verify {
             .iter()
             .filter_map(|g| g.code().and_then(|c| c.unchecked()))
             .collect();
+        let not_run = report.judge_not_run;
+        if let Some(p) =
+            (report.problems.iter_mut()).find(|p| p.what.starts_with(crate::games::JUDGE_NOT_RUN))
+        {
+            p.what = p.what.replacen(
+                crate::games::JUDGE_NOT_RUN,
+                &format!(
+                    "{} for {}",
+                    crate::games::JUDGE_NOT_RUN,
+                    if not_run == 1 {
+                        "its game".to_string()
+                    } else {
+                        format!("any of its {not_run} games")
+                    }
+                ),
+                1,
+            );
+        }
         let Some(m) = &self.manifest else {
             report.push(
                 None,
@@ -378,6 +433,7 @@ impl Sink for Verify {
                     Link::Intact => None,
                 };
                 let rules = self.check(record, *line);
+                self.progress(state.lines);
                 let mut report = self.report.lock().expect("not poisoned");
                 for what in chain.into_iter().chain(rules) {
                     report.push(Some(*line), what);

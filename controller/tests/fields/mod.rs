@@ -198,12 +198,12 @@ fn a_game_of_rounds_keeps_its_bot_processes_and_records_every_round() {
             .map(|(round, f)| (round, f.kind.as_str()))
             .collect();
         assert_eq!(kinds, [(0, "exited"), (1, "absent"), (2, "absent")]);
-        assert!(g.totals()[seat] >= 300);
+        assert!(g.totals()[seat].get() >= 300.0);
     }
     // One process per game read three rounds to the end of its input.
     assert_eq!(verdicts(tmp.path(), "strict-default"), ["ok", "ok"]);
     for row in leaderboard(tmp.path()) {
-        let total: u32 = games
+        let total: take6::record::Score = games
             .iter()
             .map(|g| g.totals()[g.players.iter().position(|p| *p == row["bot"]).unwrap()])
             .sum();

@@ -48,8 +48,50 @@ pub struct Botzone {
     draws: Arc<Mutex<record::Draws>>,
 }
 
-/// The judge built to verify with: its working copy and the sandbox it runs in.
-type Verifier = (PathBuf, Arc<crate::sandbox::Sandbox>);
+/// The judge built to verify with: its working copy, the sandbox it runs in (its warm
+/// sandboxes kept across games, as a series keeps them), and the thread every call of it is
+/// made from (a warm sandbox ends with the thread that started it).
+struct Verifier {
+    judge: PathBuf,
+    sandbox: Arc<crate::sandbox::Sandbox>,
+    runtime: tokio::runtime::Handle,
+}
+
+/// A thread of its own, for the life of the process, running the tasks given to the handle.
+fn verifier_thread() -> Result<tokio::runtime::Handle, String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("take6-verify".into())
+        .spawn(move || {
+            match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(runtime) => {
+                    let _ = tx.send(Ok(runtime.handle().clone()));
+                    runtime.block_on(std::future::pending::<()>());
+                }
+                Err(e) => {
+                    let _ = tx.send(Err(e.to_string()));
+                }
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    rx.recv().map_err(|e| e.to_string())?
+}
+
+/// Runs `task` on the verifier's thread and waits for its result.
+fn on_verifier<T: Send + 'static>(
+    runtime: &tokio::runtime::Handle,
+    task: impl std::future::Future<Output = Result<T, String>> + Send + 'static,
+) -> Result<T, String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    runtime.spawn(async move {
+        let _ = tx.send(task.await);
+    });
+    rx.recv()
+        .unwrap_or_else(|_| Err("the verifier's task panicked".into()))
+}
 
 /// The game's programs, built in a series' folder.
 struct Prepared {
@@ -110,6 +152,11 @@ impl Botzone {
             wire_label: "Botzone's protocol (JSON, or simple interaction)",
             // The judge draws its own randomness (take6 passes it game.toml's initdata, no seed).
             dealt_by_seed: false,
+            // Botzone counts CPU time (its wiki's page "Bot"), not wall-clock time.
+            arena_clock: crate::game::ArenaClock {
+                arena: "Botzone",
+                counts_cpu: true,
+            },
         };
         Botzone {
             manifest,
@@ -251,12 +298,19 @@ impl Game for Botzone {
     fn check(&self, record: &GameRecord, permit: &crate::game::JudgePermit) -> Result<(), String> {
         record::check_shape(record, self.manifest.players, self.manifest.score_map)?;
         permit.may_run_judge(&self.manifest.folder.display().to_string())?;
-        let (judge, sandbox) = self
+        let verifier = self
             .verifier
             .get_or_init(|| build_for_verify(&self.manifest))
             .as_ref()
             .map_err(|e| format!("cannot build the judge to verify with: {e}"))?;
-        record::check_with_judge(record, judge, sandbox, &self.manifest, &self.draws)
+        let check = record::check_with_judge(
+            record.clone(),
+            &verifier.judge,
+            &verifier.sandbox,
+            &self.manifest,
+            &self.draws,
+        );
+        on_verifier(&verifier.runtime, check)
     }
 
     fn replay_text(&self, record: &GameRecord) -> String {
@@ -589,62 +643,61 @@ fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, String> {
 /// responses bots wrote, and a judge careless with its input must not run them as root.
 fn build_for_verify(manifest: &Manifest) -> Result<Verifier, String> {
     let manifest = manifest.clone();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| e.to_string())?;
-        runtime.block_on(async move {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos());
-            let temp = std::env::temp_dir();
-            crate::sandbox::counters::remove_stale(&temp, "take6-verify-");
-            let dir = temp.join(format!(
-                "take6-verify-{}-{nanos}-{}",
-                std::process::id(),
-                manifest.name
-            ));
-            let sandbox = crate::sandbox::Sandbox::new(
-                crate::sandbox::Mode::Auto,
-                crate::sandbox::Limits::default(),
-                crate::sandbox::Clock::Cpu,
-            )
-            .map_err(|e| e.to_string())?;
-            eprintln!(
-                "take6: the judge, to verify: {}",
-                sandbox.report().stderr_line()
-            );
-            let sandbox = Arc::new(sandbox);
-            let source = stage_judge(&manifest, &dir.join("source"))?;
-            let tools = crate::bots::Toolchains::for_sandbox(&sandbox).in_dialect(Dialect::Botzone);
-            let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
-            let (mut built, skipped) = crate::bots::prepare(crate::bots::BuildPlan {
-                build_timeout: std::time::Duration::from_secs(300),
-                max_data: 1 << 30,
-                ..crate::bots::BuildPlan::new(
-                    (&source, &dir.join("built")),
-                    &sandbox,
-                    &tools,
-                    crate::bots::GameNames {
-                        playing: game.name().to_string(),
-                        known: Vec::new(),
-                    },
-                )
-            })
-            .await
-            .map_err(|e| e.to_string())?;
-            if let Some(s) = skipped.first() {
-                return Err(s.reason.clone());
-            }
-            built
-                .pop()
-                .map(|b| (b.workdir, Arc::clone(&sandbox)))
-                .ok_or_else(|| "the judge was not built".to_string())
-        })
+    let runtime = verifier_thread()?;
+    let built = on_verifier(&runtime, async move {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let temp = std::env::temp_dir();
+        crate::sandbox::counters::remove_stale(&temp, "take6-verify-");
+        let dir = temp.join(format!(
+            "take6-verify-{}-{nanos}-{}",
+            std::process::id(),
+            manifest.name
+        ));
+        let mut sandbox = crate::sandbox::Sandbox::new(
+            crate::sandbox::Mode::Auto,
+            crate::sandbox::Limits::default(),
+            crate::sandbox::Clock::Cpu,
+        )
+        .map_err(|e| e.to_string())?;
+        // A call of the judge costs a message to its warm sandbox, not a new sandbox: as
+        // in a series (this binary is their init).
+        if let Ok(exe) = std::env::current_exe() {
+            sandbox.keep_warm(exe);
+        }
+        eprintln!(
+            "take6: the judge, to verify: {}",
+            sandbox.report().stderr_line()
+        );
+        let sandbox = Arc::new(sandbox);
+        let source = stage_judge(&manifest, &dir.join("source"))?;
+        let tools = crate::bots::Toolchains::for_sandbox(&sandbox).in_dialect(Dialect::Botzone);
+        let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
+        let (mut built, skipped) = crate::bots::prepare(crate::bots::BuildPlan::new(
+            (&source, &dir.join("built")),
+            &sandbox,
+            &tools,
+            crate::bots::GameNames {
+                playing: game.name().to_string(),
+                known: Vec::new(),
+            },
+        ))
+        .await
+        .map_err(|e| e.to_string())?;
+        if let Some(s) = skipped.first() {
+            return Err(s.reason.clone());
+        }
+        built
+            .pop()
+            .map(|b| (b.workdir, Arc::clone(&sandbox)))
+            .ok_or_else(|| "the judge was not built".to_string())
+    })?;
+    Ok(Verifier {
+        judge: built.0,
+        sandbox: built.1,
+        runtime,
     })
-    .join()
-    .unwrap_or_else(|_| Err("building the judge panicked".into()))
 }
 
 #[cfg(test)]

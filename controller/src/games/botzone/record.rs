@@ -5,8 +5,8 @@
 //! judge output wrapped as the judge read it (with its `display`), each step's responses keyed
 //! by player with their verdicts. A void game (the judge failed) keeps the log up to the
 //! failure, and its `void` reason holds the judge's stderr. The envelope's `scores` are the
-//! judge's when they are whole numbers of at least 0 (the machinery's scores); the body keeps
-//! them exactly.
+//! judge's numbers as it gave them (fractions and negatives included; after `[scores]`' map,
+//! when game.toml gives one); the body keeps the judge's exactly.
 //!
 //! Verify runs the judge again, afresh, over every prefix of the log: each output must be the
 //! recorded one (twice the same answer that differs from the record: the record was changed;
@@ -27,7 +27,7 @@ use super::manifest::{JudgeLimits, Manifest};
 use super::table::{self, JudgeSpec, Played};
 use super::wire::{self, Command};
 use crate::player::Limits;
-use crate::record::{Body, FaultPhase, GameRecord, ReplyTimes, RoundRecord};
+use crate::record::{Body, FaultPhase, GameRecord, ReplyTimes, RoundRecord, Score};
 use crate::table::seats;
 use crate::table::{GameOutcome, TableGame};
 
@@ -39,9 +39,9 @@ pub const JUDGED: FaultPhase = FaultPhase::named("judge");
 
 /// The scores take6 gives a game whose judge failed on responses (the machinery's): the
 /// seats it blames lose, the others tie above them.
-fn blamed_scores(players: usize, blamed: &[usize]) -> Vec<u32> {
+fn blamed_scores(players: usize, blamed: &[usize]) -> Vec<Score> {
     (0..players)
-        .map(|s| u32::from(!blamed.contains(&s)))
+        .map(|s| Score::from(u32::from(!blamed.contains(&s))))
         .collect()
 }
 
@@ -52,14 +52,13 @@ pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64))
     let (scores, void) = match &played.scores {
         Ok(scores) => {
             body["scores"] = json!(scores);
-            match whole(scores, map) {
+            match mapped(scores, map) {
                 Some(s) => (s, None),
                 None => (
-                    vec![0; players],
+                    vec![Score::default(); players],
                     Some(format!(
-                        "the judge's scores {} are not all whole numbers of at least 0 after \
-                         game.toml's [scores] offset {} and scale {} (take6 ranks such \
-                         scores): set [scores] offset and scale so that they are",
+                        "the judge's scores {} are not finite numbers after game.toml's \
+                         [scores] offset {} and scale {}: make the scale smaller",
                         json!(scores),
                         map.0,
                         map.1
@@ -77,7 +76,7 @@ pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64))
                 format!("{why}; its stderr: {}", wire::excerpt(stderr.trim()))
             };
             if played.blamed.is_empty() {
-                (vec![0; players], Some(why))
+                (vec![Score::default(); players], Some(why))
             } else {
                 // The judge failed on the step that first read these seats' responses: their
                 // fault, not a void game.
@@ -140,7 +139,7 @@ pub fn void_outcome(table: &TableGame, why: String, started: Instant) -> GameOut
             body: Some(Body::new(&json!({"initdata": "", "log": []}))),
             void: Some(why),
             rounds: vec![RoundRecord {
-                scores: vec![0; players],
+                scores: vec![Score::default(); players],
                 ..RoundRecord::default()
             }],
             ms: started.elapsed().as_millis() as u64,
@@ -158,15 +157,19 @@ fn blank(table: &TableGame) -> GameRecord {
     }
 }
 
-/// The scores as the machinery's, `(score + offset) * scale`, when each is then a whole
-/// number of at least 0 (within a float's rounding).
-fn whole(scores: &[f64], (offset, scale): (f64, f64)) -> Option<Vec<u32>> {
+/// The scores as the machinery's: the judge's own, or with game.toml's `[scores]`,
+/// `(score + offset) * scale` (a whole number when within a float's rounding of one), when
+/// each is finite.
+fn mapped(scores: &[f64], (offset, scale): (f64, f64)) -> Option<Vec<Score>> {
     scores
         .iter()
         .map(|&s| {
+            if (offset, scale) == (0.0, 1.0) {
+                return Score::new(s);
+            }
             let v = (s + offset) * scale;
             let r = v.round();
-            ((v - r).abs() < 1e-6 && r >= 0.0 && r <= u32::MAX as f64).then_some(r as u32)
+            Score::new(if (v - r).abs() < 1e-6 { r } else { v })
         })
         .collect()
 }
@@ -293,7 +296,7 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
             unreachable!("a finish");
         };
         if exact != Some(&json!(scores))
-            || whole(&scores, map).as_deref() != Some(&round.scores[..])
+            || mapped(&scores, map).as_deref() != Some(&round.scores[..])
         {
             return Err(format!(
                 "the scores {:?} are not the judge's {}",
@@ -303,6 +306,18 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
         }
     }
     Ok(())
+}
+
+/// How many of the judge's last outputs in a row asked no player.
+fn idle_steps(log: &[Value]) -> usize {
+    (log.iter().rev().step_by(2))
+        .take_while(|e| {
+            e["output"]["command"] == "request"
+                && e["output"]["content"]
+                    .as_object()
+                    .is_none_or(|m| m.is_empty())
+        })
+        .count()
 }
 
 /// Why a game was void when take6 could not run its judge at all (no log).
@@ -319,7 +334,7 @@ fn check_void_shape(
     map: (f64, f64),
 ) -> Result<(), String> {
     let scores = record.total_scores();
-    if scores.iter().any(|&s| s != 0) {
+    if scores.iter().any(|&s| s != Score::default()) {
         return Err(format!(
             "the game is void, but the record gives it scores {scores:?} (a void game's are 0)"
         ));
@@ -334,6 +349,10 @@ fn check_void_shape(
     let last = &log[log.len() - 1]["output"];
     let given = wire::parse_judge(&last.to_string(), players).map_err(|e| e.to_string())?;
     let Command::Finish(scores) = given.command else {
+        if idle_steps(log) > table::IDLE_STEPS {
+            // The judge asked no one for too long: the steps are re-checked as any.
+            return Ok(());
+        }
         return Err(
             "the game is void, but its log ends with a request of the judge, not with the \
              responses the judge failed on"
@@ -348,7 +367,7 @@ fn check_void_shape(
             exact.map_or("none".to_string(), Value::to_string)
         ));
     }
-    if whole(&scores, map).is_some() {
+    if mapped(&scores, map).is_some() {
         return Err(format!(
             "the game is void, but its judge finished it with scores {} that take6 ranks",
             json!(scores)
@@ -405,12 +424,70 @@ const CLOCK_TRIES: usize = 5;
 /// answers its first call at random has its recorded first answer taken as its draw (noted
 /// in `draws`).
 pub fn check_with_judge(
+    record: GameRecord,
+    judge: &Path,
+    sandbox: &std::sync::Arc<crate::sandbox::Sandbox>,
+    manifest: &Manifest,
+    draws: &std::sync::Arc<std::sync::Mutex<Draws>>,
+) -> impl std::future::Future<Output = Result<(), String>> + Send + 'static {
+    let checked = prepare_rerun(&record, judge, sandbox, manifest, draws);
+    async move {
+        let Rerunning {
+            log,
+            effective,
+            answered,
+            spec,
+            base,
+            players,
+            void_on_failure,
+            draws,
+        } = checked?;
+        let judge = Rerun {
+            spec: &answered,
+            players,
+            base,
+        };
+        for i in (0..log.len()).step_by(2) {
+            judge
+                .step(&log[..=i], &effective, &draws)
+                .await
+                .map_err(|e| format!("step {}: {e}", i / 2))?;
+        }
+        if void_on_failure {
+            let step = log.len() / 2;
+            if let Ok(output) = table::call_once(&spec, &log, &effective, players, base).await {
+                return Err(format!(
+                    "step {step}: the record says the judge failed on the recorded log, but \
+                     the judge answers {} to it",
+                    wire::excerpt(&output.raw.to_string())
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a game's re-run needs, taken from its record before the judge is called.
+struct Rerunning {
+    log: Vec<Value>,
+    effective: Value,
+    /// The judge with room, for the steps the record shows answered.
+    answered: JudgeSpec,
+    /// The judge with the game's own limits.
+    spec: JudgeSpec,
+    base: Limits,
+    players: usize,
+    void_on_failure: bool,
+    draws: std::sync::Arc<std::sync::Mutex<Draws>>,
+}
+
+fn prepare_rerun(
     record: &GameRecord,
     judge: &Path,
     sandbox: &std::sync::Arc<crate::sandbox::Sandbox>,
     manifest: &Manifest,
     draws: &std::sync::Arc<std::sync::Mutex<Draws>>,
-) -> Result<(), String> {
+) -> Result<Rerunning, String> {
     let body = body(record)?;
     let (log, initdata) = parts(&body)?;
     let log = log.clone();
@@ -442,7 +519,6 @@ pub fn check_with_judge(
         grace: Duration::from_millis(500),
         ..Limits::default()
     };
-    let players = manifest.players;
     // A void game whose log ends with the responses (or is empty) ended when its judge
     // failed on that log.
     let void_on_failure = (record
@@ -451,39 +527,16 @@ pub fn check_with_judge(
         .is_some_and(|why| why != NOT_PREPARED)
         || body.get("failed").is_some())
         && log.len().is_multiple_of(2);
-    let draws = std::sync::Arc::clone(draws);
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| e.to_string())?;
-        runtime.block_on(async {
-            let judge = Rerun {
-                spec: &answered,
-                players,
-                base,
-            };
-            for i in (0..log.len()).step_by(2) {
-                judge
-                    .step(&log[..=i], &effective, &draws)
-                    .await
-                    .map_err(|e| format!("step {}: {e}", i / 2))?;
-            }
-            if void_on_failure {
-                let step = log.len() / 2;
-                if let Ok(output) = table::call_once(&spec, &log, &effective, players, base).await {
-                    return Err(format!(
-                        "step {step}: the record says the judge failed on the recorded log, but \
-                         the judge answers {} to it",
-                        wire::excerpt(&output.raw.to_string())
-                    ));
-                }
-            }
-            Ok(())
-        })
+    Ok(Rerunning {
+        log,
+        effective,
+        answered,
+        spec,
+        base,
+        players: manifest.players,
+        void_on_failure,
+        draws: std::sync::Arc::clone(draws),
     })
-    .join()
-    .unwrap_or_else(|_| Err("running the judge panicked".into()))
 }
 
 /// The judge as verify calls it again: afresh, with room.
@@ -606,12 +659,35 @@ pub fn request_of(record: &GameRecord, seat: usize, step: usize) -> Option<(Valu
 }
 
 /// `take6 replay`: each step's requests, responses and display.
+/// The game's number, its players by seat and its result: each player's score, or why the
+/// game was void.
+fn header(record: &GameRecord) -> String {
+    let seats: Vec<String> = (record.players.iter().enumerate())
+        .map(|(seat, name)| format!("player {seat} {name}"))
+        .collect();
+    let result = match &record.void {
+        Some(why) => format!("void: {why}"),
+        None => {
+            let scores: Vec<String> = (record.players.iter().zip(record.total_scores().iter()))
+                .map(|(name, score)| format!("{name} {score}"))
+                .collect();
+            format!("scores {}", scores.join(", "))
+        }
+    };
+    format!(
+        "game {} of {}: {}\nresult: {result}\n",
+        record.game,
+        record.rules.as_str(),
+        seats.join(", ")
+    )
+}
+
 pub fn replay_text(record: &GameRecord) -> String {
     let body = body(record);
     let Ok((log, initdata)) = body.as_ref().map_err(String::clone).and_then(parts) else {
         return "no Botzone log in this record\n".into();
     };
-    let mut out = String::new();
+    let mut out = header(record);
     // Requests, responses and displays are the judge's and the bots' text: `take6 replay`
     // prints this through crate::untrusted::terminal_lines.
     out.push_str(&format!("initdata: {initdata}\n"));
@@ -689,7 +765,7 @@ pub fn judge_end(record: &GameRecord, seat: usize) -> Option<crate::game::JudgeE
     let output = &log.iter().rev().find(|e| e.get("output").is_some())?["output"];
     let display = output.get("display").cloned().unwrap_or(Value::Null);
     let scores = record.total_scores();
-    let best = scores.iter().copied().max().unwrap_or(0);
+    let best = scores.iter().copied().max().unwrap_or_default();
     let lost = scores.get(seat).is_some_and(|&s| s < best);
     let faulted = record.faults().any(|(_, f)| f.seat == seat);
     let ended_for_it = record.void.is_none() && lost && !faulted && says_why(&display);

@@ -24,6 +24,19 @@ pub fn step_text(name: &str, log: &[Value]) -> String {
     out
 }
 
+/// Who the person is at a table of `players` of the game called `name`: their player
+/// number, and on a board take6 draws (Player 0 black, X; player 1 white, O), their colour.
+pub fn seat_text(name: &str, me: usize, players: usize) -> String {
+    let colour = match (super::boards::Kind::of(name), me) {
+        (Some(_), 0) => " (black: X on the board)",
+        (Some(_), 1) => " (white: O on the board)",
+        _ => "",
+    };
+    format!(
+        "you are player {me} of {players}{colour}: the judge's requests to \"{me}\" are yours\n"
+    )
+}
+
 /// Why the game ended, for the person playing seat `me`: the judge's scores and what its
 /// display says (an `err` or `error` such as INVALID_MOVE, the winner), or why it is void.
 pub fn end_text(log: &[Value], scores: &Result<Vec<f64>, String>, me: Option<usize>) -> String {

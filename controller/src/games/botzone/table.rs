@@ -112,6 +112,10 @@ struct Seat {
     responded: usize,
 }
 
+/// The most steps in a row a judge may ask no player (each is a call of the judge that runs
+/// no bot): beyond, the game is void, not a hang.
+pub const IDLE_STEPS: usize = 200;
+
 /// The most of a program's stderr kept per game.
 const STDERR_CAP: usize = 64 * 1024;
 
@@ -131,6 +135,9 @@ pub async fn play(
 ) -> Played {
     let players = seats.len();
     let person = seats.iter().position(|s| matches!(s, SeatKind::Human(_)));
+    if let Some(me) = person {
+        show(&super::screen::seat_text(name, me, players));
+    }
     let mut seats: Vec<Seat> = seats.into_iter().map(Seat::new).collect();
     let mut runner = Judge {
         spec: judge.clone(),
@@ -143,6 +150,7 @@ pub async fn play(
     let mut faults = Vec::new();
     let mut responses: Option<Value> = None;
     let mut blamed = Vec::new();
+    let mut idle = 0;
     let scores = loop {
         let step = log.len() / 2;
         let output = match runner
@@ -171,6 +179,14 @@ pub async fn play(
             Command::Finish(scores) => break Ok(scores),
             Command::Request(asked) => asked,
         };
+        // As botzone-local's runner: a request of no player runs no one, its responses `{}`.
+        idle = if asked.is_empty() { idle + 1 } else { 0 };
+        if idle > IDLE_STEPS {
+            break Err(format!(
+                "the judge asked no player in more than {IDLE_STEPS} steps in a row (a judge that never \
+                 asks anyone again cannot finish)"
+            ));
+        }
         let step_responses = match ask(&mut seats, asked, base, step + 1, &mut faults).await {
             Ok(responses) => responses,
             Err(why) => break Err(why),

@@ -153,11 +153,6 @@ pub fn parse_judge(text: &str, players: usize) -> Result<JudgeOutput, BadJudge> 
             for (key, request) in content {
                 asked.insert(seat(key)?, request.clone());
             }
-            if asked.is_empty() {
-                return Err(BadJudge::BadContent(
-                    "\"request\" asks no player (\"content\" is empty)".into(),
-                ));
-            }
             Command::Request(asked)
         }
         "finish" => {
@@ -452,7 +447,6 @@ mod tests {
         assert!(bad(r#"{"command":"finish","content":{"0":1}}"#).contains("player 1"));
         assert!(bad(r#"{"command":"finish","content":{"0":1,"1":1,"2":0}}"#).contains("\"2\""));
         assert!(bad(r#"{"command":"finish","content":{"0":1,"1":"x"}}"#).contains("not a number"));
-        assert!(bad(r#"{"command":"request","content":{}}"#).contains("asks no player"));
         assert!(bad(r#"{"command":"request","content":{"01":1}}"#).contains("\"01\""));
     }
 

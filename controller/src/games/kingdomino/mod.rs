@@ -86,6 +86,7 @@ pub(crate) static FACTS: LazyLock<GameFacts> = LazyLock::new(|| GameFacts {
     builtin_label: "built-in",
     wire_label: "CodinGame's wire",
     dealt_by_seed: true,
+    arena_clock: crate::game::ArenaClock::WALL,
 });
 
 impl Game for Kingdomino {

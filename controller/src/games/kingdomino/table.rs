@@ -17,6 +17,7 @@ use super::kingdom::Placement;
 use super::record::GameLog;
 use super::wire;
 use crate::player::{Fault, Finished, Limits, Process};
+use crate::record::score;
 use crate::record::{GameRecord, ReplyTimes, RoundRecord};
 use crate::table::BuiltinKind;
 use crate::table::OnFault;
@@ -85,7 +86,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
     let (replies, logs) = state.finish(&mut game).await;
     let round = RoundRecord {
         invalid: state.seats.take_invalid(),
-        scores: game.scores(),
+        scores: score::whole(&game.scores()),
         ..RoundRecord::default()
     };
     let body = GameLog {

@@ -3,7 +3,7 @@
 
 use super::ROW;
 use crate::player::ABSENT;
-use crate::record::{GameRecord, RoundRecord, RowChoice};
+use crate::record::{GameRecord, RoundRecord, RowChoice, Score};
 
 /// Checks that a game record is internally consistent by replaying it with a second, minimal
 /// implementation of the rules written here on purpose (it does not use `crate::games::take6::game`), so
@@ -382,7 +382,7 @@ fn check_scores(
                 d.penalty[seat]
             ));
         }
-        if d.scores[seat] != counted[seat] + penalty {
+        if d.scores[seat] != Score::from(counted[seat] + penalty) {
             return Err(format!(
                 "seat {seat} recorded score {}, should be {}",
                 d.scores[seat],
@@ -427,7 +427,7 @@ mod tests {
             ..ev(0, 1, 0, &[5], 2)
         };
         (r.rounds[0].cows, r.rounds[0].penalty, r.rounds[0].scores) =
-            (vec![14], vec![100], vec![114]);
+            (vec![14], vec![100], vec![114.into()]);
         assert_eq!(check_record(&r), Ok(()));
         // A row-phase fault in that turn is just as consistent.
         r.rounds[0].invalid[0].phase = ROW;
@@ -486,7 +486,9 @@ mod tests {
         caught("builtin has 4 entries", |r| {
             r.builtin.pop();
         });
-        caught("scores has 6 entries", |r| r.rounds[0].scores.push(0));
+        caught("scores has 6 entries", |r| {
+            r.rounds[0].scores.push(0.into())
+        });
         caught("appears twice", |r| r.players[1] = r.players[0].clone());
         caught("9 turns", |r| {
             r.rounds[0].turns.pop();
@@ -624,7 +626,8 @@ mod tests {
                 .map(|(_, _, e)| e.cows)
                 .sum();
             assert!(all > r.rounds[0].cows[0]);
-            r.rounds[0].scores[0] += all - r.rounds[0].cows[0];
+            let more = all - r.rounds[0].cows[0];
+            r.rounds[0].scores[0] += more;
             r.rounds[0].cows[0] = all;
         });
     }
@@ -667,7 +670,7 @@ mod tests {
         check_record(&r).unwrap();
         assert_eq!(
             r.totals()[0],
-            r.rounds[0].scores[0] + 200,
+            r.rounds[0].scores[0] + 200u32,
             "100 per round it was gone"
         );
         let caught = |expect: &str, corrupt: &dyn Fn(&mut GameRecord)| {

@@ -88,7 +88,7 @@ pub(crate) fn play(deal: &Deal, faults: &[(usize, Fault)]) -> GameRecord {
             invalid,
             cows: (0..n).map(|s| game.cows(s)).collect(),
             penalty: (0..n).map(|s| game.penalty(s)).collect(),
-            scores: game.scores(),
+            scores: crate::record::score::whole(&game.scores()),
         }],
         ..GameRecord::default()
     }

@@ -75,6 +75,7 @@ pub(crate) static FACTS: LazyLock<GameFacts> = LazyLock::new(|| GameFacts {
     builtin_label: "built-in",
     wire_label: "the game's one wire",
     dealt_by_seed: true,
+    arena_clock: crate::game::ArenaClock::WALL,
 });
 
 impl Game for Take6 {

@@ -172,7 +172,7 @@ pub fn replay_text(record: &GameRecord) -> String {
     }
     out.push_str("\nFinal scores (lower is better):\n");
     let mut order: Vec<usize> = (0..names.len()).collect();
-    order.sort_by_key(|&s| (record.first().scores.get(s).copied().unwrap_or(0), s));
+    order.sort_by_key(|&s| (record.first().scores.get(s).copied().unwrap_or_default(), s));
     for s in order {
         let penalty = record.first().penalty.get(s).copied().unwrap_or(0);
         let note = if penalty > 0 {
@@ -191,7 +191,7 @@ pub fn replay_text(record: &GameRecord) -> String {
         out.push_str(&format!(
             "  {}{builtin}: {}{note}\n",
             names[s],
-            record.first().scores.get(s).copied().unwrap_or(0)
+            record.first().scores.get(s).copied().unwrap_or_default()
         ));
     }
     out

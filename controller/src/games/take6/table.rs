@@ -21,6 +21,7 @@ use super::player::Player;
 use super::protocol::{TemplateSet, default_set};
 use super::seat::Seat;
 use crate::player::{Fault, Limits};
+use crate::record::score;
 use crate::record::{
     FaultPhase, GameRecord, PlacementRecord, ReplyTimes, RoundRecord, RowChoice, TurnRecord,
 };
@@ -95,7 +96,7 @@ pub async fn play(table: TableGame, limits: Limits) -> GameOutcome {
             invalid: state.seats.take_invalid(),
             cows: (0..n).map(|s| game.cows(s)).collect(),
             penalty: (0..n).map(|s| game.penalty(s)).collect(),
-            scores: game.scores(),
+            scores: score::whole(&game.scores()),
         });
     }
     let record = GameRecord {
@@ -419,8 +420,14 @@ mod tests {
             "a fresh deal each round"
         );
         assert_ne!(three.rounds[1].hands, three.rounds[2].hands);
-        let sums: Vec<u32> = (0..10)
-            .map(|s| three.rounds.iter().map(|r| r.scores[s]).sum::<u32>())
+        let sums: Vec<crate::record::Score> = (0..10)
+            .map(|s| {
+                three
+                    .rounds
+                    .iter()
+                    .map(|r| r.scores[s])
+                    .sum::<crate::record::Score>()
+            })
             .collect();
         assert_eq!(three.totals(), sums);
         let json = crate::record::games_jsonl_line(&one);

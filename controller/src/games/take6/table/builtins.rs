@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use super::TableGame;
 use crate::games::take6::builtin::{Builtin, Strategy};
-use crate::record::{GameRecord, RoundRecord};
+use crate::record::{GameRecord, RoundRecord, Score};
 use crate::table::Occupant;
 pub use json::write_record;
 use round::Round;
@@ -124,10 +124,10 @@ pub fn play_into(
         r.play(&mut scratch.players, turns.then_some(&mut kept.turns));
         let cows = &r.cows[..n];
         kept.invalid.clear();
-        for v in [&mut kept.cows, &mut kept.scores] {
-            v.clear();
-            v.extend_from_slice(cows);
-        }
+        kept.cows.clear();
+        kept.cows.extend_from_slice(cows);
+        kept.scores.clear();
+        kept.scores.extend(cows.iter().map(|&c| Score::from(c)));
         kept.penalty.clear();
         kept.penalty.resize(n, 0);
     }

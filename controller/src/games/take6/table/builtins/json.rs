@@ -43,17 +43,24 @@ pub fn write_record(record: &GameRecord, out: &mut Vec<u8>) {
         out.extend_from_slice(if b { b"true" } else { b"false" });
     }
     out.extend_from_slice(b"],\"invalid\":[]");
+    let scores = round.scores.iter().map(|s| s.get() as u64);
     for (key, values) in [
-        (&b",\"cows\":["[..], &round.cows),
-        (b",\"penalty\":[", &round.penalty),
-        (b",\"scores\":[", &round.scores),
+        (
+            &b",\"cows\":["[..],
+            &mut round.cows.iter().map(|&v| u64::from(v)) as &mut dyn Iterator<Item = u64>,
+        ),
+        (
+            b",\"penalty\":[",
+            &mut round.penalty.iter().map(|&v| u64::from(v)),
+        ),
+        (b",\"scores\":[", &mut { scores }),
     ] {
         out.extend_from_slice(key);
-        for (i, &v) in values.iter().enumerate() {
+        for (i, v) in values.enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            number(out, u64::from(v));
+            number(out, v);
         }
         out.push(b']');
     }
@@ -67,6 +74,7 @@ pub fn write_record(record: &GameRecord, out: &mut Vec<u8>) {
 /// escape.
 fn plain(r: &GameRecord, round: &RoundRecord) -> bool {
     round.hands.is_empty()
+        && round.scores.iter().all(|s| s.is_whole() && s.get() >= 0.0)
         && round.rows == [0; crate::games::take6::game::ROWS]
         && round.turns.is_empty()
         && round.invalid.is_empty()
