@@ -726,8 +726,18 @@ async fn prepare_one(
     .await
     .map_err(|e| format!("preparing the folder failed: {e}"))??;
     drop(slot);
+    // Seated with its disk image while it is prepared; idle images past what the series keeps
+    // go back into their folders as the others are made (sandbox/seats.rs).
+    let mut seat = Some(crate::sandbox::Seat::held(sandbox, &workdir));
     if has_build {
+        drop(seat.take());
         let _slot = slots.builds.acquire().await.expect("never closed");
+        seat = Some(crate::sandbox::Seat::take(sandbox, &workdir).map_err(|e| {
+            format!(
+                "cannot make the disk image of {} for its build: {e}",
+                workdir.display()
+            )
+        })?);
         let log = logs.join(format!("{name}.build.log"));
         let began = std::time::Instant::now();
         slots.watch.started(&name);
@@ -747,6 +757,7 @@ async fn prepare_one(
     // writes, so the sandboxes start while the other bots' images are made (queued behind
     // every image, they used to start only once the last one was done).
     sandbox.prewarm(&workdir, slots.warm);
+    drop(seat);
     let (about, warnings) = about(&workdir);
     Ok(Bot {
         name,
@@ -804,6 +815,8 @@ async fn reuse(
     if !taken {
         return Ok(None);
     }
+    // Seated with its image while it is taken back (sandbox/seats.rs).
+    let _seat = crate::sandbox::Seat::held(sandbox, workdir);
     if let Some(problem) = launch_problem(&workdir.join("launch"), sandbox.isolated()) {
         return Err(problem);
     }

@@ -223,7 +223,9 @@ pub async fn run(
     )
     .await?;
     finish(&ctx, &mut manifest, reporter, &records, ended, &pairs)?;
-    let _ = &sandbox;
+    if let Some(why) = sandbox.host_trouble() {
+        return Err(SeriesError::DiskFull(why));
+    }
     Ok(LeagueOutcome {
         dir: dir.path.clone(),
         ended,
