@@ -22,6 +22,7 @@ use crate::names::name_problem;
 use crate::sandbox::Sandbox;
 
 pub mod generate;
+pub mod room;
 
 pub use generate::{Generated, Toolchains};
 
@@ -154,6 +155,9 @@ pub enum BotsError {
     Read { path: PathBuf, error: io::Error },
     #[error("cannot create {path}: {error}")]
     Write { path: PathBuf, error: io::Error },
+    /// The disk where the run writes has less room than it needs at most.
+    #[error("{0}")]
+    NoRoom(String),
 }
 
 /// `bot.toml`: per-bot settings, and what its author says of it. A key it does not know is
@@ -353,9 +357,27 @@ pub async fn prepare_keeping(
     // mostly waiting (on `mkfs.ext4`'s start and writes, the loop device, the mount): four
     // per processor at once, so that a series (at `--jobs 1` too) starts sooner.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let copies = Arc::new(Semaphore::new(jobs.max(4 * cores)));
+    let slots = jobs.max(4 * cores);
+    let copies = Arc::new(Semaphore::new(slots));
+    // The disk the run needs at most, before anything is written (bots/room.rs).
+    let shape = room::Shape {
+        slots: slots + jobs,
+        tables: prewarm.games_at_once.max(jobs),
+        seats: prewarm.seats,
+    };
+    let (found, keeping) = (folders.clone(), Arc::clone(&kept));
+    let probe = Arc::clone(sandbox);
+    let need =
+        tokio::task::spawn_blocking(move || room::need(&found, &keeping, &probe, shape, max_data))
+            .await
+            .map_err(|e| BotsError::NoRoom(format!("cannot measure the bots' folders: {e}")))?;
+    room::check(series_dir, need, sandbox.limits().disk_mib)?;
     let alike = lookalikes(&folders);
-    let warm = prewarm.per_bot(folders.len());
+    // A bot whose image is parked between its games would only lose its warm sandboxes.
+    let warm = match sandbox.imaged() && need.images < folders.len() {
+        true => 0,
+        false => prewarm.per_bot(folders.len()),
+    };
     let tools = Arc::new(tools.clone());
     let mut tasks = tokio::task::JoinSet::new();
     for (i, (folder, source)) in folders.into_iter().enumerate() {

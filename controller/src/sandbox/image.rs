@@ -471,7 +471,7 @@ impl Images {
                         while let Some(workdir) = mounted.get(next.fetch_add(1, Ordering::SeqCst)) {
                             let copy =
                                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                    self.copy_back(workdir)
+                                    self.copy_back_or_trim(workdir)
                                 }));
                             let result =
                                 copy.unwrap_or_else(|_| Err(io::Error::other("the copy panicked")));
@@ -499,6 +499,32 @@ impl Images {
             }
         }
         problems
+    }
+
+    /// [`Images::copy_back`], and where the host's disk has no room for the copy, its image
+    /// trimmed (its free blocks given back to the host) and the copy tried again; what is left
+    /// of a failed copy is removed, the image keeping the working copy (for `--resume`) and
+    /// taking on the host only its blocks in use.
+    fn copy_back_or_trim(&self, workdir: &Path) -> io::Result<()> {
+        let full = |e: &io::Error| {
+            matches!(
+                e.kind(),
+                io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded
+            )
+        };
+        let copied = match self.copy_back(workdir) {
+            Err(e) if full(&e) => {
+                let _ = super::deep::remove_path(&in_images(workdir, "out"));
+                let _ = super::loopdev::trim(workdir);
+                self.copy_back(workdir)
+            }
+            other => other,
+        };
+        if copied.is_err() {
+            let _ = super::deep::remove_path(&in_images(workdir, "out"));
+            let _ = super::loopdev::trim(workdir);
+        }
+        copied
     }
 
     /// Copies the mounted working copy to a folder beside it, unmounts it, puts the copy in
@@ -595,6 +621,13 @@ fn allocate(part: &Path, size: u64) -> io::Result<()> {
         }
         Ok(()) => Ok(()),
     }
+}
+
+/// The size of the image of a working copy whose bot's own files take `own` bytes in
+/// `entries` files and folders, with the disk limit `disk_bytes` on top: what it takes on the
+/// host's disk while its bot is seated.
+pub fn image_bytes(own: u64, entries: u64, disk_bytes: u64) -> u64 {
+    geometry(own, entries, disk_bytes).0
 }
 
 /// The image's size in bytes and its number of inodes, for a working copy of `bytes` (allocated)

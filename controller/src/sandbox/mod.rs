@@ -33,7 +33,7 @@ use tokio::process::{Child, Command};
 pub use bwrap::UID_BASE;
 use bwrap::{Identity, SystemDir};
 use cgroup::{Cgroups, Group, GroupLimits};
-pub use image::image_of;
+pub use image::{image_bytes, image_of};
 pub use seats::Seat;
 use tree::DiskBase;
 pub use tree::{Breach, Tree};

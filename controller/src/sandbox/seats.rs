@@ -81,6 +81,21 @@ impl Sandbox {
         self.seating.lock().keep = keep;
     }
 
+    /// How many working copies of a field of `field` bots may have an image allocated whole
+    /// at once: while they are prepared, `slots` at a time, and while `tables` tables of
+    /// `seats` play, the seated bots', the idle ones kept and as many again being parked.
+    pub fn images_at_once(&self, field: usize, slots: usize, tables: usize, seats: usize) -> usize {
+        if self.images.is_none() {
+            return 0;
+        }
+        let keep = self.seating.lock().keep;
+        let playing = tables.saturating_mul(seats);
+        let most = slots
+            .saturating_add(keep)
+            .max(playing.saturating_mul(2).saturating_add(keep));
+        most.min(field)
+    }
+
     /// Whether working copies have disk images (the disk cap).
     pub fn imaged(&self) -> bool {
         self.images.is_some()
