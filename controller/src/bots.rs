@@ -724,7 +724,10 @@ async fn prepare_one(
     let source = source?;
     let workdir = work.join(&name);
     if let Some(kept) = slots.kept.get(&name) {
+        // Behind the copy slots too: its disk image is made whole while it is taken back.
+        let slot = slots.copies.acquire().await.expect("never closed");
         let reused = reuse(&name, (&source, &workdir), kept, max_data, sandbox).await?;
+        drop(slot);
         if let Some(bot) = reused {
             sandbox.prewarm(&bot.workdir, slots.warm);
             return Ok(bot);
@@ -747,9 +750,9 @@ async fn prepare_one(
     })
     .await
     .map_err(|e| format!("preparing the folder failed: {e}"))??;
-    drop(slot);
-    // Seated with its disk image while it is prepared; idle images past what the series keeps
-    // go back into their folders as the others are made (sandbox/seats.rs).
+    // Seated with its disk image while it is prepared, holding its copy slot, so that at most
+    // as many images as slots are whole at once; idle images past what the series keeps are
+    // parked as the others are made (sandbox/seats.rs).
     let mut seat = Some(crate::sandbox::Seat::held(sandbox, &workdir));
     if has_build {
         drop(seat.take());
@@ -780,6 +783,7 @@ async fn prepare_one(
     // every image, they used to start only once the last one was done).
     sandbox.prewarm(&workdir, slots.warm);
     drop(seat);
+    drop(slot);
     let (about, warnings) = about(&workdir);
     Ok(Bot {
         name,

@@ -358,7 +358,14 @@ async fn batches(
             counted += 1;
         }
         let field = manifest.field_of(b).to_vec();
+        let chose = std::time::Instant::now();
         let batch = plan::batch_from(ctx.rules, &manifest.versions, &field, &tally, records, b);
+        tracing::info!(
+            "batch {b} chosen (the fit and the tables) after {} games of {} versions in {} ms",
+            records.len(),
+            manifest.versions.len(),
+            chose.elapsed().as_millis()
+        );
         manifest.benched = batch
             .benched
             .iter()

@@ -1,14 +1,13 @@
 //! Disk images for the bots that play, not for every bot of the field (see
-//! [docs/sandbox.md](../../../docs/sandbox.md#the-disk-cap)). A working copy's image is made
-//! when its bot is seated (at a table, or for its build) and it has none, and copied back into
-//! its folder once more idle images are mounted than the series keeps (`keep`, the least
-//! recently seated first): at any moment at most the seated bots' images and `keep` more take
-//! the host's disk, so a run needs disk for `--jobs` × seats images, not one per bot.
+//! [docs/sandbox.md](../../../docs/sandbox.md#the-disk-cap)). A working copy's image is
+//! allocated whole while its bot is seated (at a table, or for its build) and parked once more
+//! idle images are mounted than the series keeps (`keep`, the least recently seated first):
+//! its free blocks trimmed off the host, unmounted, holding only what its bot stores. At any
+//! moment the seated bots' images and `keep` more (and those being parked) are whole on the
+//! host's disk, so a run needs disk for `--jobs` × seats images, not one per bot.
 //!
-//! A bot's private storage is its working copy's content, in its image or, between its games,
-//! in its folder: the copy back takes it whole (within the disk limit), and the next image is
-//! made from it. A bot never runs in a working copy without its image: a seat whose image
-//! cannot be made is refused, and its launch with it.
+//! A bot's private storage is its image's content throughout. A bot never runs without its
+//! image mounted: a seat whose image cannot be mounted again is refused, and its launch with it.
 
 use std::collections::{HashMap, HashSet};
 use std::io;
@@ -82,17 +81,16 @@ impl Sandbox {
     }
 
     /// How many working copies of a field of `field` bots may have an image allocated whole
-    /// at once: while they are prepared, `slots` at a time, and while `tables` tables of
-    /// `seats` play, the seated bots', the idle ones kept and as many again being parked.
+    /// at once: while they are prepared, `slots` at a time (and as many being parked), and
+    /// while `tables` tables of `seats` play, the seated bots', twice as many being parked;
+    /// and the idle ones kept.
     pub fn images_at_once(&self, field: usize, slots: usize, tables: usize, seats: usize) -> usize {
         if self.images.is_none() {
             return 0;
         }
         let keep = self.seating.lock().keep;
-        let playing = tables.saturating_mul(seats);
-        let most = slots
-            .saturating_add(keep)
-            .max(playing.saturating_mul(2).saturating_add(keep));
+        let playing = tables.saturating_mul(seats).saturating_mul(3);
+        let most = slots.saturating_mul(2).max(playing).saturating_add(keep);
         most.min(field)
     }
 
