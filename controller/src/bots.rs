@@ -22,6 +22,7 @@ use crate::names::name_problem;
 use crate::sandbox::Sandbox;
 
 pub mod generate;
+pub mod room;
 
 pub use generate::{Generated, Toolchains};
 
@@ -154,6 +155,9 @@ pub enum BotsError {
     Read { path: PathBuf, error: io::Error },
     #[error("cannot create {path}: {error}")]
     Write { path: PathBuf, error: io::Error },
+    /// The disk where the run writes has less room than it needs at most.
+    #[error("{0}")]
+    NoRoom(String),
 }
 
 /// `bot.toml`: per-bot settings, and what its author says of it. A key it does not know is
@@ -396,9 +400,27 @@ pub async fn prepare_folders(
     // mostly waiting (on `mkfs.ext4`'s start and writes, the loop device, the mount): four
     // per processor at once, so that a series (at `--jobs 1` too) starts sooner.
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let copies = Arc::new(Semaphore::new(jobs.max(4 * cores)));
+    let slots = jobs.max(4 * cores);
+    let copies = Arc::new(Semaphore::new(slots));
+    // The disk the run needs at most, before anything is written (bots/room.rs).
+    let shape = room::Shape {
+        slots: slots + jobs,
+        tables: prewarm.games_at_once.max(jobs),
+        seats: prewarm.seats,
+    };
+    let (found, keeping) = (folders.clone(), Arc::clone(&kept));
+    let probe = Arc::clone(sandbox);
+    let need =
+        tokio::task::spawn_blocking(move || room::need(&found, &keeping, &probe, shape, max_data))
+            .await
+            .map_err(|e| BotsError::NoRoom(format!("cannot measure the bots' folders: {e}")))?;
+    room::check(series_dir, need, sandbox.limits().disk_mib)?;
     let alike = lookalikes(&folders);
-    let warm = prewarm.per_bot(folders.len());
+    // A bot whose image is parked between its games would only lose its warm sandboxes.
+    let warm = match sandbox.imaged() && need.images < folders.len() {
+        true => 0,
+        false => prewarm.per_bot(folders.len()),
+    };
     let tools = Arc::new(tools.clone());
     let games = Arc::new(games);
     let mut tasks = tokio::task::JoinSet::new();
@@ -747,7 +769,10 @@ async fn prepare_one(
     let source = source?;
     let workdir = work.join(&name);
     if let Some(kept) = slots.kept.get(&name) {
+        // Behind the copy slots too: its disk image is made whole while it is taken back.
+        let slot = slots.copies.acquire().await.expect("never closed");
         let reused = reuse(&name, (&source, &workdir), kept, max_data, sandbox).await?;
+        drop(slot);
         if let Some(bot) = reused {
             sandbox.prewarm(&bot.workdir, slots.warm);
             return Ok(bot);
@@ -770,9 +795,19 @@ async fn prepare_one(
     })
     .await
     .map_err(|e| format!("preparing the folder failed: {e}"))??;
-    drop(slot);
+    // Seated with its disk image while it is prepared, holding its copy slot, so that at most
+    // as many images as slots are whole at once; idle images past what the series keeps are
+    // parked as the others are made (sandbox/seats.rs).
+    let mut seat = Some(crate::sandbox::Seat::held(sandbox, &workdir));
     if has_build {
+        drop(seat.take());
         let _slot = slots.builds.acquire().await.expect("never closed");
+        seat = Some(crate::sandbox::Seat::take(sandbox, &workdir).map_err(|e| {
+            format!(
+                "cannot make the disk image of {} for its build: {e}",
+                workdir.display()
+            )
+        })?);
         let log = logs.join(format!("{name}.build.log"));
         let began = std::time::Instant::now();
         slots.watch.started(&name);
@@ -792,6 +827,8 @@ async fn prepare_one(
     // writes, so the sandboxes start while the other bots' images are made (queued behind
     // every image, they would start only once the last one was done).
     sandbox.prewarm(&workdir, slots.warm);
+    drop(seat);
+    drop(slot);
     let (about, warnings) = about(&workdir);
     Ok(Bot {
         name,
@@ -849,6 +886,8 @@ async fn reuse(
     if !taken {
         return Ok(None);
     }
+    // Seated with its image while it is taken back (sandbox/seats.rs).
+    let _seat = crate::sandbox::Seat::held(sandbox, workdir);
     if let Some(problem) = launch_problem(&workdir.join("launch"), sandbox.isolated()) {
         return Err(problem);
     }

@@ -23,6 +23,33 @@ const INTERRUPTED: u8 = 130;
 /// that a script or CI job notices that not every bot played.
 const SKIPPED_BOTS: u8 = 3;
 
+/// Exit code of a series or league stopped because the disk filled while it played (or made
+/// a bot's disk image): every finished game is kept, and it can go on once there is room.
+const DISK_FULL: u8 = 4;
+
+/// Whether `e` is a disk that ran out of room while the games were played.
+fn disk_full(e: &SeriesError) -> bool {
+    match e {
+        SeriesError::DiskFull(_) => true,
+        SeriesError::Write { error, .. } => {
+            error.kind() == std::io::ErrorKind::StorageFull
+                || error.kind() == std::io::ErrorKind::QuotaExceeded
+        }
+        _ => false,
+    }
+}
+
+/// Says that a run stopped on a full disk, what was kept and how to go on (`again`).
+fn said_disk_full(e: &SeriesError, again: &str) -> ExitCode {
+    eprintln!("take6: {e}");
+    eprintln!(
+        "take6: every finished game is kept and the working copies are copied back out of \
+         their disk images; free space on that disk (or give a smaller --disk-mib, fewer \
+         --jobs, or a folder on another disk), then play the rest with: {again}"
+    );
+    ExitCode::from(DISK_FULL)
+}
+
 fn main() -> ExitCode {
     // A warm sandbox's PID 1 (hidden: started by the controller itself, never by people).
     let args: Vec<String> = std::env::args().collect();
@@ -322,6 +349,10 @@ fn league(args: &take6::config::LeagueArgs) -> anyhow::Result<ExitCode> {
             eprintln!("take6: {e}");
             Ok(interrupted)
         }
+        Err(e) if disk_full(&e) => Ok(said_disk_full(
+            &e,
+            &format!("take6 league --league {}", dir.display()),
+        )),
         Err(e) => Err(e.into()),
     }
 }
@@ -524,6 +555,12 @@ fn play_series(start: Start) -> anyhow::Result<ExitCode> {
         Err(e @ SeriesError::InterruptedBeforeGames) => {
             eprintln!("take6: {e}");
             return Ok(interrupted);
+        }
+        Err(e) if disk_full(&e) => {
+            return Ok(said_disk_full(
+                &e,
+                &format!("take6 run --resume {}", dir.path.display()),
+            ));
         }
         Err(e @ SeriesError::Write { .. }) => {
             eprintln!(

@@ -692,6 +692,7 @@ async fn prewarmed_inits_serve_the_first_games_and_are_kept_for_the_next() {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
     let mut sandbox = Sandbox::new(Mode::None, Limits::default(), Clock::Wall).unwrap();
     assert!(sandbox.keep_warm(PathBuf::from(env!("CARGO_BIN_EXE_take6"))));
+    let sandbox = std::sync::Arc::new(sandbox);
     let tmp = tempfile::tempdir().unwrap();
     let workdir = fs::canonicalize(tmp.path()).unwrap();
     let launch = workdir.join("launch");

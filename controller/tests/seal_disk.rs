@@ -11,7 +11,7 @@ mod zoo;
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
@@ -217,4 +217,125 @@ fn kept_storage_stays_within_the_cap_over_three_league_runs() {
             "run {run}: {held} bytes kept with a {DISK_MIB} MiB limit; fills:\n{fills}"
         );
     }
+}
+
+/// Bytes allocated on the host by the images in `images` (`work/.images`), and how many of
+/// them are allocated whole (at least 90 % of their size): the images of bots that may play.
+fn images_allocated(images: &Path) -> (u64, usize, u64) {
+    let (mut total, mut whole, mut size) = (0, 0, 0);
+    for entry in fs::read_dir(images).into_iter().flatten().flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        if !entry.file_name().to_string_lossy().ends_with(".ext4") {
+            continue;
+        }
+        let held = meta.blocks() * 512;
+        total += held;
+        size = size.max(meta.len());
+        if meta.len() > 0 && held * 10 >= meta.len() * 9 {
+            whole += 1;
+        }
+    }
+    (total, whole, size)
+}
+
+/// Ten copies of the strict `patient` bot (which counts its games in its working copy, its
+/// private storage) at tables of two, one table at a time: while the games are played, at most
+/// the images of the two seated bots, the two idle ones the series keeps and the two it may be
+/// parking are allocated whole on the host, never the ten; the others hold only what their bot
+/// stored. Each bot's count of games survives every park: it equals the games it played.
+#[test]
+fn only_the_bots_at_the_tables_have_whole_images_and_their_storage_survives_parking() {
+    if !sandbox_available("parking") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for i in 0..10 {
+        let bot = tmp.path().join(format!("bots/p{i}"));
+        fs::create_dir_all(&bot).unwrap();
+        fs::write(bot.join("launch"), common::patient_launch()).unwrap();
+        fs::set_permissions(bot.join("launch"), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let stderr = fs::File::create(tmp.path().join("stderr")).unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("take6"))
+        .current_dir(tmp.path())
+        .args([
+            "run",
+            "--bots",
+            "bots",
+            "--results",
+            "results",
+            "--games",
+            "24",
+        ])
+        .args([
+            "--players",
+            "2",
+            "--jobs",
+            "1",
+            "--seed",
+            "7",
+            "--sandbox",
+            "auto",
+        ])
+        .args([
+            "--disk-mib",
+            DISK_MIB,
+            "--first-reply-ms",
+            "5000",
+            "--reply-ms",
+            "2000",
+        ])
+        .env_remove("RUST_LOG")
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    // The most images allocated whole at once while games were played, sampled.
+    let (mut most, mut samples, mut size) = (0, 0, 0);
+    let until = std::time::Instant::now() + Duration::from_secs(400);
+    while child.try_wait().unwrap().is_none() {
+        assert!(std::time::Instant::now() < until, "the series hangs");
+        for series in fs::read_dir(tmp.path().join("results"))
+            .into_iter()
+            .flatten()
+        {
+            let series = series.unwrap().path();
+            let playing = fs::metadata(series.join("games.jsonl")).is_ok_and(|m| m.len() > 0);
+            let (_, whole, len) = images_allocated(&series.join("work/.images"));
+            if playing && len > 0 {
+                (most, samples, size) = (most.max(whole), samples + 1, len);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let log = fs::read_to_string(tmp.path().join("stderr")).unwrap();
+    assert!(child.wait().unwrap().success(), "{log}");
+    let series = fs::canonicalize(tmp.path().join("results/latest")).unwrap();
+    if !disk_capped(&series, "parking") {
+        return;
+    }
+    assert!(
+        samples > 0 && size > 0,
+        "the images were seen while games were played"
+    );
+    assert!(
+        most <= 6,
+        "{most} of ten images of {size} bytes allocated whole at once"
+    );
+    let logs = controller_logs(&series);
+    assert!(logs.contains("parked"), "images were parked:\n{logs}");
+    // Every game counted in each bot's storage, across parks; the images are gone.
+    let file = fs::File::open(series.join("games.jsonl")).unwrap();
+    let games = take6::record::read_games_jsonl(std::io::BufReader::new(file)).unwrap();
+    assert_eq!(games.len(), 24);
+    for i in 0..10 {
+        let bot = format!("p{i}");
+        let played = games.iter().filter(|g| g.players.contains(&bot)).count();
+        let counted = fs::read_to_string(series.join("work").join(&bot).join("games.txt"))
+            .unwrap_or_default()
+            .lines()
+            .count();
+        assert_eq!(counted, played, "{bot}'s storage counted its games");
+    }
+    assert!(!series.join("work/.images").exists(), "no image is left");
 }

@@ -251,7 +251,9 @@ pub async fn run(
     )
     .await?;
     finish(&ctx, &mut manifest, reporter, &records, ended, &pairs)?;
-    let _ = &sandbox;
+    if let Some(why) = sandbox.host_trouble() {
+        return Err(SeriesError::DiskFull(why));
+    }
     Ok(LeagueOutcome {
         dir: dir.path.clone(),
         ended,
@@ -384,7 +386,14 @@ async fn batches(
             counted += 1;
         }
         let field = manifest.field_of(b).to_vec();
+        let chose = std::time::Instant::now();
         let batch = plan::batch_from(ctx.rules, &manifest.versions, &field, &tally, records, b);
+        tracing::info!(
+            "batch {b} chosen (the fit and the tables) after {} games of {} versions in {} ms",
+            records.len(),
+            manifest.versions.len(),
+            chose.elapsed().as_millis()
+        );
         manifest.benched = batch
             .benched
             .iter()

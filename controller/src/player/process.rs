@@ -167,7 +167,7 @@ impl Process {
     /// Starts the `launch` of the working copy `workdir` through the launcher. A failure to
     /// start is the bot's fault, returned as such.
     pub fn spawn(
-        sandbox: &Sandbox,
+        sandbox: &std::sync::Arc<Sandbox>,
         workdir: &std::path::Path,
         limits: Limits,
     ) -> Result<Process, Fault> {
@@ -879,7 +879,8 @@ mod tests {
             grace: Duration::from_secs(10),
             ..test_limits()
         };
-        let mut p = Process::spawn(&Sandbox::none(), dir.path(), limits).unwrap();
+        let mut p =
+            Process::spawn(&std::sync::Arc::new(Sandbox::none()), dir.path(), limits).unwrap();
         p.queue_with(|out| {
             out.push_str("news\n");
             Ok(())
@@ -905,9 +906,13 @@ mod tests {
         let launch = dir.path().join("launch");
         std::fs::write(&launch, "#!/no/such/interpreter\n").unwrap();
         std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let err = Process::spawn(&Sandbox::none(), dir.path(), test_limits())
-            .err()
-            .expect("cannot start");
+        let err = Process::spawn(
+            &std::sync::Arc::new(Sandbox::none()),
+            dir.path(),
+            test_limits(),
+        )
+        .err()
+        .expect("cannot start");
         assert_eq!(err.kind(), "could_not_start");
     }
 }

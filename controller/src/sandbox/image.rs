@@ -90,6 +90,9 @@ pub(super) struct Images {
     /// made, so that the end waits for images being made.
     closed: RwLock<bool>,
     mounted: Mutex<HashSet<PathBuf>>,
+    /// The working copies whose image is parked: unmounted, its free blocks given back to the
+    /// host (see [`Images::park`]).
+    parked: Mutex<HashSet<PathBuf>>,
     /// What each mounted working copy may hold over its life: its bot's own files and the disk
     /// limit. Its copy back writes no more than that to the host.
     rooms: Mutex<HashMap<PathBuf, u64>>,
@@ -116,6 +119,7 @@ impl Images {
             disk_bytes: MIB,
             closed: RwLock::new(false),
             mounted: Mutex::new(HashSet::new()),
+            parked: Mutex::default(),
             rooms: Mutex::default(),
         };
         let trial = std::env::temp_dir().join(format!("take6-disk-probe-{}", std::process::id()));
@@ -222,7 +226,7 @@ impl Images {
         });
         let _ = fs::remove_dir(&staging);
         if let Err(e) = filled
-            .map(|()| allocate(&part, size))
+            .and_then(|()| allocate(&part, size))
             .and_then(|()| fs::rename(&part, &image))
         {
             let _ = fs::remove_file(&part);
@@ -347,12 +351,106 @@ impl Images {
         Ok(())
     }
 
+    /// How many working copies are mounted images now.
+    pub(super) fn count(&self) -> usize {
+        self.mounted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
+    /// Parks the mounted working copy `workdir` while its bot plays no game: its image's free
+    /// blocks are given back to the host (`FITRIM`: the loop device punches them out of the
+    /// file) and it is unmounted. The image keeps the copy; on the host it takes the blocks in
+    /// use only, until [`Images::unpark`] allocates it whole again.
+    pub(super) fn park(&self, workdir: &Path) -> io::Result<()> {
+        let closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
+        if *closed || !self.is_mounted(workdir) {
+            return Ok(());
+        }
+        if let Err(e) = super::loopdev::trim(workdir) {
+            tracing::info!("{}: not trimmed ({e})", workdir.display());
+        }
+        // Everything on the image before the unmount: a sandbox starting elsewhere may hold a
+        // copy of the mount for a moment, and must have nothing left to write when it lets go.
+        let synced = fs::File::open(workdir).and_then(|d| {
+            nix::unistd::syncfs(std::os::fd::AsFd::as_fd(&d)).map_err(io::Error::from)
+        });
+        synced?;
+        super::loopdev::unmount(workdir)?;
+        self.lock_mounted().remove(workdir);
+        self.lock_parked().insert(workdir.to_path_buf());
+        tracing::info!(
+            "{} parked: its image takes only the blocks in use until its bot plays again",
+            workdir.display()
+        );
+        Ok(())
+    }
+
+    /// Mounts the parked image of `workdir` again, allocated whole on the host's disk first
+    /// (the statvfs channel stays closed while its bot plays: see [`allocate`]). An error
+    /// (no room on the host) leaves it parked.
+    pub(super) fn unpark(&self, workdir: &Path) -> io::Result<()> {
+        let closed = self.closed.read().unwrap_or_else(PoisonError::into_inner);
+        if *closed {
+            return Err(io::Error::other("the series is ending"));
+        }
+        if !self.lock_parked().contains(workdir) {
+            return Ok(());
+        }
+        let image = image_of(workdir);
+        self.let_go(&image);
+        allocate(&image, fs::metadata(&image)?.len())?;
+        self.mount(&image, workdir)?;
+        self.lock_parked().remove(workdir);
+        Ok(())
+    }
+
+    /// Waits (a few seconds at most) until no loop device holds `image` any more: the file
+    /// system of its last mount is gone everywhere (a sandbox that started while it was
+    /// mounted held a copy of the mount for a moment), so that only the new mount writes it.
+    fn let_go(&self, image: &Path) {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while self.attached(image) {
+            if std::time::Instant::now() > until {
+                tracing::warn!("{}: still held by a loop device", image.display());
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// Whether `workdir`'s image is parked now.
+    pub(super) fn is_parked(&self, workdir: &Path) -> bool {
+        self.lock_parked().contains(workdir)
+    }
+
+    fn lock_mounted(&self) -> std::sync::MutexGuard<'_, HashSet<PathBuf>> {
+        self.mounted.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn lock_parked(&self) -> std::sync::MutexGuard<'_, HashSet<PathBuf>> {
+        self.parked.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// At the series' end: no more mounts; each mounted working copy is copied back into its
     /// folder, unmounted and its image deleted. Returns what could not be done, one line per
     /// working copy (whose image is then kept: it holds the working copy).
     pub(super) fn release(&self) -> Vec<String> {
         let mut closed = self.closed.write().unwrap_or_else(PoisonError::into_inner);
         *closed = true;
+        // Parked images are mounted again (not allocated: no bot writes now) to be copied back.
+        let parked: Vec<PathBuf> = self.lock_parked().drain().collect();
+        let mut problems = Vec::new();
+        for workdir in parked {
+            if let Err(e) = self.mount(&image_of(&workdir), &workdir) {
+                problems.push(format!(
+                    "cannot mount the disk image {} to copy its working copy back ({e}); it \
+                     stays there: take6 run --resume copies it back",
+                    image_of(&workdir).display()
+                ));
+            }
+        }
         let mut mounted: Vec<PathBuf> = self
             .mounted
             .lock()
@@ -373,7 +471,7 @@ impl Images {
                         while let Some(workdir) = mounted.get(next.fetch_add(1, Ordering::SeqCst)) {
                             let copy =
                                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                    self.copy_back(workdir)
+                                    self.copy_back_or_trim(workdir)
                                 }));
                             let result =
                                 copy.unwrap_or_else(|_| Err(io::Error::other("the copy panicked")));
@@ -390,7 +488,6 @@ impl Images {
         });
         let mut done = done;
         done.sort_by_key(|(workdir, _)| *workdir);
-        let mut problems = Vec::new();
         for (workdir, result) in done {
             if let Err(e) = result {
                 problems.push(format!(
@@ -402,6 +499,32 @@ impl Images {
             }
         }
         problems
+    }
+
+    /// [`Images::copy_back`], and where the host's disk has no room for the copy, its image
+    /// trimmed (its free blocks given back to the host) and the copy tried again; what is left
+    /// of a failed copy is removed, the image keeping the working copy (for `--resume`) and
+    /// taking on the host only its blocks in use.
+    fn copy_back_or_trim(&self, workdir: &Path) -> io::Result<()> {
+        let full = |e: &io::Error| {
+            matches!(
+                e.kind(),
+                io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded
+            )
+        };
+        let copied = match self.copy_back(workdir) {
+            Err(e) if full(&e) => {
+                let _ = super::deep::remove_path(&in_images(workdir, "out"));
+                let _ = super::loopdev::trim(workdir);
+                self.copy_back(workdir)
+            }
+            other => other,
+        };
+        if copied.is_err() {
+            let _ = super::deep::remove_path(&in_images(workdir, "out"));
+            let _ = super::loopdev::trim(workdir);
+        }
+        copied
     }
 
     /// Copies the mounted working copy to a folder beside it, unmounts it, puts the copy in
@@ -469,19 +592,42 @@ fn left_out_line(workdir: &Path, path: &Path, kind: &str) -> String {
 /// `statvfs` of a read-only system folder on the same file system (a channel between bots).
 /// After the filling, not before: filling an allocated file converts its extents one written
 /// block at a time, which took seconds for a tree thousands of folders deep. Where the file
-/// system cannot allocate ahead, the image stays sparse.
-fn allocate(part: &Path, size: u64) {
+/// system cannot allocate ahead, the image stays sparse; where it has no room, the image is not
+/// made (an error).
+fn allocate(part: &Path, size: u64) -> io::Result<()> {
     let allocated = fs::File::options().write(true).open(part).and_then(|file| {
         let len = i64::try_from(size).unwrap_or(i64::MAX);
         nix::fcntl::fallocate(&file, nix::fcntl::FallocateFlags::empty(), 0, len)
             .map_err(io::Error::from)
     });
-    if let Err(e) = allocated {
-        tracing::info!(
-            "{}: not allocated ahead ({e}): a sparse image",
-            part.display()
-        );
+    match allocated {
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded
+            ) =>
+        {
+            Err(io::Error::new(
+                io::ErrorKind::StorageFull,
+                format!("no room for a disk image of {} MiB ({e})", size / MIB),
+            ))
+        }
+        Err(e) => {
+            tracing::info!(
+                "{}: not allocated ahead ({e}): a sparse image",
+                part.display()
+            );
+            Ok(())
+        }
+        Ok(()) => Ok(()),
     }
+}
+
+/// The size of the image of a working copy whose bot's own files take `own` bytes in
+/// `entries` files and folders, with the disk limit `disk_bytes` on top: what it takes on the
+/// host's disk while its bot is seated.
+pub fn image_bytes(own: u64, entries: u64, disk_bytes: u64) -> u64 {
+    geometry(own, entries, disk_bytes).0
 }
 
 /// The image's size in bytes and its number of inodes, for a working copy of `bytes` (allocated)

@@ -11,6 +11,7 @@ pub mod counters;
 pub mod deep;
 pub mod image;
 mod loopdev;
+mod seats;
 pub mod seccomp;
 mod spawn;
 mod tree;
@@ -32,7 +33,8 @@ use tokio::process::{Child, Command};
 pub use bwrap::UID_BASE;
 use bwrap::{Identity, SystemDir};
 use cgroup::{Cgroups, Group, GroupLimits};
-pub use image::image_of;
+pub use image::{image_bytes, image_of};
+pub use seats::Seat;
 use tree::DiskBase;
 pub use tree::{Breach, Tree};
 
@@ -244,6 +246,8 @@ pub struct Sandbox {
     warm: Option<(PathBuf, tree::Pool)>,
     /// With the disk cap: the working copies' disk images.
     images: Option<image::Images>,
+    /// Which working copies have an image now, and which bots are seated.
+    seating: seats::Seating,
     /// The frozen machine-wide counters bound over the bots' `/proc` files.
     _counters: Option<counters::Views>,
     /// The processor of each table played at once, when tables are pinned (see
@@ -286,6 +290,7 @@ impl Sandbox {
             seccomp: Vec::new(),
             warm: None,
             images: None,
+            seating: seats::Seating::default(),
             _counters: None,
             table_cpus: Vec::new(),
             memory_of: Mutex::default(),
@@ -530,7 +535,16 @@ impl Sandbox {
 
     /// Starts a game's `launch` in `workdir`: in a warm sandbox when they are kept (a fresh
     /// one if the warm sandbox fails), else in a fresh one.
-    pub fn launch_game(&self, workdir: &Path) -> Result<Launched, SpawnError> {
+    pub fn launch_game(self: &Arc<Self>, workdir: &Path) -> Result<Launched, SpawnError> {
+        // Its disk image, made now if its bot had none, stays until its tree is gone.
+        let seat = seats::Seat::playing(self, workdir).map_err(|e| self.seat_failed(workdir, e))?;
+        let mut launched = self.launch_seated(workdir)?;
+        launched.tree = launched.tree.seated(seat);
+        Ok(launched)
+    }
+
+    /// [`Sandbox::launch_game`] once its bot is seated.
+    fn launch_seated(&self, workdir: &Path) -> Result<Launched, SpawnError> {
         if let Some((init, pool)) = &self.warm {
             match self.launch_warm(init, pool, workdir) {
                 Ok(launched) => return Ok(launched),
@@ -586,10 +600,12 @@ impl Sandbox {
         workdir: &Path,
         cpu: Option<usize>,
     ) -> io::Result<warm::Warm> {
-        match self.mode {
+        let mut warm = match self.mode {
             Mode::None => warm::Warm::start_plain(self, init, workdir, cpu),
             _ => warm::Warm::start(self, init, workdir, cpu),
-        }
+        }?;
+        warm.image = self.image_number(workdir);
+        Ok(warm)
     }
 
     /// Starts a game's `launch` in an idle warm sandbox of `workdir`, or a new one.
@@ -608,7 +624,11 @@ impl Sandbox {
             .expect("not poisoned")
             .get_mut(&key)
             .and_then(Vec::pop);
-        let mut warm = match idle {
+        // One started on an image since copied back holds no working copy.
+        let image = self.image_number(workdir);
+        let (idle, stale): (Vec<_>, Vec<_>) = idle.into_iter().partition(|w| w.image == image);
+        warm::Warm::end_all(stale);
+        let mut warm = match idle.into_iter().next() {
             Some(warm) => warm,
             None => self
                 .start_warm(init, workdir, processor)
@@ -661,6 +681,7 @@ impl Sandbox {
         if self.mode == Mode::None {
             return Ok(None);
         }
+        self.unseated(workdir)?;
         // A mounted image is measured in O(1); a folder is walked.
         let image = self.images.as_ref().is_some_and(|i| i.is_mounted(workdir));
         let used = tree::used_bytes(workdir, image);
@@ -724,7 +745,11 @@ impl Sandbox {
             deep::chown_tree(crate::door::working_copy(dir)?, self.uids.of(dir))?;
         }
         let held = match &self.images {
-            Some(images) => images.make(dir, own)?,
+            Some(images) => {
+                let held = images.make(dir, own)?;
+                self.seated_with_image(dir, own);
+                held
+            }
             None if self.mode != Mode::None => {
                 let held = deep::shape(dir)?.bytes;
                 within_cap(dir, held, own, self.limits.disk_mib << 20)?;
@@ -754,6 +779,7 @@ impl Sandbox {
         match &self.images {
             Some(images) if imaged => {
                 let held = images.reopen(dir, own)?;
+                self.seated_with_image(dir, own);
                 self.spend(dir, held, own);
                 // Its bot's uid in this run may not be the one of the run that made it.
                 match &self.bwrap {

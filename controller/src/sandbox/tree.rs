@@ -82,6 +82,9 @@ pub struct Tree {
     disk_base: Option<DiskBase>,
     limits: Limits,
     killed: bool,
+    /// Its bot's seat, which keeps its working copy's disk image mounted until the tree is
+    /// gone (see [`super::seats`]).
+    seat: Option<super::seats::Seat>,
 }
 
 impl Tree {
@@ -104,10 +107,17 @@ impl Tree {
             disk_base,
             limits,
             killed: false,
+            seat: None,
         }
     }
 
     /// The tree's leader is `child`, awaited for its exit status.
+    /// The tree, holding its bot's seat until it is gone.
+    pub(super) fn seated(mut self, seat: super::seats::Seat) -> Tree {
+        self.seat = Some(seat);
+        self
+    }
+
     pub(super) fn with_child(mut self, child: Child) -> Tree {
         self.handle = Handle::Fresh(Some(child));
         self
@@ -139,6 +149,7 @@ impl Tree {
             disk_base,
             limits,
             killed: true,
+            seat: None,
         }
     }
 

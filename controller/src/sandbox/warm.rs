@@ -73,6 +73,9 @@ pub struct Warm {
     line: String,
     /// The processor it runs on, with its bots, when its table is pinned.
     cpu: Option<usize>,
+    /// Which disk image of its working copy it was started on ([`super::seats`]): a sandbox
+    /// of an image since unmounted holds no working copy any more and is not used again.
+    pub(super) image: u64,
 }
 
 impl Warm {
@@ -229,6 +232,7 @@ impl Warm {
             owed: 0,
             line: String::new(),
             cpu,
+            image: 0,
         })
     }
 

@@ -65,6 +65,13 @@ pub async fn dispatch_plans(
     });
     // The game's name, for each table's record: made once, cloned without allocating.
     let name = settings.game.record_name();
+    // The bots' launcher: a bot that cannot be seated for want of the host's disk stops the
+    // series (see `host_trouble`).
+    let launcher = seats.iter().find_map(|seat| match &seat.occupant {
+        Occupant::Bot { sandbox, .. } => Some(Arc::clone(sandbox)),
+        _ => None,
+    });
+    let host_ok = move || launcher.as_ref().is_none_or(|s| s.host_trouble().is_none());
     let work = async {
         loop {
             // A closed channel means the reporter failed (it reports why): play no more.
@@ -72,6 +79,7 @@ pub async fn dispatch_plans(
             while running.len() < settings.jobs
                 && !tx.is_closed()
                 && !lineup.enough.load(Ordering::Relaxed)
+                && host_ok()
             {
                 let Some(plan) = plans.next() else { break };
                 let table = table_of(&plan, settings, &name, seats, names);
@@ -84,8 +92,14 @@ pub async fn dispatch_plans(
                         .then(|| Bench::bots_of(&table.seats))
                         .flatten()
                         .map(|bots| (Arc::clone(&lineup.bench), bots));
+                let host_ok = host_ok.clone();
                 let game = async move {
                     let mut outcome = rules.play(table, limits).await;
+                    // A game in which a bot could not be seated through no fault of its own
+                    // is not recorded: it is played again at --resume.
+                    if !host_ok() {
+                        return;
+                    }
                     if let Some(repeated) = repeated {
                         repeated.see(&outcome.record);
                     }
@@ -117,7 +131,7 @@ pub async fn dispatch_plans(
     };
     // Dropping a game's task drops its processes, which kills their process groups.
     running.shutdown().await;
-    interrupted
+    interrupted || !host_ok()
 }
 
 /// The table of a planned game: the series' game and rounds, its bots' seats as the lineup

@@ -88,6 +88,9 @@ pub enum SeriesError {
     InterruptedBeforeGames,
     #[error("template folder: {0}")]
     Templates(String),
+    /// The host's disk ran out while the games were played: the series stopped cleanly.
+    #[error("stopped: the disk is full ({0})")]
+    DiskFull(String),
     #[error("cannot write {path}: {error}")]
     Write {
         path: PathBuf,

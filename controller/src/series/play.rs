@@ -153,6 +153,9 @@ pub(super) async fn play(
         Status::Complete
     };
     reporter.handle(&Event::Finished(status))?;
+    if let Some(why) = sandbox.and_then(|s| s.host_trouble()) {
+        return Err(SeriesError::DiskFull(why));
+    }
     let state = reporter.state();
     tracing::info!(games = state.lines, "series {} {status:?}", dir.id);
     Ok(SeriesOutcome {

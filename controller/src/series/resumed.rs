@@ -214,6 +214,8 @@ async fn workdirs_and_game(
                 bot.workdir.display()
             ))
         })?;
+        // Its image goes back into its folder when others need the room (sandbox/seats.rs).
+        drop(crate::sandbox::Seat::held(sandbox, &bot.workdir));
     }
     let tools = crate::bots::Toolchains::for_sandbox(sandbox);
     let ctx = game_context(settings, dir, sandbox, &tools, bots.len());

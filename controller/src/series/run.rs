@@ -374,11 +374,19 @@ pub(super) fn game_context(
     }
 }
 
+/// The idle disk images a series keeps mounted beyond the seated bots': as many as the seats
+/// of the tables played at once.
+pub(crate) fn images_kept(settings: &Settings) -> usize {
+    settings.jobs.max(1) * settings.players.max(1)
+}
+
 /// The launcher of a series' bots: what this machine allows for `--sandbox`, said on stderr;
 /// warm sandboxes when they are asked for and possible.
 pub(crate) fn launcher(settings: &Settings) -> Result<Arc<Sandbox>, SeriesError> {
     let mut sandbox = Sandbox::new(settings.sandbox, settings.sandbox_limits(), settings.clock)?;
     sandbox.pin_tables(crate::affinity::plan(settings.pin_tables, settings.jobs));
+    // Disk images for the bots at the tables and as many idle ones (sandbox/seats.rs).
+    sandbox.keep_images(images_kept(settings));
     if settings.warm_sandboxes {
         // This binary is a warm sandbox's init (`take6 sandbox-init`).
         if let Ok(exe) = std::env::current_exe() {

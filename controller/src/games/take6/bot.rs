@@ -106,8 +106,12 @@ mod tests {
 
     /// The bot in `dir` with the default set.
     fn spawn(dir: &std::path::Path) -> BotPlayer {
-        let p =
-            Process::spawn(&Sandbox::none(), dir, crate::player::process::test_limits()).unwrap();
+        let p = Process::spawn(
+            &std::sync::Arc::new(Sandbox::none()),
+            dir,
+            crate::player::process::test_limits(),
+        )
+        .unwrap();
         BotPlayer::new(p, default_set())
     }
 
