@@ -58,6 +58,8 @@ pub struct Bot {
     pub generated: Option<Generated>,
     /// What its `bot.toml` says of it (author, description, url, version).
     pub about: About,
+    /// The modes its `bot.toml` chose, read once as it was prepared.
+    pub modes: Modes,
     /// What is worth saying of its folder before the series (a `bot.toml` key take6 does not
     /// know), said on stderr.
     pub warnings: Vec<String>,
@@ -231,20 +233,27 @@ pub fn about(workdir: &Path) -> (About, Vec<String>) {
     (about, warnings)
 }
 
-/// Whether the bot whose working copy is `workdir` enabled Botzone's keep-running in its
-/// `bot.toml` (`keep_running = true`); a `bot.toml` that cannot be read says no.
-pub fn keeps_running(workdir: &Path) -> bool {
-    copy_toml(workdir)
-        .and_then(|t| t.keep_running)
-        .unwrap_or(false)
+/// The modes the `bot.toml` of the bot folder `folder` chooses (its source: the working copy
+/// may be in a parked image), read through the door.
+pub fn folder_modes(folder: &Path) -> Modes {
+    let toml = folder::read_text(folder, Path::new(BOT_TOML), BOT_TOML_CAP)
+        .ok()
+        .and_then(|text| toml::from_str::<BotToml>(&text).ok());
+    Modes {
+        keep_running: toml.as_ref().and_then(|t| t.keep_running).unwrap_or(false),
+        simple_io: toml.as_ref().and_then(|t| t.simple_io).unwrap_or(false),
+    }
 }
 
-/// Whether the bot whose working copy is `workdir` chose Botzone's simple interaction in its
-/// `bot.toml` (`simple_io = true`); a `bot.toml` that cannot be read says no.
-pub fn simple_io(workdir: &Path) -> bool {
-    copy_toml(workdir)
-        .and_then(|t| t.simple_io)
-        .unwrap_or(false)
+/// What a bot's `bot.toml` chose of the modes a game may offer (Botzone's bot settings):
+/// read once, as the bot is prepared, and carried to its tables; a `bot.toml` that cannot be
+/// read chooses none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Modes {
+    /// `keep_running = true`: kept running between its turns, where the game allows it.
+    pub keep_running: bool,
+    /// `simple_io = true`: the game's simple interaction instead of JSON.
+    pub simple_io: bool,
 }
 
 /// The `bot.toml` of the working copy `workdir`, read through the door from its series
@@ -827,9 +836,11 @@ async fn prepare_one(
     // writes, so the sandboxes start while the other bots' images are made (queued behind
     // every image, they would start only once the last one was done).
     sandbox.prewarm(&workdir, slots.warm);
+    // Read while the bot is seated: a parked image holds no readable working copy.
+    let (about, warnings) = about(&workdir);
+    let modes = folder_modes(&source);
     drop(seat);
     drop(slot);
-    let (about, warnings) = about(&workdir);
     Ok(Bot {
         name,
         source,
@@ -838,6 +849,7 @@ async fn prepare_one(
         template,
         generated,
         about,
+        modes,
         warnings,
     })
 }
@@ -899,6 +911,7 @@ async fn reuse(
         template: kept.template.clone(),
         generated: kept.generated.clone(),
         about: kept.about.clone(),
+        modes: folder_modes(source),
         warnings: Vec::new(),
     }))
 }

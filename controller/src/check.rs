@@ -136,7 +136,7 @@ pub fn judge_report(dir: &Path) -> (String, bool) {
                  fault in a series)"
                     .to_string()
             }
-            None => format!("scores {:?}", g.total_scores()),
+            None => format!("scores {}", shown_scores(&g.total_scores())),
         };
         let _ = writeln!(out, "  game {} ({}): {end}", g.game, g.players.join(", "));
         for (_, f) in g.faults() {
@@ -390,9 +390,9 @@ fn judge_ends(settings: &Settings, mine: &[(&GameRecord, usize)]) -> (u64, Strin
         ended += u64::from(end.ended_for_it);
         let _ = writeln!(
             out,
-            "  game {} (scores {:?}){}: {}",
+            "  game {} (scores {}){}: {}",
             g.game,
-            scores,
+            shown_scores(&scores),
             if end.ended_for_it {
                 ", ENDED EARLY for it"
             } else {
@@ -896,4 +896,10 @@ fn scores(games: &[GameRecord], bot: &str, game: &crate::game::GameRef) -> Strin
     }
     text.push('\n');
     text
+}
+
+/// A game's scores as people read them: `[2, 0]`, `[1.25, -0.5]`.
+fn shown_scores(scores: &[crate::record::Score]) -> String {
+    let shown: Vec<String> = scores.iter().map(ToString::to_string).collect();
+    format!("[{}]", shown.join(", "))
 }

@@ -86,7 +86,7 @@ fn check_passes_a_good_bot_and_shows_no_temporary_folder() {
     assert!(!all.contains("take6-check-"), "{all}");
 }
 
-/// Issue 47, item 11: a bot that never replies but keeps using a little CPU time (as one
+/// A bot that never replies but keeps using a little CPU time (as one
 /// starved of a processor on a loaded machine does) is told it was starved, not that it may
 /// not be flushing: at the wall-clock net it was still using CPU time.
 #[test]

@@ -125,7 +125,7 @@ fn a_person_sees_the_board_and_why_the_game_ended() {
     let out = child.wait_with_output().unwrap();
     assert_ok(&out);
     let said = text(&out.stderr);
-    // Issue 51, item 10: who the person is, and their colour on the board.
+    // Who the person is, and their colour on the board.
     assert!(
         said.contains("you are player 0 of 2 (black: X on the board)")
             || said.contains("you are player 1 of 2 (white: O on the board)"),

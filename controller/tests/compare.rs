@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{copy_dir, fixtures, forge, text};
+use common::{copy_dir, fixtures, forge, records_in, take6, take6_cmd, text};
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -23,7 +23,7 @@ const SEED: &str = "5";
 
 /// A scratch folder holding copies of fixtures as `(folder name, fixture)`, each with the
 /// `mode.txt` given, if any.
-fn arena(bots: &[(&str, &str, Option<&str>)]) -> TempDir {
+fn mode_arena(bots: &[(&str, &str, Option<&str>)]) -> TempDir {
     let tmp = tempfile::tempdir().unwrap();
     for (name, fixture, mode) in bots {
         let dir = tmp.path().join(name);
@@ -37,20 +37,9 @@ fn arena(bots: &[(&str, &str, Option<&str>)]) -> TempDir {
 
 /// `take6 compare` in `cwd` with the test's seed, generous limits and `args`.
 fn compare(cwd: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(cwd)
+    take6_cmd(cwd)
         .args(["compare", "--seed", SEED, "--first-reply-ms", "10000"])
         .args(["--reply-ms", "5000", "--jobs", "2"])
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn take6(cwd: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(cwd)
         .args(args)
         .output()
         .unwrap()
@@ -64,13 +53,6 @@ fn folder(cwd: &Path) -> PathBuf {
         .collect();
     assert_eq!(found.len(), 1, "{found:?}");
     found.pop().unwrap()
-}
-
-fn records(dir: &Path) -> Vec<GameRecord> {
-    let file = fs::File::open(dir.join("games.jsonl")).unwrap();
-    let mut games = read_games_jsonl(std::io::BufReader::new(file)).unwrap();
-    games.sort_by_key(|g| g.game);
-    games
 }
 
 fn manifest(dir: &Path) -> toml::Table {
@@ -150,7 +132,7 @@ fn assert_strict_ok(dir: &Path, bots: &[&str]) {
 
 #[test]
 fn a_true_tie_ends_not_better_and_verifies() {
-    let tmp = arena(&[
+    let tmp = mode_arena(&[
         ("mine", "strict-default", None),
         ("mine-old", "strict-default", None),
     ]);
@@ -177,7 +159,7 @@ fn a_true_tie_ends_not_better_and_verifies() {
     );
     assert_verdict(&out, 3, "not better");
     let dir = folder(cwd);
-    let games = records(&dir);
+    let games = records_in(&dir);
     assert_paired(&games, "mine", "mine-old");
     assert_strict_ok(&dir, &["mine", "mine-old", "f1", "f2", "f3"]);
     for g in &games {
@@ -202,7 +184,7 @@ fn a_true_tie_ends_not_better_and_verifies() {
 
 #[test]
 fn a_clear_gain_ends_better_and_the_loss_not_better() {
-    let tmp = arena(&[
+    let tmp = mode_arena(&[
         ("strong", "strict-default", Some("strong")),
         ("weak", "strict-default", Some("weak")),
     ]);
@@ -210,7 +192,7 @@ fn a_clear_gain_ends_better_and_the_loss_not_better() {
     let out = compare(cwd, &["strong", "weak", "--players", "4", "--games", "400"]);
     assert_verdict(&out, 0, "better");
     let dir = folder(cwd);
-    assert_paired(&records(&dir), "strong", "weak");
+    assert_paired(&records_in(&dir), "strong", "weak");
     assert_strict_ok(&dir, &["strong", "weak"]);
     let test = manifest(&dir)["test"].as_table().unwrap().clone();
     // More is better: fewer cows for NEW.
@@ -224,7 +206,7 @@ fn a_clear_gain_ends_better_and_the_loss_not_better() {
 
 #[test]
 fn a_budget_cut_ends_undecided() {
-    let tmp = arena(&[
+    let tmp = mode_arena(&[
         ("strong", "strict-default", Some("strong")),
         ("weak", "strict-default", Some("weak")),
     ]);
@@ -253,7 +235,7 @@ fn a_budget_cut_ends_undecided() {
         text(&out.stdout)
     );
     let dir = folder(cwd);
-    let games = records(&dir);
+    let games = records_in(&dir);
     assert_eq!(games.len(), 6);
     assert!(
         games
@@ -271,7 +253,7 @@ fn a_budget_cut_ends_undecided() {
 
 /// Each game by number: its seed, its players in seat order, their scores (exactly: as bits).
 fn games_of(dir: &Path) -> BTreeMap<u64, (u64, Vec<String>, Vec<u64>)> {
-    records(dir)
+    records_in(dir)
         .into_iter()
         .map(|r| {
             let scores = r.totals().into_iter().map(|s| s.get().to_bits()).collect();
@@ -283,7 +265,7 @@ fn games_of(dir: &Path) -> BTreeMap<u64, (u64, Vec<String>, Vec<u64>)> {
 #[test]
 fn ctrl_c_then_resume_plays_every_pair_once() {
     let bots = [("slow", "patient", None), ("slow-old", "patient", None)];
-    let tmp = arena(&bots);
+    let tmp = mode_arena(&bots);
     let cwd = tmp.path();
     let args = ["slow", "slow-old", "--players", "4", "--games", "60"];
     let mut child = Command::cargo_bin("take6")
@@ -319,20 +301,20 @@ fn ctrl_c_then_resume_plays_every_pair_once() {
     assert_eq!(child.wait().unwrap().code(), Some(130));
     let dir = folder(cwd);
     assert_eq!(manifest(&dir)["status"].as_str(), Some("interrupted"));
-    let partial = records(&dir).len();
+    let partial = records_in(&dir).len();
     assert!(partial < 20, "{partial} played before the stop");
     let mut resumed = args.to_vec();
     resumed.extend(["--resume", dir.to_str().unwrap()]);
     let out = compare(cwd, &resumed);
     assert_verdict(&out, 3, "not better");
-    let numbers: Vec<u64> = records(&dir).iter().map(|r| r.game).collect();
+    let numbers: Vec<u64> = records_in(&dir).iter().map(|r| r.game).collect();
     let mut unique = numbers.clone();
     unique.dedup();
     assert_eq!(unique, numbers, "a game twice");
     assert_eq!(numbers, (0..numbers.len() as u64).collect::<Vec<_>>());
     assert_verifies(&dir);
     // The same games as a compare never stopped.
-    let straight = arena(&bots);
+    let straight = mode_arena(&bots);
     let out = compare(straight.path(), &args);
     assert_verdict(&out, 3, "not better");
     let (a, b) = (games_of(&dir), games_of(&folder(straight.path())));
@@ -344,7 +326,7 @@ fn ctrl_c_then_resume_plays_every_pair_once() {
 
 #[test]
 fn verify_catches_a_forged_pair_and_a_forged_verdict() {
-    let tmp = arena(&[
+    let tmp = mode_arena(&[
         ("mine", "strict-default", None),
         ("mine-old", "strict-default", None),
     ]);
@@ -402,7 +384,7 @@ fn remembered(file: &Path) -> std::collections::BTreeSet<String> {
 
 #[test]
 fn a_bot_that_remembers_deals_never_sees_a_pairs_deal_twice() {
-    let tmp = arena(&[
+    let tmp = mode_arena(&[
         ("spy", "hostile-spy", None),
         ("honest", "strict-default", None),
     ]);
@@ -414,7 +396,7 @@ fn a_bot_that_remembers_deals_never_sees_a_pairs_deal_twice() {
         text(&out.stderr)
     );
     let dir = folder(cwd);
-    let games = records(&dir).len();
+    let games = records_in(&dir).len();
     let (first, second) = (dir.join("work/spy"), dir.join("second/work/spy"));
     let seen: Vec<bool> = recognised(&first.join("learned.txt"))
         .into_iter()
@@ -437,7 +419,7 @@ fn a_bot_that_remembers_deals_never_sees_a_pairs_deal_twice() {
 
 #[test]
 fn kingdomino_and_a_botzone_game_end_a_tie_not_better() {
-    let tmp = arena(&[
+    let tmp = mode_arena(&[
         ("kd", "strict-kingdomino", None),
         ("kd-old", "strict-kingdomino", None),
     ]);
@@ -457,11 +439,11 @@ fn kingdomino_and_a_botzone_game_end_a_tie_not_better() {
     );
     assert_verdict(&out, 3, "not better");
     let dir = folder(cwd);
-    assert_paired(&records(&dir), "kd", "kd-old");
+    assert_paired(&records_in(&dir), "kd", "kd-old");
     assert_eq!(manifest(&dir)["unit"].as_str(), Some("points"));
     assert_verifies(&dir);
 
-    let tmp = arena(&[("py", "bz-py", None), ("py-old", "bz-py", None)]);
+    let tmp = mode_arena(&[("py", "bz-py", None), ("py-old", "bz-py", None)]);
     let cwd = tmp.path();
     let duel = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/duel");
     copy_dir(&duel, &cwd.join("game"));
@@ -487,7 +469,7 @@ fn the_games_and_the_verdict_do_not_depend_on_jobs() {
         ("strong", "strict-default", Some("strong")),
         ("weak", "strict-default", Some("weak")),
     ];
-    let (one, two) = (arena(&bots), arena(&bots));
+    let (one, two) = (mode_arena(&bots), mode_arena(&bots));
     let args = ["strong", "weak", "--players", "5", "--games", "400"];
     let out = compare(one.path(), &[&args[..], &["--jobs", "1"]].concat());
     assert_verdict(&out, 0, "better");

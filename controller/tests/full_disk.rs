@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::text;
+use common::{take6_cmd, text};
 
 /// An ext4 file system of a few MiB mounted on a scratch folder, unmounted when dropped.
 struct SmallDisk {
@@ -96,9 +96,9 @@ fn patients(dir: &Path, n: usize) {
 }
 
 /// `take6 ARGS` in `dir`.
-fn take6(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_take6"));
-    command.current_dir(dir).args(args).env_remove("RUST_LOG");
+fn take6_args(dir: &Path, args: &[&str]) -> Command {
+    let mut command = take6_cmd(dir);
+    command.args(args);
     command
 }
 
@@ -131,7 +131,7 @@ fn a_run_that_cannot_fit_the_disk_is_refused_before_it_starts() {
         "--games",
         "2",
     ];
-    let out = output(take6(disk.path(), &args).args(["--players", "2", "--jobs", "1"]));
+    let out = output(take6_args(disk.path(), &args).args(["--players", "2", "--jobs", "1"]));
     let said = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{said}");
     assert!(said.contains("this run needs up to"), "{said}");
@@ -147,7 +147,7 @@ fn a_run_that_cannot_fit_the_disk_is_refused_before_it_starts() {
         .filter(|e| e.path().join("work").exists())
         .collect();
     assert!(work.is_empty(), "a working copy was made");
-    let out = output(take6(disk.path(), &args).args([
+    let out = output(take6_args(disk.path(), &args).args([
         "--players",
         "2",
         "--jobs",
@@ -172,7 +172,7 @@ fn a_disk_that_fills_mid_run_stops_cleanly_and_resume_plays_the_rest() {
         return;
     };
     patients(disk.path(), 6);
-    let mut child = take6(
+    let mut child = take6_args(
         disk.path(),
         &["run", "--bots", "bots", "--results", "results"],
     )
@@ -225,11 +225,11 @@ fn a_disk_that_fills_mid_run_stops_cleanly_and_resume_plays_the_rest() {
     disk.free();
     let series = fs::canonicalize(disk.path().join("results/latest")).unwrap();
     let verify = |what: &str| {
-        let out = output(take6(disk.path(), &["verify"]).arg(&series));
+        let out = output(take6_args(disk.path(), &["verify"]).arg(&series));
         assert!(out.status.success(), "{what}: {}", text(&out.stderr));
     };
     verify("the games kept");
-    let out = output(take6(disk.path(), &["run", "--resume"]).arg(&series));
+    let out = output(take6_args(disk.path(), &["run", "--resume"]).arg(&series));
     assert!(out.status.success(), "{}", text(&out.stderr));
     verify("the series resumed");
     let all = fs::read_to_string(&games).unwrap();

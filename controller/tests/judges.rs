@@ -1,4 +1,4 @@
-//! Botzone's judges as students meet them (issue 51), through the real `take6` binary, on the
+//! Botzone's judges as students meet them, through the real `take6` binary, on the
 //! test game `tests/games/ledger` (a Python judge strict about the log, whose scores are
 //! fractions and negatives and which asks no player for some steps after each round) with its
 //! strict players `high` and `low`: scores ranked as the judge gave them and carried exactly
@@ -11,15 +11,12 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
-use assert_cmd::cargo::CommandCargoExt;
-use take6::record::{GameRecord, Score, read_games_jsonl};
+use take6::record::{GameRecord, Score};
 use tempfile::TempDir;
 
-use common::{assert_ok, copy_dir, text};
+use common::{assert_ok, copy_dir, records_in, series_dir, take6, text};
 
 /// The test game's folder.
 fn ledger() -> PathBuf {
@@ -28,7 +25,7 @@ fn ledger() -> PathBuf {
 
 /// A scratch folder with `game/` (a copy of the ledger, its initdata's `idle` as given) and
 /// `bots/` holding copies of its players `high` (answers 3) and `low` (answers 1).
-fn arena(idle: i64) -> TempDir {
+fn ledger_arena(idle: i64) -> TempDir {
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("game");
     copy_dir(&ledger(), &game);
@@ -41,26 +38,9 @@ fn arena(idle: i64) -> TempDir {
     tmp
 }
 
-fn take6(dir: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("take6")
-        .unwrap()
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn series_dir(dir: &Path) -> PathBuf {
-    fs::canonicalize(dir.join("results/latest")).unwrap()
-}
-
 fn records(series: &Path) -> Vec<GameRecord> {
     take6::games::find(ledger().to_str().unwrap()).unwrap();
-    let file = fs::File::open(series.join("games.jsonl")).unwrap();
-    let mut games = read_games_jsonl(BufReader::new(file)).unwrap();
-    games.sort_by_key(|g| g.game);
-    games
+    records_in(series)
 }
 
 fn leaderboard(series: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
@@ -72,14 +52,14 @@ fn leaderboard(series: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
         .collect()
 }
 
-/// Issue 51, items 1 and 2: a judge's scores are ranked as it gave them (1.38 and -1.12, as
+/// A judge's scores are ranked as it gave them (1.38 and -1.12, as
 /// Python prints `3 * 1.25 - 2.37` and `1.25 - 2.37`), never a void game; the envelope, the
 /// leaderboard, verify and the report carry them exactly. Each round is followed by two steps
 /// that ask no player, answered `{}` (the judge fails on anything else), and the series
 /// verifies.
 #[test]
 fn fractional_and_negative_scores_rank_as_the_judge_gave_them() {
-    let tmp = arena(2);
+    let tmp = ledger_arena(2);
     let out = take6(
         tmp.path(),
         &["run", "--game", "game", "--games", "4", "--seed", "3"],
@@ -177,11 +157,11 @@ fn fractional_and_negative_scores_rank_as_the_judge_gave_them() {
     );
 }
 
-/// Issue 51, item 2: a judge that asks no player for ever (here after the first round) voids
+/// A judge that asks no player for ever (here after the first round) voids
 /// its game, with the reason, instead of hanging the series; verify runs it again and agrees.
 #[test]
 fn a_judge_that_asks_no_one_for_ever_voids_its_game() {
-    let tmp = arena(-1);
+    let tmp = ledger_arena(-1);
     let out = take6(
         tmp.path(),
         &["run", "--game", "game", "--games", "1", "--seed", "3"],
@@ -198,11 +178,11 @@ fn a_judge_that_asks_no_one_for_ever_voids_its_game() {
     assert_ok(&verify);
 }
 
-/// Issue 51, item 3: `take6 check` of a bot fails when a game of the check was void, and
+/// `take6 check` of a bot fails when a game of the check was void, and
 /// prints the judge's reason; so does the check of the judge alone.
 #[test]
 fn a_check_with_a_void_game_fails_with_the_judges_reason() {
-    let tmp = arena(-1);
+    let tmp = ledger_arena(-1);
     for args in [
         &["check", "--game", "game", "--games", "1", "bots/high"][..],
         &["check", "--game", "game", "--games", "1"][..],
@@ -224,7 +204,7 @@ fn a_check_with_a_void_game_fails_with_the_judges_reason() {
     let all = text(&out.stdout) + &text(&out.stderr);
     assert!(all.contains("2 padding bots only"), "{all}");
     // The same check of a judge that finishes passes.
-    let tmp = arena(0);
+    let tmp = ledger_arena(0);
     let out = take6(
         tmp.path(),
         &["check", "--game", "game", "--games", "1", "bots/high"],

@@ -216,6 +216,7 @@ pub(crate) fn seats_of(
                 workdir: bot.workdir.clone(),
                 wire: wire.clone(),
                 language: bot.generated.as_ref().map(|g| g.language),
+                modes: bot.modes,
                 sandbox: Arc::clone(sandbox.expect("a series of bots has a launcher")),
                 transcript: settings.transcript.clone(),
             },

@@ -181,6 +181,7 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
                 workdir.display()
             )));
         }
+        let modes = crate::bots::folder_modes(&source);
         out.push(Bot {
             name: b.name.clone(),
             source,
@@ -189,6 +190,7 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
             template: Manifest::template_of(b),
             generated: b.generated.clone(),
             about: b.about.clone(),
+            modes,
             warnings: Vec::new(),
         });
     }

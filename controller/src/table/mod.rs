@@ -39,6 +39,8 @@ pub enum Occupant {
         /// it prepared the bot (`None`: a `launch` of the bot's own, whatever it holds). A
         /// game's limits per language follow this, never text the bot wrote.
         language: Option<crate::bots::generate::Language>,
+        /// The modes its `bot.toml` chose, as read when it was prepared.
+        modes: crate::bots::Modes,
         sandbox: Arc<Sandbox>,
         /// Where its messages and replies are recorded (`take6 check`), if anywhere.
         transcript: Option<Transcript>,

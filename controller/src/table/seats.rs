@@ -396,6 +396,7 @@ mod tests {
             workdir: dir.path().to_path_buf(),
             wire: None,
             language: None,
+            modes: crate::bots::Modes::default(),
             sandbox: Arc::new(Sandbox::none()),
             transcript: None,
         }

@@ -98,7 +98,7 @@ struct Prepared {
     judge: table::JudgeSpec,
     /// Each padding bot's working copy and language, in padding order (none when the
     /// series' bots fill every seat: they are not built then).
-    padding: Vec<(PathBuf, Option<Language>)>,
+    padding: Vec<(PathBuf, Option<Language>, crate::bots::Modes)>,
 }
 
 /// Loads the game in `folder` (the registry's line for a path).
@@ -174,10 +174,10 @@ impl Botzone {
             .clone()
     }
 
-    /// How the bot in `workdir` speaks: the game's simple interaction when its `bot.toml`
-    /// chooses it (`simple_io = true`, Botzone's bot setting), else JSON.
-    fn bot_io(&self, workdir: Option<&Path>) -> table::BotIo {
-        if !workdir.is_some_and(crate::bots::simple_io) {
+    /// How a bot speaks: the game's simple interaction when its `bot.toml` chose it
+    /// (`simple_io = true`, Botzone's bot setting), else JSON.
+    fn bot_io(&self, modes: crate::bots::Modes) -> table::BotIo {
+        if !modes.simple_io {
             return table::BotIo::Json;
         }
         match &self.manifest.simpleio {
@@ -215,26 +215,26 @@ impl Game for Botzone {
             .seats
             .iter()
             .map(|s| {
-                let (language, workdir) = match (&s.occupant, &prepared) {
+                let (language, modes) = match (&s.occupant, &prepared) {
                     (Occupant::Builtin(kind), Some(p)) => {
                         match p.padding.get(kind.index as usize) {
-                            Some((workdir, language)) => (*language, Some(workdir.as_path())),
-                            None => (None, None),
+                            Some((_, language, modes)) => (*language, *modes),
+                            None => (None, crate::bots::Modes::default()),
                         }
                     }
                     (
                         Occupant::Bot {
-                            workdir, language, ..
+                            language, modes, ..
                         },
                         _,
-                    ) => (*language, Some(&**workdir)),
-                    _ => (None, None),
+                    ) => (*language, *modes),
+                    _ => (None, crate::bots::Modes::default()),
                 };
                 let mut bot_limits = self.bot_limits(language, &limits);
                 // Kept running only where the game allows it and the bot enabled it, as a
                 // Botzone bot does in its settings (bot.toml keep_running = true).
-                bot_limits.keep_running &= workdir.is_some_and(crate::bots::keeps_running);
-                let io = self.bot_io(workdir);
+                bot_limits.keep_running &= modes.keep_running;
+                let io = self.bot_io(modes);
                 (s.occupant.clone(), bot_limits, io)
             })
             .collect();
@@ -278,7 +278,19 @@ impl Game for Botzone {
                     Occupant::Human(console) => table::SeatKind::Human(console),
                 });
             }
+            // Each bot's image stays whole for the whole game: between its turns take6 reads
+            // and writes its data and globaldata in its working copy.
+            let seated: Vec<crate::sandbox::Seat> = kinds
+                .iter()
+                .filter_map(|kind| match kind {
+                    table::SeatKind::Bot {
+                        workdir, sandbox, ..
+                    } => crate::sandbox::Seat::take(sandbox, workdir).ok(),
+                    table::SeatKind::Human(_) => None,
+                })
+                .collect();
             let played = table::play(&name, &prepared.judge, &initdata, kinds, limits).await;
+            drop(seated);
             let logs = played
                 .seats
                 .iter()
@@ -555,7 +567,7 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         }
         let bot = bots.pop().ok_or("a padding bot was not built")?;
         let language = bot.generated.as_ref().map(|g| g.language);
-        padding.push((bot.workdir, language));
+        padding.push((bot.workdir, language, bot.modes));
     }
     Ok(Prepared {
         judge: table::JudgeSpec {
