@@ -453,6 +453,14 @@ impl GameCode for Botzone {
     }
 }
 
+/// The game a folder's own programs (its judge, its padding bots) are built for: itself.
+fn own_names(manifest: &Manifest) -> crate::bots::GameNames {
+    crate::bots::GameNames {
+        playing: manifest.name.clone(),
+        known: Vec::new(),
+    }
+}
+
 /// The SHA-256 of a game folder's judge: its top-level regular files that [`stage_judge`]
 /// copies, and `game.toml`, each by name and content, read through the door (no link, no
 /// FIFO).
@@ -488,7 +496,6 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         std::fs::remove_dir_all(&root)
             .map_err(|e| format!("cannot clear {}: {e}", root.display()))?;
     }
-    let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
     let source = stage_judge(manifest, &root.join("judge-source"))?;
     // Built as Botzone's compiler builds, the judge as its bots.
     let tools = ctx.tools.clone().in_dialect(Dialect::Botzone);
@@ -499,10 +506,7 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
             (&source, &root.join("judge")),
             &ctx.sandbox,
             &tools,
-            crate::bots::GameNames {
-                playing: game.name().to_string(),
-                known: Vec::new(),
-            },
+            own_names(manifest),
         )
     })
     .await
@@ -549,10 +553,7 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
                 (folder, &root.join("padding")),
                 &ctx.sandbox,
                 &tools,
-                crate::bots::GameNames {
-                    playing: game.name().to_string(),
-                    known: Vec::new(),
-                },
+                own_names(manifest),
             )
         })
         .await
@@ -685,15 +686,11 @@ fn build_for_verify(manifest: &Manifest) -> Result<Verifier, String> {
         let sandbox = Arc::new(sandbox);
         let source = stage_judge(&manifest, &dir.join("source"))?;
         let tools = crate::bots::Toolchains::for_sandbox(&sandbox).in_dialect(Dialect::Botzone);
-        let game = crate::games::by_name(&manifest.name).map_err(|e| e.to_string())?;
         let (mut built, skipped) = crate::bots::prepare(crate::bots::BuildPlan::new(
             (&source, &dir.join("built")),
             &sandbox,
             &tools,
-            crate::bots::GameNames {
-                playing: game.name().to_string(),
-                known: Vec::new(),
-            },
+            own_names(&manifest),
         ))
         .await
         .map_err(|e| e.to_string())?;
