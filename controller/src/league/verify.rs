@@ -9,8 +9,8 @@ use super::manifest::{CHOOSERS, LEAGUE, LeagueManifest};
 use super::plan::{self, Rules};
 use crate::record::{GameRecord, Tally};
 use crate::series::dir::GAMES;
-use crate::series::reporter::{Event, Origin, Reporter, Sink, SinkError, State};
-use crate::series::verify::{Verification, Verify};
+use crate::series::reporter::{Event, Reporter, Sink};
+use crate::series::verify::{Lines, Verification, Verify};
 use crate::series::{SeriesError, Status};
 
 /// Whether `dir` is a league's folder.
@@ -19,19 +19,6 @@ pub fn is_league(dir: &Path) -> bool {
     crate::door::Folder::open(dir)
         .and_then(|f| f.kind_of(Path::new(LEAGUE)))
         .is_ok_and(|k| k == Some("a regular file"))
-}
-
-/// Each record read back, with its line.
-struct Lines(Arc<Mutex<Vec<(u64, GameRecord)>>>);
-
-impl Sink for Lines {
-    fn event(&mut self, event: &Event<'_>, _: &State) -> Result<(), SinkError> {
-        if let Event::GameFinished(record, Origin::Replayed { line, .. }) = event {
-            let summary = (*record).clone().summary();
-            self.0.lock().expect("not poisoned").push((*line, summary));
-        }
-        Ok(())
-    }
 }
 
 /// Verifies the league in `dir`, a game folder's judge run only as `permit` allows.

@@ -456,3 +456,17 @@ impl Sink for Verify {
         Ok(())
     }
 }
+
+/// A sink that keeps each record read back from `games.jsonl` (as a summary), with its line:
+/// what a league's or a compare's verify checks its choices against.
+pub struct Lines(pub Arc<Mutex<Vec<(u64, GameRecord)>>>);
+
+impl Sink for Lines {
+    fn event(&mut self, event: &Event<'_>, _: &State) -> Result<(), SinkError> {
+        if let Event::GameFinished(record, Origin::Replayed { line, .. }) = event {
+            let summary = (*record).clone().summary();
+            self.0.lock().expect("not poisoned").push((*line, summary));
+        }
+        Ok(())
+    }
+}
