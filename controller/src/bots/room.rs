@@ -2,7 +2,7 @@
 //! the disk images allocated at once (see `sandbox/seats.rs`), against the room free where the
 //! run writes. A run that cannot fit is refused with the ways out.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::BotsError;
 use crate::sandbox::Sandbox;
@@ -46,7 +46,7 @@ pub struct Shape {
 /// with `sandbox`'s disk limit, playing as `shape` says. A folder that cannot be read counts as
 /// nothing: it is skipped later with its reason.
 pub fn need(
-    folders: &[(PathBuf, Result<PathBuf, String>)],
+    folders: &[crate::bots::Found],
     kept: &super::KeptCopies,
     sandbox: &Sandbox,
     shape: Shape,

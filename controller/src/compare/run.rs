@@ -195,7 +195,7 @@ async fn play(
 }
 
 /// The folders to prepare (NEW, OLD, then the field's) and the field's folders that sit out.
-type Folders = Vec<(PathBuf, Result<PathBuf, String>)>;
+type Folders = Vec<crate::bots::Found>;
 
 /// NEW's and OLD's folders and the field's: refused when NEW and OLD share a name; a field
 /// bot of either's name sits out.
@@ -315,7 +315,7 @@ fn side_of(bot: &Bot) -> Side {
 /// One set of working copies of `folders` in `dir`, built, with the bots' wires.
 async fn build(
     settings: &Settings,
-    folders: Vec<(PathBuf, Result<PathBuf, String>)>,
+    folders: Folders,
     dir: &SeriesDir,
     (sandbox, bar): (&Arc<Sandbox>, &BarSlot),
     tools: &Toolchains,

@@ -25,7 +25,10 @@ pub fn verify(dir: &Path, permit: &crate::games::JudgePermit) -> Result<Verifica
     let manifest =
         CompareManifest::read(dir)?.ok_or_else(|| SeriesError::NotASeries(dir.into()))?;
     let game = crate::games::recorded(&manifest.game, manifest.game_hash.as_deref(), permit)
-        .map_err(|e| SeriesError::Refused(format!("the compare's game: {e}")))?;
+        .map_err(|why| SeriesError::RecordedGame {
+            what: "compare",
+            why,
+        })?;
     let rules = manifest.rules(&game);
     let (sink, report) = Verify::new(&manifest.compare, None, permit.clone());
     let lines = Arc::new(Mutex::new(Vec::new()));

@@ -18,6 +18,7 @@ use crate::config::Settings;
 use crate::record::GameRecord;
 use crate::sandbox::Release;
 use crate::schedule::{Entrant, GamePlan};
+use crate::series::continued::{Continued, Kept, Refusal, Why, same_game, unchanged};
 use crate::series::dir::{GAMES, SeriesDir};
 use crate::series::lineup::Lineup;
 use crate::series::reporter::{self, Event, Reporter, Sink, SinkError, Start, State};
@@ -198,16 +199,12 @@ pub async fn run(
     let mut records = std::mem::take(&mut *shared.records.lock().expect("not poisoned"));
     let (first, changes) = join(&mut manifest, &lineup, &reporter.state().done);
     if !changes.left.is_empty() && !opts.withdraw {
-        return Err(SeriesError::Refused(format!(
-            "{} of the league {} not in {}: {}; they would leave the league (and their private \
-             storage be wiped). Give --bots with the folder that holds them, or --withdraw to \
-             let them leave (league {})",
-            crate::names::count(changes.left.len() as u64, "bot"),
-            if changes.left.len() == 1 { "is" } else { "are" },
-            settings.bots.display(),
-            changes.left.join(", "),
-            dir.path.display()
-        )));
+        return Err(refused(Why::BotsLeft {
+            bots: changes.left,
+            folder: settings.bots.clone(),
+            league: dir.path.clone(),
+        })
+        .into());
     }
     if let Some(line) = changes.line() {
         eprintln!("take6: {line}");
@@ -634,81 +631,70 @@ fn fresh(settings: &Settings, opts: &Options) -> LeagueManifest {
     }
 }
 
+/// A league's next run refused for `why`.
+fn refused(why: Why) -> Refusal {
+    Refusal {
+        run: Continued::League,
+        why,
+    }
+}
+
 /// An existing league continued: what fixes its choices may not change.
 fn accept(
     mut m: LeagueManifest,
     settings: &Settings,
     opts: &Options,
 ) -> Result<LeagueManifest, SeriesError> {
-    let refuse = |what: String| {
-        Err(SeriesError::Refused(format!(
-            "{what} (league {})",
-            opts.dir.display()
-        )))
-    };
     if !super::manifest::CHOOSERS.contains(&m.chooser) {
-        return refuse(format!(
-            "the league's batches were chosen by take6's chooser {} (take6 {}), this take6 \
-             chooses by choosers {} only: its next batches would not follow from the rules of \
-             its earlier ones; continue it with the take6 that made it, or begin another \
-             league with --league DIR",
-            m.chooser,
-            m.controller_version,
-            choosers()
-        ));
+        return Err(refused(Why::Chooser {
+            chooser: m.chooser.to_string(),
+            version: m.controller_version.clone(),
+            known: choosers(),
+        })
+        .into());
     }
-    if m.game != settings.game.name() {
-        return refuse(format!(
-            "the league plays {}, not {}",
-            m.game,
-            settings.game.name()
-        ));
-    }
-    let now = settings.game.content_hash().ok().flatten();
-    if let (Some(began), Some(now)) = (m.game_hash.as_deref(), now.as_deref())
-        && began != now
+    unchanged(
+        Continued::League,
+        &[
+            Kept::flag("game", "--game", &m.game, Some(settings.game.name().into())),
+            Kept::flag(
+                "seed",
+                "--seed",
+                m.seed,
+                settings.seed_given.then(|| settings.seed.to_string()),
+            ),
+            Kept::flag(
+                "players",
+                "--players",
+                m.players,
+                opts.players.map(|p| p.to_string()),
+            ),
+            Kept::flag(
+                "rounds",
+                "--rounds",
+                m.rounds,
+                opts.rounds.map(|r| r.to_string()),
+            ),
+            Kept::flag(
+                "batch",
+                "--batch",
+                m.batch,
+                opts.batch.map(|b| b.to_string()),
+            ),
+            Kept::flag(
+                "min_games",
+                "--min-games",
+                m.min_games,
+                opts.min_games.map(|g| g.to_string()),
+            ),
+            Kept::flag("top", "--top", m.top, opts.top.map(|t| t.to_string())),
+        ],
+    )?;
+    // A game folder's code that cannot be read now is not compared (it fails as it is built).
+    if let Err(e) = same_game(Continued::League, &settings.game, m.game_hash.as_deref())
+        && matches!(e.why, Why::GameChanged { .. })
     {
-        return refuse(format!(
-            "the game folder's judge or game.toml changed since the league began (SHA-256 {now}, \
-             {began} then); a league plays one game's code: put the folder back as it was, or \
-             begin another league with --league DIR"
-        ));
-    }
-    if settings.seed_given && settings.seed != m.seed {
-        return refuse(format!(
-            "the league's seed is {}; --seed cannot change it",
-            m.seed
-        ));
-    }
-    if opts.players.is_some_and(|p| p != m.players) {
-        return refuse(format!(
-            "the league plays at tables of {}; --players cannot change it",
-            m.players
-        ));
-    }
-    if opts.rounds.is_some_and(|r| r != m.rounds) {
-        return refuse(format!(
-            "the league plays games of {}; --rounds cannot change it",
-            crate::names::count(u64::from(m.rounds), "round")
-        ));
-    }
-    if opts.batch.is_some_and(|b| b != m.batch) {
-        return refuse(format!(
-            "the league plays batches of {}; --batch cannot change it",
-            m.batch
-        ));
-    }
-    if opts.min_games.is_some_and(|g| g != m.min_games) {
-        return refuse(format!(
-            "a new version of the league plays {} games first; --min-games cannot change it",
-            m.min_games
-        ));
-    }
-    if opts.top.is_some_and(|t| t != m.top) {
-        return refuse(format!(
-            "the league settles its top {}; --top cannot change it",
-            m.top
-        ));
+        return Err(e.into());
     }
     m.bots = Some(opts.bots.clone());
     Ok(m)

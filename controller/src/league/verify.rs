@@ -26,7 +26,10 @@ pub fn verify(dir: &Path, permit: &crate::games::JudgePermit) -> Result<Verifica
     let manifest = LeagueManifest::read(dir)?.ok_or_else(|| SeriesError::NotASeries(dir.into()))?;
     // A league folder chooses no code: a game folder's judge runs only from `--game`.
     let game = crate::games::recorded(&manifest.game, manifest.game_hash.as_deref(), permit)
-        .map_err(|e| SeriesError::Refused(format!("the league's game: {e}")))?;
+        .map_err(|why| SeriesError::RecordedGame {
+            what: "league",
+            why,
+        })?;
     let rules = Rules {
         chooser: manifest.chooser,
         seed: manifest.seed,

@@ -16,6 +16,7 @@
 //! | `replay.rs` | `take6 leaderboard` and `take6 verify`: `games.jsonl` replayed into sinks |
 //! | `verify.rs` | the verification sink |
 //! | `resume.rs` | what a resume accepts |
+//! | `continued.rs` | what any continued run (resume, a league's next run) may not change, and its refusals |
 //! | `threads.rs`, `lanes.rs` | built-ins only on plain threads; a runtime per table |
 //! | `merge/` | `take6 merge`: the shards checked and indexed (`shards.rs`), then fed in game order into the sinks (`mod.rs`) |
 //!
@@ -25,6 +26,7 @@
 
 pub(crate) mod bench;
 pub(crate) mod builds;
+pub mod continued;
 pub(crate) mod dir;
 pub(crate) mod dispatch;
 mod lanes;
@@ -109,8 +111,9 @@ pub enum SeriesError {
     NotASeries(PathBuf),
     #[error("another take6 is playing the series in {0}")]
     Busy(PathBuf),
-    #[error("cannot resume: {0}")]
-    Refused(String),
+    /// A continued run (a resumed series, a league's next run) refused before it plays.
+    #[error(transparent)]
+    Refused(#[from] continued::Refusal),
     #[error(
         "nothing to resume: the series in {shown} is complete ({played} played); see its \
          results with take6 leaderboard {shown}, or start a new series with take6 run",
@@ -118,6 +121,13 @@ pub enum SeriesError {
         played = crate::names::count(*games, "game"),
     )]
     NothingToResume { dir: PathBuf, games: u64 },
+    /// The game a league's or a compare's record names cannot be had (a game folder's judge
+    /// is run only from `--game`).
+    #[error("the {what}'s game: {why}")]
+    RecordedGame {
+        what: &'static str,
+        why: crate::games::GameError,
+    },
     #[error("cannot merge: {0}")]
     MergeRefused(String),
     #[error("cannot compare: {0}")]

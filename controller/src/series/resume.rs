@@ -4,9 +4,18 @@
 use std::path::Path;
 
 use super::SeriesError;
+use super::continued::{Continued, Kept, Refusal, Why, unchanged};
 use super::manifest::Manifest;
 use crate::bots::Bot;
 use crate::config::{RunArgs, Settings};
+
+/// A resume refused for `why`.
+pub(super) fn refused(why: Why) -> Refusal {
+    Refusal {
+        run: Continued::Series,
+        why,
+    }
+}
 
 /// Settings a resume may change: they do not change any game.
 const MAY_CHANGE: [&str; 9] = [
@@ -50,32 +59,23 @@ pub fn settings(
     }
     let args = same_repository(args, &recorded)?;
     let settings = Settings::resolve_recorded(&args, &recorded)
-        .map_err(|e| SeriesError::Refused(e.to_string()))?;
+        .map_err(|e| refused(Why::Record(e.to_string())))?;
     let now = super::manifest::settings_map(&settings);
     let mut keys: Vec<&String> = manifest.settings.keys().chain(now.keys()).collect();
     keys.sort();
     keys.dedup();
-    let changed: Vec<String> = keys
+    let show = |v: Option<&serde_json::Value>| v.map(|v| v.to_string());
+    let kept: Vec<Kept> = keys
         .into_iter()
         .filter(|k| !MAY_CHANGE.contains(&k.as_str()))
-        .filter(|k| manifest.settings.get(*k) != now.get(*k))
-        .map(|k| {
-            let show =
-                |v: Option<&serde_json::Value>| v.map_or("(none)".to_string(), |v| v.to_string());
-            format!(
-                "{k} is {} in the series, {} now",
-                show(manifest.settings.get(k)),
-                show(now.get(k))
-            )
+        .map(|k| Kept {
+            key: k.clone(),
+            flag: None,
+            was: show(manifest.settings.get(k)),
+            now: show(now.get(k)),
         })
         .collect();
-    if !changed.is_empty() {
-        return Err(SeriesError::Refused(format!(
-            "these settings would change the games: {}; resume without them, or start a new \
-             series",
-            changed.join("; ")
-        )));
-    }
+    unchanged(Continued::Series, &kept)?;
     Ok(settings)
 }
 
@@ -102,13 +102,12 @@ fn same_repository(
                 || rev.is_some_and(|r| r.len() >= 7 && repository.commit.starts_with(&r)))
     });
     if !same {
-        return Err(SeriesError::Refused(format!(
-            "the series plays the bots of {} (commit {}), and --bots names {}; resume without \
-             --bots, or start a new series",
-            crate::repo::shown(&repository),
-            repository.commit,
-            given.display()
-        )));
+        return Err(refused(Why::OtherRepository {
+            shown: crate::repo::shown(&repository),
+            commit: repository.commit,
+            given: given.to_path_buf(),
+        })
+        .into());
     }
     args.table.bots = None;
     Ok(args)
@@ -146,19 +145,20 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
         let hash = crate::folder::scan(&source, settings.max_bot_bytes())
             .and_then(|listing| listing.hash())
             .map_err(|e| {
-            SeriesError::Refused(format!(
-                "bot {}: cannot read its folder {} ({e}); it must be there, unchanged, to resume",
-                b.name,
-                b.source.display()
-            ))
-        })?;
+                refused(Why::Bot {
+                    name: b.name.clone(),
+                    reason: format!(
+                        "cannot read its folder {} ({e}); it must be there, unchanged, to resume",
+                        b.source.display()
+                    ),
+                })
+            })?;
         if hash != b.hash {
-            return Err(SeriesError::Refused(format!(
-                "bot {} changed since the series began ({} has other content); put it back as \
-                 it was, or start a new series",
-                b.name,
-                b.source.display()
-            )));
+            return Err(refused(Why::BotChanged {
+                name: b.name.clone(),
+                folder: b.source.clone(),
+            })
+            .into());
         }
         let workdir = std::path::absolute(dir.join("work").join(&b.name))
             .map_err(super::dir::read_err(dir))?;
@@ -167,21 +167,25 @@ pub fn bots(manifest: &Manifest, dir: &Path, settings: &Settings) -> Result<Vec<
         // (to a host folder, say) is refused, and nothing of it is used.
         let there = crate::door::working_copy_there(&workdir, &crate::sandbox::image_of(&workdir))
             .map_err(|e| {
-                SeriesError::Refused(format!(
-                    "bot {}: its working copy cannot be used: {}",
-                    b.name,
-                    crate::untrusted::terminal(&e.to_string())
-                ))
+                refused(Why::Bot {
+                    name: b.name.clone(),
+                    reason: format!(
+                        "its working copy cannot be used: {}",
+                        crate::untrusted::terminal(&e.to_string())
+                    ),
+                })
             })?
             .any();
         if !there {
-            return Err(SeriesError::Refused(format!(
-                "bot {}: its working copy {} is gone",
-                b.name,
-                workdir.display()
-            )));
+            return Err(refused(Why::Bot {
+                name: b.name.clone(),
+                reason: format!("its working copy {} is gone", workdir.display()),
+            })
+            .into());
         }
-        let modes = crate::bots::folder_modes(&source);
+        let modes = crate::bots::Manifest::peek(&source)
+            .map(|m| m.modes)
+            .unwrap_or_default();
         out.push(Bot {
             name: b.name.clone(),
             source,
@@ -210,11 +214,15 @@ pub fn same_wires(manifest: &Manifest, bots: &[super::lineup::Entrant]) -> Resul
             .find(|b| b.name == bot.name)
             .and_then(|b| b.template_hash.as_deref());
         if kept.is_some_and(|hash| hash != &*wire.fingerprint) {
-            return Err(SeriesError::Refused(format!(
-                "bot {}: its {} changed since the series began; put it back as it was, or \
-                 start a new series",
-                bot.name, wire.shown
-            )));
+            return Err(refused(Why::Bot {
+                name: bot.name.clone(),
+                reason: format!(
+                    "its {} changed since the series began; put it back as it was, or start \
+                     a new series",
+                    wire.shown
+                ),
+            })
+            .into());
         }
     }
     Ok(())

@@ -9,6 +9,7 @@ use crate::config::{RunArgs, Settings};
 use crate::sandbox::{Release, Sandbox};
 use crate::schedule::Schedule;
 
+use super::continued::{Continued, Why, same_game};
 use super::dir::{GAMES, SeriesDir};
 use super::lineup::{Entrant, Lineup, with_wires};
 use super::play::{play, reporter};
@@ -43,26 +44,21 @@ pub async fn resume(
         &mut failed,
     );
     if let Some(s) = failed.first() {
-        return Err(SeriesError::Refused(format!(
-            "bot {}: {}",
-            s.name, s.reason
-        )));
+        return Err(accept::refused(Why::Bot {
+            name: s.name.clone(),
+            reason: s.reason.clone(),
+        })
+        .into());
     }
     accept::same_wires(&manifest, &bots)?;
     // The game's code (a game folder's judge and game.toml) is what the series played, as a
     // bot's folder must be; a series from before the hash was kept records it now.
-    let game_hash = settings.game.content_hash().map_err(SeriesError::Refused)?;
-    match (&manifest.game_hash, game_hash) {
-        (Some(was), Some(now)) if *was != now => {
-            return Err(SeriesError::Refused(format!(
-                "the game folder {} changed since the series began (its judge and game.toml: \
-                 SHA-256 {now}, series.toml records {was}); restore it, or start a new series",
-                settings.game.spec()
-            )));
-        }
-        (None, now) => manifest.game_hash = now,
-        _ => {}
-    }
+    let now = same_game(
+        Continued::Series,
+        &settings.game,
+        manifest.game_hash.as_deref(),
+    )?;
+    manifest.game_hash = manifest.game_hash.take().or(now);
     // After the checks of what was asked (a flag that would change the games is said first).
     if manifest.status == Status::Complete {
         return Err(SeriesError::NothingToResume {
@@ -149,26 +145,23 @@ fn restore_repository(
         Some(o) if settings.bots.is_relative() && !settings.bots.exists() => o.join(&settings.bots),
         _ => settings.bots.clone(),
     };
-    crate::repo::restore(&cache, repository).map_err(|e| SeriesError::Refused(e.to_string()))
+    crate::repo::restore(&cache, repository)
+        .map_err(|e| accept::refused(Why::Repository(e.to_string())).into())
 }
 
 /// The series' manifest, if the series can be resumed: not one stopped before its bots were
 /// ready, nor one that had no usable bot, nor a game at the keyboard.
 fn resumable_manifest(dir: &SeriesDir) -> Result<Manifest, SeriesError> {
     let manifest = Manifest::read(&dir.path).map_err(|e| {
-        SeriesError::Refused(format!(
+        accept::refused(Why::Record(format!(
             "{e} (a series stopped before its bots were ready has nothing to resume; start a new one)"
-        ))
+        )))
     })?;
     if manifest.status == Status::NoUsableBot {
-        return Err(SeriesError::Refused(
-            "the series had no usable bot; start a new one".into(),
-        ));
+        return Err(accept::refused(Why::NoUsableBot).into());
     }
     if manifest.human().is_some() {
-        return Err(SeriesError::Refused(
-            "a game at the keyboard (take6 play) cannot be resumed".into(),
-        ));
+        return Err(accept::refused(Why::AtTheKeyboard).into());
     }
     Ok(manifest)
 }
@@ -179,10 +172,11 @@ fn sound_log(dir: &SeriesDir) -> Result<(), SeriesError> {
     // A resumed series plays its game: it checks with the judge it plays.
     let verification = verify(&dir.path, &crate::games::JudgePermit::series())?;
     if let Some(p) = verification.problems.iter().find(|p| !p.torn) {
-        return Err(SeriesError::Refused(format!(
-            "{p} (see take6 verify {})",
-            dir.path.display()
-        )));
+        return Err(accept::refused(Why::UnsoundLog {
+            problem: p.to_string(),
+            dir: dir.path.clone(),
+        })
+        .into());
     }
     Ok(())
 }
@@ -201,18 +195,19 @@ async fn workdirs_and_game(
         let own = crate::folder::scan(&bot.source, settings.max_bot_bytes())
             .map(|listing| listing.footprint())
             .map_err(|e| {
-                SeriesError::Refused(format!(
-                    "bot {}: cannot read its folder {} ({e})",
-                    bot.name,
-                    bot.source.display()
-                ))
+                accept::refused(Why::Bot {
+                    name: bot.name.clone(),
+                    reason: format!("cannot read its folder {} ({e})", bot.source.display()),
+                })
             })?;
         sandbox.resume_workdir(&bot.workdir, own).map_err(|e| {
-            SeriesError::Refused(format!(
-                "bot {}: its working copy {} cannot be used: {e}",
-                bot.name,
-                bot.workdir.display()
-            ))
+            accept::refused(Why::Bot {
+                name: bot.name.clone(),
+                reason: format!(
+                    "its working copy {} cannot be used: {e}",
+                    bot.workdir.display()
+                ),
+            })
         })?;
         // Its image goes back into its folder when others need the room (sandbox/seats.rs).
         drop(crate::sandbox::Seat::held(sandbox, &bot.workdir));
