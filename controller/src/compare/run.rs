@@ -75,7 +75,7 @@ pub async fn run(
     };
     let _lock = dir.lock()?;
     eprintln!("take6: {}", settings.limits_line());
-    let sandbox = crate::series::run::launcher(settings)?;
+    let sandbox = crate::series::start::launcher(settings)?;
     let _release = Release(Arc::clone(&sandbox));
     let mut stop = std::pin::pin!(stop);
     let (lineup, sides) = prepare(settings, found, &dir, (&sandbox, &bar), &mut stop).await?;
@@ -333,7 +333,7 @@ async fn build(
                 (&settings.bots, &dir.path),
                 sandbox,
                 tools,
-                crate::series::run::game_names(settings),
+                crate::series::start::game_names(settings),
             )
         }) => Some(prepared),
         () = stop.as_mut() => None,

@@ -13,17 +13,16 @@ use super::manifest::{Benched, Field, LeagueManifest};
 use super::outputs;
 use super::plan::{self, Planned, Rules, Seat, Version};
 use super::settle;
-use crate::bots::Toolchains;
 use crate::config::Settings;
 use crate::record::GameRecord;
-use crate::sandbox::Release;
 use crate::schedule::{Entrant, GamePlan};
 use crate::series::continued::{Continued, Kept, Refusal, Why, same_game, unchanged};
 use crate::series::dir::{GAMES, SeriesDir};
 use crate::series::lineup::Lineup;
-use crate::series::reporter::{self, Event, Reporter, Sink, SinkError, Start, State};
+use crate::series::reporter::{Event, Reporter, Sink, SinkError, Start, State};
 use crate::series::sinks::progress::BarSlot;
 use crate::series::sinks::{self, games::GamesFile};
+use crate::series::start::{Log, Setup};
 use crate::series::{SeriesError, Status};
 use crate::table::TableSeat;
 
@@ -155,47 +154,23 @@ pub async fn run(
     };
     let _lock = dir.lock()?;
     let rules = rules_of(&manifest, settings);
-    eprintln!("take6: {}", settings.limits_line());
-    let wires = settings
-        .game
-        .wires(settings.templates.as_deref())
-        .map_err(SeriesError::Templates)?;
-    let sandbox = crate::series::run::launcher(settings)?;
-    let _release = Release(Arc::clone(&sandbox));
+    let mut start = Setup::open(settings)?;
+    start.launch(settings)?;
     let mut stop = std::pin::pin!(stop);
-    let tools = Toolchains::for_sandbox(&sandbox).in_dialect(settings.game.build_dialect());
     // Each version's private storage: its working copy, kept from the run before.
     let kept = Arc::new(manifest.kept_copies());
-    let (bots, skipped) = crate::series::run::prepare_entrants(
-        settings,
-        &dir,
-        (&sandbox, &bar),
-        &tools,
-        (wires, kept),
-        &mut stop,
-    )
-    .await?;
+    let (bots, skipped) = start
+        .entrants(settings, &dir, (&bar, kept), &mut stop)
+        .await?;
     let names = bots.iter().map(|(b, _)| b.name.clone()).collect();
-    let lineup = Lineup {
-        bots,
-        names,
-        skipped,
-        enough: Arc::default(),
-        bench: Arc::default(),
-    };
+    let lineup = Lineup::of(bots, names, skipped);
     let shared = Shared::default();
     shared.set_versions(&manifest.versions);
     let mut reporter = Reporter::new(
         &dir.id,
         league_sinks((settings, opts), &dir, &shared, bar.clone()),
     );
-    for s in &lineup.skipped {
-        reporter.handle(&Event::BotSkipped(s))?;
-    }
-    let games = dir.file(GAMES);
-    if let Some(torn) = reporter.replay(&games, &dir.id)? {
-        reporter::cut_torn(&games, torn)?;
-    }
+    Setup::read_back(&mut reporter, &dir, &lineup.skipped, Log::League)?;
     let mut records = std::mem::take(&mut *shared.records.lock().expect("not poisoned"));
     let (first, changes) = join(&mut manifest, &lineup, &reporter.state().done);
     if !changes.left.is_empty() && !opts.withdraw {
@@ -227,7 +202,7 @@ pub async fn run(
         // With --games N the bar's length; otherwise it counts games with none.
         planned: so_far + opts.games.unwrap_or(0),
     }))?;
-    let seats = crate::series::play::seats_of(settings, &lineup, Some(&sandbox));
+    let seats = crate::series::play::seats_of(settings, &lineup, start.sandbox.as_ref());
     let ctx = Ctx {
         settings,
         opts,
@@ -248,7 +223,7 @@ pub async fn run(
     )
     .await?;
     finish(&ctx, &mut manifest, reporter, &records, ended, &pairs)?;
-    if let Some(why) = sandbox.host_trouble() {
+    if let Some(why) = start.sandbox().host_trouble() {
         return Err(SeriesError::DiskFull(why));
     }
     Ok(LeagueOutcome {

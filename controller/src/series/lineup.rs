@@ -29,6 +29,20 @@ pub(crate) struct Lineup {
     pub(crate) bench: Arc<super::bench::Bench>,
 }
 
+impl Lineup {
+    /// The lineup of `bots` (with their wires), `names` in schedule order and the folders
+    /// `skipped`, before any game.
+    pub fn of(bots: Vec<Entrant>, names: Vec<String>, skipped: Vec<Skipped>) -> Lineup {
+        Lineup {
+            bots,
+            names,
+            skipped,
+            enough: Arc::default(),
+            bench: Arc::default(),
+        }
+    }
+}
+
 /// `take6 play --against NAME…`: keeps only the named bots (the others are left out without
 /// a word) and returns the named built-ins, which then sit at the table instead of padding.
 /// A name that is neither is an error listing what there is.

@@ -4,7 +4,8 @@
 //! | file | job |
 //! |---|---|
 //! | `mod.rs` | what a series ends with: its status, its outcome, its errors |
-//! | `run.rs` | `take6 run`: a new series (launcher, bots, schedule, manifest), and built-ins only |
+//! | `start.rs` | what every run (new, resumed, a league's) assembles before its first game: wires, launcher, entrants, the game's programs, the log read back |
+//! | `run.rs` | `take6 run`: a new series (bots, schedule, manifest), and built-ins only |
 //! | `resumed.rs` | `take6 run --resume`: a stopped series continued |
 //! | `lineup.rs` | who plays: bots with their words on the wire (the game's `wires`), `take6 play --against`, the start line |
 //! | `play.rs` | the series' sinks, then its games on the async tables or the threads |
@@ -41,6 +42,7 @@ mod resume;
 mod resumed;
 pub(crate) mod run;
 pub mod sinks;
+pub(crate) mod start;
 mod threads;
 pub mod verify;
 

@@ -6,18 +6,18 @@ use std::sync::Arc;
 use super::manifest::Manifest;
 use crate::bots::Skipped;
 use crate::config::{RunArgs, Settings};
-use crate::sandbox::{Release, Sandbox};
+use crate::sandbox::Sandbox;
 use crate::schedule::Schedule;
 
 use super::continued::{Continued, Why, same_game};
-use super::dir::{GAMES, SeriesDir};
-use super::lineup::{Entrant, Lineup, with_wires};
+use super::dir::SeriesDir;
+use super::lineup::{Entrant, Lineup};
 use super::play::{play, reporter};
 use super::replay::verify;
-use super::run::{game_context, launcher};
+use super::resume as accept;
 use super::sinks::progress::BarSlot;
+use super::start::{Log, Setup};
 use super::{SeriesError, SeriesOutcome, Status};
-use super::{reporter, resume as accept};
 
 /// Continues the series in `dir` after an interruption, a `kill -9`, a crash or a full disk:
 /// checks that nothing that makes the games changed, replays `games.jsonl` into the outputs
@@ -32,17 +32,10 @@ pub async fn resume(
     let mut manifest = resumable_manifest(dir)?;
     let origin = accept::origin(&manifest, &dir.path);
     let settings = accept::settings(args, &manifest, origin.as_deref())?;
-    let wires = settings
-        .game
-        .wires(settings.templates.as_deref())
-        .map_err(SeriesError::Templates)?;
     restore_repository(&settings, origin.as_deref())?;
+    let mut start = Setup::open(&settings)?;
     let mut failed = Vec::new();
-    let bots = with_wires(
-        wires.as_deref(),
-        accept::bots(&manifest, &dir.path, &settings)?,
-        &mut failed,
-    );
+    let bots = start.with_wires(accept::bots(&manifest, &dir.path, &settings)?, &mut failed);
     if let Some(s) = failed.first() {
         return Err(accept::refused(Why::Bot {
             name: s.name.clone(),
@@ -70,7 +63,6 @@ pub async fn resume(
     for warning in &manifest.warnings {
         eprintln!("take6: warning: {warning}");
     }
-    eprintln!("take6: {}", settings.limits_line());
     let names: Vec<String> = bots.iter().map(|(b, _)| b.name.clone()).collect();
     let schedule = if settings.builtins_only {
         Schedule::builtins_only(settings.schedule_request(0))?
@@ -83,16 +75,15 @@ pub async fn resume(
 
     // Built-ins that are programs of the game (a game folder's padding bots) are built and
     // run through the sandbox as bots are.
-    let sandbox = if settings.builtins_only && settings.game.code().is_none() {
-        None
-    } else {
-        Some(launcher(&settings)?)
-    };
-    let _release = sandbox.as_ref().map(|s| Release(Arc::clone(s)));
-    if let Some(sandbox) = &sandbox {
-        workdirs_and_game(&settings, dir, sandbox, &bots).await?;
+    let mut stop = std::pin::pin!(stop);
+    if !settings.builtins_only || settings.game.code().is_some() {
+        start.launch(&settings)?;
+        take_back(&settings, start.sandbox(), &bots)?;
+        start
+            .game_code(&settings, dir, bots.len(), &mut stop)
+            .await?;
     }
-    manifest.sandbox = sandbox.as_ref().map(|s| s.report().into());
+    manifest.sandbox = start.sandbox.as_ref().map(|s| s.report().into());
     manifest.attempts += 1;
     let skipped = manifest
         .skipped
@@ -102,24 +93,11 @@ pub async fn resume(
             reason: s.reason.clone(),
         })
         .collect();
-    let lineup = Lineup {
-        bots,
-        names,
-        skipped,
-        enough: Arc::default(),
-        bench: Arc::default(),
-    };
+    let lineup = Lineup::of(bots, names, skipped);
     let mut reporter = reporter(&settings, dir, manifest, &lineup, bar);
-    let games = dir.file(GAMES);
-    if let Some(torn) = reporter.replay(&games, &dir.id)? {
-        reporter::cut_torn(&games, torn)?;
-        eprintln!(
-            "take6: dropped the half-written last line of {} (line {}); its game is played again",
-            games.display(),
-            torn.line
-        );
-    }
+    Setup::read_back(&mut reporter, dir, &[], Log::Continued)?;
     tracing::info!(games = reporter.state().lines, "series {} resumed", dir.id);
+    let sandbox = start.sandbox.clone();
     play(
         &settings,
         dir,
@@ -181,11 +159,9 @@ fn sound_log(dir: &SeriesDir) -> Result<(), SeriesError> {
     Ok(())
 }
 
-/// The sandbox takes the bots' working copies back (each must still be usable), and the game
-/// prepares its own programs again (a loaded game's judge and padding bots).
-async fn workdirs_and_game(
+/// The sandbox takes the bots' working copies back (each must still be usable).
+fn take_back(
     settings: &Settings,
-    dir: &SeriesDir,
     sandbox: &Arc<Sandbox>,
     bots: &[Entrant],
 ) -> Result<(), SeriesError> {
@@ -212,11 +188,5 @@ async fn workdirs_and_game(
         // Its image goes back into its folder when others need the room (sandbox/seats.rs).
         drop(crate::sandbox::Seat::held(sandbox, &bot.workdir));
     }
-    let tools = crate::bots::Toolchains::for_sandbox(sandbox);
-    let ctx = game_context(settings, dir, sandbox, &tools, bots.len());
-    settings
-        .game
-        .prepare_code(&ctx)
-        .await
-        .map_err(SeriesError::Game)
+    Ok(())
 }

@@ -5,16 +5,14 @@ use std::future::Future;
 use std::sync::Arc;
 
 use super::manifest::Manifest;
-use super::reporter::Event;
+use super::start::{Log, Setup};
 use crate::bots::{self, Skipped};
 use crate::config::Settings;
-use crate::game::Wires;
-use crate::sandbox::{Release, Sandbox};
 use crate::schedule::Schedule;
 
 use super::dir;
 use super::dir::SeriesDir;
-use super::lineup::{Entrant, Lineup, choose, with_wires};
+use super::lineup::{Entrant, Lineup, choose};
 use super::play::{play, reporter};
 use super::sinks::progress::BarSlot;
 use super::{SeriesError, SeriesOutcome, Status};
@@ -36,27 +34,13 @@ pub async fn run(
     for warning in settings.warnings() {
         eprintln!("take6: warning: {warning}");
     }
-    eprintln!("take6: {}", settings.limits_line());
-    let wires = settings
-        .game
-        .wires(settings.templates.as_deref())
-        .map_err(SeriesError::Templates)?;
-    let sandbox = launcher(settings)?;
-    // Whatever the end, the working copies are copied back out of their disk images.
-    let _release = Release(Arc::clone(&sandbox));
+    let mut start = Setup::open(settings)?;
+    start.launch(settings)?;
     // Watch for a stop from the start: builds can take minutes.
     let mut stop = std::pin::pin!(stop);
-    // What a folder without `launch` can be built with, looked up once for the series.
-    let tools = bots::Toolchains::for_sandbox(&sandbox).in_dialect(settings.game.build_dialect());
-    let (mut bots, mut skipped) = prepare_entrants(
-        settings,
-        dir,
-        (&sandbox, &bar),
-        &tools,
-        (wires, Arc::default()),
-        &mut stop,
-    )
-    .await?;
+    let (mut bots, mut skipped) = start
+        .entrants(settings, dir, (&bar, Arc::default()), &mut stop)
+        .await?;
     let place = settings.place();
     for (bot, _) in &bots {
         for warning in &bot.warnings {
@@ -84,35 +68,26 @@ pub async fn run(
         .map(|(b, _)| b.name.clone())
         .chain(settings.human.clone())
         .collect();
-
     if names.is_empty() {
         return Err(no_usable_bot(
-            settings, dir, &sandbox, &tools, &bots, &names, &skipped,
+            settings, dir, &start, &bots, &names, &skipped,
         )?);
     }
-
     let schedule = schedule_of(settings, names.len(), chosen.as_deref())?;
     let mut manifest = Manifest::new(dir, settings, &bots, &names, &skipped, Some(&schedule));
-    manifest.sandbox = Some(sandbox.report().into());
-    manifest.toolchains = tools.record();
-    let lineup = Lineup {
-        bots,
-        names,
-        skipped,
-        enough: Arc::default(),
-        bench: Arc::default(),
-    };
+    manifest.sandbox = Some(start.sandbox().report().into());
+    manifest.toolchains = start.tools.record();
+    let lineup = Lineup::of(bots, names, skipped);
     dir.make_latest();
     let mut reporter = reporter(settings, dir, manifest, &lineup, bar);
-    for s in &lineup.skipped {
-        reporter.handle(&Event::BotSkipped(s))?;
-    }
+    Setup::read_back(&mut reporter, dir, &lineup.skipped, Log::New)?;
+    let sandbox = start.sandbox.clone();
     play(
         settings,
         dir,
         &lineup,
         &schedule,
-        Some(&sandbox),
+        sandbox.as_ref(),
         reporter,
         stop,
     )
@@ -129,69 +104,6 @@ fn refuse_unseatable(settings: &Settings) -> Result<(), SeriesError> {
         }
     }
     Ok(())
-}
-
-/// Everything made before the first game, each step given up at a stop: the bots copied and
-/// built, the game's own programs (a loaded game's judge and padding bots) built as the bots
-/// are, and each bot's words on the wire made by the game (a bot's own template set compiled
-/// and trial-rendered). The bots with their wires, and those skipped.
-pub(crate) async fn prepare_entrants(
-    settings: &Settings,
-    dir: &SeriesDir,
-    (sandbox, bar): (&Arc<Sandbox>, &BarSlot),
-    tools: &bots::Toolchains,
-    (wires, kept): (Option<Box<dyn Wires>>, Arc<bots::KeptCopies>),
-    stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
-) -> Result<(Vec<Entrant>, Vec<Skipped>), SeriesError> {
-    // `take6 play` against built-ins only needs no bots folder.
-    if settings.human.is_some() && !settings.bots.exists() {
-        let ctx = game_context(settings, dir, sandbox, tools, 0);
-        tokio::select! {
-            ready = settings.game.prepare_code(&ctx) => ready.map_err(SeriesError::Game)?,
-            () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
-        };
-        return Ok((Vec::new(), Vec::new()));
-    }
-    // Each build said as it starts and ends: a dozen bots can take half a minute.
-    let progress = Arc::new(super::builds::BuildProgress::new(bar.clone()));
-    let prepared = tokio::select! {
-        prepared = bots::prepare(bots::BuildPlan {
-            build_timeout: settings.build_timeout(),
-            jobs: settings.jobs,
-            max_data: settings.max_bot_bytes(),
-            prewarm: bots::Prewarm {
-                games_at_once: settings.jobs.min(usize::try_from(settings.games).unwrap_or(usize::MAX)),
-                seats: settings.players,
-            },
-            watch: progress.clone(),
-            kept,
-            ..bots::BuildPlan::new((&settings.bots, &dir.path), sandbox, tools, game_names(settings))
-        }) => Some(prepared),
-        () = stop.as_mut() => None,
-    };
-    progress.finish();
-    let Some(prepared) = prepared else {
-        return Err(SeriesError::InterruptedBeforeGames);
-    };
-    let (found, mut skipped) = prepared?;
-    if settings.bots_repository.is_some() {
-        bots::left_out_of_repository(&settings.bots, &mut skipped);
-    }
-    let ctx = game_context(settings, dir, sandbox, tools, found.len());
-    tokio::select! {
-        ready = settings.game.prepare_code(&ctx) => ready.map_err(SeriesError::Game)?,
-        () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
-    };
-    // Compiling and trial-rendering the bots' own template sets is CPU work, bounded per render
-    // but not in total: off the async threads, and given up at a stop.
-    let compiled = tokio::task::spawn_blocking(move || {
-        let bots = with_wires(wires.as_deref(), found, &mut skipped);
-        (bots, skipped)
-    });
-    tokio::select! {
-        compiled = compiled => Ok(compiled.expect("compiling templates does not panic")),
-        () = stop.as_mut() => Err(SeriesError::InterruptedBeforeGames),
-    }
 }
 
 /// `take6 play`: the person at the keyboard always plays, so a bot of their name is refused
@@ -234,8 +146,7 @@ fn seat_the_person(
 fn no_usable_bot(
     settings: &Settings,
     dir: &SeriesDir,
-    sandbox: &Sandbox,
-    tools: &bots::Toolchains,
+    start: &Setup,
     bots: &[Entrant],
     names: &[String],
     skipped: &[Skipped],
@@ -244,8 +155,8 @@ fn no_usable_bot(
         eprintln!("{}", s.line(&settings.place()));
     }
     let mut manifest = Manifest::new(dir, settings, bots, names, skipped, None);
-    manifest.sandbox = Some(sandbox.report().into());
-    manifest.toolchains = tools.record();
+    manifest.sandbox = Some(start.sandbox().report().into());
+    manifest.toolchains = start.tools.record();
     manifest.status = Status::NoUsableBot;
     manifest.finished = Some(dir::now());
     manifest.write(&dir.path)?;
@@ -305,31 +216,19 @@ pub(super) async fn run_builtins(
     let mut stop = std::pin::pin!(stop);
     // A game's built-ins that are its own programs (a game folder's padding bots, and its
     // judge) are built as a series of bots builds them, and run through the sandbox.
-    let sandbox = if settings.game.code().is_some() {
-        eprintln!("take6: {}", settings.limits_line());
-        let sandbox = launcher(settings)?;
-        let tools = bots::Toolchains::for_sandbox(&sandbox);
-        let ctx = game_context(settings, dir, &sandbox, &tools, 0);
-        tokio::select! {
-            ready = settings.game.prepare_code(&ctx) => ready.map_err(SeriesError::Game)?,
-            () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
-        };
+    let mut start = Setup::open(settings)?;
+    if settings.game.code().is_some() {
+        start.launch(settings)?;
+    }
+    start.game_code(settings, dir, 0, &mut stop).await?;
+    if let Some(sandbox) = &start.sandbox {
         manifest.sandbox = Some(sandbox.report().into());
-        manifest.toolchains = tools.record();
-        Some(sandbox)
-    } else {
-        None
-    };
-    let _release = sandbox.as_ref().map(|s| Release(Arc::clone(s)));
-    let lineup = Lineup {
-        bots: Vec::new(),
-        names: Vec::new(),
-        skipped: Vec::new(),
-        enough: Arc::default(),
-        bench: Arc::default(),
-    };
+        manifest.toolchains = start.tools.record();
+    }
+    let lineup = Lineup::of(Vec::new(), Vec::new(), Vec::new());
     dir.make_latest();
     let reporter = reporter(settings, dir, manifest, &lineup, bar);
+    let sandbox = start.sandbox.clone();
     play(
         settings,
         dir,
@@ -340,59 +239,4 @@ pub(super) async fn run_builtins(
         stop,
     )
     .await
-}
-
-/// The game a series' bots are prepared for, and every game's name (a `bot.toml` that is not
-/// valid is told them).
-pub(crate) fn game_names(settings: &Settings) -> bots::GameNames {
-    bots::GameNames {
-        playing: settings.game.name().to_string(),
-        known: crate::games::known(),
-    }
-}
-
-/// What the game's [`crate::game::GameCode::prepare`] builds with: the series' folder, sandbox,
-/// toolchains and build limits, and whether its built-ins may play beside the series'
-/// `bots` bots.
-pub(super) fn game_context(
-    settings: &Settings,
-    dir: &SeriesDir,
-    sandbox: &Arc<Sandbox>,
-    tools: &bots::Toolchains,
-    bots: usize,
-) -> crate::game::Prepare {
-    crate::game::Prepare {
-        needs_builtins: bots < settings.players
-            || settings.against.is_some()
-            || settings.human.is_some(),
-        series_dir: dir.path.clone(),
-        sandbox: Arc::clone(sandbox),
-        tools: tools.clone(),
-        build_timeout: settings.build_timeout(),
-        jobs: settings.jobs,
-        max_data: settings.max_bot_bytes(),
-    }
-}
-
-/// The idle disk images a series keeps mounted beyond the seated bots': as many as the seats
-/// of the tables played at once.
-pub(crate) fn images_kept(settings: &Settings) -> usize {
-    settings.jobs.max(1) * settings.players.max(1)
-}
-
-/// The launcher of a series' bots: what this machine allows for `--sandbox`, said on stderr;
-/// warm sandboxes when they are asked for and possible.
-pub(crate) fn launcher(settings: &Settings) -> Result<Arc<Sandbox>, SeriesError> {
-    let mut sandbox = Sandbox::new(settings.sandbox, settings.sandbox_limits(), settings.clock)?;
-    sandbox.pin_tables(crate::affinity::plan(settings.pin_tables, settings.jobs));
-    // Disk images for the bots at the tables and as many idle ones (sandbox/seats.rs).
-    sandbox.keep_images(images_kept(settings));
-    if settings.warm_sandboxes {
-        // This binary is a warm sandbox's init (`take6 sandbox-init`).
-        if let Ok(exe) = std::env::current_exe() {
-            sandbox.keep_warm(exe);
-        }
-    }
-    eprintln!("take6: {}", sandbox.report().stderr_line());
-    Ok(Arc::new(sandbox))
 }
