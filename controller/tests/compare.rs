@@ -522,7 +522,9 @@ fn the_report_is_the_series_pages_with_the_ratios_path_and_a_fault_is_said_once(
         assert!(report.contains(part), "no {part} in the report");
     }
     // …and the compare's own: the verdict, the estimate, the ratio's path between its bounds.
-    let at = report.find("<section id=\"compare\">").expect("the compare's section");
+    let at = report
+        .find("<section id=\"compare\">")
+        .expect("the compare's section");
     let section = &report[at..];
     assert!(section.contains("verdict: not better"));
     assert!(section.contains("95 % interval"));
@@ -531,7 +533,10 @@ fn the_report_is_the_series_pages_with_the_ratios_path_and_a_fault_is_said_once(
     assert_eq!(svg.matches("<line ").count(), 3, "two bounds and zero");
     let pairs = manifest(&dir)["test"]["pairs"].as_integer().unwrap() as usize;
     let points = svg.split("points=\"").nth(1).unwrap();
-    assert_eq!(points.split('"').next().unwrap().split(' ').count(), pairs + 1);
+    assert_eq!(
+        points.split('"').next().unwrap().split(' ').count(),
+        pairs + 1
+    );
     // The bot's words reach the page escaped.
     assert!(!report.contains('\u{1b}'));
     assert_verifies(&dir);
@@ -564,7 +569,11 @@ fn each_bot_is_built_once_and_its_built_folder_plays_both_games_of_a_pair() {
     }
     assert!(stderr.contains("take6: 2 builds in"), "{stderr}");
     let dir = folder(cwd);
-    for (work, bot) in [("work", "strong"), ("second/work", "strong"), ("second/work", "weak")] {
+    for (work, bot) in [
+        ("work", "strong"),
+        ("second/work", "strong"),
+        ("second/work", "weak"),
+    ] {
         let mode = fs::read_to_string(dir.join(work).join(bot).join("mode.txt")).unwrap();
         assert_eq!(mode, bot, "{work}/{bot}");
     }
@@ -610,11 +619,25 @@ fn an_undecided_compare_plays_on_with_more_games_and_keeps_what_it_began_with() 
             "{said}"
         );
     }
-    let out = compare(cwd, &[&args[..], &["--resume", path, "--field", "."]].concat());
-    assert!(text(&out.stderr).contains("--field ."), "{}", text(&out.stderr));
-    let out = compare(cwd, &[&args[..], &["--resume", path, "--games", "6"]].concat());
+    let out = compare(
+        cwd,
+        &[&args[..], &["--resume", path, "--field", "."]].concat(),
+    );
+    assert!(
+        text(&out.stderr).contains("--field ."),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = compare(
+        cwd,
+        &[&args[..], &["--resume", path, "--games", "6"]].concat(),
+    );
     assert!(text(&out.stderr).contains("played 10 games already"));
-    assert_eq!(records_in(&dir).len(), 10, "a refused compare plays nothing");
+    assert_eq!(
+        records_in(&dir).len(),
+        10,
+        "a refused compare plays nothing"
+    );
     // A larger budget plays on from where it stopped, to a verdict.
     let more = [&args[..], &["--resume", path, "--games", "400"]].concat();
     let out = compare(cwd, &more);

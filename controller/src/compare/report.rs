@@ -113,7 +113,11 @@ fn facts(m: &CompareManifest, page: &Page<'_>) -> SeriesFacts {
         games_planned: 2 * m.max_pairs,
         games_played: m.games_played,
         settings,
-        bots: [&m.new, &m.old].into_iter().chain(&m.field).map(bot).collect(),
+        bots: [&m.new, &m.old]
+            .into_iter()
+            .chain(&m.field)
+            .map(bot)
+            .collect(),
         builtins: page.game.builtins().iter().map(|k| k.name.into()).collect(),
         skipped: page
             .skipped

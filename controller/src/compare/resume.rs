@@ -35,10 +35,26 @@ pub fn decided(m: &CompareManifest) -> bool {
 /// games than it played: the error names the flag, what the compare has and the fix.
 pub fn check(m: &CompareManifest, dir: &Path, asked: &Asked) -> Result<(), SeriesError> {
     let fixed = [
-        ("--seed", asked.seed.map(|s| s.to_string()), m.seed.to_string()),
-        ("--players", asked.players.map(|n| n.to_string()), m.players.to_string()),
-        ("--rounds", asked.rounds.map(|n| n.to_string()), m.rounds.to_string()),
-        ("--margin", number(asked.margin, m.margin), m.margin.to_string()),
+        (
+            "--seed",
+            asked.seed.map(|s| s.to_string()),
+            m.seed.to_string(),
+        ),
+        (
+            "--players",
+            asked.players.map(|n| n.to_string()),
+            m.players.to_string(),
+        ),
+        (
+            "--rounds",
+            asked.rounds.map(|n| n.to_string()),
+            m.rounds.to_string(),
+        ),
+        (
+            "--margin",
+            number(asked.margin, m.margin),
+            m.margin.to_string(),
+        ),
         ("--alpha", number(asked.alpha, m.alpha), m.alpha.to_string()),
         ("--beta", number(asked.beta, m.beta), m.beta.to_string()),
     ];
