@@ -462,7 +462,7 @@ fn compare_continued(
     eprintln!(
         "take6: the compare in {} has its verdict already ({} after {} pairs): nothing to          play; begin a new compare (without --resume) to test again",
         dir.display(),
-        m.test.verdict,
+        take6::untrusted::terminal(&m.test.verdict),
         m.test.pairs
     );
     for line in take6::compare::run::verdict_lines(m, m.games_played) {

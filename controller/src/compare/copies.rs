@@ -24,6 +24,7 @@ pub async fn second_copies(
     max_data: u64,
 ) -> Result<(Vec<Entrant>, Vec<Skipped>), SeriesError> {
     let work = work_folder(dir)?;
+    room(first, dir, sandbox, max_data).await?;
     let (mut copies, mut skipped) = (Vec::new(), Vec::new());
     for (bot, wire) in first {
         match second_copy(bot, &work, sandbox, max_data).await {
@@ -35,6 +36,36 @@ pub async fn second_copies(
         }
     }
     Ok((copies, skipped))
+}
+
+/// Refuses the second copies when the disk of `dir` has no room for them (their bots' files
+/// and the disk images made at once, one copy after another), as a run's bots are refused.
+async fn room(
+    first: &[Entrant],
+    dir: &Path,
+    sandbox: &Arc<Sandbox>,
+    max_data: u64,
+) -> Result<(), SeriesError> {
+    let folders: Vec<(PathBuf, Result<PathBuf, String>)> = first
+        .iter()
+        .map(|(b, _)| (PathBuf::from(&b.name), Ok(b.source.clone())))
+        .collect();
+    let probe = Arc::clone(sandbox);
+    let shape = crate::bots::room::Shape {
+        slots: 1,
+        tables: 0,
+        seats: 0,
+    };
+    let kept = crate::bots::KeptCopies::new();
+    let need = tokio::task::spawn_blocking(move || {
+        crate::bots::room::need(&folders, &kept, &probe, shape, max_data)
+    })
+    .await
+    .map_err(|e| {
+        crate::bots::BotsError::NoRoom(format!("cannot measure the bots' folders: {e}"))
+    })?;
+    crate::bots::room::check(dir, need, sandbox.limits().disk_mib)?;
+    Ok(())
 }
 
 /// `dir/second/work`, made beneath the compare's folder without following a link.

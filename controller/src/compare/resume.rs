@@ -94,6 +94,8 @@ fn field(m: &CompareManifest, dir: &Path, asked: Option<&Path>) -> Result<(), Se
         .field
         .first()
         .and_then(|s| Path::new(&s.folder).parent().map(Path::to_path_buf));
+    // compare.toml is the results folder's: its paths are shown through the terminal's door.
+    let shown = |p: &Path| terminal(&p.display().to_string());
     let names = || {
         m.field
             .iter()
@@ -110,18 +112,18 @@ fn field(m: &CompareManifest, dir: &Path, asked: Option<&Path>) -> Result<(), Se
             "the compare in {} was begun with the field in {} ({}): give --field {} to \
              continue it",
             dir.display(),
-            then.display(),
+            shown(then),
             names(),
-            then.display()
+            shown(then)
         ),
         (Some(now), Some(then)) => format!(
             "--field {}: the compare in {} was begun with the field in {} ({}): give --field \
              {} to continue it, or begin a new compare (without --resume) with this field",
             now.display(),
             dir.display(),
-            then.display(),
+            shown(then),
             names(),
-            then.display()
+            shown(then)
         ),
         (Some(now), None) => format!(
             "--field {}: the compare in {} was begun without a field (the game's built-ins \

@@ -577,7 +577,7 @@ fn finish(
 pub fn verdict_lines(m: &CompareManifest, games: u64) -> Vec<String> {
     let t = &m.test;
     let mut lines = vec![
-        format!("verdict: {}", t.verdict),
+        format!("verdict: {}", terminal(&t.verdict)),
         format!(
             "{} against {}: {:+.2} {} (95 % interval {:.2} to {:.2}), margin {}; {} pairs \
              counted, {} games played",
