@@ -93,23 +93,13 @@ pub async fn run(
     manifest.write(&dir.path)?;
     let tracker = Arc::new(Mutex::new(Tracker::new(rules.clone())));
     let gathered = Arc::new(Mutex::new(super::report::Gathered::default()));
-    let go_on = format!(
-        "take6 compare {} {} --resume {}",
-        terminal(&manifest.new.folder),
-        terminal(&manifest.old.folder),
-        dir.path.display()
+    let sinks = outputs(
+        settings,
+        (&manifest, &dir),
+        (&tracker, &gathered),
+        &lineup,
+        &bar,
     );
-    let sinks: Vec<Box<dyn Sink>> = vec![
-        Box::new(GamesFile::new(dir.file(GAMES))),
-        Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
-        Box::new(sinks::Console::new(bar.clone(), settings.place(), dir.path.clone()).go_on(go_on)),
-        Box::new(super::report::Gather(Arc::clone(&gathered))),
-        Box::new(Watch {
-            tracker: Arc::clone(&tracker),
-            enough: Arc::clone(&lineup.enough),
-            said_at: std::time::Instant::now(),
-        }),
-    ];
     let mut reporter = Reporter::new(&dir.id, sinks);
     for s in &lineup.skipped {
         eprintln!("take6: {}", s.line(&settings.place()));
@@ -142,6 +132,35 @@ pub async fn run(
         verdict: reading.verdict,
         interrupted: interrupted && reading.verdict == Verdict::Undecided,
     })
+}
+
+/// The run's outputs, one sink each: `games.jsonl`, the bots' logs, the lines people read
+/// (a bot's first fault, the start, how to go on), the report's figures and the test.
+fn outputs(
+    settings: &Settings,
+    (manifest, dir): (&CompareManifest, &SeriesDir),
+    (tracker, gathered): (&Arc<Mutex<Tracker>>, &Arc<Mutex<super::report::Gathered>>),
+    lineup: &Lineup,
+    bar: &BarSlot,
+) -> Vec<Box<dyn Sink>> {
+    let go_on = format!(
+        "take6 compare {} {} --resume {}",
+        terminal(&manifest.new.folder),
+        terminal(&manifest.old.folder),
+        dir.path.display()
+    );
+    let console = sinks::Console::new(bar.clone(), settings.place(), dir.path.clone());
+    vec![
+        Box::new(GamesFile::new(dir.file(GAMES))),
+        Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
+        Box::new(console.go_on(go_on)),
+        Box::new(super::report::Gather(Arc::clone(gathered))),
+        Box::new(Watch {
+            tracker: Arc::clone(tracker),
+            enough: Arc::clone(&lineup.enough),
+            said_at: std::time::Instant::now(),
+        }),
+    ]
 }
 
 /// The games of pairs 0 … `max_pairs − 1` not yet in `done`, in order, each seat by its index
