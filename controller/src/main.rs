@@ -364,7 +364,8 @@ const UNDECIDED: u8 = 4;
 /// `take6 compare`: paired games of NEW and OLD under the signal watch, until the test's
 /// verdict: 0 better, 3 not better, 4 undecided, 130 (or 128 + the signal) when stopped.
 fn compare(args: &take6::config::CompareArgs) -> anyhow::Result<ExitCode> {
-    for (flag, rate) in [("--alpha", args.alpha), ("--beta", args.beta)] {
+    let (alpha, beta) = (args.alpha.unwrap_or(0.05), args.beta.unwrap_or(0.05));
+    for (flag, rate) in [("--alpha", alpha), ("--beta", beta)] {
         if !(rate > 0.0 && rate < 0.5) {
             anyhow::bail!("{flag} {rate}: an error rate is above 0 and below 0.5 (say 0.05)");
         }
@@ -372,11 +373,8 @@ fn compare(args: &take6::config::CompareArgs) -> anyhow::Result<ExitCode> {
     if args.margin.is_some_and(|m| !(m.is_finite() && m > 0.0)) {
         anyhow::bail!("--margin must be a positive number (the least gain that counts as better)");
     }
-    if args.games < 2 {
-        anyhow::bail!(
-            "--games {}: a compare plays pairs of games, give at least 2",
-            args.games
-        );
+    if let Some(games) = args.games.filter(|g| *g < 2) {
+        anyhow::bail!("--games {games}: a compare plays pairs of games, give at least 2");
     }
     let run = take6::config::RunArgs {
         table: args.table.clone(),
@@ -386,15 +384,15 @@ fn compare(args: &take6::config::CompareArgs) -> anyhow::Result<ExitCode> {
     };
     let mut settings = Settings::resolve(&run)?;
     settings.bench_after = 0;
-    let opts = take6::compare::run::Options {
+    let mut opts = take6::compare::run::Options {
         new: args.new.clone(),
         old: args.old.clone(),
         field: args.field.clone(),
         resume: args.resume.clone(),
         margin: args.margin,
-        alpha: args.alpha,
-        beta: args.beta,
-        games: args.games,
+        alpha,
+        beta,
+        games: args.games.unwrap_or(10_000),
     };
     if let Some(dir) = &args.resume {
         let Some(m) = take6::compare::manifest::CompareManifest::read(dir)? else {
@@ -403,10 +401,14 @@ fn compare(args: &take6::config::CompareArgs) -> anyhow::Result<ExitCode> {
                 dir.display()
             );
         };
+        if let Some(code) = compare_continued(args, dir, &m)? {
+            return Ok(code);
+        }
         // A compare continues with what it began with.
         settings.seed = m.seed;
         settings.players = m.players;
         settings.rounds = m.rounds;
+        opts.games = args.games.unwrap_or(2 * m.max_pairs);
     }
     let bar = BarSlot::default();
     let stop = Stop::install().context("cannot watch for Ctrl-C")?;
@@ -433,6 +435,43 @@ fn compare(args: &take6::config::CompareArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// A compare continued with `--resume`: refused when a flag asks for another setting than it
+/// began with; when it has its verdict already, says so with the verdict lines and plays
+/// nothing (the verdict's exit status); `None` when it plays on.
+fn compare_continued(
+    args: &take6::config::CompareArgs,
+    dir: &std::path::Path,
+    m: &take6::compare::manifest::CompareManifest,
+) -> anyhow::Result<Option<ExitCode>> {
+    let asked = take6::compare::resume::Asked {
+        seed: args.table.seed,
+        players: args.table.players,
+        rounds: args.table.rounds,
+        margin: args.margin,
+        alpha: args.alpha,
+        beta: args.beta,
+        field: args.field.clone(),
+        games: args.games,
+    };
+    take6::compare::resume::check(m, dir, &asked)?;
+    if !take6::compare::resume::decided(m) {
+        return Ok(None);
+    }
+    eprintln!(
+        "take6: the compare in {} has its verdict already ({} after {} pairs): nothing to          play; begin a new compare (without --resume) to test again",
+        dir.display(),
+        take6::untrusted::terminal(&m.test.verdict),
+        m.test.pairs
+    );
+    for line in take6::compare::run::verdict_lines(m, m.games_played) {
+        println!("{line}");
+    }
+    Ok(Some(match m.test.verdict.as_str() {
+        "better" => ExitCode::SUCCESS,
+        _ => ExitCode::from(NOT_BETTER),
+    }))
 }
 
 /// `take6 verify` of a compare folder.

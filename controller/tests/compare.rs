@@ -483,3 +483,174 @@ fn the_games_and_the_verdict_do_not_depend_on_jobs() {
         assert_eq!(ga.get(&g), gb.get(&g), "game {g}");
     }
 }
+
+#[test]
+fn the_report_is_the_series_pages_with_the_ratios_path_and_a_fault_is_said_once() {
+    let tmp = mode_arena(&[
+        ("esc", "hostile-escapes", None),
+        ("mine", "strict-default", None),
+    ]);
+    let cwd = tmp.path();
+    let out = compare(cwd, &["esc", "mine", "--players", "3", "--games", "60"]);
+    assert_verdict(&out, 3, "not better");
+    // The bot faults in every game: its first fault is said once, while the compare runs,
+    // with its log; none of what it wrote reaches the terminal raw.
+    let stderr = text(&out.stderr);
+    let said: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("faulted in game"))
+        .collect();
+    assert_eq!(said.len(), 1, "{stderr}");
+    assert!(
+        said[0].starts_with("take6: esc faulted in game ") && said[0].contains("esc.games.log"),
+        "{stderr}"
+    );
+    assert!(!out.stderr.contains(&0x1b) && !stderr.contains('\u{9b}'));
+    let dir = folder(cwd);
+    let report = fs::read_to_string(dir.join("report.html")).unwrap();
+    // The series' pages of the compare's games…
+    for part in [
+        "id=\"leaderboard\"",
+        "id=\"scores\"",
+        "id=\"headtohead\"",
+        "id=\"faults\"",
+        "id=\"viewer\"",
+        "id=\"facts\"",
+        "id=\"fault-esc\"",
+        "<title>take6 compare ",
+    ] {
+        assert!(report.contains(part), "no {part} in the report");
+    }
+    // …and the compare's own: the verdict, the estimate, the ratio's path between its bounds.
+    let at = report
+        .find("<section id=\"compare\">")
+        .expect("the compare's section");
+    let section = &report[at..];
+    assert!(section.contains("verdict: not better"));
+    assert!(section.contains("95 % interval"));
+    let svg = &section[section.find("<svg id=\"llr\"").unwrap()..];
+    let svg = &svg[..svg.find("</svg>").unwrap()];
+    assert_eq!(svg.matches("<line ").count(), 3, "two bounds and zero");
+    let pairs = manifest(&dir)["test"]["pairs"].as_integer().unwrap() as usize;
+    let points = svg.split("points=\"").nth(1).unwrap();
+    assert_eq!(
+        points.split('"').next().unwrap().split(' ').count(),
+        pairs + 1
+    );
+    // The bot's words reach the page escaped.
+    assert!(!report.contains('\u{1b}'));
+    assert_verifies(&dir);
+}
+
+#[test]
+fn each_bot_is_built_once_and_its_built_folder_plays_both_games_of_a_pair() {
+    let tmp = mode_arena(&[
+        ("strong", "strict-default", None),
+        ("weak", "strict-default", None),
+    ]);
+    let cwd = tmp.path();
+    // The bot's mode is what its build makes: a second copy without the build plays otherwise.
+    for bot in ["strong", "weak"] {
+        fs::write(cwd.join(bot).join("mode.src"), bot).unwrap();
+        let build = cwd.join(bot).join("build");
+        fs::write(&build, "#!/bin/sh\ncp mode.src mode.txt\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&build, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = compare(cwd, &["strong", "weak", "--players", "4", "--games", "10"]);
+    assert_verdict(&out, 4, "undecided");
+    let stderr = text(&out.stderr);
+    for bot in ["strong", "weak"] {
+        let builds = stderr
+            .lines()
+            .filter(|l| *l == format!("take6: building {bot}"))
+            .count();
+        assert_eq!(builds, 1, "{bot} built {builds} times:\n{stderr}");
+    }
+    assert!(stderr.contains("take6: 2 builds in"), "{stderr}");
+    let dir = folder(cwd);
+    for (work, bot) in [
+        ("work", "strong"),
+        ("second/work", "strong"),
+        ("second/work", "weak"),
+    ] {
+        let mode = fs::read_to_string(dir.join(work).join(bot).join("mode.txt")).unwrap();
+        assert_eq!(mode, bot, "{work}/{bot}");
+    }
+    assert!(!dir.join("second/logs").exists());
+    assert_strict_ok(&dir, &["strong", "weak"]);
+    assert_verifies(&dir);
+}
+
+#[test]
+fn an_undecided_compare_plays_on_with_more_games_and_keeps_what_it_began_with() {
+    let tmp = mode_arena(&[
+        ("strong", "strict-default", Some("strong")),
+        ("weak", "strict-default", Some("weak")),
+    ]);
+    let cwd = tmp.path();
+    let args = ["strong", "weak", "--players", "4"];
+    let out = compare(cwd, &[&args[..], &["--games", "10"]].concat());
+    assert_verdict(&out, 4, "undecided");
+    let dir = folder(cwd);
+    let path = dir.to_str().unwrap();
+    let id = dir.file_name().unwrap().to_str().unwrap();
+    assert!(
+        text(&out.stdout).contains(&format!("{id} --games 20\n")),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(records_in(&dir).len(), 10);
+    // What a continued compare may not change is refused, naming the flag and the fix.
+    for (flag, value) in [
+        ("--seed", "9"),
+        ("--players", "5"),
+        ("--margin", "3"),
+        ("--alpha", "0.1"),
+        ("--beta", "0.01"),
+    ] {
+        let resumed = [&args[..], &["--resume", path, flag, value]].concat();
+        let out = compare(cwd, &resumed);
+        let said = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{flag}: {said}");
+        assert!(
+            said.contains(&format!("{flag} {value}: the compare in"))
+                && said.contains(&format!("leave {flag} out")),
+            "{said}"
+        );
+    }
+    let out = compare(
+        cwd,
+        &[&args[..], &["--resume", path, "--field", "."]].concat(),
+    );
+    assert!(
+        text(&out.stderr).contains("--field ."),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = compare(
+        cwd,
+        &[&args[..], &["--resume", path, "--games", "6"]].concat(),
+    );
+    assert!(text(&out.stderr).contains("played 10 games already"));
+    assert_eq!(
+        records_in(&dir).len(),
+        10,
+        "a refused compare plays nothing"
+    );
+    // A larger budget plays on from where it stopped, to a verdict.
+    let more = [&args[..], &["--resume", path, "--games", "400"]].concat();
+    let out = compare(cwd, &more);
+    assert_verdict(&out, 0, "better");
+    let numbers: Vec<u64> = records_in(&dir).iter().map(|r| r.game).collect();
+    assert!(numbers.len() > 10 && numbers.len() < 400);
+    assert_eq!(numbers, (0..numbers.len() as u64).collect::<Vec<_>>());
+    assert_paired(&records_in(&dir), "strong", "weak");
+    assert_eq!(manifest(&dir)["max_pairs"].as_integer(), Some(200));
+    assert_verifies(&dir);
+    // A compare with its verdict has nothing left to play.
+    let out = compare(cwd, &more);
+    assert_verdict(&out, 0, "better");
+    assert!(text(&out.stderr).contains("has its verdict already"));
+    assert_eq!(records_in(&dir).len(), numbers.len());
+}

@@ -3,8 +3,10 @@
 //! a verdict at error rates fixed in advance. [`reading`] is the test's state as a pure function
 //! of the records, shared by the run that plays and `take6 verify`, which re-derives it.
 
+pub mod copies;
 pub mod manifest;
 pub mod report;
+pub mod resume;
 pub mod run;
 pub mod sprt;
 pub mod verify;

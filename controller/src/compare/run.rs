@@ -6,7 +6,7 @@
 //! Private storage: every bot plays with two working copies, one for the first game of every
 //! pair and one for the second, so that no copy ever sees a deal twice: a bot that remembers
 //! the deals it was dealt learns nothing of the pair's other game (`work/NAME` and
-//! `second/work/NAME`).
+//! `second/work/NAME`, the second a copy of the first as built: [`super::copies`]).
 
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -80,22 +80,26 @@ pub async fn run(
     let mut stop = std::pin::pin!(stop);
     let (lineup, sides) = prepare(settings, found, &dir, (&sandbox, &bar), &mut stop).await?;
     let mut manifest = match CompareManifest::read(&dir.path)? {
-        Some(m) => accept(m, settings, &sides)?,
+        Some(m) => {
+            let mut m = accept(m, settings, &sides)?;
+            // A continued compare's budget: the one asked now, never below what it played.
+            m.max_pairs = (opts.games / 2).max(m.games_played.div_ceil(2));
+            m
+        }
         None => fresh(settings, opts, &dir, &sides),
     };
     let rules = manifest.rules(&settings.game);
     manifest.status = "playing".into();
     manifest.write(&dir.path)?;
     let tracker = Arc::new(Mutex::new(Tracker::new(rules.clone())));
-    let sinks: Vec<Box<dyn Sink>> = vec![
-        Box::new(GamesFile::new(dir.file(GAMES))),
-        Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
-        Box::new(Watch {
-            tracker: Arc::clone(&tracker),
-            enough: Arc::clone(&lineup.enough),
-            said_at: std::time::Instant::now(),
-        }),
-    ];
+    let gathered = Arc::new(Mutex::new(super::report::Gathered::default()));
+    let sinks = outputs(
+        settings,
+        (&manifest, &dir),
+        (&tracker, &gathered),
+        &lineup,
+        &bar,
+    );
     let mut reporter = Reporter::new(&dir.id, sinks);
     for s in &lineup.skipped {
         eprintln!("take6: {}", s.line(&settings.place()));
@@ -105,10 +109,9 @@ pub async fn run(
         crate::series::reporter::cut_torn(&games, torn)?;
     }
     reporter.handle(&Event::Started(&Start {
-        line: String::new(),
+        line: start_line(&manifest, &dir),
         planned: 2 * manifest.max_pairs,
     }))?;
-    eprintln!("take6: {}", start_line(&manifest, &dir));
     let seats = crate::series::play::seats_of(settings, &lineup, Some(&sandbox));
     let plans = plans(&rules, manifest.max_pairs, &lineup, &reporter.state().done);
     let (reporter, interrupted) = if lineup.enough.load(Ordering::Relaxed) {
@@ -117,12 +120,47 @@ pub async fn run(
         play(settings, plans, &seats, &lineup, reporter, stop.as_mut()).await?
     };
     let reading = tracker.lock().expect("not poisoned").reading().clone();
-    finish(&mut manifest, &rules, &reading, reporter, &dir, interrupted)?;
+    let ended = Ended {
+        interrupted,
+        gathered: &gathered.lock().expect("not poisoned"),
+        game: &settings.game,
+        skipped: &lineup.skipped,
+    };
+    finish(&mut manifest, (&rules, &reading), reporter, &dir, ended)?;
     Ok(CompareOutcome {
         dir: dir.path.clone(),
         verdict: reading.verdict,
         interrupted: interrupted && reading.verdict == Verdict::Undecided,
     })
+}
+
+/// The run's outputs, one sink each: `games.jsonl`, the bots' logs, the lines people read
+/// (a bot's first fault, the start, how to go on), the report's figures and the test.
+fn outputs(
+    settings: &Settings,
+    (manifest, dir): (&CompareManifest, &SeriesDir),
+    (tracker, gathered): (&Arc<Mutex<Tracker>>, &Arc<Mutex<super::report::Gathered>>),
+    lineup: &Lineup,
+    bar: &BarSlot,
+) -> Vec<Box<dyn Sink>> {
+    let go_on = format!(
+        "take6 compare {} {} --resume {}",
+        terminal(&manifest.new.folder),
+        terminal(&manifest.old.folder),
+        dir.path.display()
+    );
+    let console = sinks::Console::new(bar.clone(), settings.place(), dir.path.clone());
+    vec![
+        Box::new(GamesFile::new(dir.file(GAMES))),
+        Box::new(sinks::bot_logs::BotLogs::new(dir.path.join("logs"))),
+        Box::new(console.go_on(go_on)),
+        Box::new(super::report::Gather(Arc::clone(gathered))),
+        Box::new(Watch {
+            tracker: Arc::clone(tracker),
+            enough: Arc::clone(&lineup.enough),
+            said_at: std::time::Instant::now(),
+        }),
+    ]
 }
 
 /// The games of pairs 0 … `max_pairs − 1` not yet in `done`, in order, each seat by its index
@@ -240,8 +278,8 @@ fn folders(opts: &Options) -> Result<(Folders, Vec<crate::bots::Skipped>), Serie
     Ok((folders, skipped))
 }
 
-/// NEW, OLD and the field copied and built twice (the two working copies), the game's own
-/// programs built: the lineup (first copies, then second copies, in one order) and the sides
+/// NEW, OLD and the field copied and built once, each built folder copied again (the two
+/// working copies), the game's own programs built: the lineup (first copies, then second copies, in one order) and the sides
 /// as compare.toml records them (NEW, OLD, then the field's bots that play).
 async fn prepare(
     settings: &Settings,
@@ -258,14 +296,13 @@ async fn prepare(
     };
     let (new_name, old_name) = (name_of(0), name_of(1));
     let tools = Toolchains::for_sandbox(sandbox).in_dialect(settings.game.build_dialect());
-    let second = SeriesDir {
-        id: dir.id.clone(),
-        path: dir.path.join("second"),
-    };
     let (first, mut skipped_first) =
-        build(settings, folders.clone(), dir, (sandbox, bar), &tools, stop).await?;
-    let (again, skipped_again) =
-        build(settings, folders, &second, (sandbox, bar), &tools, stop).await?;
+        build(settings, folders, dir, (sandbox, bar), &tools, stop).await?;
+    let copied = super::copies::second_copies(&first, &dir.path, sandbox, settings.max_bot_bytes());
+    let (again, skipped_again) = tokio::select! {
+        copied = copied => copied?,
+        () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
+    };
     skipped_first.extend(skipped_again);
     skipped_first.dedup_by(|a, b| a.name == b.name);
     skipped.extend(skipped_first);
@@ -496,17 +533,26 @@ fn start_line(m: &CompareManifest, dir: &SeriesDir) -> String {
     )
 }
 
-/// The end of a run: compare.toml, the report and the verdict lines.
+/// How a run's games ended, and what its page shows of them.
+struct Ended<'a> {
+    interrupted: bool,
+    gathered: &'a super::report::Gathered,
+    game: &'a crate::game::GameRef,
+    skipped: &'a [crate::bots::Skipped],
+}
+
+/// The end of a run: compare.toml, the report and the verdict lines (or, stopped, where the
+/// test stands and how to go on).
 fn finish(
     manifest: &mut CompareManifest,
-    rules: &Rules,
-    reading: &super::Reading,
+    (rules, reading): (&Rules, &super::Reading),
     mut reporter: Reporter,
     dir: &SeriesDir,
-    interrupted: bool,
+    ended: Ended<'_>,
 ) -> Result<(), SeriesError> {
-    let stopped = interrupted && reading.verdict == Verdict::Undecided;
+    let stopped = ended.interrupted && reading.verdict == Verdict::Undecided;
     if stopped {
+        eprintln!("take6: {}", progress_line(rules, reading));
         reporter.handle(&Event::Interrupted)?;
     }
     reporter.handle(&Event::Finished(if stopped {
@@ -520,19 +566,27 @@ fn finish(
     manifest.status = if stopped { "interrupted" } else { "finished" }.into();
     manifest.test = Test::of(rules, reading);
     manifest.write(&dir.path)?;
-    super::report::write(&dir.path, manifest, reading)?;
+    let page = super::report::Page {
+        game: ended.game,
+        standings: &state.standings(),
+        gathered: ended.gathered,
+        skipped: ended.skipped,
+    };
+    super::report::write(&dir.path, manifest, reading, &page)?;
     if stopped {
-        eprintln!("take6: {}", progress_line(rules, reading));
-        eprintln!(
-            "take6: interrupted; to go on: take6 compare {} {} --resume {}",
-            terminal(&manifest.new.folder),
-            terminal(&manifest.old.folder),
-            dir.path.display()
-        );
         return Ok(());
     }
     for line in verdict_lines(manifest, state.lines) {
         println!("{line}");
+    }
+    if reading.verdict == Verdict::Undecided {
+        println!(
+            "to play on from here: take6 compare {} {} --resume {} --games {}",
+            terminal(&manifest.new.folder),
+            terminal(&manifest.old.folder),
+            dir.path.display(),
+            4 * manifest.max_pairs
+        );
     }
     Ok(())
 }
@@ -542,7 +596,7 @@ fn finish(
 pub fn verdict_lines(m: &CompareManifest, games: u64) -> Vec<String> {
     let t = &m.test;
     let mut lines = vec![
-        format!("verdict: {}", t.verdict),
+        format!("verdict: {}", terminal(&t.verdict)),
         format!(
             "{} against {}: {:+.2} {} (95 % interval {:.2} to {:.2}), margin {}; {} pairs \
              counted, {} games played",
@@ -569,7 +623,7 @@ pub fn verdict_lines(m: &CompareManifest, games: u64) -> Vec<String> {
         };
         lines.push(format!(
             "the --games budget ran out: the ratio is {:.0} % of the way to \"{towards}\"; \
-             more games (--games) would decide",
+             more games would decide (--resume the compare's folder with a larger --games)",
             part * 100.0
         ));
     }

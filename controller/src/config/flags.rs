@@ -134,20 +134,22 @@ pub struct CompareArgs {
     /// for a game that only ranks [default: 1 point, or 20 Elo]
     #[arg(long, value_name = "M")]
     pub margin: Option<f64>,
-    /// The error rate of a "better" when NEW is not better
-    #[arg(long, value_name = "A", default_value_t = 0.05)]
-    pub alpha: f64,
-    /// The error rate of a "not better" when NEW is better by the margin
-    #[arg(long, value_name = "B", default_value_t = 0.05)]
-    pub beta: f64,
-    /// Play at most N games (whole pairs); the verdict is undecided when they run out
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    pub games: u64,
+    /// The error rate of a "better" when NEW is not better [default: 0.05]
+    #[arg(long, value_name = "A")]
+    pub alpha: Option<f64>,
+    /// The error rate of a "not better" when NEW is better by the margin [default: 0.05]
+    #[arg(long, value_name = "B")]
+    pub beta: Option<f64>,
+    /// Play at most N games in all (whole pairs); the verdict is undecided when they run out
+    /// [default: 10000; with --resume, the compare's own budget]
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
     /// Games played at once (the games and the verdict do not depend on it) [default: the
     /// number of CPUs]
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
-    /// Continue a stopped compare in its folder (the same NEW, OLD and field)
+    /// Continue a stopped or undecided compare in its folder (the same NEW, OLD and field;
+    /// a larger --games plays on past its budget)
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
 }

@@ -51,7 +51,8 @@ pub struct Report<'a> {
 
 /// What a league's page says beyond a series': the line under its title (the games it holds,
 /// its runs, whether it is settled) and its section (each bot's status, its versions, who is
-/// benched or skipped), HTML whose untrusted text the league escaped.
+/// benched or skipped), HTML whose untrusted text the league escaped. A compare's page says
+/// its own in the same shape ([`compare_html`]).
 #[derive(Debug, Clone, Default)]
 pub struct LeaguePart {
     pub headline: String,
@@ -78,15 +79,43 @@ impl Report<'_> {
     }
 }
 
+/// A page's own part beyond a series' pages: its kind in the title, its link in the
+/// navigation, its line under the title and its section.
+struct Part<'a> {
+    kind: &'static str,
+    nav: &'static str,
+    headline: &'a str,
+    section: &'a str,
+}
+
 /// The whole page.
 pub fn report_html(report: &Report<'_>) -> String {
+    let part = report.league.map(|league| Part {
+        kind: "league",
+        nav: "<a href=\"#league\">League</a> ",
+        headline: &league.headline,
+        section: &league.section,
+    });
+    whole_page(report, part.as_ref())
+}
+
+/// The page of a compare (`take6 compare`): the series' pages of its games, with the
+/// compare's line under the title and its section (`part`, HTML whose untrusted text the
+/// compare escaped, with the anchor `compare`) after the leaderboard.
+pub fn compare_html(report: &Report<'_>, part: &LeaguePart) -> String {
+    let part = Part {
+        kind: "compare",
+        nav: "<a href=\"#compare\">Compare</a> ",
+        headline: &part.headline,
+        section: &part.section,
+    };
+    whole_page(report, Some(&part))
+}
+
+fn whole_page(report: &Report<'_>, part: Option<&Part<'_>>) -> String {
     let facts = report.facts;
     let game = report.game();
-    let kind = if report.league.is_some() {
-        "league"
-    } else {
-        "series"
-    };
+    let kind = part.map_or("series", |p| p.kind);
     let mut title = if facts.series.is_empty() {
         format!("take6 {kind}")
     } else {
@@ -109,16 +138,12 @@ pub fn report_html(report: &Report<'_>) -> String {
          <a href=\"#headtohead\">Head to head</a> <a href=\"#faults\">Faults</a> \
          <a href=\"#replytimes\">Reply times</a> <a href=\"#viewer\">Games</a> \
          <a href=\"#facts\">Series</a></nav></header>\n",
-        escape(&headline(report)),
-        if report.league.is_some() {
-            "<a href=\"#league\">League</a> "
-        } else {
-            ""
-        }
+        escape(&part.map_or_else(|| headline(report), |p| p.headline.to_string())),
+        part.map_or("", |p| p.nav)
     );
     leaderboard(&mut page, report);
-    if let Some(league) = report.league {
-        page.push_str(&league.section);
+    if let Some(part) = part {
+        page.push_str(part.section);
     }
     scores(&mut page, report);
     head_to_head(&mut page, report);
@@ -151,9 +176,6 @@ pub fn report_html(report: &Report<'_>) -> String {
 
 /// The line under the title: `complete · 100 of 100 games · seed 7 · started …`.
 fn headline(report: &Report<'_>) -> String {
-    if let Some(league) = report.league {
-        return league.headline.clone();
-    }
     let f = report.facts;
     let mut parts = Vec::new();
     if !f.status.is_empty() {
