@@ -46,7 +46,7 @@ async fn room(
     sandbox: &Arc<Sandbox>,
     max_data: u64,
 ) -> Result<(), SeriesError> {
-    let folders: Vec<(PathBuf, Result<PathBuf, String>)> = first
+    let folders: Vec<crate::bots::Found> = first
         .iter()
         .map(|(b, _)| (PathBuf::from(&b.name), Ok(b.source.clone())))
         .collect();

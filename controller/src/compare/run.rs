@@ -18,9 +18,8 @@ use tokio::sync::mpsc;
 use super::manifest::{CompareManifest, Side, Test};
 use super::sprt::Verdict;
 use super::{Rules, Tracker, Unit};
-use crate::bots::{Bot, Toolchains};
+use crate::bots::Bot;
 use crate::config::Settings;
-use crate::sandbox::{Release, Sandbox};
 use crate::schedule::paired::Role;
 use crate::schedule::{Entrant, GamePlan};
 use crate::series::dir::{GAMES, SeriesDir};
@@ -28,6 +27,7 @@ use crate::series::lineup::{Entrant as Prepared, Lineup};
 use crate::series::reporter::{Event, Reporter, Sink, SinkError, Start, State};
 use crate::series::sinks::progress::BarSlot;
 use crate::series::sinks::{self, games::GamesFile};
+use crate::series::start::Setup;
 use crate::series::{SeriesError, Status};
 use crate::untrusted::terminal;
 
@@ -74,11 +74,11 @@ pub async fn run(
         None => SeriesDir::create(&settings.results.join("compare"))?,
     };
     let _lock = dir.lock()?;
-    eprintln!("take6: {}", settings.limits_line());
-    let sandbox = crate::series::start::launcher(settings)?;
-    let _release = Release(Arc::clone(&sandbox));
+    let mut setup = Setup::open(settings)?;
+    setup.launch(settings)?;
     let mut stop = std::pin::pin!(stop);
-    let (lineup, sides) = prepare(settings, found, &dir, (&sandbox, &bar), &mut stop).await?;
+    let (lineup, sides) = prepare(settings, found, &dir, (&mut setup, &bar), &mut stop).await?;
+    let sandbox = Arc::clone(setup.sandbox());
     let mut manifest = match CompareManifest::read(&dir.path)? {
         Some(m) => {
             let mut m = accept(m, settings, &sides)?;
@@ -285,7 +285,7 @@ async fn prepare(
     settings: &Settings,
     (folders, mut skipped): (Folders, Vec<crate::bots::Skipped>),
     dir: &SeriesDir,
-    (sandbox, bar): (&Arc<Sandbox>, &BarSlot),
+    (setup, bar): (&mut Setup, &BarSlot),
     stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
 ) -> Result<(Lineup, Vec<Side>), SeriesError> {
     let name_of = |i: usize| {
@@ -295,10 +295,11 @@ async fn prepare(
             .map(|n| n.to_string_lossy().into_owned())
     };
     let (new_name, old_name) = (name_of(0), name_of(1));
-    let tools = Toolchains::for_sandbox(sandbox).in_dialect(settings.game.build_dialect());
-    let (first, mut skipped_first) =
-        build(settings, folders, dir, (sandbox, bar), &tools, stop).await?;
-    let copied = super::copies::second_copies(&first, &dir.path, sandbox, settings.max_bot_bytes());
+    let (first, mut skipped_first) = setup
+        .entrants(settings, dir, (bar, Arc::default()), Some(folders), stop)
+        .await?;
+    let copied =
+        super::copies::second_copies(&first, &dir.path, setup.sandbox(), settings.max_bot_bytes());
     let (again, skipped_again) = tokio::select! {
         copied = copied => copied?,
         () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
@@ -331,13 +332,7 @@ async fn prepare(
     let sides = first_kept.iter().map(|(b, _)| side_of(b)).collect();
     let bots: Vec<Prepared> = first_kept.into_iter().chain(again).collect();
     let names = bots.iter().map(|(b, _)| b.name.clone()).collect();
-    let lineup = Lineup {
-        bots,
-        names,
-        skipped,
-        enough: Arc::new(AtomicBool::new(false)),
-        bench: Arc::default(),
-    };
+    let lineup = Lineup::of(bots, names, skipped);
     Ok((lineup, sides))
 }
 
@@ -347,55 +342,6 @@ fn side_of(bot: &Bot) -> Side {
         folder: bot.source.display().to_string(),
         hash: bot.hash.clone(),
     }
-}
-
-/// One set of working copies of `folders` in `dir`, built, with the bots' wires.
-async fn build(
-    settings: &Settings,
-    folders: Folders,
-    dir: &SeriesDir,
-    (sandbox, bar): (&Arc<Sandbox>, &BarSlot),
-    tools: &Toolchains,
-    stop: &mut std::pin::Pin<&mut impl Future<Output = ()>>,
-) -> Result<(Vec<Prepared>, Vec<crate::bots::Skipped>), SeriesError> {
-    let progress = Arc::new(crate::series::builds::BuildProgress::new(bar.clone()));
-    let count = folders.len();
-    let prepared = tokio::select! {
-        prepared = crate::bots::prepare_folders(folders, crate::bots::BuildPlan {
-            build_timeout: settings.build_timeout(),
-            jobs: settings.jobs,
-            max_data: settings.max_bot_bytes(),
-            watch: progress.clone(),
-            ..crate::bots::BuildPlan::new(
-                (&settings.bots, &dir.path),
-                sandbox,
-                tools,
-                crate::series::start::game_names(settings),
-            )
-        }) => Some(prepared),
-        () = stop.as_mut() => None,
-    };
-    progress.finish();
-    let (found, mut skipped) = prepared.ok_or(SeriesError::InterruptedBeforeGames)??;
-    let ctx = crate::game::Prepare {
-        needs_builtins: count < settings.players,
-        series_dir: dir.path.clone(),
-        sandbox: Arc::clone(sandbox),
-        tools: tools.clone(),
-        build_timeout: settings.build_timeout(),
-        jobs: settings.jobs,
-        max_data: settings.max_bot_bytes(),
-    };
-    tokio::select! {
-        ready = settings.game.prepare_code(&ctx) => ready.map_err(SeriesError::Game)?,
-        () = stop.as_mut() => return Err(SeriesError::InterruptedBeforeGames),
-    };
-    let wires = settings
-        .game
-        .wires(settings.templates.as_deref())
-        .map_err(SeriesError::Templates)?;
-    let bots = crate::series::lineup::with_wires(wires.as_deref(), found, &mut skipped);
-    Ok((bots, skipped))
 }
 
 /// A new compare's manifest.

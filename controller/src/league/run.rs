@@ -160,7 +160,7 @@ pub async fn run(
     // Each version's private storage: its working copy, kept from the run before.
     let kept = Arc::new(manifest.kept_copies());
     let (bots, skipped) = start
-        .entrants(settings, &dir, (&bar, kept), &mut stop)
+        .entrants(settings, &dir, (&bar, kept), None, &mut stop)
         .await?;
     let names = bots.iter().map(|(b, _)| b.name.clone()).collect();
     let lineup = Lineup::of(bots, names, skipped);

@@ -39,7 +39,7 @@ pub async fn run(
     // Watch for a stop from the start: builds can take minutes.
     let mut stop = std::pin::pin!(stop);
     let (mut bots, mut skipped) = start
-        .entrants(settings, dir, (&bar, Arc::default()), &mut stop)
+        .entrants(settings, dir, (&bar, Arc::default()), None, &mut stop)
         .await?;
     let place = settings.place();
     for (bot, _) in &bots {

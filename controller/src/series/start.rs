@@ -74,8 +74,9 @@ impl Setup {
         with_wires(self.wires.take().as_deref(), bots, failed)
     }
 
-    /// Everything made before the first game of a run with a bots folder, each step given up
-    /// at a stop: the bots copied and built (or their `kept` copies taken back), the game's own
+    /// Everything made before the first game of a run of bots, each step given up at a stop:
+    /// the bots of the bots folder (or the `folders` given: a compare's NEW, OLD and field)
+    /// copied and built (or their `kept` copies taken back), the game's own
     /// programs (a loaded game's judge and padding bots) built as the bots are, and each bot's
     /// words on the wire. The bots with their wires, and those skipped.
     pub async fn entrants(
@@ -83,10 +84,11 @@ impl Setup {
         settings: &Settings,
         dir: &SeriesDir,
         (bar, kept): (&BarSlot, Arc<KeptCopies>),
+        folders: Option<Vec<bots::Found>>,
         stop: &mut Pin<&mut impl Future<Output = ()>>,
     ) -> Result<(Vec<Entrant>, Vec<Skipped>), SeriesError> {
         // `take6 play` against built-ins only needs no bots folder.
-        if settings.human.is_some() && !settings.bots.exists() {
+        if folders.is_none() && settings.human.is_some() && !settings.bots.exists() {
             self.game_code(settings, dir, 0, stop).await?;
             return Ok((Vec::new(), Vec::new()));
         }
@@ -111,8 +113,14 @@ impl Setup {
                 game_names(settings),
             )
         };
+        let prepare = async move {
+            match folders {
+                Some(folders) => bots::prepare_folders(folders, plan).await,
+                None => bots::prepare(plan).await,
+            }
+        };
         let prepared = tokio::select! {
-            prepared = bots::prepare(plan) => Some(prepared),
+            prepared = prepare => Some(prepared),
             () = stop.as_mut() => None,
         };
         progress.finish();
