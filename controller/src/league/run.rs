@@ -172,30 +172,14 @@ pub async fn run(
     );
     Setup::read_back(&mut reporter, &dir, &lineup.skipped, Log::League)?;
     let mut records = std::mem::take(&mut *shared.records.lock().expect("not poisoned"));
-    let (first, changes) = join(&mut manifest, &lineup, &reporter.state().done);
-    if !changes.left.is_empty() && !opts.withdraw {
-        return Err(refused(Why::BotsLeft {
-            bots: changes.left,
-            folder: settings.bots.clone(),
-            league: dir.path.clone(),
-        })
-        .into());
-    }
-    if let Some(line) = changes.line() {
-        eprintln!("take6: {line}");
-    }
-    keep_storage(&mut manifest, &lineup, &dir)?;
+    let first = admit(
+        &mut manifest,
+        &lineup,
+        &reporter.state().done,
+        (settings, opts),
+        &dir,
+    )?;
     shared.set_versions(&manifest.versions);
-    manifest.runs += 1;
-    manifest.status = "playing".into();
-    manifest.skipped = lineup
-        .skipped
-        .iter()
-        .map(|s| Benched {
-            name: s.name.clone(),
-            reason: s.reason.clone(),
-        })
-        .collect();
     let so_far = reporter.state().lines;
     reporter.handle(&Event::Started(&Start {
         line: start_line(&manifest, &lineup, &dir),
@@ -231,6 +215,42 @@ pub async fn run(
         ended,
         played,
     })
+}
+
+/// The bots of this run admitted to the league ([`join`]: who joined, changed, came back or
+/// left, said on stderr; leaving refused without `--withdraw`), their storage kept, the run
+/// counted: the batch to play first.
+fn admit(
+    manifest: &mut LeagueManifest,
+    lineup: &Lineup,
+    done: &crate::series::reporter::GameSet,
+    (settings, opts): (&Settings, &Options),
+    dir: &SeriesDir,
+) -> Result<u64, SeriesError> {
+    let (first, changes) = join(manifest, lineup, done);
+    if !changes.left.is_empty() && !opts.withdraw {
+        return Err(refused(Why::BotsLeft {
+            bots: changes.left,
+            folder: settings.bots.clone(),
+            league: dir.path.clone(),
+        })
+        .into());
+    }
+    if let Some(line) = changes.line() {
+        eprintln!("take6: {line}");
+    }
+    keep_storage(manifest, lineup, dir)?;
+    manifest.runs += 1;
+    manifest.status = "playing".into();
+    manifest.skipped = lineup
+        .skipped
+        .iter()
+        .map(|s| Benched {
+            name: s.name.clone(),
+            reason: s.reason.clone(),
+        })
+        .collect();
+    Ok(first)
 }
 
 /// The league in `opts.dir` (made when there is none, else continued if nothing that fixes
@@ -747,65 +767,7 @@ fn join(
     let start = b * size;
     let mut members = Vec::new();
     for (bot, _) in &lineup.bots {
-        let back_as_it_was = manifest
-            .versions
-            .iter()
-            .rev()
-            .find(|v| v.name == bot.name)
-            .is_some_and(|v| v.hash == bot.hash);
-        let current = manifest
-            .versions
-            .iter_mut()
-            .rev()
-            .find(|v| v.name == bot.name && v.until_game.is_none());
-        let version = match current {
-            Some(v) if v.hash == bot.hash => v.clone(),
-            Some(v) => {
-                v.until_game = Some(start);
-                let next = Version {
-                    name: bot.name.clone(),
-                    version: v.version + 1,
-                    hash: bot.hash.clone(),
-                    from_game: start,
-                    until_game: None,
-                };
-                manifest.versions.push(next.clone());
-                changes.changed.push(shown(next.key()));
-                next
-            }
-            // Back with the content its last version had: that version plays on.
-            None if back_as_it_was => {
-                let v = manifest
-                    .versions
-                    .iter_mut()
-                    .rev()
-                    .find(|v| v.name == bot.name)
-                    .expect("found just above");
-                v.until_game = None;
-                changes.back.push(shown(v.key()));
-                v.clone()
-            }
-            None => {
-                let version = 1 + manifest
-                    .versions
-                    .iter()
-                    .filter(|v| v.name == bot.name)
-                    .count() as u32;
-                let next = Version {
-                    name: bot.name.clone(),
-                    version,
-                    hash: bot.hash.clone(),
-                    from_game: start,
-                    until_game: None,
-                };
-                manifest.versions.push(next.clone());
-                match version {
-                    1 => changes.joined.push(shown(next.key())),
-                    _ => changes.changed.push(shown(next.key())),
-                }
-                next
-            }
-        };
+        let version = version_of(manifest, bot, start, &mut changes);
         members.push((version.key(), bot.name.clone()));
     }
     // A folder gone: its version leaves. One skipped this run (its build failed, say) only
@@ -833,6 +795,77 @@ fn join(
         members,
     });
     (b, changes)
+}
+
+/// The version the bot `bot` plays as from game `start`: its current one when its folder is
+/// unchanged, else a new version (the current one ends), or its last one again when it comes
+/// back as it was; said in `changes` (keys shown inert).
+fn version_of(
+    manifest: &mut LeagueManifest,
+    bot: &crate::bots::Bot,
+    start: u64,
+    changes: &mut Changes,
+) -> Version {
+    let shown = |key: String| crate::untrusted::terminal(&key);
+    let back_as_it_was = manifest
+        .versions
+        .iter()
+        .rev()
+        .find(|v| v.name == bot.name)
+        .is_some_and(|v| v.hash == bot.hash);
+    let current = manifest
+        .versions
+        .iter_mut()
+        .rev()
+        .find(|v| v.name == bot.name && v.until_game.is_none());
+    match current {
+        Some(v) if v.hash == bot.hash => v.clone(),
+        Some(v) => {
+            v.until_game = Some(start);
+            let next = Version {
+                name: bot.name.clone(),
+                version: v.version + 1,
+                hash: bot.hash.clone(),
+                from_game: start,
+                until_game: None,
+            };
+            manifest.versions.push(next.clone());
+            changes.changed.push(shown(next.key()));
+            next
+        }
+        // Back with the content its last version had: that version plays on.
+        None if back_as_it_was => {
+            let v = manifest
+                .versions
+                .iter_mut()
+                .rev()
+                .find(|v| v.name == bot.name)
+                .expect("found just above");
+            v.until_game = None;
+            changes.back.push(shown(v.key()));
+            v.clone()
+        }
+        None => {
+            let version = 1 + manifest
+                .versions
+                .iter()
+                .filter(|v| v.name == bot.name)
+                .count() as u32;
+            let next = Version {
+                name: bot.name.clone(),
+                version,
+                hash: bot.hash.clone(),
+                from_game: start,
+                until_game: None,
+            };
+            manifest.versions.push(next.clone());
+            match version {
+                1 => changes.joined.push(shown(next.key())),
+                _ => changes.changed.push(shown(next.key())),
+            }
+            next
+        }
+    }
 }
 
 /// Records the working copy of every bot in the lineup as its version's private storage, and

@@ -34,24 +34,7 @@ pub async fn resume(
     let settings = accept::settings(args, &manifest, origin.as_deref())?;
     restore_repository(&settings, origin.as_deref())?;
     let mut start = Setup::open(&settings)?;
-    let mut failed = Vec::new();
-    let bots = start.with_wires(accept::bots(&manifest, &dir.path, &settings)?, &mut failed);
-    if let Some(s) = failed.first() {
-        return Err(accept::refused(Why::Bot {
-            name: s.name.clone(),
-            reason: s.reason.clone(),
-        })
-        .into());
-    }
-    accept::same_wires(&manifest, &bots)?;
-    // The game's code (a game folder's judge and game.toml) is what the series played, as a
-    // bot's folder must be; a series from before the hash was kept records it now.
-    let now = same_game(
-        Continued::Series,
-        &settings.game,
-        manifest.game_hash.as_deref(),
-    )?;
-    manifest.game_hash = manifest.game_hash.take().or(now);
+    let bots = same_bots_and_game(&mut start, &mut manifest, dir, &settings)?;
     // After the checks of what was asked (a flag that would change the games is said first).
     if manifest.status == Status::Complete {
         return Err(SeriesError::NothingToResume {
@@ -108,6 +91,33 @@ pub async fn resume(
         stop,
     )
     .await
+}
+
+/// The series' bots with their words on the wire, each as the series began, and its game's
+/// code unchanged (a series from before the game's hash was kept records it now).
+fn same_bots_and_game(
+    start: &mut Setup,
+    manifest: &mut Manifest,
+    dir: &SeriesDir,
+    settings: &Settings,
+) -> Result<Vec<Entrant>, SeriesError> {
+    let mut failed = Vec::new();
+    let bots = start.with_wires(accept::bots(manifest, &dir.path, settings)?, &mut failed);
+    if let Some(s) = failed.first() {
+        return Err(accept::refused(Why::Bot {
+            name: s.name.clone(),
+            reason: s.reason.clone(),
+        })
+        .into());
+    }
+    accept::same_wires(manifest, &bots)?;
+    let now = same_game(
+        Continued::Series,
+        &settings.game,
+        manifest.game_hash.as_deref(),
+    )?;
+    manifest.game_hash = manifest.game_hash.take().or(now);
+    Ok(bots)
 }
 
 /// For bots from a git repository: its cache checked out again at the commit the series
