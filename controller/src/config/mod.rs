@@ -266,10 +266,7 @@ impl Settings {
         config_path: Option<PathBuf>,
     ) -> Result<Settings, ConfigError> {
         let layers = Layers::new(args, &file, config_path.as_deref());
-        let (seed, seed_given) = match args.table.seed.or(file.seed) {
-            Some(seed) => (seed, true),
-            None => (crate::seed::Seed::random(), false),
-        };
+        let (seed, seed_given) = seed_of(args, &file);
         let templates = layers.templates()?;
         let game = match args.game.as_deref().or(file.game.as_deref()) {
             Some(name) => crate::games::find(name)?,
@@ -285,11 +282,7 @@ impl Settings {
             games: shape.games,
             players: shape.players,
             schedule: args.schedule.or(file.schedule).unwrap_or_default(),
-            duplicate: match (args.table.duplicate, args.table.no_duplicate) {
-                (true, _) => Some(true),
-                (_, true) => Some(false),
-                _ => file.duplicate,
-            },
+            duplicate: duplicate_of(args, &file),
             rounds: shape.rounds,
             until_separated: args.until_separated || file.until_separated.unwrap_or(false),
             top: shape.top,
@@ -578,6 +571,23 @@ impl Settings {
     /// The largest bot folder, in bytes of data.
     pub fn max_bot_bytes(&self) -> u64 {
         self.max_bot_mib * 1024 * 1024
+    }
+}
+
+/// The series' seed from the flags or the file, and whether one was given; a random one if not.
+fn seed_of(args: &RunArgs, file: &FileConfig) -> (crate::seed::Seed, bool) {
+    match args.table.seed.or(file.seed) {
+        Some(seed) => (seed, true),
+        None => (crate::seed::Seed::random(), false),
+    }
+}
+
+/// Duplicate deals as the flags (`--duplicate`, `--no-duplicate`) or else the file ask.
+fn duplicate_of(args: &RunArgs, file: &FileConfig) -> Option<bool> {
+    match (args.table.duplicate, args.table.no_duplicate) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => file.duplicate,
     }
 }
 

@@ -182,48 +182,7 @@ impl Images {
         let _ = fs::remove_file(&part);
         super::deep::remove_path(&staging)?;
         fs::File::create(&part)?.set_len(size)?;
-        // `nodiscard`: mkfs would otherwise punch the allocated image full of holes again.
-        let owner = format!("root_owner={}:{},nodiscard", root.uid(), root.gid());
-        let mkfs = |from: Option<&Path>| {
-            let mut mkfs = Command::new(&self.mkfs);
-            mkfs.args(["-q", "-F", "-b", "4096", "-I", "256", "-m", "0"])
-                .args(["-N", &inodes.to_string()])
-                .args(["-O", "^has_journal,^resize_inode", "-E", &owner]);
-            if let Some(from) = from {
-                mkfs.arg("-d").arg(from);
-            }
-            run(mkfs.arg(&part))
-        };
-        // mkfs copies the folder in itself, with no mount: a mount of the image made while a
-        // sandbox starts elsewhere in the series would be copied into that sandbox's mount
-        // namespace, keep its file system alive there unwritten, and the image mounted next
-        // would be found empty. Only a tree mkfs cannot copy (`-d` aborts a few thousand
-        // folders deep) is filled through a mount, synced to the image before it is unmounted.
-        let wide = shape.widest.max(shape.linked) > super::deep::WIDE;
-        let by_mkfs = if wide {
-            tracing::info!(
-                "{}: a folder of {} names, {} names of files with several names: filling the \
-                 image by descriptors",
-                workdir.display(),
-                shape.widest,
-                shape.linked
-            );
-            Err(io::Error::other("too many names for mkfs.ext4 -d"))
-        } else {
-            mkfs(Some(workdir))
-        };
-        let filled = by_mkfs.or_else(|e| {
-            // mkfs's error may name the bot's files: untrusted text.
-            tracing::info!(
-                "{}: mkfs.ext4 -d could not copy the folder ({}); filling the image by \
-                 descriptors",
-                workdir.display(),
-                crate::untrusted::log(&e.to_string())
-            );
-            mkfs(None)
-                .and_then(|()| fs::create_dir(&staging))
-                .and_then(|()| self.fill(&part, &staging, workdir, root.uid()))
-        });
+        let filled = self.fill_image(workdir, &part, &staging, &shape, inodes, &root);
         let _ = fs::remove_dir(&staging);
         if let Err(e) = filled
             .and_then(|()| allocate(&part, size))
@@ -253,6 +212,61 @@ impl Images {
             start.elapsed().as_millis()
         );
         Ok(shape.bytes)
+    }
+
+    /// Makes the file system of the image `part` and copies the folder `workdir` into it:
+    /// by mkfs itself where it can, else through a mount on `staging`, by descriptors.
+    fn fill_image(
+        &self,
+        workdir: &Path,
+        part: &Path,
+        staging: &Path,
+        shape: &super::deep::Shape,
+        inodes: u64,
+        root: &fs::Metadata,
+    ) -> io::Result<()> {
+        // `nodiscard`: mkfs would otherwise punch the allocated image full of holes again.
+        let owner = format!("root_owner={}:{},nodiscard", root.uid(), root.gid());
+        let mkfs = |from: Option<&Path>| {
+            let mut mkfs = Command::new(&self.mkfs);
+            mkfs.args(["-q", "-F", "-b", "4096", "-I", "256", "-m", "0"])
+                .args(["-N", &inodes.to_string()])
+                .args(["-O", "^has_journal,^resize_inode", "-E", &owner]);
+            if let Some(from) = from {
+                mkfs.arg("-d").arg(from);
+            }
+            run(mkfs.arg(part))
+        };
+        // mkfs copies the folder in itself, with no mount: a mount of the image made while a
+        // sandbox starts elsewhere in the series would be copied into that sandbox's mount
+        // namespace, keep its file system alive there unwritten, and the image mounted next
+        // would be found empty. Only a tree mkfs cannot copy (`-d` aborts a few thousand
+        // folders deep) is filled through a mount, synced to the image before it is unmounted.
+        let wide = shape.widest.max(shape.linked) > super::deep::WIDE;
+        let by_mkfs = if wide {
+            tracing::info!(
+                "{}: a folder of {} names, {} names of files with several names: filling the \
+                 image by descriptors",
+                workdir.display(),
+                shape.widest,
+                shape.linked
+            );
+            Err(io::Error::other("too many names for mkfs.ext4 -d"))
+        } else {
+            mkfs(Some(workdir))
+        };
+        by_mkfs.or_else(|e| {
+            // mkfs's error may name the bot's files: untrusted text.
+            tracing::info!(
+                "{}: mkfs.ext4 -d could not copy the folder ({}); filling the image by \
+                 descriptors",
+                workdir.display(),
+                crate::untrusted::log(&e.to_string())
+            );
+            mkfs(None)
+                .and_then(|()| fs::create_dir(staging))
+                .and_then(|()| self.fill(part, staging, workdir, root.uid()))
+        })
     }
 
     /// Mounts the new, empty image `part` on `staging`, copies the folder `workdir` into it
