@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError, RwLock};
 
-use super::find_program;
+use super::{Unavailable, find_program};
 
 /// Whether this process has a mount namespace of its own, with nothing propagated to the host.
 static PRIVATE: AtomicBool = AtomicBool::new(false);
@@ -101,14 +101,15 @@ pub(super) struct Images {
 impl Images {
     /// Finds the tools and checks with a trial image that loop mounts work here; the error
     /// says what is missing and how to get it.
-    pub(super) fn probe(disk_bytes: u64) -> Result<Images, String> {
+    pub(super) fn probe(disk_bytes: u64) -> Result<Images, Unavailable> {
         if !PRIVATE.load(Ordering::SeqCst) {
             let why = "the controller has no private mount namespace (run as root, with \
                        CAP_SYS_ADMIN)";
-            return Err(why.into());
+            return Err(Unavailable(why.into()));
         }
         let need = |name: &str, package: &str| {
-            find_program(name).ok_or(format!("{name} not found (apt-get install {package})"))
+            find_program(name)
+                .ok_or_else(|| Unavailable(format!("{name} not found (apt-get install {package})")))
         };
         let mut images = Images {
             mkfs: need("mkfs.ext4", "e2fsprogs")?,
@@ -135,10 +136,10 @@ impl Images {
         images.rooms = Mutex::default();
         images.disk_bytes = disk_bytes;
         result.map_err(|e| {
-            format!(
+            Unavailable(format!(
                 "cannot loop-mount a disk image here ({e}): run as root with /dev/loop-control \
                  and e2fsprogs installed"
-            )
+            ))
         })?;
         Ok(images)
     }
