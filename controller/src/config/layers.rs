@@ -118,12 +118,11 @@ impl<'a> Layers<'a> {
         game: &GameRef,
     ) -> Result<(game_limits::GameLimits, [game_limits::Source; 2]), ConfigError> {
         let (args, file) = (self.args, self.file);
-        let table = game_limits::for_game(file.limits.as_ref(), game).map_err(|message| {
-            ConfigError::Parse {
+        let table =
+            game_limits::for_game(file.limits.as_ref(), game).map_err(|e| ConfigError::Parse {
                 path: self.config.map(Path::to_path_buf).unwrap_or_default(),
-                message,
-            }
-        })?;
+                message: e.to_string(),
+            })?;
         let limits_from = [
             game_limits::source(
                 args.table.first_reply_ms,

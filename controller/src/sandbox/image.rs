@@ -711,7 +711,7 @@ mod tests {
     #[test]
     fn without_a_private_mount_namespace_there_is_no_disk_cap() {
         // Test threads never have one (it is made at the start of the take6 binary).
-        let why = Images::probe(MIB).unwrap_err();
+        let why = Images::probe(MIB).unwrap_err().0;
         assert!(why.contains("no private mount namespace"), "{why}");
     }
 }
