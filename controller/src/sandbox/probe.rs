@@ -213,7 +213,6 @@ impl Sandbox {
     }
 }
 
-/// Finds bubblewrap and checks that it can make its namespaces here, with a trial run.
 /// bubblewrap's path, how the bot is made unprivileged, and the system folders to bind.
 pub(super) type Bwrap = (PathBuf, Identity, Vec<SystemDir>);
 

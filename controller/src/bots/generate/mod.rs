@@ -31,6 +31,7 @@ pub use toolchains::{Dialect, Language, TOOLS, Tool, Toolchains};
 #[error("{0}")]
 pub struct NoScripts(pub String);
 
+/// The reason as the skip records it.
 impl From<NoScripts> for String {
     fn from(e: NoScripts) -> String {
         e.0

@@ -35,7 +35,7 @@ fn all_tools() -> Toolchains {
 }
 
 /// The scripts for a folder holding `files` (name, content).
-fn recognised(files: &[(&str, &str)], tools: &Toolchains) -> Result<Generated, String> {
+fn recognised(files: &[(&str, &str)], tools: &Toolchains) -> Result<Generated, NoScripts> {
     let dir = tempfile::tempdir().unwrap();
     for (name, text) in files {
         let path = dir.path().join(name);
@@ -43,7 +43,7 @@ fn recognised(files: &[(&str, &str)], tools: &Toolchains) -> Result<Generated, S
         fs::write(path, text).unwrap();
     }
     let listing = folder::scan(dir.path(), 1 << 20).unwrap();
-    recognise(dir.path(), &listing, tools).map_err(|e| e.0)
+    recognise(dir.path(), &listing, tools)
 }
 
 #[test]
@@ -189,24 +189,28 @@ fn each_language_is_recognised_with_its_commands() {
 #[test]
 fn ambiguous_and_unknown_folders_are_skipped_naming_the_candidates() {
     let t = all_tools();
-    let why = recognised(&[("bot.c", ""), ("gen.py", "")], &t).unwrap_err();
+    let why = recognised(&[("bot.c", ""), ("gen.py", "")], &t)
+        .unwrap_err()
+        .0;
     assert!(why.contains("C (bot.c), Python 3 (gen.py)"), "{why}");
-    let why = recognised(&[("a.py", ""), ("b.py", "")], &t).unwrap_err();
+    let why = recognised(&[("a.py", ""), ("b.py", "")], &t).unwrap_err().0;
     assert!(
         why.contains("a.py, b.py") && why.contains("main.py"),
         "{why}"
     );
     let two = "class A { public static void main(String[] a) {} }";
-    let why = recognised(&[("A.java", two), ("B.java", two)], &t).unwrap_err();
+    let why = recognised(&[("A.java", two), ("B.java", two)], &t)
+        .unwrap_err()
+        .0;
     assert!(why.contains("A.java, B.java"), "{why}");
-    let why = recognised(&[("notes.txt", "")], &t).unwrap_err();
+    let why = recognised(&[("notes.txt", "")], &t).unwrap_err().0;
     assert!(why.starts_with("no launch script"), "{why}");
 }
 
 #[test]
 fn a_missing_toolchain_is_named_with_its_package() {
     let none = Toolchains::detect("/nonexistent", true);
-    let why = recognised(&[("bot.go", "")], &none).unwrap_err();
+    let why = recognised(&[("bot.go", "")], &none).unwrap_err().0;
     assert!(
         why.contains("go is not on the bots' PATH") && why.contains("apt-get install golang-go"),
         "{why}"
