@@ -252,22 +252,7 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         .iter()
         .find(|s| s.name == bot || s.name == shown)
     {
-        let _ = writeln!(
-            out,
-            "\n{shown} did not play: {}",
-            untrusted::terminal_text(&skip.reason)
-        );
-        let log = dir.join("logs").join(format!("{bot}.build.log"));
-        if let Ok(text) = crate::door::open_path(&log).and_then(|mut f| {
-            let mut text = Vec::new();
-            std::io::Read::read_to_end(&mut f, &mut text).map(|_| text)
-        }) {
-            let _ = writeln!(out, "\nBuild output ({}):", log.display());
-            for line in untrusted::terminal_lines(&text) {
-                let _ = writeln!(out, "{line}");
-            }
-        }
-        out.push_str("\nFAILED: the bot could not play.\n");
+        out.push_str(&did_not_play(dir, bot, &shown, &skip.reason));
         return (out, false);
     }
     if mine.is_empty() {
@@ -309,6 +294,42 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         out.push_str(&stop);
     }
     out.push_str(&void_games(&mine));
+    let (last, passed) = verdict(&mine, faults, ended, &refused);
+    out.push_str(&last);
+    (out, passed)
+}
+
+/// Why a bot that never played was skipped, with its build output when there is one.
+fn did_not_play(dir: &Path, bot: &str, shown: &str, reason: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "\n{shown} did not play: {}",
+        untrusted::terminal_text(reason)
+    );
+    let log = dir.join("logs").join(format!("{bot}.build.log"));
+    if let Ok(text) = crate::door::open_path(&log).and_then(|mut f| {
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(&mut f, &mut text).map(|_| text)
+    }) {
+        let _ = writeln!(out, "\nBuild output ({}):", log.display());
+        for line in untrusted::terminal_lines(&text) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    out.push_str("\nFAILED: the bot could not play.\n");
+    out
+}
+
+/// The closing line of a check over the games the bot played, and whether it passed:
+/// void games, early ends by the judge and refusals of every move fail it as faults do.
+fn verdict(
+    mine: &[(&GameRecord, usize)],
+    faults: u64,
+    ended: u64,
+    refused: &Refused,
+) -> (String, bool) {
+    let mut out = String::new();
     let games = crate::names::count(mine.len() as u64, "game");
     let void = mine.iter().filter(|(g, _)| !g.scored()).count() as u64;
     if void > 0 {

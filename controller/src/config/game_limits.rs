@@ -21,9 +21,18 @@ pub struct GameLimits {
 /// The `[limits.<game>]` tables of a settings file, by game name.
 pub type LimitsTables = BTreeMap<String, GameLimits>;
 
+/// A `[limits.GAME]` table of a settings file that names no game this take6 knows.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("[limits.{table}] names no game; the games are {}", games.join(", "))]
+pub struct UnknownTable {
+    pub table: String,
+    /// The games a table may name.
+    pub games: Vec<String>,
+}
+
 /// `game`'s table of `tables`, after checking that every table names a game: one built in,
 /// or `game` itself (a game loaded from its folder is known by its `game.toml` name).
-pub fn for_game(tables: Option<&LimitsTables>, game: &GameRef) -> Result<GameLimits, String> {
+pub fn for_game(tables: Option<&LimitsTables>, game: &GameRef) -> Result<GameLimits, UnknownTable> {
     let Some(tables) = tables else {
         return Ok(GameLimits::default());
     };
@@ -32,10 +41,10 @@ pub fn for_game(tables: Option<&LimitsTables>, game: &GameRef) -> Result<GameLim
         names.push(game.name().to_string());
     }
     if let Some(unknown) = tables.keys().find(|k| !names.contains(k)) {
-        return Err(format!(
-            "[limits.{unknown}] names no game; the games are {}",
-            names.join(", ")
-        ));
+        return Err(UnknownTable {
+            table: unknown.clone(),
+            games: names,
+        });
     }
     Ok(tables.get(game.name()).cloned().unwrap_or_default())
 }

@@ -102,6 +102,21 @@ enum End<'a> {
     Marker(&'a str),
 }
 
+/// The clock of one reply (see [`Process::reply_clock`]).
+#[derive(Clone, Copy)]
+struct ReplyClock {
+    /// The reply's time limit.
+    limit: Duration,
+    /// The tree's CPU counter the reply's CPU time counts from, under the CPU clock.
+    cpu_start: Option<u64>,
+    /// When reading the reply began.
+    started: Instant,
+    /// The controller's CPU time, in µs, charged to the reply.
+    charged: u64,
+    /// When the reply is late.
+    deadline: tokio::time::Instant,
+}
+
 /// How often, at most, the CPU clock of a waiting bot is read.
 const CPU_POLL: Duration = Duration::from_millis(5);
 
@@ -464,44 +479,17 @@ impl Process {
         end: End<'_>,
         mut take: impl FnMut(String),
     ) -> Result<bool, Fault> {
-        let limit = if self.replied {
-            self.limits.reply
-        } else {
-            self.limits.first_reply
-        };
-        // The first reply's CPU time includes the start-up: the tree's cgroup is new. A later
-        // one counts from the last reply: what the tree did since (its news, or thinking on
-        // while the others think) is its own time too, and the counter is not read again.
-        let cpu_start = match (self.cpu_clock(), self.replied) {
-            (false, _) => None,
-            (true, false) => Some(0),
-            (true, true) => self.last_cpu.or_else(|| self.tree.cpu_us()),
-        };
-        let started = Instant::now();
-        let charged = std::mem::take(&mut self.charged_us);
-        let deadline = tokio::time::Instant::now()
-            + match cpu_start {
-                Some(_) => limit * self.limits.wall_factor,
-                None => limit,
-            };
+        let clock = self.reply_clock();
+        let ReplyClock {
+            limit,
+            cpu_start,
+            started,
+            charged,
+            ..
+        } = clock;
         let mut read = 0usize;
         loop {
-            // Part of a reply of several lines came: the rest comes soon, or the bot is
-            // waiting for input (a reply ended by a marker or an exit has no count).
-            let partial = match end {
-                End::Lines(lines) if read > 0 => Some(lines),
-                _ => None,
-            };
-            let line = match cpu_start {
-                _ if let Some(lines) = partial => self.read_rest(read, lines, deadline).await,
-                Some(start) => self.read_line_cpu(limit, start, charged, deadline).await,
-                None => tokio::time::timeout_at(deadline, self.stdout.next())
-                    .await
-                    .map_err(|_| Fault::Timeout {
-                        ms: limit.as_millis() as u64,
-                        clock: Clock::Wall,
-                    }),
-            };
+            let line = self.next_line(&clock, end, read).await;
             let fault = match line {
                 Err(timeout) => timeout,
                 Ok(Some(Ok(line))) => {
@@ -555,6 +543,70 @@ impl Process {
                 }
             };
             return Err(self.mark_broken(fault));
+        }
+    }
+
+    /// The clock of the reply about to be read: its limit, where its CPU time counts from
+    /// (under the CPU clock), when it started, the time charged to it and its deadline.
+    fn reply_clock(&mut self) -> ReplyClock {
+        let limit = if self.replied {
+            self.limits.reply
+        } else {
+            self.limits.first_reply
+        };
+        // The first reply's CPU time includes the start-up: the tree's cgroup is new. A later
+        // one counts from the last reply: what the tree did since (its news, or thinking on
+        // while the others think) is its own time too, and the counter is not read again.
+        let cpu_start = match (self.cpu_clock(), self.replied) {
+            (false, _) => None,
+            (true, false) => Some(0),
+            (true, true) => self.last_cpu.or_else(|| self.tree.cpu_us()),
+        };
+        let started = Instant::now();
+        let charged = std::mem::take(&mut self.charged_us);
+        let deadline = tokio::time::Instant::now()
+            + match cpu_start {
+                Some(_) => limit * self.limits.wall_factor,
+                None => limit,
+            };
+        ReplyClock {
+            limit,
+            cpu_start,
+            started,
+            charged,
+            deadline,
+        }
+    }
+
+    /// The next line of a reply by `clock`'s deadline, `read` lines of it read so far.
+    async fn next_line(
+        &mut self,
+        clock: &ReplyClock,
+        end: End<'_>,
+        read: usize,
+    ) -> Result<Option<Result<String, LinesCodecError>>, Fault> {
+        let ReplyClock {
+            limit,
+            cpu_start,
+            charged,
+            deadline,
+            ..
+        } = *clock;
+        // Part of a reply of several lines came: the rest comes soon, or the bot is
+        // waiting for input (a reply ended by a marker or an exit has no count).
+        let partial = match end {
+            End::Lines(lines) if read > 0 => Some(lines),
+            _ => None,
+        };
+        match cpu_start {
+            _ if let Some(lines) = partial => self.read_rest(read, lines, deadline).await,
+            Some(start) => self.read_line_cpu(limit, start, charged, deadline).await,
+            None => tokio::time::timeout_at(deadline, self.stdout.next())
+                .await
+                .map_err(|_| Fault::Timeout {
+                    ms: limit.as_millis() as u64,
+                    clock: Clock::Wall,
+                }),
         }
     }
 

@@ -166,13 +166,18 @@ impl<'de> Deserialize<'de> for GameRecord {
     }
 }
 
+/// Why a line's `totals` are not what it would write.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct BadTotals(String);
+
 /// That a line's `totals` are what it would write: absent for one round, else per seat the
 /// sum of the rounds' scores.
 fn check_totals(
     seats: usize,
     rounds: &[RoundRecord],
     totals: Option<&[Score]>,
-) -> Result<(), String> {
+) -> Result<(), BadTotals> {
     let mut sums = vec![Score::default(); seats];
     for round in rounds {
         for (sum, &s) in sums.iter_mut().zip(&round.scores) {
@@ -183,11 +188,11 @@ fn check_totals(
     match totals {
         None if n == 1 => Ok(()),
         Some(t) if n > 1 && t == sums => Ok(()),
-        Some(t) if n > 1 => Err(format!(
+        Some(t) if n > 1 => Err(BadTotals(format!(
             "totals {t:?} are not the sums of the rounds' scores {sums:?}"
-        )),
-        None => Err(format!("{n} rounds but no totals")),
-        Some(_) => Err("totals in a game of one round".to_string()),
+        ))),
+        None => Err(BadTotals(format!("{n} rounds but no totals"))),
+        Some(_) => Err(BadTotals("totals in a game of one round".into())),
     }
 }
 

@@ -118,6 +118,24 @@ fn cost(st: &FileStat) -> u64 {
 }
 
 impl Files {
+    /// Copies into the folder `root` as `uid` and `gid`, at most `budget` bytes.
+    fn new(
+        uid: Option<Uid>,
+        gid: Option<Gid>,
+        root: &OwnedFd,
+        budget: Option<u64>,
+    ) -> std::io::Result<Files> {
+        Ok(Files {
+            uid,
+            gid,
+            root: open_dir(root, std::ffi::OsStr::new("."))?,
+            linked: Default::default(),
+            linked_bytes: 0,
+            budget,
+            buf: vec![0u8; 1 << 16],
+        })
+    }
+
     /// Takes what the entry `st` costs from the budget; false (and nothing taken) if it does
     /// not fit.
     fn charge(&mut self, st: &FileStat) -> bool {
@@ -228,15 +246,7 @@ pub fn copy_into(
     let mut dst = open_dir(nix::fcntl::AT_FDCWD, to.as_os_str())?;
     nix::unistd::fchown(&dst, uid, gid).map_err(io)?;
     let mut left_out = Vec::new();
-    let mut files = Files {
-        uid,
-        gid,
-        root: open_dir(&dst, std::ffi::OsStr::new("."))?,
-        linked: Default::default(),
-        linked_bytes: 0,
-        budget,
-        buf: vec![0u8; 1 << 16],
-    };
+    let mut files = Files::new(uid, gid, &dst, budget)?;
     let mut stack = vec![Level {
         names: names(&src)?.into_iter(),
         rel: PathBuf::new(),

@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError, RwLock};
 
-use super::find_program;
+use super::{Unavailable, find_program};
 
 /// Whether this process has a mount namespace of its own, with nothing propagated to the host.
 static PRIVATE: AtomicBool = AtomicBool::new(false);
@@ -101,14 +101,15 @@ pub(super) struct Images {
 impl Images {
     /// Finds the tools and checks with a trial image that loop mounts work here; the error
     /// says what is missing and how to get it.
-    pub(super) fn probe(disk_bytes: u64) -> Result<Images, String> {
+    pub(super) fn probe(disk_bytes: u64) -> Result<Images, Unavailable> {
         if !PRIVATE.load(Ordering::SeqCst) {
             let why = "the controller has no private mount namespace (run as root, with \
                        CAP_SYS_ADMIN)";
-            return Err(why.into());
+            return Err(Unavailable(why.into()));
         }
         let need = |name: &str, package: &str| {
-            find_program(name).ok_or(format!("{name} not found (apt-get install {package})"))
+            find_program(name)
+                .ok_or_else(|| Unavailable(format!("{name} not found (apt-get install {package})")))
         };
         let mut images = Images {
             mkfs: need("mkfs.ext4", "e2fsprogs")?,
@@ -135,10 +136,10 @@ impl Images {
         images.rooms = Mutex::default();
         images.disk_bytes = disk_bytes;
         result.map_err(|e| {
-            format!(
+            Unavailable(format!(
                 "cannot loop-mount a disk image here ({e}): run as root with /dev/loop-control \
                  and e2fsprogs installed"
-            )
+            ))
         })?;
         Ok(images)
     }
@@ -182,48 +183,7 @@ impl Images {
         let _ = fs::remove_file(&part);
         super::deep::remove_path(&staging)?;
         fs::File::create(&part)?.set_len(size)?;
-        // `nodiscard`: mkfs would otherwise punch the allocated image full of holes again.
-        let owner = format!("root_owner={}:{},nodiscard", root.uid(), root.gid());
-        let mkfs = |from: Option<&Path>| {
-            let mut mkfs = Command::new(&self.mkfs);
-            mkfs.args(["-q", "-F", "-b", "4096", "-I", "256", "-m", "0"])
-                .args(["-N", &inodes.to_string()])
-                .args(["-O", "^has_journal,^resize_inode", "-E", &owner]);
-            if let Some(from) = from {
-                mkfs.arg("-d").arg(from);
-            }
-            run(mkfs.arg(&part))
-        };
-        // mkfs copies the folder in itself, with no mount: a mount of the image made while a
-        // sandbox starts elsewhere in the series would be copied into that sandbox's mount
-        // namespace, keep its file system alive there unwritten, and the image mounted next
-        // would be found empty. Only a tree mkfs cannot copy (`-d` aborts a few thousand
-        // folders deep) is filled through a mount, synced to the image before it is unmounted.
-        let wide = shape.widest.max(shape.linked) > super::deep::WIDE;
-        let by_mkfs = if wide {
-            tracing::info!(
-                "{}: a folder of {} names, {} names of files with several names: filling the \
-                 image by descriptors",
-                workdir.display(),
-                shape.widest,
-                shape.linked
-            );
-            Err(io::Error::other("too many names for mkfs.ext4 -d"))
-        } else {
-            mkfs(Some(workdir))
-        };
-        let filled = by_mkfs.or_else(|e| {
-            // mkfs's error may name the bot's files: untrusted text.
-            tracing::info!(
-                "{}: mkfs.ext4 -d could not copy the folder ({}); filling the image by \
-                 descriptors",
-                workdir.display(),
-                crate::untrusted::log(&e.to_string())
-            );
-            mkfs(None)
-                .and_then(|()| fs::create_dir(&staging))
-                .and_then(|()| self.fill(&part, &staging, workdir, root.uid()))
-        });
+        let filled = self.fill_image(workdir, &part, &staging, &shape, inodes, &root);
         let _ = fs::remove_dir(&staging);
         if let Err(e) = filled
             .and_then(|()| allocate(&part, size))
@@ -253,6 +213,61 @@ impl Images {
             start.elapsed().as_millis()
         );
         Ok(shape.bytes)
+    }
+
+    /// Makes the file system of the image `part` and copies the folder `workdir` into it:
+    /// by mkfs itself where it can, else through a mount on `staging`, by descriptors.
+    fn fill_image(
+        &self,
+        workdir: &Path,
+        part: &Path,
+        staging: &Path,
+        shape: &super::deep::Shape,
+        inodes: u64,
+        root: &fs::Metadata,
+    ) -> io::Result<()> {
+        // `nodiscard`: mkfs would otherwise punch the allocated image full of holes again.
+        let owner = format!("root_owner={}:{},nodiscard", root.uid(), root.gid());
+        let mkfs = |from: Option<&Path>| {
+            let mut mkfs = Command::new(&self.mkfs);
+            mkfs.args(["-q", "-F", "-b", "4096", "-I", "256", "-m", "0"])
+                .args(["-N", &inodes.to_string()])
+                .args(["-O", "^has_journal,^resize_inode", "-E", &owner]);
+            if let Some(from) = from {
+                mkfs.arg("-d").arg(from);
+            }
+            run(mkfs.arg(part))
+        };
+        // mkfs copies the folder in itself, with no mount: a mount of the image made while a
+        // sandbox starts elsewhere in the series would be copied into that sandbox's mount
+        // namespace, keep its file system alive there unwritten, and the image mounted next
+        // would be found empty. Only a tree mkfs cannot copy (`-d` aborts a few thousand
+        // folders deep) is filled through a mount, synced to the image before it is unmounted.
+        let wide = shape.widest.max(shape.linked) > super::deep::WIDE;
+        let by_mkfs = if wide {
+            tracing::info!(
+                "{}: a folder of {} names, {} names of files with several names: filling the \
+                 image by descriptors",
+                workdir.display(),
+                shape.widest,
+                shape.linked
+            );
+            Err(io::Error::other("too many names for mkfs.ext4 -d"))
+        } else {
+            mkfs(Some(workdir))
+        };
+        by_mkfs.or_else(|e| {
+            // mkfs's error may name the bot's files: untrusted text.
+            tracing::info!(
+                "{}: mkfs.ext4 -d could not copy the folder ({}); filling the image by \
+                 descriptors",
+                workdir.display(),
+                crate::untrusted::log(&e.to_string())
+            );
+            mkfs(None)
+                .and_then(|()| fs::create_dir(staging))
+                .and_then(|()| self.fill(part, staging, workdir, root.uid()))
+        })
     }
 
     /// Mounts the new, empty image `part` on `staging`, copies the folder `workdir` into it
@@ -696,7 +711,7 @@ mod tests {
     #[test]
     fn without_a_private_mount_namespace_there_is_no_disk_cap() {
         // Test threads never have one (it is made at the start of the take6 binary).
-        let why = Images::probe(MIB).unwrap_err();
+        let why = Images::probe(MIB).unwrap_err().0;
         assert!(why.contains("no private mount namespace"), "{why}");
     }
 }

@@ -211,81 +211,11 @@ impl Schedule {
             duplicate,
             seed,
         } = request;
-        let seats = game.seats();
-        if !(seats.fewest..=seats.most).contains(&players) {
-            return Err(ScheduleError::Players {
-                players,
-                fewest: seats.fewest,
-                most: seats.most,
-            });
-        }
-        if entrants == 0 {
-            return Err(ScheduleError::NoBots);
-        }
-        if games > MAX_GAMES {
-            return Err(ScheduleError::TooManyGames { games });
-        }
-        // A table short of bots is padded with the game's built-ins: a game with none (a
-        // game folder without padding bots) needs a bot in every seat.
-        if entrants < players && game.builtins().is_empty() {
-            return Err(ScheduleError::NoPadding {
-                game: game.spec(),
-                entrants,
-                players,
-            });
-        }
-        let p = players as u64;
-        let layout = if entrants <= players {
-            Layout::Single
-        } else {
-            let subsets = binomial(entrants as u128, players as u128);
-            let fits = subsets <= u128::from(games);
-            match kind {
-                ScheduleKind::All if subsets > u128::from(MAX_GAMES) => {
-                    return Err(ScheduleError::TooManySubsets {
-                        entrants,
-                        players,
-                        subsets,
-                    });
-                }
-                ScheduleKind::All => Layout::All {
-                    subsets: subsets as u64,
-                    per_subset: 0,
-                },
-                ScheduleKind::Auto if fits => Layout::All {
-                    subsets: subsets as u64,
-                    per_subset: 0,
-                },
-                ScheduleKind::Auto | ScheduleKind::Balanced => Layout::Balanced,
-            }
-        };
-        let e = entrants as u64;
+        check_request(&game, entrants, players, games)?;
+        let layout = choose_layout(entrants, players, games, kind)?;
         let duplicate = duplicate.unwrap_or(false);
-        let rotations = if duplicate { p } else { 1 };
-        let (layout, tables) = match layout {
-            Layout::Single => (layout, games.div_ceil(rotations)),
-            Layout::All { subsets, .. } => {
-                let per_subset = games.div_ceil(subsets * rotations).max(1);
-                let layout = Layout::All {
-                    subsets,
-                    per_subset,
-                };
-                (layout, subsets * per_subset)
-            }
-            Layout::Balanced => {
-                let tables = games.div_ceil(rotations);
-                let needed = e.div_ceil(p);
-                if tables < needed {
-                    return Err(ScheduleError::TooFewGames {
-                        games,
-                        entrants,
-                        players,
-                        needed: needed * rotations,
-                    });
-                }
-                (layout, tables)
-            }
-        };
+        let rotations = if duplicate { players as u64 } else { 1 };
+        let (layout, tables) = size_layout(layout, entrants, players, games, rotations)?;
         let total = tables.saturating_mul(rotations);
         if total > MAX_GAMES {
             return Err(ScheduleError::TooManyGames { games: total });
@@ -554,6 +484,110 @@ impl Schedule {
         }
         parts.join(", ")
     }
+}
+
+/// Refuses a request no schedule can serve: a table size the game does not seat, no bots,
+/// too many games, or too few bots for a game without built-ins to pad its tables.
+fn check_request(
+    game: &GameRef,
+    entrants: usize,
+    players: usize,
+    games: u64,
+) -> Result<(), ScheduleError> {
+    let seats = game.seats();
+    if !(seats.fewest..=seats.most).contains(&players) {
+        return Err(ScheduleError::Players {
+            players,
+            fewest: seats.fewest,
+            most: seats.most,
+        });
+    }
+    if entrants == 0 {
+        return Err(ScheduleError::NoBots);
+    }
+    if games > MAX_GAMES {
+        return Err(ScheduleError::TooManyGames { games });
+    }
+    // A table short of bots is padded with the game's built-ins: a game with none (a
+    // game folder without padding bots) needs a bot in every seat.
+    if entrants < players && game.builtins().is_empty() {
+        return Err(ScheduleError::NoPadding {
+            game: game.spec(),
+            entrants,
+            players,
+        });
+    }
+    Ok(())
+}
+
+/// The layout of `entrants` at tables of `players` for `kind`, before it is sized.
+fn choose_layout(
+    entrants: usize,
+    players: usize,
+    games: u64,
+    kind: ScheduleKind,
+) -> Result<Layout, ScheduleError> {
+    Ok(if entrants <= players {
+        Layout::Single
+    } else {
+        let subsets = binomial(entrants as u128, players as u128);
+        let fits = subsets <= u128::from(games);
+        match kind {
+            ScheduleKind::All if subsets > u128::from(MAX_GAMES) => {
+                return Err(ScheduleError::TooManySubsets {
+                    entrants,
+                    players,
+                    subsets,
+                });
+            }
+            ScheduleKind::All => Layout::All {
+                subsets: subsets as u64,
+                per_subset: 0,
+            },
+            ScheduleKind::Auto if fits => Layout::All {
+                subsets: subsets as u64,
+                per_subset: 0,
+            },
+            ScheduleKind::Auto | ScheduleKind::Balanced => Layout::Balanced,
+        }
+    })
+}
+
+/// `layout` sized for a budget of `games` (`rotations` games a table): the layout with its
+/// tables per subset, and how many tables in all.
+fn size_layout(
+    layout: Layout,
+    entrants: usize,
+    players: usize,
+    games: u64,
+    rotations: u64,
+) -> Result<(Layout, u64), ScheduleError> {
+    let e = entrants as u64;
+    let p = players as u64;
+    Ok(match layout {
+        Layout::Single => (layout, games.div_ceil(rotations)),
+        Layout::All { subsets, .. } => {
+            let per_subset = games.div_ceil(subsets * rotations).max(1);
+            let layout = Layout::All {
+                subsets,
+                per_subset,
+            };
+            (layout, subsets * per_subset)
+        }
+        Layout::Balanced => {
+            let tables = games.div_ceil(rotations);
+            let needed = e.div_ceil(p);
+            if tables < needed {
+                return Err(ScheduleError::TooFewGames {
+                    games,
+                    entrants,
+                    players,
+                    needed: needed * rotations,
+                });
+            }
+            (layout, tables)
+        }
+    })
 }
 
 /// Seats are shuffled from a stream of the game seed that nothing else uses.

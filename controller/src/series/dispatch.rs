@@ -46,8 +46,6 @@ pub async fn dispatch_plans(
     stop: impl Future<Output = ()>,
 ) -> bool {
     let limits = settings.limits();
-    let level = settings.record;
-    let bench_after = settings.bench_after;
     let names = &lineup.names;
     let mut running = JoinSet::new();
     // The lanes free for a table, and the lane of each game being played.
@@ -83,35 +81,15 @@ pub async fn dispatch_plans(
             {
                 let Some(plan) = plans.next() else { break };
                 let table = table_of(&plan, settings, &name, seats, names);
-                let rules = settings.game.clone();
-                let tx = tx.clone();
-                let repeated = repeated.clone();
-                // `take6 check` stops on a repeated fault instead; a person's game is one game.
-                let bench =
-                    (repeated.is_none() && settings.human.is_none() && settings.bench_after > 0)
-                        .then(|| Bench::bots_of(&table.seats))
-                        .flatten()
-                        .map(|bots| (Arc::clone(&lineup.bench), bots));
-                let host_ok = host_ok.clone();
-                let game = async move {
-                    let mut outcome = rules.play(table, limits).await;
-                    // A game in which a bot could not be seated through no fault of its own
-                    // is not recorded: it is played again at --resume.
-                    if !host_ok() {
-                        return;
-                    }
-                    if let Some(repeated) = repeated {
-                        repeated.see(&outcome.record);
-                    }
-                    if let Some((bench, bots)) = bench {
-                        bench.see(&outcome.record, &bots, bench_after);
-                    }
-                    if level == Level::Summary {
-                        outcome.record = outcome.record.summary();
-                    }
-                    // The reporter only goes away if it failed; that error is reported there.
-                    let _ = tx.send(Box::new(outcome)).await;
-                };
+                let game = game_task(
+                    table,
+                    limits,
+                    settings,
+                    lineup,
+                    repeated.clone(),
+                    host_ok.clone(),
+                    tx.clone(),
+                );
                 let number = free.pop().expect("fewer games than jobs are running");
                 let cpu = cpus.get(number).copied();
                 let task = on_lane(&mut running, number, cpu, game, &mut lanes_failed);
@@ -132,6 +110,47 @@ pub async fn dispatch_plans(
     // Dropping a game's task drops its processes, which kills their process groups.
     running.shutdown().await;
     interrupted || !host_ok()
+}
+
+/// One planned game's task: plays `table` under `limits`, then, unless the host failed it,
+/// shows its record to the repeated-fault watch and the bench and sends its outcome to the
+/// reporter.
+fn game_task(
+    table: TableGame,
+    limits: crate::player::Limits,
+    settings: &Settings,
+    lineup: &super::lineup::Lineup,
+    repeated: Option<Arc<super::repeated::RepeatedFault>>,
+    host_ok: impl Fn() -> bool + Send + 'static,
+    tx: mpsc::Sender<Box<GameOutcome>>,
+) -> impl Future<Output = ()> + Send + 'static {
+    let level = settings.record;
+    let bench_after = settings.bench_after;
+    let rules = settings.game.clone();
+    // `take6 check` stops on a repeated fault instead; a person's game is one game.
+    let bench = (repeated.is_none() && settings.human.is_none() && bench_after > 0)
+        .then(|| Bench::bots_of(&table.seats))
+        .flatten()
+        .map(|bots| (Arc::clone(&lineup.bench), bots));
+    async move {
+        let mut outcome = rules.play(table, limits).await;
+        // A game in which a bot could not be seated through no fault of its own
+        // is not recorded: it is played again at --resume.
+        if !host_ok() {
+            return;
+        }
+        if let Some(repeated) = repeated {
+            repeated.see(&outcome.record);
+        }
+        if let Some((bench, bots)) = bench {
+            bench.see(&outcome.record, &bots, bench_after);
+        }
+        if level == Level::Summary {
+            outcome.record = outcome.record.summary();
+        }
+        // The reporter only goes away if it failed; that error is reported there.
+        let _ = tx.send(Box::new(outcome)).await;
+    }
 }
 
 /// The table of a planned game: the series' game and rounds, its bots' seats as the lineup

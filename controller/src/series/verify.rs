@@ -188,23 +188,8 @@ impl Verify {
                 Err(e) => return Some(format!("game {g}: {e}")),
             },
         };
-        if record.is_summary() {
-            if !self.manifest.as_ref().is_some_and(Manifest::builtins_only) {
-                return Some(format!(
-                    "game {g} is a summary without its turns, which only a series of built-ins \
-                     may record"
-                ));
-            }
-            if let Err(e) = rules.check_summary(record) {
-                return Some(format!("game {g}: {e}"));
-            }
-        } else {
-            if !self.checkers.contains(&rules) {
-                self.checkers.push(rules.clone());
-            }
-            if let Err(e) = rules.check(record, &self.permit) {
-                return Some(format!("game {g} breaks the rules: {e}"));
-            }
+        if let Some(e) = self.check_rules(record, &rules) {
+            return Some(e);
         }
         let manifest = self.manifest.as_ref()?;
         match manifest_game {
@@ -246,6 +231,31 @@ impl Verify {
         // from the seed above has nothing more to check).
         if let Err(e) = rules.check_deal(record) {
             return Some(format!("game {g} {e}"));
+        }
+        None
+    }
+
+    /// What is wrong with one record by its game's rules: a summary only a series of
+    /// built-ins may record, or turns its game's checker refuses.
+    fn check_rules(&mut self, record: &GameRecord, rules: &crate::game::GameRef) -> Option<String> {
+        let g = record.game;
+        if record.is_summary() {
+            if !self.manifest.as_ref().is_some_and(Manifest::builtins_only) {
+                return Some(format!(
+                    "game {g} is a summary without its turns, which only a series of built-ins \
+                     may record"
+                ));
+            }
+            if let Err(e) = rules.check_summary(record) {
+                return Some(format!("game {g}: {e}"));
+            }
+        } else {
+            if !self.checkers.contains(rules) {
+                self.checkers.push(rules.clone());
+            }
+            if let Err(e) = rules.check(record, &self.permit) {
+                return Some(format!("game {g} breaks the rules: {e}"));
+            }
         }
         None
     }
@@ -317,24 +327,7 @@ impl Verify {
             .iter()
             .filter_map(|g| g.code().and_then(|c| c.unchecked()))
             .collect();
-        let not_run = report.judge_not_run;
-        if let Some(p) =
-            (report.problems.iter_mut()).find(|p| p.what.starts_with(crate::games::JUDGE_NOT_RUN))
-        {
-            p.what = p.what.replacen(
-                crate::games::JUDGE_NOT_RUN,
-                &format!(
-                    "{} for {}",
-                    crate::games::JUDGE_NOT_RUN,
-                    if not_run == 1 {
-                        "its game".to_string()
-                    } else {
-                        format!("any of its {not_run} games")
-                    }
-                ),
-                1,
-            );
-        }
+        name_judge_not_run(&mut report);
         let Some(m) = &self.manifest else {
             report.push(
                 None,
@@ -342,50 +335,7 @@ impl Verify {
             );
             return;
         };
-        if state.lines < m.games_played {
-            report.push(
-                None,
-                format!(
-                    "series.toml records {} games but games.jsonl has {}: games were removed",
-                    m.games_played, state.lines
-                ),
-            );
-        } else if m.games_played == 0 && m.chain != Chain::start(&m.series).head() {
-            report.push(
-                None,
-                "series.toml's chain head is not the chain's start".into(),
-            );
-        } else if self.checkpoint_ok == Some(false) {
-            report.push(
-                Some(m.games_played),
-                format!(
-                    "the chain after game record {} is not the head series.toml recorded",
-                    m.games_played
-                ),
-            );
-        }
-        // A series separated by its very last game left nothing unplayed for it.
-        let at_the_end = m.separated_after.is_none() && state.separated_after == Some(state.lines);
-        if m.separated_after != state.separated_after && !at_the_end {
-            report.push(
-                None,
-                match (m.separated_after, state.separated_after) {
-                    (Some(said), Some(is)) => format!(
-                        "series.toml says the top ranks were first separated after {said} games, \
-                         but replaying games.jsonl separates them after {is}"
-                    ),
-                    (Some(said), None) => format!(
-                        "series.toml says the top ranks were separated after {said} games, but \
-                         replaying games.jsonl never separates them"
-                    ),
-                    (None, Some(is)) => format!(
-                        "replaying games.jsonl separates the top ranks after {is} games \
-                         (--until-separated), but series.toml records no such stop"
-                    ),
-                    (None, None) => unreachable!("they differ"),
-                },
-            );
-        }
+        check_counts(m, state, &mut report, self.checkpoint_ok);
         let shard = m.shard().unwrap_or(Shard::WHOLE);
         // Under --until-separated a series is complete once the top are separated: the games
         // not started after that point are not missing.
@@ -408,6 +358,82 @@ impl Verify {
                 );
             }
         }
+    }
+}
+
+/// Names how many games the judge did not run for in the first problem that says so.
+fn name_judge_not_run(report: &mut Verification) {
+    let not_run = report.judge_not_run;
+    if let Some(p) =
+        (report.problems.iter_mut()).find(|p| p.what.starts_with(crate::games::JUDGE_NOT_RUN))
+    {
+        p.what = p.what.replacen(
+            crate::games::JUDGE_NOT_RUN,
+            &format!(
+                "{} for {}",
+                crate::games::JUDGE_NOT_RUN,
+                if not_run == 1 {
+                    "its game".to_string()
+                } else {
+                    format!("any of its {not_run} games")
+                }
+            ),
+            1,
+        );
+    }
+}
+
+/// What the manifest's counts, chain head and separation point say against the records
+/// read (`checkpoint_ok`: whether the chain matched the manifest's checkpoint).
+fn check_counts(
+    m: &Manifest,
+    state: &State,
+    report: &mut Verification,
+    checkpoint_ok: Option<bool>,
+) {
+    if state.lines < m.games_played {
+        report.push(
+            None,
+            format!(
+                "series.toml records {} games but games.jsonl has {}: games were removed",
+                m.games_played, state.lines
+            ),
+        );
+    } else if m.games_played == 0 && m.chain != Chain::start(&m.series).head() {
+        report.push(
+            None,
+            "series.toml's chain head is not the chain's start".into(),
+        );
+    } else if checkpoint_ok == Some(false) {
+        report.push(
+            Some(m.games_played),
+            format!(
+                "the chain after game record {} is not the head series.toml recorded",
+                m.games_played
+            ),
+        );
+    }
+    // A series separated by its very last game left nothing unplayed for it.
+    let at_the_end = m.separated_after.is_none() && state.separated_after == Some(state.lines);
+    if m.separated_after != state.separated_after && !at_the_end {
+        report.push(
+            None,
+            match (m.separated_after, state.separated_after) {
+                (Some(said), Some(is)) => format!(
+                    "series.toml says the top ranks were first separated after {said} games, \
+                     but replaying games.jsonl separates them after {is}"
+                ),
+                (Some(said), None) => format!(
+                    "series.toml says the top ranks were separated after {said} games, but \
+                     replaying games.jsonl never separates them"
+                ),
+                (None, Some(is)) => format!(
+                    "replaying games.jsonl separates the top ranks after {is} games \
+                     (--until-separated), but series.toml records no such stop"
+                ),
+                (None, None) => unreachable!("they differ"),
+            },
+        );
     }
 }
 

@@ -7,6 +7,7 @@
 
 use super::game::{Game, IllegalMove, MoveRecord, PutOutcome, tie_break};
 use super::kingdom::Placement;
+use super::record::BadRecord;
 use super::tiles::{Terrain, tile};
 use crate::record::{GameRecord, Score};
 
@@ -15,30 +16,35 @@ const SIDE: i32 = 9;
 const CASTLE: (i32, i32) = (4, 4);
 
 /// Checks a Kingdomino record. Returns a message naming the first inconsistency found.
-pub fn check_record(r: &GameRecord) -> Result<(), String> {
+pub fn check_record(r: &GameRecord) -> Result<(), BadRecord> {
     let n = r.players.len();
     if !(2..=4).contains(&n) {
-        return Err(format!("{n} players; a Kingdomino table seats 2 to 4"));
+        return Err(BadRecord(format!(
+            "{n} players; a Kingdomino table seats 2 to 4"
+        )));
     }
     let [round] = r.rounds.as_slice() else {
-        return Err(format!(
+        return Err(BadRecord(format!(
             "{} rounds; a Kingdomino game is one",
             r.rounds.len()
-        ));
+        )));
     };
     for (what, len) in [("builtin", r.builtin.len()), ("scores", round.scores.len())] {
         if len != n {
-            return Err(format!("{what} has {len} entries for {n} players"));
+            return Err(BadRecord(format!(
+                "{what} has {len} entries for {n} players"
+            )));
         }
     }
     let log = super::GameLog::of(r)?;
     let mut game = Game::new(r.seed, n);
     let mut grids = vec![Grid::new(); n];
     for (i, m) in log.moves.iter().enumerate() {
-        replay_move(&mut game, &mut grids, m).map_err(|e| format!("move {}: {e}", i + 1))?;
+        replay_move(&mut game, &mut grids, m)
+            .map_err(|e| BadRecord(format!("move {}: {e}", i + 1)))?;
     }
     if !game.is_over() {
-        return Err("the moves end before the game does".into());
+        return Err(BadRecord("the moves end before the game does".into()));
     }
     check_faults(r, &log.moves)?;
     let stats: Vec<(u32, u32, u32)> = grids.iter().map(Grid::stats).collect();
@@ -49,16 +55,16 @@ pub fn check_record(r: &GameRecord) -> Result<(), String> {
         .map(Score::from)
         .eq(round.scores.iter().copied())
     {
-        return Err(format!(
+        return Err(BadRecord(format!(
             "scores are {:?}, but the kingdoms are worth {scores:?}",
             round.scores
-        ));
+        )));
     }
     if scores != game.scores() {
-        return Err(format!(
+        return Err(BadRecord(format!(
             "the rules score the kingdoms {:?}, the checker {scores:?}",
             game.scores()
-        ));
+        )));
     }
     Ok(())
 }
@@ -66,36 +72,38 @@ pub fn check_record(r: &GameRecord) -> Result<(), String> {
 /// Applies one recorded move to the rules and to the checker's own grids, checking that it is
 /// the move due, that its tile is the one the seat holds, and that what its PUT did is what
 /// both implementations say it does.
-fn replay_move(game: &mut Game, grids: &mut [Grid], m: &MoveRecord) -> Result<(), String> {
+fn replay_move(game: &mut Game, grids: &mut [Grid], m: &MoveRecord) -> Result<(), BadRecord> {
     if m.seat >= grids.len() {
-        return Err(format!("seat {} does not exist", m.seat));
+        return Err(BadRecord(format!("seat {} does not exist", m.seat)));
     }
     if m.eliminated {
         game.eliminate(m.seat);
         return Ok(());
     }
-    let due = game.next().ok_or("a move after the end of the game")?;
+    let due = (game.next()).ok_or_else(|| BadRecord("a move after the end of the game".into()))?;
     if due.seat != m.seat || m.tile != due.tile {
-        return Err(format!(
+        return Err(BadRecord(format!(
             "seat {} with tile {:?} played, but seat {} with tile {:?} was due",
             m.seat, m.tile, due.seat, due.tile
-        ));
+        )));
     }
     let grid = &mut grids[m.seat];
     let fits = due.tile.is_some_and(|id| grid.fits_anywhere(id));
     let applied = game
         .apply_with_message(m.seat, m.put, m.pick, m.message.clone())
-        .map_err(|e| match e {
-            IllegalMove::Unavailable(id) => {
-                format!("seat {} picked tile {id}, which was not free", m.seat)
-            }
-            e => e.to_string(),
+        .map_err(|e| {
+            BadRecord(match e {
+                IllegalMove::Unavailable(id) => {
+                    format!("seat {} picked tile {id}, which was not free", m.seat)
+                }
+                e => e.to_string(),
+            })
         })?;
     if Some(applied.put) != m.outcome {
-        return Err(format!(
+        return Err(BadRecord(format!(
             "the PUT is recorded as {:?}, but the rules make it {:?}",
             m.outcome, applied.put
-        ));
+        )));
     }
     let mine = match (due.tile, m.put) {
         (None, _) => PutOutcome::NothingToPlace,
@@ -110,22 +118,22 @@ fn replay_move(game: &mut Game, grids: &mut [Grid], m: &MoveRecord) -> Result<()
         },
     };
     if mine != applied.put {
-        return Err(format!(
+        return Err(BadRecord(format!(
             "seat {}'s PUT {:?} of tile {:?}: the rules say {:?}, the checker {:?}",
             m.seat, m.put, due.tile, applied.put, mine
-        ));
+        )));
     }
     Ok(())
 }
 
 /// Every fault ends its seat's game: each faulted seat is eliminated in the moves, and only
 /// faulted seats are.
-fn check_faults(r: &GameRecord, moves: &[MoveRecord]) -> Result<(), String> {
+fn check_faults(r: &GameRecord, moves: &[MoveRecord]) -> Result<(), BadRecord> {
     for seat in 0..r.players.len() {
         let faulted = r.faults().any(|(_, f)| f.seat == seat);
         let eliminated = moves.iter().any(|m| m.eliminated && m.seat == seat);
         if faulted != eliminated {
-            return Err(format!(
+            return Err(BadRecord(format!(
                 "seat {seat} {} but {}",
                 if faulted { "faulted" } else { "never faulted" },
                 if eliminated {
@@ -133,7 +141,7 @@ fn check_faults(r: &GameRecord, moves: &[MoveRecord]) -> Result<(), String> {
                 } else {
                     "was never eliminated"
                 }
-            ));
+            )));
         }
     }
     Ok(())
@@ -294,7 +302,7 @@ mod tests {
 
             let mut forged = r.clone();
             forged.rounds[0].scores[0] += 1;
-            let e = check_record(&forged).unwrap_err();
+            let e = check_record(&forged).unwrap_err().0;
             assert!(e.contains("scores are"), "{e}");
 
             // A tile put where it cannot go: onto the castle.
@@ -306,7 +314,7 @@ mod tests {
                 .unwrap();
             m.put = Some(Placement::new(4, 4, 0));
             forged.body = Some(log.into_body());
-            let e = check_record(&forged).unwrap_err();
+            let e = check_record(&forged).unwrap_err().0;
             assert!(e.contains("the PUT is recorded as Some(Placed)"), "{e}");
 
             // A pick of a tile another king took this turn.
@@ -323,7 +331,7 @@ mod tests {
                 .unwrap();
             moves[b].pick = moves[a].pick;
             forged.body = Some(log.into_body());
-            let e = check_record(&forged).unwrap_err();
+            let e = check_record(&forged).unwrap_err().0;
             assert!(e.contains("which was not free"), "{e}");
 
             // A fault without the elimination it means.
@@ -335,7 +343,7 @@ mod tests {
                 kind: "timeout".into(),
                 reason: "forged".into(),
             });
-            let e = check_record(&forged).unwrap_err();
+            let e = check_record(&forged).unwrap_err().0;
             assert!(e.contains("seat 1 faulted but was never eliminated"), "{e}");
         }
     }

@@ -99,7 +99,7 @@ impl Game for Kingdomino {
     }
 
     fn check(&self, record: &GameRecord, _: &crate::game::JudgePermit) -> Result<(), String> {
-        check::check_record(record)
+        check::check_record(record).map_err(|e| e.0)
     }
 
     fn replay_text(&self, record: &GameRecord) -> String {

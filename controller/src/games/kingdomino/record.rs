@@ -6,6 +6,11 @@ use serde::{Deserialize, Serialize};
 
 use super::game::MoveRecord;
 
+/// What is wrong with a Kingdomino record: the first inconsistency found, in words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadRecord(pub String);
+
 /// The moves of one Kingdomino game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameLog {
@@ -17,10 +22,11 @@ pub struct GameLog {
 impl GameLog {
     /// The moves of a Kingdomino record, from its body (the `kingdomino` field of a line of
     /// an earlier version reads as the body).
-    pub fn of(record: &crate::record::GameRecord) -> Result<GameLog, String> {
-        let body = (record.body.as_ref()).ok_or("a Kingdomino record without its moves")?;
+    pub fn of(record: &crate::record::GameRecord) -> Result<GameLog, BadRecord> {
+        let body = (record.body.as_ref())
+            .ok_or_else(|| BadRecord("a Kingdomino record without its moves".into()))?;
         body.read()
-            .map_err(|e| format!("a Kingdomino record's moves: {e}"))
+            .map_err(|e| BadRecord(format!("a Kingdomino record's moves: {e}")))
     }
 
     /// The log as its record's body.

@@ -141,36 +141,41 @@ pub fn try_tile(id: u8) -> Option<&'static Tile> {
     all_tiles().get(usize::from(id).checked_sub(1)?)
 }
 
+/// What is wrong with the tile list.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct BadTiles(String);
+
 /// Parses the tile list: `#` comments, one header line, then `id,t1,c1,t2,c2` lines in id order.
-fn parse_csv(text: &str) -> Result<Vec<Tile>, String> {
+fn parse_csv(text: &str) -> Result<Vec<Tile>, BadTiles> {
     let mut lines = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
-    lines.next().ok_or("no header")?;
+    lines.next().ok_or(BadTiles("no header".into()))?;
     let tiles = lines.map(parse_line).collect::<Result<Vec<_>, _>>()?;
     let in_order = tiles
         .iter()
         .enumerate()
         .all(|(i, t)| usize::from(t.id) == i + 1);
     if tiles.len() != TILE_COUNT || !in_order {
-        return Err(format!("expected ids 1..={TILE_COUNT} in order"));
+        return Err(BadTiles(format!("expected ids 1..={TILE_COUNT} in order")));
     }
     Ok(tiles)
 }
 
 /// One CSV line to a tile.
-fn parse_line(line: &str) -> Result<Tile, String> {
+fn parse_line(line: &str) -> Result<Tile, BadTiles> {
     let f: Vec<&str> = line.trim().split(',').collect();
     let [id, t1, c1, t2, c2] = f[..] else {
-        return Err(format!("not 5 fields: {line}"));
+        return Err(BadTiles(format!("not 5 fields: {line}")));
     };
     let square = |t: &str, c: &str| {
         Square::from_wire(&format!("{t}{c}"))
             .filter(|s| s.terrain.is_land())
-            .ok_or(format!("bad square {t}{c} in {line}"))
+            .ok_or_else(|| BadTiles(format!("bad square {t}{c} in {line}")))
     };
     Ok(Tile {
-        id: id.parse().map_err(|_| format!("bad id in {line}"))?,
+        id: (id.parse()).map_err(|_| BadTiles(format!("bad id in {line}")))?,
         squares: [square(t1, c1)?, square(t2, c2)?],
     })
 }

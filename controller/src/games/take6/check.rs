@@ -5,6 +5,12 @@ use super::ROW;
 use crate::player::ABSENT;
 use crate::record::{GameRecord, RoundRecord, RowChoice, Score};
 
+/// The first inconsistency a record's replay finds (and its round, with several): what the
+/// record does that the rules do not allow.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RuleBreach(pub String);
+
 /// Checks that a game record is internally consistent by replaying it with a second, minimal
 /// implementation of the rules written here on purpose (it does not use `crate::games::take6::game`), so
 /// whole-program tests catch a bug in the rules as well as in the recording.
@@ -28,23 +34,23 @@ use crate::record::{GameRecord, RoundRecord, RowChoice, Score};
 /// scores, are checked as it is read: `crate::record`.)
 ///
 /// Returns a message naming the first inconsistency found (and its round, with several).
-pub fn check_record(r: &GameRecord) -> Result<(), String> {
+pub fn check_record(r: &GameRecord) -> Result<(), RuleBreach> {
     let rounds = r.round_count();
     if rounds == 0 {
-        return Err("a record of no rounds".to_string());
+        return Err(RuleBreach("a record of no rounds".into()));
     }
     let n = r.players.len();
     // Per seat, whether its bot is gone (faulted in an earlier round).
     let mut gone = vec![false; n];
     for (i, round) in r.rounds.iter().enumerate() {
         let at = |e: String| {
-            if rounds > 1 {
+            RuleBreach(if rounds > 1 {
                 format!("round {}: {e}", i + 1)
             } else {
                 e
-            }
+            })
         };
-        check_round(r, round).map_err(at)?;
+        check_round(r, round).map_err(|e| at(e.0))?;
         let mut absent = vec![false; n];
         for f in &round.invalid {
             match (gone[f.seat], f.kind == ABSENT) {
@@ -78,7 +84,7 @@ pub fn check_record(r: &GameRecord) -> Result<(), String> {
 }
 
 /// Checks round `d` of `r` on its own.
-fn check_round(r: &GameRecord, d: &RoundRecord) -> Result<(), String> {
+fn check_round(r: &GameRecord, d: &RoundRecord) -> Result<(), RuleBreach> {
     let n = check_shape(r, d)?;
     let dealt = check_dealt(d)?;
     let fault_turn = check_faults(d, n)?;
@@ -88,7 +94,9 @@ fn check_round(r: &GameRecord, d: &RoundRecord) -> Result<(), String> {
     end.extend(piles.concat());
     end.sort_unstable();
     if end != dealt {
-        return Err("the cards on the board and in the piles are not the cards dealt".into());
+        return Err(RuleBreach(
+            "the cards on the board and in the piles are not the cards dealt".into(),
+        ));
     }
 
     check_scores(d, n, &fault_turn, &counted)
@@ -117,10 +125,10 @@ fn sum_cows(cards: &[u8]) -> u32 {
 }
 
 /// Shape: one entry per player in every per-seat vector, unique names. Returns the players.
-fn check_shape(r: &GameRecord, d: &RoundRecord) -> Result<usize, String> {
+fn check_shape(r: &GameRecord, d: &RoundRecord) -> Result<usize, RuleBreach> {
     let n = r.players.len();
     if n == 0 || n > 10 {
-        return Err(format!("{n} players; a game seats 1 to 10"));
+        return Err(RuleBreach(format!("{n} players; a game seats 1 to 10")));
     }
     for (what, len) in [
         ("builtin", r.builtin.len()),
@@ -130,59 +138,67 @@ fn check_shape(r: &GameRecord, d: &RoundRecord) -> Result<usize, String> {
         ("scores", d.scores.len()),
     ] {
         if len != n {
-            return Err(format!("{what} has {len} entries for {n} players"));
+            return Err(RuleBreach(format!(
+                "{what} has {len} entries for {n} players"
+            )));
         }
     }
     let mut names: Vec<&String> = r.players.iter().collect();
     names.sort();
     if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
-        return Err(format!("player name {:?} appears twice", w[0]));
+        return Err(RuleBreach(format!("player name {:?} appears twice", w[0])));
     }
     Ok(n)
 }
 
 /// The deal: 10 cards a seat, all in the deck, none twice. Returns every card dealt, sorted.
-fn check_dealt(d: &RoundRecord) -> Result<Vec<u8>, String> {
+fn check_dealt(d: &RoundRecord) -> Result<Vec<u8>, RuleBreach> {
     let mut dealt: Vec<u8> = d.rows.to_vec();
     for (seat, hand) in d.hands.iter().enumerate() {
         if hand.len() != HAND {
-            return Err(format!(
+            return Err(RuleBreach(format!(
                 "seat {seat} was dealt {} cards, not 10",
                 hand.len()
-            ));
+            )));
         }
         dealt.extend_from_slice(hand);
     }
     if let Some(c) = dealt.iter().find(|&&c| !(1..=104).contains(&c)) {
-        return Err(format!("card {c} is not in the deck"));
+        return Err(RuleBreach(format!("card {c} is not in the deck")));
     }
     dealt.sort_unstable();
     if let Some(w) = dealt.windows(2).find(|w| w[0] == w[1]) {
-        return Err(format!("card {} was dealt twice", w[0]));
+        return Err(RuleBreach(format!("card {} was dealt twice", w[0])));
     }
     Ok(dealt)
 }
 
 /// Faults: valid seats and turns, in turn order, no seat twice. Returns each seat's fault turn.
-fn check_faults(d: &RoundRecord, n: usize) -> Result<Vec<Option<u8>>, String> {
+fn check_faults(d: &RoundRecord, n: usize) -> Result<Vec<Option<u8>>, RuleBreach> {
     let mut fault_turn: Vec<Option<u8>> = vec![None; n];
     let mut last_turn = 0;
     for f in &d.invalid {
         if f.seat >= n {
-            return Err(format!("fault of seat {}, which does not exist", f.seat));
+            return Err(RuleBreach(format!(
+                "fault of seat {}, which does not exist",
+                f.seat
+            )));
         }
         if !(1..=TURNS as u8).contains(&f.turn) {
-            return Err(format!("fault of seat {} in turn {}", f.seat, f.turn));
+            return Err(RuleBreach(format!(
+                "fault of seat {} in turn {}",
+                f.seat, f.turn
+            )));
         }
         if f.turn < last_turn {
-            return Err(format!(
+            return Err(RuleBreach(format!(
                 "fault of seat {} in turn {} is recorded after one in turn {last_turn}",
                 f.seat, f.turn
-            ));
+            )));
         }
         last_turn = f.turn;
         if fault_turn[f.seat].replace(f.turn).is_some() {
-            return Err(format!("seat {} faults twice", f.seat));
+            return Err(RuleBreach(format!("seat {} faults twice", f.seat)));
         }
     }
     Ok(fault_turn)
@@ -192,9 +208,9 @@ fn check_faults(d: &RoundRecord, n: usize) -> Result<Vec<Option<u8>>, String> {
 type Replayed = (Vec<Vec<u8>>, Vec<Vec<u8>>, Vec<u32>);
 
 /// Replays the turns: every card played from its seat's hand, placed by the rules.
-fn replay(d: &RoundRecord, n: usize, fault_turn: &[Option<u8>]) -> Result<Replayed, String> {
+fn replay(d: &RoundRecord, n: usize, fault_turn: &[Option<u8>]) -> Result<Replayed, RuleBreach> {
     if d.turns.len() != TURNS {
-        return Err(format!("{} turns, not 10", d.turns.len()));
+        return Err(RuleBreach(format!("{} turns, not 10", d.turns.len())));
     }
     let mut board: Vec<Vec<u8>> = d.rows.iter().map(|&c| vec![c]).collect();
     let mut held: Vec<Vec<u8>> = d.hands.clone();
@@ -207,10 +223,10 @@ fn replay(d: &RoundRecord, n: usize, fault_turn: &[Option<u8>]) -> Result<Replay
             let took = place(t, ev, &mut board, fault_turn)?;
             let got = sum_cows(&took);
             if ev.cows != got {
-                return Err(format!(
+                return Err(RuleBreach(format!(
                     "turn {t}: card {} recorded {} cows, took {got}",
                     ev.card, ev.cows
-                ));
+                )));
             }
             if fault_turn[ev.seat].is_none_or(|f| t < usize::from(f)) {
                 counted[ev.seat] += got;
@@ -224,10 +240,10 @@ fn replay(d: &RoundRecord, n: usize, fault_turn: &[Option<u8>]) -> Result<Replay
                     .iter()
                     .any(|e| e.seat == f.seat && e.reason == Some(RowChoice::Forced))
             {
-                return Err(format!(
+                return Err(RuleBreach(format!(
                     "turn {t}: seat {} faulted choosing a row but was not forced to take one",
                     f.seat
-                ));
+                )));
             }
         }
     }
@@ -241,44 +257,47 @@ fn check_played(
     turn: &crate::record::TurnRecord,
     n: usize,
     held: &mut [Vec<u8>],
-) -> Result<(), String> {
+) -> Result<(), RuleBreach> {
     if turn.played.len() != n {
-        return Err(format!(
+        return Err(RuleBreach(format!(
             "turn {t}: {} cards played by {n} players",
             turn.played.len()
-        ));
+        )));
     }
     for (seat, &card) in turn.played.iter().enumerate() {
         let Some(at) = held[seat].iter().position(|&c| c == card) else {
-            return Err(format!(
+            return Err(RuleBreach(format!(
                 "turn {t}: seat {seat} played {card}, which it does not hold"
-            ));
+            )));
         };
         held[seat].remove(at);
     }
     if turn.events.len() != n {
-        return Err(format!(
+        return Err(RuleBreach(format!(
             "turn {t}: {} placements for {n} cards",
             turn.events.len()
-        ));
+        )));
     }
     let mut placed = vec![false; n];
     let mut previous: Option<u8> = None;
     for ev in &turn.events {
         let seat = ev.seat;
         if seat >= n || std::mem::replace(&mut placed[seat], true) {
-            return Err(format!(
+            return Err(RuleBreach(format!(
                 "turn {t}: seat {seat} placed twice or does not exist"
-            ));
+            )));
         }
         if ev.card != turn.played[seat] {
-            return Err(format!(
+            return Err(RuleBreach(format!(
                 "turn {t}: seat {seat} placed {} but played {}",
                 ev.card, turn.played[seat]
-            ));
+            )));
         }
         if previous.is_some_and(|p| p >= ev.card) {
-            return Err(format!("turn {t}: card {} placed out of order", ev.card));
+            return Err(RuleBreach(format!(
+                "turn {t}: card {} placed out of order",
+                ev.card
+            )));
         }
         previous = Some(ev.card);
     }
@@ -292,7 +311,7 @@ fn place(
     ev: &crate::record::PlacementRecord,
     board: &mut [Vec<u8>],
     fault_turn: &[Option<u8>],
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, RuleBreach> {
     let seat = ev.seat;
     let fits = (0..NROWS)
         .filter(|&row| *board[row].last().unwrap_or(&0) < ev.card)
@@ -307,52 +326,55 @@ fn place(
             }
         }
         (Some(_), Some(reason)) => {
-            return Err(format!(
+            return Err(RuleBreach(format!(
                 "turn {t}: card {} fits a row but has reason {reason:?}",
                 ev.card
-            ));
+            )));
         }
         (None, None) => {
-            return Err(format!(
+            return Err(RuleBreach(format!(
                 "turn {t}: card {} is below every row but has no reason",
                 ev.card
-            ));
+            )));
         }
         (None, Some(reason)) => {
             if ev.row >= NROWS {
-                return Err(format!("turn {t}: card {} took row {}", ev.card, ev.row));
+                return Err(RuleBreach(format!(
+                    "turn {t}: card {} took row {}",
+                    ev.card, ev.row
+                )));
             }
             if reason == RowChoice::Forced {
                 if fault_turn[seat].is_none_or(|f| usize::from(f) > t) {
-                    return Err(format!(
+                    return Err(RuleBreach(format!(
                         "turn {t}: seat {seat} was forced to take a row without a fault"
-                    ));
+                    )));
                 }
                 let cheapest = (0..NROWS)
                     .min_by_key(|&row| (sum_cows(&board[row]), row))
                     .unwrap_or(0);
                 if ev.row != cheapest {
-                    return Err(format!(
+                    return Err(RuleBreach(format!(
                         "turn {t}: seat {seat} was forced to take row {}, not the \
                          cheapest row {cheapest}",
                         ev.row
-                    ));
+                    )));
                 }
             }
             (ev.row, std::mem::replace(&mut board[ev.row], vec![ev.card]))
         }
     };
     if ev.row != row {
-        return Err(format!(
+        return Err(RuleBreach(format!(
             "turn {t}: card {} recorded in row {}, belongs in row {row}",
             ev.card, ev.row
-        ));
+        )));
     }
     if ev.took != took {
-        return Err(format!(
+        return Err(RuleBreach(format!(
             "turn {t}: card {} recorded taking {:?}, takes {took:?}",
             ev.card, ev.took
-        ));
+        )));
     }
     Ok(took)
 }
@@ -363,7 +385,7 @@ fn check_scores(
     n: usize,
     fault_turn: &[Option<u8>],
     counted: &[u32],
-) -> Result<(), String> {
+) -> Result<(), RuleBreach> {
     for seat in 0..n {
         let penalty = if fault_turn[seat].is_some() {
             PENALTY
@@ -371,23 +393,23 @@ fn check_scores(
             0
         };
         if d.cows[seat] != counted[seat] {
-            return Err(format!(
+            return Err(RuleBreach(format!(
                 "seat {seat} recorded {} cows, took {} that count",
                 d.cows[seat], counted[seat]
-            ));
+            )));
         }
         if d.penalty[seat] != penalty {
-            return Err(format!(
+            return Err(RuleBreach(format!(
                 "seat {seat} recorded penalty {}, should be {penalty}",
                 d.penalty[seat]
-            ));
+            )));
         }
         if d.scores[seat] != Score::from(counted[seat] + penalty) {
-            return Err(format!(
+            return Err(RuleBreach(format!(
                 "seat {seat} recorded score {}, should be {}",
                 d.scores[seat],
                 counted[seat] + penalty
-            ));
+            )));
         }
     }
     Ok(())
@@ -469,7 +491,7 @@ mod tests {
         corrupt(&mut r);
         match check_record(&r) {
             Ok(()) => panic!("corruption not caught (expected {expect:?})"),
-            Err(e) => assert!(e.contains(expect), "expected {expect:?}, got {e:?}"),
+            Err(e) => assert!(e.0.contains(expect), "expected {expect:?}, got {e:?}"),
         }
     }
 
@@ -678,7 +700,7 @@ mod tests {
             corrupt(&mut bad);
             match check_record(&bad) {
                 Ok(()) => panic!("corruption not caught (expected {expect:?})"),
-                Err(e) => assert!(e.contains(expect), "expected {expect:?}, got {e:?}"),
+                Err(e) => assert!(e.0.contains(expect), "expected {expect:?}, got {e:?}"),
             }
         };
         caught("round 3: turn 2: seat 1 played", &|r| {

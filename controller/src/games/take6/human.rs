@@ -17,6 +17,11 @@ use super::player::Player;
 use crate::player::{Console, Fault};
 use screen::Screen;
 
+/// Why a line typed is not an answer to the question asked, said back to the person.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+struct NotAnAnswer(String);
+
 /// The player at the keyboard.
 pub struct Human {
     console: Arc<Console>,
@@ -43,7 +48,7 @@ impl Human {
     async fn ask<T>(
         &self,
         question: &str,
-        accept: impl Fn(&str) -> Result<T, String>,
+        accept: impl Fn(&str) -> Result<T, NotAnAnswer>,
     ) -> Result<T, Fault> {
         loop {
             say(question);
@@ -109,8 +114,12 @@ impl Player for Human {
             "Your card (Ctrl-D leaves the game): ",
             |answer| match answer.parse::<i64>() {
                 Ok(n) if hand.iter().any(|&c| i64::from(c) == n) => Ok(n),
-                Ok(_) => Err(format!("is not in your hand; type one of {listed}")),
-                Err(_) => Err(format!("is not a card number; type one of {listed}")),
+                Ok(_) => Err(NotAnAnswer(format!(
+                    "is not in your hand; type one of {listed}"
+                ))),
+                Err(_) => Err(NotAnAnswer(format!(
+                    "is not a card number; type one of {listed}"
+                ))),
             },
         )
         .await
@@ -124,7 +133,9 @@ impl Player for Human {
             &format!("Row to take (0-{last}; Ctrl-D leaves the game): "),
             |answer| match answer.parse::<usize>() {
                 Ok(r) if r < rows => Ok(r as i64),
-                _ => Err(format!("is not a row; type a row number from 0 to {last}")),
+                _ => Err(NotAnAnswer(format!(
+                    "is not a row; type a row number from 0 to {last}"
+                ))),
             },
         )
         .await

@@ -93,15 +93,15 @@ impl Game for Take6 {
     }
 
     fn check(&self, record: &GameRecord, _: &crate::game::JudgePermit) -> Result<(), String> {
-        check::check_record(record)
+        check::check_record(record).map_err(|e| e.0)
     }
 
     fn check_deal(&self, record: &GameRecord) -> Result<(), String> {
-        verify::check_deal(record)
+        verify::check_deal(record).map_err(|e| e.0)
     }
 
     fn check_summary(&self, record: &GameRecord) -> Result<(), String> {
-        verify::check_summary(record)
+        verify::check_summary(record).map_err(|e| e.0)
     }
 
     fn replay_text(&self, record: &GameRecord) -> String {

@@ -184,53 +184,57 @@ impl Progress {
             if message.is_empty() { "" } else { ", " },
         );
     }
+
+    /// Sets up the bar (on a terminal) or the line every few seconds (elsewhere) for a
+    /// series of `planned` games.
+    fn start(&mut self, planned: u64, state: &State) {
+        self.replayed = state.lines;
+        // The bar is drawn on stderr: only where stderr is a terminal.
+        if self.show && !io::stderr().is_terminal() {
+            let every = line_every();
+            let now = std::time::Instant::now();
+            self.lines = Some((now, now, every));
+        }
+        let target = if self.show && io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let (length, template) = if self.open {
+            (
+                None,
+                "{spinner} {pos} games  {elapsed} elapsed  {rate} games/s  {msg}",
+            )
+        } else {
+            (
+                Some(planned),
+                "{bar:30.cyan/blue} {pos}/{len} games  {elapsed} elapsed  {rate} games/s  \
+                 ETA {eta}  {msg}",
+            )
+        };
+        let bar = ProgressBar::with_draw_target(length, target);
+        bar.set_style(
+            ProgressStyle::with_template(template)
+                .expect("the template is valid")
+                .with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.1}", state.per_sec());
+                    },
+                ),
+        );
+        bar.set_position(state.lines);
+        bar.reset_eta();
+        bar.enable_steady_tick(Duration::from_millis(200));
+        self.slot.set(Some(bar.clone()));
+        self.bar = Some(bar);
+    }
 }
 
 impl Sink for Progress {
     fn event(&mut self, event: &Event<'_>, state: &State) -> Result<(), SinkError> {
         match event {
-            Event::Started(start) => {
-                self.replayed = state.lines;
-                // The bar is drawn on stderr: only where stderr is a terminal.
-                if self.show && !io::stderr().is_terminal() {
-                    let every = line_every();
-                    let now = std::time::Instant::now();
-                    self.lines = Some((now, now, every));
-                }
-                let target = if self.show && io::stderr().is_terminal() {
-                    ProgressDrawTarget::stderr()
-                } else {
-                    ProgressDrawTarget::hidden()
-                };
-                let (length, template) = if self.open {
-                    (
-                        None,
-                        "{spinner} {pos} games  {elapsed} elapsed  {rate} games/s  {msg}",
-                    )
-                } else {
-                    (
-                        Some(start.planned),
-                        "{bar:30.cyan/blue} {pos}/{len} games  {elapsed} elapsed  {rate} games/s  \
-                         ETA {eta}  {msg}",
-                    )
-                };
-                let bar = ProgressBar::with_draw_target(length, target);
-                bar.set_style(
-                    ProgressStyle::with_template(template)
-                        .expect("the template is valid")
-                        .with_key(
-                            "rate",
-                            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                                let _ = write!(w, "{:.1}", state.per_sec());
-                            },
-                        ),
-                );
-                bar.set_position(state.lines);
-                bar.reset_eta();
-                bar.enable_steady_tick(Duration::from_millis(200));
-                self.slot.set(Some(bar.clone()));
-                self.bar = Some(bar);
-            }
+            Event::Started(start) => self.start(start.planned, state),
             Event::GameFinished(record, Origin::Played { .. }) => {
                 self.builtin = super::builtin_label(record);
                 if let Some(bar) = &self.bar {

@@ -165,17 +165,7 @@ impl TemplateSet {
     }
 
     fn compile(name: &str, path: &str, entries: RawEntries) -> Result<TemplateSet, TemplateError> {
-        let mut env = Environment::new();
-        env.set_undefined_behavior(UndefinedBehavior::Strict);
-        // Otherwise Jinja drops the last newline, and with it a last line that renders empty.
-        env.set_syntax(
-            minijinja::syntax::SyntaxConfig::builder()
-                .keep_trailing_newline(true)
-                .build()
-                .expect("the default delimiters are valid"),
-        );
-        env.set_auto_escape_callback(|_| AutoEscape::None);
-        env.set_fuel(Some(RENDER_FUEL));
+        let mut env = environment();
         let globals: HashSet<String> = env.globals().map(|(k, _)| k.to_string()).collect();
 
         let card_reply = ReplyPattern::new(&entries["card_reply"], "card_reply", "{card}")?;
@@ -188,33 +178,7 @@ impl TemplateSet {
             if entry.source.trim().is_empty() {
                 continue;
             }
-            env.add_template_owned(*key, entry.source.clone())
-                .map_err(|e| {
-                    let template_line = e.line().unwrap_or(1);
-                    TemplateError::Syntax {
-                        path: entry.path.to_string(),
-                        line: entry.file_line(template_line),
-                        message: key.to_string(),
-                        template_line,
-                        reason: reason_of(&e),
-                    }
-                })?;
-            let template = env.get_template(key).expect("just added");
-            let variables = template.undeclared_variables(false);
-            uses[i] = variables.clone();
-            let mut unknown: Vec<String> = variables
-                .into_iter()
-                .filter(|v| !VARIABLES.contains(&v.as_str()) && !globals.contains(v))
-                .collect();
-            unknown.sort_by_key(|v| (line_mentioning(&entry.source, v), v.clone()));
-            if let Some(variable) = unknown.into_iter().next() {
-                return Err(TemplateError::UnknownVariable {
-                    path: entry.path.to_string(),
-                    line: entry.file_line(line_mentioning(&entry.source, &variable)),
-                    message: key.to_string(),
-                    variable,
-                });
-            }
+            uses[i] = add_message(&mut env, &globals, key, entry)?;
             messages[i] = Some(entry.clone());
         }
 
@@ -237,6 +201,13 @@ impl TemplateSet {
             fingerprint,
             charged: false,
         };
+        set.render_samples()?;
+        Ok(set)
+    }
+
+    /// Renders every sample view of every phase, so that a set whose template fails on a
+    /// view a game can produce is refused as it loads.
+    fn render_samples(&self) -> Result<(), TemplateError> {
         for (i, phase) in Phase::ALL.into_iter().enumerate() {
             for (sample, view) in &sample_views()[i] {
                 if let Err(TemplateError::Render {
@@ -245,7 +216,7 @@ impl TemplateSet {
                     template_line,
                     reason,
                     ..
-                }) = set.render(view)
+                }) = self.render(view)
                 {
                     return Err(TemplateError::SampleRender {
                         path,
@@ -258,7 +229,7 @@ impl TemplateSet {
                 }
             }
         }
-        Ok(set)
+        Ok(())
     }
 
     /// The same set, its rendering and parsing charged to the bot that brought it (a bot's own
@@ -379,4 +350,59 @@ impl TemplateSet {
     pub fn parse_row(&self, reply: &str) -> Result<i64, ReplyError> {
         self.row_reply.parse(reply)
     }
+}
+
+/// The template environment of a set: undefined variables an error, the last newline kept,
+/// nothing escaped, and rendering on a fuel budget.
+fn environment() -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    // Otherwise Jinja drops the last newline, and with it a last line that renders empty.
+    env.set_syntax(
+        minijinja::syntax::SyntaxConfig::builder()
+            .keep_trailing_newline(true)
+            .build()
+            .expect("the default delimiters are valid"),
+    );
+    env.set_auto_escape_callback(|_| AutoEscape::None);
+    env.set_fuel(Some(RENDER_FUEL));
+    env
+}
+
+/// Adds the message `key`'s template to `env`; returns the variables it uses, every one
+/// of them a variable the protocol gives or one of `globals`.
+fn add_message(
+    env: &mut Environment<'static>,
+    globals: &HashSet<String>,
+    key: &'static str,
+    entry: &Entry,
+) -> Result<HashSet<String>, TemplateError> {
+    env.add_template_owned(key, entry.source.clone())
+        .map_err(|e| {
+            let template_line = e.line().unwrap_or(1);
+            TemplateError::Syntax {
+                path: entry.path.to_string(),
+                line: entry.file_line(template_line),
+                message: key.to_string(),
+                template_line,
+                reason: reason_of(&e),
+            }
+        })?;
+    let template = env.get_template(key).expect("just added");
+    let variables = template.undeclared_variables(false);
+    let mut unknown: Vec<String> = variables
+        .iter()
+        .filter(|v| !VARIABLES.contains(&v.as_str()) && !globals.contains(*v))
+        .cloned()
+        .collect();
+    unknown.sort_by_key(|v| (line_mentioning(&entry.source, v), v.clone()));
+    if let Some(variable) = unknown.into_iter().next() {
+        return Err(TemplateError::UnknownVariable {
+            path: entry.path.to_string(),
+            line: entry.file_line(line_mentioning(&entry.source, &variable)),
+            message: key.to_string(),
+            variable,
+        });
+    }
+    Ok(variables)
 }

@@ -123,25 +123,7 @@ impl Round {
                 let before = self.sight[row];
                 // The row's cards before the card lands, and how many of them it takes.
                 let taken = self.rows[row];
-                let took = if full {
-                    // The card takes the row and starts it again.
-                    self.rows[row][0] = card;
-                    self.sight[row] = RowSight {
-                        top: card,
-                        count: 1,
-                        cows: cows_of(card),
-                    };
-                    self.cows[seat] += before.cows;
-                    usize::from(before.count)
-                } else {
-                    self.rows[row][usize::from(before.count)] = card;
-                    self.sight[row] = RowSight {
-                        top: card,
-                        count: before.count + 1,
-                        cows: before.cows + cows_of(card),
-                    };
-                    0
-                };
+                let took = self.land(seat, card, row, full);
                 if let Some(events) = &mut events {
                     events.push(PlacementRecord {
                         seat,
@@ -159,6 +141,32 @@ impl Round {
                     events,
                 });
             }
+        }
+    }
+
+    /// Lands `card`, played by `seat`, on the row `row`: on top of it, or, when `full`, taking
+    /// its cards and cows and starting it again. Returns how many cards it took.
+    #[inline]
+    fn land(&mut self, seat: usize, card: Card, row: usize, full: bool) -> usize {
+        let before = self.sight[row];
+        if full {
+            // The card takes the row and starts it again.
+            self.rows[row][0] = card;
+            self.sight[row] = RowSight {
+                top: card,
+                count: 1,
+                cows: cows_of(card),
+            };
+            self.cows[seat] += before.cows;
+            usize::from(before.count)
+        } else {
+            self.rows[row][usize::from(before.count)] = card;
+            self.sight[row] = RowSight {
+                top: card,
+                count: before.count + 1,
+                cows: before.cows + cows_of(card),
+            };
+            0
         }
     }
 
