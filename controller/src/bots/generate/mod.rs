@@ -31,12 +31,6 @@ pub use toolchains::{Dialect, Language, TOOLS, Tool, Toolchains};
 #[error("{0}")]
 pub struct NoScripts(pub String);
 
-/// The reason as the skip records it.
-impl From<NoScripts> for String {
-    fn from(e: NoScripts) -> String {
-        e.0
-    }
-}
 
 /// The scripts take6 wrote for a folder without `launch`, as `series.toml` records them under
 /// the bot's `generated` table (`language`, the files it was recognised by, the commands).
