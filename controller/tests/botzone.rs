@@ -1219,6 +1219,48 @@ fn simple_interaction_bots_play_afresh_and_kept_running() {
     let _ = out;
 }
 
+/// `take6 check` of a simple-interaction bot speaks its way: the fault's correct reply is a
+/// line, not JSON (with an example the game's `response_from_json` writes), "it was answering:"
+/// shows the request as the bot read it, and the transcript shows each turn's new lines only
+/// (the whole history is resent every turn), saying how many it repeated.
+#[test]
+fn check_of_a_simple_interaction_bot_speaks_simple_interaction() {
+    let tmp = duel_arena(
+        &[("simple", "bz-simple", false)],
+        &format!("{GENEROUS}{SIMPLEIO}"),
+    );
+    // Strict as ever, it exits 3 at its third turn.
+    fs::write(tmp.path().join("bots/simple/crash"), "").unwrap();
+    let out = take6_cmd(tmp.path())
+        .args(["check", "--game", "game", "--games", "1", "--seed", "4"])
+        .arg("bots/simple")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    // Its third input: the turn number, 3 lines as in the second, then the new ones.
+    let third = format!(
+        "> 3\n{}> (3 lines as in its last input, not shown)\n",
+        " ".repeat(16)
+    );
+    for expected in [
+        "in simple interaction)",
+        "a correct reply: in Botzone's simple interaction, the response as one line (not JSON), \
+         e.g. \"2\"",
+        &third,
+        "> turn 2\n",
+    ] {
+        assert!(said.contains(expected), "{expected}: {said}");
+    }
+    assert!(!said.contains("one line of JSON"), "{said}");
+    let answering = &said[said.find("it was answering:").expect("the fault")..];
+    let request = answering.lines().nth(4).unwrap_or_default();
+    assert!(
+        request.trim_start().starts_with("> 3 "),
+        "the third request, as a line: {answering}"
+    );
+}
+
 /// `take6 check` of a Botzone bot. A bot whose moves the judge refuses (no fault
 /// take6 sees) is not OK: check shows the judge's last words in each game it lost and counts
 /// the games the judge ended early for it. Reply counts are one per turn, the first of each

@@ -4,6 +4,7 @@
 //! protocols ([`wire`]); one game is played by [`table`]; [`record`] is what `games.jsonl`
 //! keeps of it (the log as Botzone keeps it) and how `take6 verify` runs the judge again.
 
+mod advice;
 pub mod boards;
 pub mod manifest;
 pub mod record;
@@ -362,28 +363,7 @@ impl Game for Botzone {
     }
 
     fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice {
-        // The judge's request and the bot's reply: `take6 check` shows the advice through
-        // crate::untrusted::terminal.
-        let step = fault.turn as usize;
-        let asked = match record::request_of(record, fault.seat, step) {
-            Some((request, n)) => format!(
-                "answering the judge's request at step {step}, its request {n} of the game: {}",
-                wire::excerpt(&request.to_string())
-            ),
-            None => format!("answering the judge's request at step {step} (not in the record)"),
-        };
-        Advice {
-            asked,
-            correct: format!(
-                "one line of JSON, {{\"response\": ...}} (or the response itself), printed before \
-                 it exits, or followed by {} to be kept running{}",
-                wire::KEEP_RUNNING,
-                reply.map_or(String::new(), |r| format!(
-                    "; it printed {:?}",
-                    wire::excerpt(r)
-                ))
-            ),
-        }
+        advice::of(record, fault, reply, self.manifest.simpleio.as_deref())
     }
 
     fn code(&self) -> Option<&dyn GameCode> {

@@ -4,7 +4,8 @@
 //! "log": [judge output, responses, judge output, ..., judge output], "scores": [...]}`, each
 //! judge output wrapped as the judge read it (with its `display`), each step's responses keyed
 //! by player with their verdicts. A void game (the judge failed) keeps the log up to the
-//! failure, and its `void` reason holds the judge's stderr. The envelope's `scores` are the
+//! failure, and its `void` reason holds the judge's stderr; `simple_io` lists the seats whose
+//! bots speak simple interaction, when any do. The envelope's `scores` are the
 //! judge's numbers as it gave them (fractions and negatives included; after `[scores]`' map,
 //! when game.toml gives one); the body keeps the judge's exactly.
 //!
@@ -31,6 +32,18 @@ use crate::record::{Body, FaultPhase, GameRecord, ReplyTimes, RoundRecord, Score
 use crate::table::seats;
 use crate::table::{GameOutcome, TableGame};
 
+/// The body's list of the seats whose bots speak simple interaction (absent: none do).
+pub const SIMPLE_IO: &str = "simple_io";
+
+/// Whether the bot at `seat` spoke simple interaction in the game of `record`.
+pub fn speaks_simple(record: &GameRecord, seat: usize) -> bool {
+    body(record).is_ok_and(|b| {
+        b[SIMPLE_IO]
+            .as_array()
+            .is_some_and(|seats| seats.contains(&json!(seat)))
+    })
+}
+
 /// The fault phase of a seat asked for a step's response.
 pub const MOVE: FaultPhase = FaultPhase::named("move");
 /// The fault phase of a seat whose response the judge failed on: the judge's call that first
@@ -49,6 +62,9 @@ fn blamed_scores(players: usize, blamed: &[usize]) -> Vec<Score> {
 pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64)) -> GameRecord {
     let players = table.seats.len();
     let mut body = json!({"initdata": played.initdata, "log": played.log});
+    if !played.simple.is_empty() {
+        body[SIMPLE_IO] = json!(played.simple);
+    }
     let (scores, void) = match &played.scores {
         Ok(scores) => {
             body["scores"] = json!(scores);
@@ -656,6 +672,23 @@ pub fn request_of(record: &GameRecord, seat: usize, step: usize) -> Option<(Valu
     let request = asked(step.checked_sub(1)?)?.clone();
     let number = (0..step).filter(|&i| asked(i).is_some()).count();
     Some((request, number))
+}
+
+/// A response of the log with verdict `OK`: `seat`'s first, else the first of any seat.
+pub fn accepted_response(record: &GameRecord, seat: usize) -> Option<Value> {
+    let body = body(record).ok()?;
+    let (log, _) = parts(&body).ok()?;
+    let answers: Vec<(&String, &Value)> = (log.iter().skip(1).step_by(2))
+        .filter_map(Value::as_object)
+        .flatten()
+        .filter(|(_, a)| a["verdict"] == "OK")
+        .collect();
+    let key = seat.to_string();
+    answers
+        .iter()
+        .find(|(k, _)| **k == key)
+        .or(answers.first())
+        .map(|(_, a)| a["response"].clone())
 }
 
 /// `take6 replay`: each step's requests, responses and display.

@@ -89,6 +89,8 @@ pub struct Played {
     pub seats: Vec<(usize, Vec<ReplyTime>, StderrLog)>,
     /// The judge's stderr over the game.
     pub judge_stderr: StderrLog,
+    /// The seats whose bots speak simple interaction (`bot.toml` `simple_io`), in seat order.
+    pub simple: Vec<usize>,
 }
 
 /// The game's players as it goes on.
@@ -135,6 +137,12 @@ pub async fn play(
 ) -> Played {
     let players = seats.len();
     let person = seats.iter().position(|s| matches!(s, SeatKind::Human(_)));
+    let simple = (seats.iter().enumerate())
+        .filter(|(_, s)| {
+            matches!(s, SeatKind::Bot { io, .. } if !matches!(io, BotIo::Json))
+        })
+        .map(|(seat, _)| seat)
+        .collect();
     if let Some(me) = person {
         show(&super::screen::seat_text(name, me, players));
     }
@@ -208,6 +216,7 @@ pub async fn play(
         faults,
         seats: ended,
         judge_stderr: runner.stderr,
+        simple,
     }
 }
 
