@@ -29,12 +29,14 @@ pub const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 pub const OUTPUT_CAP: usize = 1 << 20;
 
 /// The most each field of a bot's answer may hold, as its JSON text: going over is the bot's
-/// fault, `OLE` to the judge (as Botzone's output limit is), never a larger record. Botzone
-/// publishes no limit for these, so they are take6's, far above what a board game's move or
-/// memory needs; `debug` is cut at Botzone's published 1 KB instead ([`DEBUG_CAP`]).
+/// fault, `OLE` to the judge (as Botzone's output limit is), never a larger record. `data` and
+/// `globaldata` are Botzone's ("with a maximum size of 100 KB" each, its wiki's page "Bot"),
+/// so a bot that keeps within take6's keeps within Botzone's; Botzone publishes none for the
+/// response, so that one is take6's, far above what a board game's move needs; `debug` is cut
+/// at Botzone's published 1 KB instead ([`DEBUG_CAP`]).
 pub const RESPONSE_CAP: usize = 64 << 10;
-pub const DATA_CAP: usize = 256 << 10;
-pub const GLOBALDATA_CAP: usize = 256 << 10;
+pub const DATA_CAP: usize = 100 << 10;
+pub const GLOBALDATA_CAP: usize = 100 << 10;
 /// The most a bot's responses in one game may hold together (what its game's record keeps of
 /// it): a game's record stays a few MiB at most whatever its bots answer.
 pub const GAME_RESPONSES_CAP: usize = 1 << 20;
