@@ -352,8 +352,9 @@ mod tests {
         assert!(!table.contains("Skipped"));
         assert_eq!(
             table.lines().count(),
-            1 + 5 + 1 + 1,
-            "header, rows, the ~ legend, the note that the mean puts alice first"
+            1 + 5 + 1 + 1 + 1,
+            "header, rows, the ~ legend, the vs-above legend, the note that the mean puts alice \
+             first"
         );
     }
 
