@@ -6,7 +6,9 @@
 
 mod advice;
 pub mod boards;
+mod globaldata;
 pub mod manifest;
+mod reply;
 pub mod record;
 pub mod screen;
 pub mod simpleio;
