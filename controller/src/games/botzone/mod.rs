@@ -204,21 +204,21 @@ impl Botzone {
     }
 }
 
-impl Game for Botzone {
-    fn facts(&self) -> &GameFacts {
-        &self.facts
-    }
+/// A seat's occupant with the limits and the way of speaking it plays with.
+type SeatPlan = (Occupant, BotLimits, table::BotIo);
 
-    fn play(&self, table: TableGame, limits: Limits) -> GameFuture {
-        let prepared = self.prepared();
-        let initdata = self.manifest.initdata.clone();
-        let score_map = self.manifest.score_map;
-        let name = self.manifest.name.clone();
-        let seats: Vec<(Occupant, BotLimits, table::BotIo)> = table
-            .seats
-            .iter()
+impl Botzone {
+    /// Each seat of `table` with its limits (by its language, as [`Botzone::bot_limits`]) and
+    /// its way of speaking (its `bot.toml` modes; a padding bot's as it was built).
+    fn seat_plans(
+        &self,
+        table: &TableGame,
+        limits: &Limits,
+        prepared: Option<&Prepared>,
+    ) -> Vec<SeatPlan> {
+        (table.seats.iter())
             .map(|s| {
-                let (language, modes) = match (&s.occupant, &prepared) {
+                let (language, modes) = match (&s.occupant, prepared) {
                     (Occupant::Builtin(kind), Some(p)) => {
                         match p.padding.get(kind.index as usize) {
                             Some((_, language, modes)) => (*language, *modes),
@@ -233,14 +233,56 @@ impl Game for Botzone {
                     ) => (*language, *modes),
                     _ => (None, crate::bots::Modes::default()),
                 };
-                let mut bot_limits = self.bot_limits(language, &limits);
+                let mut bot_limits = self.bot_limits(language, limits);
                 // Kept running only where the game allows it and the bot enabled it, as a
                 // Botzone bot does in its settings (bot.toml keep_running = true).
                 bot_limits.keep_running &= modes.keep_running;
-                let io = self.bot_io(modes);
-                (s.occupant.clone(), bot_limits, io)
+                (s.occupant.clone(), bot_limits, self.bot_io(modes))
             })
-            .collect();
+            .collect()
+    }
+}
+
+/// The table's seats as [`table::play`] takes them (a padding bot from the game's built
+/// programs, every bot of game `game` with its transcript if any).
+fn seat_kinds(seats: Vec<SeatPlan>, prepared: &Prepared, game: u64) -> Vec<table::SeatKind> {
+    (seats.into_iter())
+        .map(|(occupant, limits, io)| match occupant {
+            Occupant::Bot {
+                workdir,
+                sandbox,
+                transcript,
+                ..
+            } => table::SeatKind::Bot {
+                workdir,
+                sandbox,
+                limits,
+                transcript: transcript.map(|t| (t, game)),
+                io,
+            },
+            Occupant::Builtin(kind) => table::SeatKind::Bot {
+                workdir: prepared.padding[kind.index as usize].0.clone(),
+                sandbox: Arc::clone(&prepared.judge.sandbox),
+                limits,
+                transcript: None,
+                io,
+            },
+            Occupant::Human(console) => table::SeatKind::Human(console),
+        })
+        .collect()
+}
+
+impl Game for Botzone {
+    fn facts(&self) -> &GameFacts {
+        &self.facts
+    }
+
+    fn play(&self, table: TableGame, limits: Limits) -> GameFuture {
+        let prepared = self.prepared();
+        let initdata = self.manifest.initdata.clone();
+        let score_map = self.manifest.score_map;
+        let name = self.manifest.name.clone();
+        let seats = self.seat_plans(&table, &limits, prepared.as_deref());
         Box::pin(async move {
             let started = Instant::now();
             let Some(prepared) = prepared else {
@@ -256,31 +298,7 @@ impl Game for Botzone {
                 let why = format!("padding bot {missing} was not built (not needed, it seemed)");
                 return record::void_outcome(&table, why, started);
             }
-            let mut kinds = Vec::with_capacity(seats.len());
-            for (occupant, bot_limits, io) in seats {
-                kinds.push(match occupant {
-                    Occupant::Bot {
-                        workdir,
-                        sandbox,
-                        transcript,
-                        ..
-                    } => table::SeatKind::Bot {
-                        workdir,
-                        sandbox,
-                        limits: bot_limits,
-                        transcript: transcript.map(|t| (t, table.game)),
-                        io,
-                    },
-                    Occupant::Builtin(kind) => table::SeatKind::Bot {
-                        workdir: prepared.padding[kind.index as usize].0.clone(),
-                        sandbox: Arc::clone(&prepared.judge.sandbox),
-                        limits: bot_limits,
-                        transcript: None,
-                        io,
-                    },
-                    Occupant::Human(console) => table::SeatKind::Human(console),
-                });
-            }
+            let kinds = seat_kinds(seats, &prepared, table.game);
             // Each bot's image stays whole for the whole game: between its turns take6 reads
             // and writes its data and globaldata in its working copy.
             let seated: Vec<crate::sandbox::Seat> = kinds
@@ -505,8 +523,22 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         ));
     }
     let judge = built.pop().ok_or("the judge was not built")?;
-    let limit = ctx.sandbox.limits().memory_mib;
-    if ctx.sandbox.memory_cgroup() {
+    say_memory(&ctx.sandbox);
+    let padding = build_padding(manifest, ctx, &root, &tools).await?;
+    Ok(Prepared {
+        judge: table::JudgeSpec {
+            workdir: judge.workdir,
+            sandbox: Arc::clone(&ctx.sandbox),
+            limits: manifest.judge,
+        },
+        padding,
+    })
+}
+
+/// Says on stderr what holds the bots' and the judge's memory in this sandbox.
+fn say_memory(sandbox: &crate::sandbox::Sandbox) {
+    let limit = sandbox.limits().memory_mib;
+    if sandbox.memory_cgroup() {
         eprintln!(
             "take6: memory: each bot's process tree is held to its memory_mb (Botzone's 256 MB \
              unless game.toml's [limits] memory_mb says otherwise), the judge's to [judge] \
@@ -519,6 +551,16 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
              bots are told or [judge] memory_mb"
         );
     }
+}
+
+/// Builds the padding bots in `root/padding` when a table may need them: each one's working
+/// copy, language and modes, in padding order.
+async fn build_padding(
+    manifest: &Manifest,
+    ctx: &Prepare,
+    root: &Path,
+    tools: &crate::bots::Toolchains,
+) -> Result<Vec<(PathBuf, Option<Language>, crate::bots::Modes)>, String> {
     let mut padding = Vec::new();
     // Built only when a table may need them: a padding bot that does not build does not
     // refuse a series whose bots fill every seat.
@@ -534,7 +576,7 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
             ..crate::bots::BuildPlan::new(
                 (folder, &root.join("padding")),
                 &ctx.sandbox,
-                &tools,
+                tools,
                 own_names(manifest),
             )
         })
@@ -552,14 +594,7 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         let language = bot.generated.as_ref().map(|g| g.language);
         padding.push((bot.workdir, language, bot.modes));
     }
-    Ok(Prepared {
-        judge: table::JudgeSpec {
-            workdir: judge.workdir,
-            sandbox: Arc::clone(&ctx.sandbox),
-            limits: manifest.judge,
-        },
-        padding,
-    })
+    Ok(padding)
 }
 
 /// A failed build's reason without its pointer to its build log (`… (see

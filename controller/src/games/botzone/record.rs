@@ -228,6 +228,28 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
     if log.len().is_multiple_of(2) && record.void.is_none() && failed.is_none() {
         return Err("the log ends with responses but the game is not void".into());
     }
+    check_entries(log, round)?;
+    let blames: Vec<(usize, u8)> = (round.invalid.iter())
+        .filter(|f| f.phase == JUDGED)
+        .map(|f| (f.seat, f.turn))
+        .collect();
+    if let Some(why) = failed {
+        return check_failed(log, round, players, why, &blames);
+    }
+    if !blames.is_empty() {
+        return Err(format!(
+            "the record blames seats {blames:?} for a judge failure it does not record"
+        ));
+    }
+    if record.void.is_some() {
+        return check_void_shape(record, &body, log, players, map);
+    }
+    check_finish(&body, log, round, players, map)
+}
+
+/// Each entry of the log: the judge's outputs where they should be, the responses of the
+/// players each step asked, and a recorded fault for every verdict other than `OK`.
+fn check_entries(log: &[Value], round: &RoundRecord) -> Result<(), String> {
     for (i, entry) in log.iter().enumerate() {
         if i % 2 == 0 {
             let output = &entry["output"];
@@ -264,62 +286,69 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
             }
         }
     }
-    let blames: Vec<(usize, u8)> = (round.invalid.iter())
+    Ok(())
+}
+
+/// A record of a judge that failed on the last responses (`why`): the seats that answered in
+/// them are at fault at that step (`blames` as recorded), and lose.
+fn check_failed(
+    log: &[Value],
+    round: &RoundRecord,
+    players: usize,
+    why: &Value,
+    blames: &[(usize, u8)],
+) -> Result<(), String> {
+    // The judge failed on the last responses: the seats that answered in them are at
+    // fault at that step, and lose.
+    let step = (log.len() / 2).min(u8::MAX as usize) as u8;
+    let blamed = table::answered(&log[log.len() - 1]);
+    let want: Vec<(usize, u8)> = blamed.iter().map(|&s| (s, step)).collect();
+    let reason = judged(why.as_str().unwrap_or_default()).to_string();
+    let reasons = (round.invalid.iter())
         .filter(|f| f.phase == JUDGED)
-        .map(|f| (f.seat, f.turn))
-        .collect();
-    if let Some(why) = failed {
-        // The judge failed on the last responses: the seats that answered in them are at
-        // fault at that step, and lose.
-        let step = (log.len() / 2).min(u8::MAX as usize) as u8;
-        let blamed = table::answered(&log[log.len() - 1]);
-        let want: Vec<(usize, u8)> = blamed.iter().map(|&s| (s, step)).collect();
-        let reason = judged(why.as_str().unwrap_or_default()).to_string();
-        let reasons = (round.invalid.iter())
-            .filter(|f| f.phase == JUDGED)
-            .all(|f| f.reason == reason);
-        if blamed.is_empty() || blames != want || !reasons {
-            return Err(format!(
-                "the judge failed on the responses of step {step}, which seats {blamed:?} \
-                 answered; the record blames {blames:?}"
-            ));
-        }
-        if round.scores != blamed_scores(players, &blamed) {
-            return Err(format!(
-                "the judge failed on the responses of seats {blamed:?}: they lose; the record \
-                 scores {:?}",
-                round.scores
-            ));
-        }
-        return Ok(());
-    }
-    if !blames.is_empty() {
+        .all(|f| f.reason == reason);
+    if blamed.is_empty() || blames != want.as_slice() || !reasons {
         return Err(format!(
-            "the record blames seats {blames:?} for a judge failure it does not record"
+            "the judge failed on the responses of step {step}, which seats {blamed:?} \
+             answered; the record blames {blames:?}"
         ));
     }
-    if record.void.is_some() {
-        return check_void_shape(record, &body, log, players, map);
+    if round.scores != blamed_scores(players, &blamed) {
+        return Err(format!(
+            "the judge failed on the responses of seats {blamed:?}: they lose; the record \
+             scores {:?}",
+            round.scores
+        ));
     }
+    Ok(())
+}
+
+/// A finished game: the judge's last output finishes it, with the scores the record has
+/// (exactly in the body, after game.toml's `[scores]` in the envelope).
+fn check_finish(
+    body: &Value,
+    log: &[Value],
+    round: &RoundRecord,
+    players: usize,
+    map: (f64, f64),
+) -> Result<(), String> {
+    let exact = body.get("scores");
+    let last = &log[log.len() - 1]["output"];
+    if last["command"] != "finish" {
+        return Err("the game is not void, but the judge's last output is no finish".into());
+    }
+    let given = wire::parse_judge(&last.to_string(), players).map_err(|e| e.to_string())?;
+    let Command::Finish(scores) = given.command else {
+        unreachable!("a finish");
+    };
+    if exact != Some(&json!(scores))
+        || mapped(&scores, map).as_deref() != Some(&round.scores[..])
     {
-        let exact = body.get("scores");
-        let last = &log[log.len() - 1]["output"];
-        if last["command"] != "finish" {
-            return Err("the game is not void, but the judge's last output is no finish".into());
-        }
-        let given = wire::parse_judge(&last.to_string(), players).map_err(|e| e.to_string())?;
-        let Command::Finish(scores) = given.command else {
-            unreachable!("a finish");
-        };
-        if exact != Some(&json!(scores))
-            || mapped(&scores, map).as_deref() != Some(&round.scores[..])
-        {
-            return Err(format!(
-                "the scores {:?} are not the judge's {}",
-                round.scores,
-                json!(scores)
-            ));
-        }
+        return Err(format!(
+            "the scores {:?} are not the judge's {}",
+            round.scores,
+            json!(scores)
+        ));
     }
     Ok(())
 }
