@@ -43,7 +43,7 @@ pub async fn read(io: &BotIo, lines: Vec<String>, left: Duration) -> Result<Repl
     let bad = |why: String| Fault::BadReply(why, "bad_reply");
     match io {
         BotIo::Simple(simple) => {
-            let answer = simpleio::answer(&lines).map_err(bad)?;
+            let answer = simpleio::answer(&lines).map_err(|e| bad(e.to_string()))?;
             let said = answer.response.clone();
             let converted = convert(simple, move |io| io.response_value(&said, left)).await;
             let response = match converted.value {
@@ -68,7 +68,7 @@ pub async fn read(io: &BotIo, lines: Vec<String>, left: Duration) -> Result<Repl
             })
         }
         _ => {
-            let answer = wire::parse_bot(&lines).map_err(bad)?;
+            let answer = wire::parse_bot(&lines).map_err(|e| bad(e.to_string()))?;
             Ok(Reply {
                 response: answer.response,
                 said: None,

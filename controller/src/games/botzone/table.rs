@@ -481,7 +481,7 @@ impl Seat {
             reply.globaldata.as_ref(),
             self.responded,
         )
-        .map_err(|why| Fault::BadReply(why, wire::OUTPUT_LIMIT))?;
+        .map_err(|why| Fault::BadReply(why.to_string(), wire::OUTPUT_LIMIT))?;
         self.responded += bytes;
         Ok((reply, kept))
     }
