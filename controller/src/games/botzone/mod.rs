@@ -46,7 +46,7 @@ pub struct Botzone {
     prepared: Mutex<Option<Arc<Prepared>>>,
     /// The judge built for `take6 verify` (and leaderboard, merge, resume), in the sandbox
     /// it runs in: as a series runs it.
-    verifier: OnceLock<Result<Verifier, String>>,
+    verifier: OnceLock<Result<Verifier, BuildError>>,
     /// What verify took as the judge's own draw rather than re-derived.
     draws: Arc<Mutex<record::Draws>>,
 }
@@ -60,8 +60,64 @@ struct Verifier {
     runtime: tokio::runtime::Handle,
 }
 
+/// Why the game's programs (its judge, its padding bots) could not be staged or built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// A file or folder of the game or of the series could not be read or written.
+    #[error("cannot {what} {}: {source}", path.display())]
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The judge did not build: why, and the last lines of its build's log.
+    #[error("the judge in {}: {reason}{tail}", folder.display())]
+    Judge {
+        folder: PathBuf,
+        reason: String,
+        tail: String,
+    },
+    /// A padding bot did not build: why, and the last lines of its build's log.
+    #[error("padding bot {name}: {reason}{tail}")]
+    Padding {
+        name: String,
+        reason: String,
+        tail: String,
+    },
+    /// The builder, the sandbox or the verifier's thread failed (their own words).
+    #[error("{0}")]
+    Builder(String),
+    /// The build gave nothing for a program.
+    #[error("{0} was not built")]
+    NotBuilt(&'static str),
+}
+
+impl BuildError {
+    fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BuildError {
+        let path = path.to_path_buf();
+        move |source| BuildError::Io { what, path, source }
+    }
+}
+
+/// The verifier's thread ended before its task did (the task panicked).
+#[derive(Debug, thiserror::Error)]
+#[error("the verifier's task panicked")]
+struct VerifierGone;
+
+impl From<VerifierGone> for BuildError {
+    fn from(gone: VerifierGone) -> BuildError {
+        BuildError::Builder(gone.to_string())
+    }
+}
+
+impl From<VerifierGone> for String {
+    fn from(gone: VerifierGone) -> String {
+        gone.to_string()
+    }
+}
+
 /// A thread of its own, for the life of the process, running the tasks given to the handle.
-fn verifier_thread() -> Result<tokio::runtime::Handle, String> {
+fn verifier_thread() -> Result<tokio::runtime::Handle, BuildError> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("take6-verify".into())
@@ -75,25 +131,25 @@ fn verifier_thread() -> Result<tokio::runtime::Handle, String> {
                     runtime.block_on(std::future::pending::<()>());
                 }
                 Err(e) => {
-                    let _ = tx.send(Err(e.to_string()));
+                    let _ = tx.send(Err(BuildError::Builder(e.to_string())));
                 }
             }
         })
-        .map_err(|e| e.to_string())?;
-    rx.recv().map_err(|e| e.to_string())?
+        .map_err(|e| BuildError::Builder(e.to_string()))?;
+    rx.recv()
+        .map_err(|e| BuildError::Builder(e.to_string()))?
 }
 
 /// Runs `task` on the verifier's thread and waits for its result.
-fn on_verifier<T: Send + 'static>(
+fn on_verifier<T: Send + 'static, E: From<VerifierGone> + Send + 'static>(
     runtime: &tokio::runtime::Handle,
-    task: impl std::future::Future<Output = Result<T, String>> + Send + 'static,
-) -> Result<T, String> {
+    task: impl std::future::Future<Output = Result<T, E>> + Send + 'static,
+) -> Result<T, E> {
     let (tx, rx) = std::sync::mpsc::channel();
     runtime.spawn(async move {
         let _ = tx.send(task.await);
     });
-    rx.recv()
-        .unwrap_or_else(|_| Err("the verifier's task panicked".into()))
+    rx.recv().unwrap_or_else(|_| Err(VerifierGone.into()))
 }
 
 /// The game's programs, built in a series' folder.
@@ -397,7 +453,7 @@ impl GameCode for Botzone {
     }
 
     fn content_hash(&self) -> Result<String, String> {
-        judge_hash(&self.manifest.folder)
+        judge_hash(&self.manifest.folder).map_err(|e| e.to_string())
     }
 
     fn build_dialect(&self) -> Dialect {
@@ -406,7 +462,7 @@ impl GameCode for Botzone {
 
     fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
         Box::pin(async move {
-            let prepared = build(&self.manifest, ctx).await?;
+            let prepared = build(&self.manifest, ctx).await.map_err(|e| e.to_string())?;
             *self
                 .prepared
                 .lock()
@@ -464,9 +520,9 @@ fn own_names(manifest: &Manifest) -> crate::bots::GameNames {
 /// The SHA-256 of a game folder's judge: its top-level regular files that [`stage_judge`]
 /// copies, and `game.toml`, each by name and content, read through the door (no link, no
 /// FIFO).
-fn judge_hash(folder: &Path) -> Result<String, String> {
+fn judge_hash(folder: &Path) -> Result<String, BuildError> {
     use sha2::{Digest, Sha256};
-    let read = |e: std::io::Error| format!("cannot read {}: {e}", folder.display());
+    let read = |e: std::io::Error| BuildError::io("read", folder)(e);
     let door = crate::door::Folder::open(folder).map_err(read)?;
     let mut hash = Sha256::new();
     for name in door.files().map_err(read)? {
@@ -490,11 +546,10 @@ fn judge_file(name: &str) -> bool {
 }
 
 /// Builds the judge and the padding bots in the series' folder (`game/`) through its sandbox.
-async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
+async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, BuildError> {
     let root = ctx.series_dir.join("game");
     if root.exists() {
-        std::fs::remove_dir_all(&root)
-            .map_err(|e| format!("cannot clear {}: {e}", root.display()))?;
+        std::fs::remove_dir_all(&root).map_err(BuildError::io("clear", &root))?;
     }
     let source = stage_judge(manifest, &root.join("judge-source"))?;
     // Built as Botzone's compiler builds, the judge as its bots.
@@ -510,19 +565,18 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         )
     })
     .await
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| BuildError::Builder(e.to_string()))?;
     if let Some(s) = skipped.first() {
         // The series' folder goes when the series cannot start: what the compiler said is
         // shown here, not only named by its log's path.
         let log = root.join("judge/logs/judge.build.log");
-        return Err(format!(
-            "the judge in {}: {}{}",
-            manifest.folder.display(),
-            without_log(&s.reason),
-            build_tail(&log)
-        ));
+        return Err(BuildError::Judge {
+            folder: manifest.folder.clone(),
+            reason: without_log(&s.reason).to_string(),
+            tail: build_tail(&log),
+        });
     }
-    let judge = built.pop().ok_or("the judge was not built")?;
+    let judge = built.pop().ok_or(BuildError::NotBuilt("the judge"))?;
     say_memory(&ctx.sandbox);
     let padding = build_padding(manifest, ctx, &root, &tools).await?;
     Ok(Prepared {
@@ -560,7 +614,7 @@ async fn build_padding(
     ctx: &Prepare,
     root: &Path,
     tools: &crate::bots::Toolchains,
-) -> Result<Vec<(PathBuf, Option<Language>, crate::bots::Modes)>, String> {
+) -> Result<Vec<(PathBuf, Option<Language>, crate::bots::Modes)>, BuildError> {
     let mut padding = Vec::new();
     // Built only when a table may need them: a padding bot that does not build does not
     // refuse a series whose bots fill every seat.
@@ -581,16 +635,16 @@ async fn build_padding(
             )
         })
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| BuildError::Builder(e.to_string()))?;
         if let Some(s) = skipped.first() {
             let log = root.join(format!("padding/logs/{name}.build.log"));
-            return Err(format!(
-                "padding bot {name}: {}{}",
-                without_log(&s.reason),
-                build_tail(&log)
-            ));
+            return Err(BuildError::Padding {
+                name: name.clone(),
+                reason: without_log(&s.reason).to_string(),
+                tail: build_tail(&log),
+            });
         }
-        let bot = bots.pop().ok_or("a padding bot was not built")?;
+        let bot = bots.pop().ok_or(BuildError::NotBuilt("a padding bot"))?;
         let language = bot.generated.as_ref().map(|g| g.language);
         padding.push((bot.workdir, language, bot.modes));
     }
@@ -642,18 +696,18 @@ fn build_tail(log: &Path) -> String {
 
 /// A folder `into/judge` holding the judge alone: the game folder's top-level files (not its
 /// padding bots, not its viewer), with a `launch` that runs an executable `judge`.
-fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, String> {
+fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, BuildError> {
     let dir = into.join("judge");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let entries = std::fs::read_dir(&manifest.folder)
-        .map_err(|e| format!("cannot read {}: {e}", manifest.folder.display()))?;
+    std::fs::create_dir_all(&dir).map_err(BuildError::io("create", &dir))?;
+    let entries =
+        std::fs::read_dir(&manifest.folder).map_err(BuildError::io("read", &manifest.folder))?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if !judge_file(&name) || !entry.file_type().is_ok_and(|t| t.is_file()) {
             continue;
         }
         std::fs::copy(entry.path(), dir.join(&name))
-            .map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;
+            .map_err(BuildError::io("copy", &entry.path()))?;
     }
     if dir.join("judge").is_file() {
         use std::os::unix::fs::PermissionsExt;
@@ -662,7 +716,7 @@ fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, String> {
             .and_then(|()| {
                 std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755))
             })
-            .map_err(|e| format!("cannot write {}: {e}", launch.display()))?;
+            .map_err(BuildError::io("write", &launch))?;
     }
     Ok(dir)
 }
@@ -671,7 +725,7 @@ fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, String> {
 /// by the next take6 that verifies such a game once this one is gone), in the sandbox a series
 /// runs it in (its own user, seccomp, limits, no network): verify re-runs it over logs whose
 /// responses bots wrote, and a judge careless with its input must not run them as root.
-fn build_for_verify(manifest: &Manifest) -> Result<Verifier, String> {
+fn build_for_verify(manifest: &Manifest) -> Result<Verifier, BuildError> {
     let manifest = manifest.clone();
     let runtime = verifier_thread()?;
     let built = on_verifier(&runtime, async move {
@@ -690,7 +744,7 @@ fn build_for_verify(manifest: &Manifest) -> Result<Verifier, String> {
             crate::sandbox::Limits::default(),
             crate::sandbox::Clock::Cpu,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| BuildError::Builder(e.to_string()))?;
         // A call of the judge costs a message to its warm sandbox, not a new sandbox: as
         // in a series (this binary is their init).
         if let Ok(exe) = std::env::current_exe() {
@@ -710,14 +764,14 @@ fn build_for_verify(manifest: &Manifest) -> Result<Verifier, String> {
             own_names(&manifest),
         ))
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| BuildError::Builder(e.to_string()))?;
         if let Some(s) = skipped.first() {
-            return Err(s.reason.clone());
+            return Err(BuildError::Builder(s.reason.clone()));
         }
         built
             .pop()
             .map(|b| (b.workdir, Arc::clone(&sandbox)))
-            .ok_or_else(|| "the judge was not built".to_string())
+            .ok_or(BuildError::NotBuilt("the judge"))
     })?;
     Ok(Verifier {
         judge: built.0,
