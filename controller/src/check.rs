@@ -222,7 +222,9 @@ fn said_lines_since(before: Option<&Said>, s: &Said) -> String {
     let repeated = match before {
         Some(b)
             if s.speaker == Speaker::Controller
-                && turn(&b.text).zip(turn(&s.text)).is_some_and(|(a, n)| a + 1 == n) =>
+                && turn(&b.text)
+                    .zip(turn(&s.text))
+                    .is_some_and(|(a, n)| a + 1 == n) =>
         {
             let old = b.text.lines().skip(1);
             old.zip(lines.iter().skip(1))

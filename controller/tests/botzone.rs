@@ -1258,7 +1258,10 @@ fn simple_interaction_bots_play_afresh_and_kept_running() {
 /// interaction; and no absolute path of the machine is anywhere on the page.
 #[test]
 fn the_report_shows_each_bots_limits_and_words_and_no_path() {
-    let tmp = duel_arena(&[("simple", "bz-simple", false), ("c", "bz-c", false)], SIMPLEIO);
+    let tmp = duel_arena(
+        &[("simple", "bz-simple", false), ("c", "bz-c", false)],
+        SIMPLEIO,
+    );
     let out = run(tmp.path(), "2", "5", &["--jobs", "1"]);
     assert_ok(&out);
     let html = fs::read_to_string(series_dir(tmp.path()).join("report.html")).unwrap();
@@ -1284,7 +1287,10 @@ fn the_report_shows_each_bots_limits_and_words_and_no_path() {
         "/work/",
     ] {
         if let Some(at) = html.find(path) {
-            panic!("{path} in the report: {}", &html[at.saturating_sub(200)..at + 100]);
+            panic!(
+                "{path} in the report: {}",
+                &html[at.saturating_sub(200)..at + 100]
+            );
         }
     }
 }
@@ -1301,15 +1307,27 @@ fn the_difference_between_two_bots_narrows_with_games() {
         let said = text(&out.stdout);
         let mut rows = said.lines().skip_while(|l| !l.starts_with("rank "));
         let header = rows.next().expect("the summary table");
-        assert!(header.contains("  rating  ") && header.contains("vs above"), "{said}");
+        assert!(
+            header.contains("  rating  ") && header.contains("vs above"),
+            "{said}"
+        );
         let second = rows.nth(1).expect("two bots");
-        let cell = second.split('±').nth(3).expect("a difference and its interval");
+        let cell = second
+            .split('±')
+            .nth(3)
+            .expect("a difference and its interval");
         let ci = cell.split_whitespace().next().unwrap().parse().unwrap();
-        assert!(said.contains("vs above: the rating minus the rank above's"), "{said}");
+        assert!(
+            said.contains("vs above: the rating minus the rank above's"),
+            "{said}"
+        );
         ci
     };
     let (five, forty) = (gap("5"), gap("40"));
-    assert!(forty < five * 0.6, "after 5 games ± {five}, after 40 ± {forty}");
+    assert!(
+        forty < five * 0.6,
+        "after 5 games ± {five}, after 40 ± {forty}"
+    );
 }
 
 /// `take6 check` of a simple-interaction bot speaks its way: the fault's correct reply is a

@@ -8,8 +8,8 @@ mod advice;
 pub mod boards;
 mod globaldata;
 pub mod manifest;
-mod reply;
 pub mod record;
+mod reply;
 pub mod screen;
 pub mod simpleio;
 pub mod table;
@@ -136,8 +136,7 @@ fn verifier_thread() -> Result<tokio::runtime::Handle, BuildError> {
             }
         })
         .map_err(|e| BuildError::Builder(e.to_string()))?;
-    rx.recv()
-        .map_err(|e| BuildError::Builder(e.to_string()))?
+    rx.recv().map_err(|e| BuildError::Builder(e.to_string()))?
 }
 
 /// Runs `task` on the verifier's thread and waits for its result.
@@ -462,7 +461,9 @@ impl GameCode for Botzone {
 
     fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
         Box::pin(async move {
-            let prepared = build(&self.manifest, ctx).await.map_err(|e| e.to_string())?;
+            let prepared = build(&self.manifest, ctx)
+                .await
+                .map_err(|e| e.to_string())?;
             *self
                 .prepared
                 .lock()

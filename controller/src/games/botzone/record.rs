@@ -190,15 +190,33 @@ fn mapped(scores: &[f64], (offset, scale): (f64, f64)) -> Option<Vec<Score>> {
         .collect()
 }
 
+/// Why a record holds no Botzone log.
+#[derive(Debug, thiserror::Error)]
+pub enum BodyError {
+    #[error("no body: not a Botzone game's record")]
+    None,
+    #[error("the body: {0}")]
+    Unreadable(String),
+    #[error("the body has no log")]
+    NoLog,
+}
+
+impl From<BodyError> for String {
+    fn from(e: BodyError) -> String {
+        e.to_string()
+    }
+}
+
 /// The record's body.
-fn body(record: &GameRecord) -> Result<Value, String> {
-    let body = (record.body.as_ref()).ok_or("no body: not a Botzone game's record")?;
-    body.read().map_err(|e| format!("the body: {e}"))
+fn body(record: &GameRecord) -> Result<Value, BodyError> {
+    let body = (record.body.as_ref()).ok_or(BodyError::None)?;
+    body.read()
+        .map_err(|e| BodyError::Unreadable(e.to_string()))
 }
 
 /// The body's log and initdata.
-fn parts(body: &Value) -> Result<(&Vec<Value>, &Value), String> {
-    let log = body["log"].as_array().ok_or("the body has no log")?;
+fn parts(body: &Value) -> Result<(&Vec<Value>, &Value), BodyError> {
+    let log = body["log"].as_array().ok_or(BodyError::NoLog)?;
     Ok((log, &body["initdata"]))
 }
 
@@ -341,9 +359,7 @@ fn check_finish(
     let Command::Finish(scores) = given.command else {
         unreachable!("a finish");
     };
-    if exact != Some(&json!(scores))
-        || mapped(&scores, map).as_deref() != Some(&round.scores[..])
-    {
+    if exact != Some(&json!(scores)) || mapped(&scores, map).as_deref() != Some(&round.scores[..]) {
         return Err(format!(
             "the scores {:?} are not the judge's {}",
             round.scores,
@@ -746,7 +762,7 @@ fn header(record: &GameRecord) -> String {
 
 pub fn replay_text(record: &GameRecord) -> String {
     let body = body(record);
-    let Ok((log, initdata)) = body.as_ref().map_err(String::clone).and_then(parts) else {
+    let Ok((log, initdata)) = body.as_ref().map_err(|_| BodyError::None).and_then(parts) else {
         return "no Botzone log in this record\n".into();
     };
     let mut out = header(record);

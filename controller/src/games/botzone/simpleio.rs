@@ -343,7 +343,10 @@ mod tests {
         io.response_to_json = "return {x:".into();
         let why = io.check().unwrap_err();
         assert!(matches!(why, Failure::Failed(_)), "{why}");
-        assert!(why.to_string().contains("[simpleio] response_to_json"), "{why}");
+        assert!(
+            why.to_string().contains("[simpleio] response_to_json"),
+            "{why}"
+        );
         let mut io = reversi();
         io.request_from_json = "while (true) {}".into();
         let budget = Duration::from_millis(200);

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use futures::future::join_all;
 use serde_json::Value;
 
-use super::manifest::{BotLimits, JudgeLimits};
 use super::globaldata;
+use super::manifest::{BotLimits, JudgeLimits};
 use super::reply;
 use super::simpleio::{self, SimpleIo};
 use super::wire::{self, Command, JudgeOutput};
@@ -148,9 +148,7 @@ pub async fn play(
     let players = seats.len();
     let person = seats.iter().position(|s| matches!(s, SeatKind::Human(_)));
     let simple = (seats.iter().enumerate())
-        .filter(|(_, s)| {
-            matches!(s, SeatKind::Bot { io, .. } if !matches!(io, BotIo::Json))
-        })
+        .filter(|(_, s)| matches!(s, SeatKind::Bot { io, .. } if !matches!(io, BotIo::Json)))
         .map(|(seat, _)| seat)
         .collect();
     if let Some(me) = person {
@@ -386,7 +384,10 @@ impl Seat {
             }
         };
         process.charge(converting.as_micros() as u64);
-        let (reply, kept) = match self.answer(&mut process, &input, &bot, limit, converting).await {
+        let (reply, kept) = match self
+            .answer(&mut process, &input, &bot, limit, converting)
+            .await
+        {
             Ok(answered) => answered,
             Err(fault) => return Err(self.ended(process, fault).await),
         };
