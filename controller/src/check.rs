@@ -204,12 +204,48 @@ fn quantile(values: &[f64], q: f64) -> f64 {
 
 /// A message or reply as a transcript line: time since start, direction, text.
 fn said_lines(s: &Said) -> String {
+    said_lines_since(None, s)
+}
+
+/// A message or reply as [`said_lines`] prints it; a message that resends the lines of the one
+/// before it, `before` (Botzone's simple interaction: a bot started afresh reads its turn
+/// number, then its whole history, every turn), shown by its turn number, how many lines it
+/// repeats, and the new ones.
+fn said_lines_since(before: Option<&Said>, s: &Said) -> String {
     let arrow = match s.speaker {
         Speaker::Controller => '>',
         Speaker::Bot => '<',
     };
+    let lines: Vec<&str> = s.text.lines().collect();
+    // Its turn number is the one before's plus one.
+    let turn = |t: &str| t.lines().next().and_then(|l| l.parse::<u64>().ok());
+    let repeated = match before {
+        Some(b)
+            if s.speaker == Speaker::Controller
+                && turn(&b.text)
+                    .zip(turn(&s.text))
+                    .is_some_and(|(a, n)| a + 1 == n) =>
+        {
+            let old = b.text.lines().skip(1);
+            old.zip(lines.iter().skip(1))
+                .take_while(|(a, b)| a == *b)
+                .count()
+        }
+        _ => 0,
+    };
     let mut out = String::new();
-    for (i, line) in s.text.lines().enumerate() {
+    for (i, line) in lines.iter().enumerate() {
+        if repeated > 0 && (1..=repeated).contains(&i) {
+            if i == 1 {
+                let _ = writeln!(
+                    out,
+                    "  {}  {arrow} ({} as in its last input, not shown)",
+                    " ".repeat(12),
+                    crate::names::count(repeated as u64, "line")
+                );
+            }
+            continue;
+        }
         let time = if i == 0 {
             format!("{:>9.1} ms", s.at_ms)
         } else {
@@ -265,8 +301,12 @@ pub fn report(dir: &Path, bot: &str, settings: &Settings, said: &[Said]) -> (Str
         out,
         "\nTranscript of game {first} (> sent to {bot}, < its replies; times since it started):"
     );
+    let mut before = None;
     for s in said.iter().filter(|s| s.game == first) {
-        out.push_str(&said_lines(s));
+        out.push_str(&said_lines_since(before, s));
+        if s.speaker == Speaker::Controller {
+            before = Some(s);
+        }
     }
 
     let mut faults = 0;
@@ -457,14 +497,10 @@ fn fault_text(
         untrusted::terminal(&f.reason),
         untrusted::terminal(&f.kind)
     );
-    let question = lines
-        .iter()
-        .rev()
-        .skip(replied)
-        .find(|s| s.speaker == Speaker::Controller);
-    if let Some(q) = question {
+    let mut asked = (lines.iter().rev().skip(replied)).filter(|s| s.speaker == Speaker::Controller);
+    if let Some(q) = asked.next() {
         out.push_str("  it was answering:\n");
-        out.push_str(&said_lines(q));
+        out.push_str(&said_lines_since(asked.next().copied(), q));
     }
     if reply.is_empty() {
         out.push_str("  it did not reply.\n");

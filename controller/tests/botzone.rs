@@ -980,6 +980,40 @@ fn bots_and_the_judge_are_held_to_their_botzone_memory_limits() {
     assert!(why.contains("memory"), "{why}: {}", text(&out.stderr));
 }
 
+/// Memory as Botzone counts it (botzone-local holds a bot's container to a memory cgroup of
+/// 256 MB without swap): what a bot's tree touches, not the address space it maps. A bot
+/// that maps 3 GiB and touches 8 MiB plays; one that touches 400 MiB faults for its memory,
+/// at the same table. Skipped where the sandbox has no memory cgroup (the address-space limit
+/// of --memory-mib holds then, as the series says).
+#[test]
+fn memory_is_what_a_bot_touches_not_what_it_maps() {
+    let tmp = duel_arena(&[], GENEROUS);
+    script_bot(
+        tmp.path(),
+        "mapper",
+        r#"read x; exec python3 -c '
+import mmap
+m = mmap.mmap(-1, 3 << 30)
+m[0:8 << 20] = b"x" * (8 << 20)
+print("{\"response\": {\"n\": 2}}")'"#,
+    );
+    script_bot(
+        tmp.path(),
+        "hog",
+        r#"read x; exec python3 -c 'b = bytearray(400 << 20); print("{\"response\": {\"n\": 2}}")'"#,
+    );
+    let out = run(tmp.path(), "1", "5", &[]);
+    let Some((g, seat)) = the_hogs_only_fault_is_its_memory(tmp.path(), &out) else {
+        return;
+    };
+    assert_eq!(g.players[1 - seat], "mapper");
+    assert!(
+        g.rounds[0].invalid[0].reason.contains("256"),
+        "{:?}",
+        g.rounds[0].invalid
+    );
+}
+
 /// As on Botzone, a bot started afresh gets its request and then the
 /// end of its input (a bot that reads to the end of file plays), and a bot that asks to be
 /// kept running without enabling it (bot.toml keep_running) faults, saying why.
@@ -1217,6 +1251,125 @@ fn simple_interaction_bots_play_afresh_and_kept_running() {
         );
     }
     let _ = out;
+}
+
+/// The report of a Botzone series: Settings gives each bot's reply limits by its language (as
+/// Botzone's), not the series' `first_reply_ms`; the Bots table says which bot speaks simple
+/// interaction; and no absolute path of the machine is anywhere on the page.
+#[test]
+fn the_report_shows_each_bots_limits_and_words_and_no_path() {
+    let tmp = duel_arena(
+        &[("simple", "bz-simple", false), ("c", "bz-c", false)],
+        SIMPLEIO,
+    );
+    let out = run(tmp.path(), "2", "5", &["--jobs", "1"]);
+    assert_ok(&out);
+    let html = fs::read_to_string(series_dir(tmp.path()).join("report.html")).unwrap();
+    for expected in [
+        "<th>reply limits</th>",
+        "<code>simple</code> (Python 3): first turn 12000 ms, later turns 6000 ms, kept running \
+         4000 ms",
+        "<code>c</code> (C): first turn 2000 ms, later turns 1000 ms, kept running 1000 ms",
+        "<td class=\"speaks\">simple interaction (Botzone's",
+        "<td class=\"speaks\">JSON (Botzone's)",
+    ] {
+        assert!(html.contains(expected), "{expected}");
+    }
+    assert!(!html.contains("<th>first_reply_ms</th>"));
+    let root = tmp.path().canonicalize().unwrap();
+    for path in [
+        tmp.path().to_str().unwrap(),
+        root.to_str().unwrap(),
+        "/usr/",
+        "/tmp/",
+        "/home/",
+        "/root/",
+        "/work/",
+    ] {
+        if let Some(at) = html.find(path) {
+            panic!(
+                "{path} in the report: {}",
+                &html[at.saturating_sub(200)..at + 100]
+            );
+        }
+    }
+}
+
+/// A Botzone game's ratings (of wins and losses, fitted against a reference): each rating's
+/// own interval hardly narrows with games, so the summary gives the difference between the
+/// bots with its interval, which does: after 40 games it is narrower than after 5.
+#[test]
+fn the_difference_between_two_bots_narrows_with_games() {
+    let tmp = duel_arena(&[("py", "bz-py", false), ("c", "bz-c", false)], GENEROUS);
+    let gap = |games: &str| -> f64 {
+        let out = run(tmp.path(), games, "3", &["--jobs", "2"]);
+        assert_ok(&out);
+        let said = text(&out.stdout);
+        let mut rows = said.lines().skip_while(|l| !l.starts_with("rank "));
+        let header = rows.next().expect("the summary table");
+        assert!(
+            header.contains("  rating  ") && header.contains("vs above"),
+            "{said}"
+        );
+        let second = rows.nth(1).expect("two bots");
+        let cell = second
+            .split('±')
+            .nth(3)
+            .expect("a difference and its interval");
+        let ci = cell.split_whitespace().next().unwrap().parse().unwrap();
+        assert!(
+            said.contains("vs above: the rating minus the rank above's"),
+            "{said}"
+        );
+        ci
+    };
+    let (five, forty) = (gap("5"), gap("40"));
+    assert!(
+        forty < five * 0.6,
+        "after 5 games ± {five}, after 40 ± {forty}"
+    );
+}
+
+/// `take6 check` of a simple-interaction bot speaks its way: the fault's correct reply is a
+/// line, not JSON (with an example the game's `response_from_json` writes), "it was answering:"
+/// shows the request as the bot read it, and the transcript shows each turn's new lines only
+/// (the whole history is resent every turn), saying how many it repeated.
+#[test]
+fn check_of_a_simple_interaction_bot_speaks_simple_interaction() {
+    let tmp = duel_arena(
+        &[("simple", "bz-simple", false)],
+        &format!("{GENEROUS}{SIMPLEIO}"),
+    );
+    // Strict as ever, it exits 3 at its third turn.
+    fs::write(tmp.path().join("bots/simple/crash"), "").unwrap();
+    let out = take6_cmd(tmp.path())
+        .args(["check", "--game", "game", "--games", "1", "--seed", "4"])
+        .arg("bots/simple")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    // Its third input: the turn number, 3 lines as in the second, then the new ones.
+    let third = format!(
+        "> 3\n{}> (3 lines as in its last input, not shown)\n",
+        " ".repeat(16)
+    );
+    for expected in [
+        "in simple interaction)",
+        "a correct reply: in Botzone's simple interaction, the response as one line (not JSON), \
+         e.g. \"2\"",
+        &third,
+        "> turn 2\n",
+    ] {
+        assert!(said.contains(expected), "{expected}: {said}");
+    }
+    assert!(!said.contains("one line of JSON"), "{said}");
+    let answering = &said[said.find("it was answering:").expect("the fault")..];
+    let request = answering.lines().nth(4).unwrap_or_default();
+    assert!(
+        request.trim_start().starts_with("> 3 "),
+        "the third request, as a line: {answering}"
+    );
 }
 
 /// `take6 check` of a Botzone bot. A bot whose moves the judge refuses (no fault

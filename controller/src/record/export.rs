@@ -113,6 +113,7 @@ pub fn summary_table(
         "mean score",
         "wins",
         "rating",
+        "vs above",
         "faults",
     ];
     let rows = summary_rows(standings, builtin);
@@ -124,6 +125,9 @@ pub fn summary_table(
         out.push_str(&format!(
             "{NOT_SEPARATED}: not separated at 95 % from the rank above by the fitted rating\n"
         ));
+    }
+    if standings.iter().any(|s| s.gap_ci95.is_some()) {
+        out.push_str(VS_ABOVE_NOTE);
     }
     if let Some(note) = top_disagreement(standings) {
         out.push_str(&note);
@@ -141,9 +145,22 @@ pub fn summary_table(
     out
 }
 
+/// What the summary's "vs above" column is.
+const VS_ABOVE_NOTE: &str = "vs above: the rating minus the rank above's, with the 95 % interval \
+    of that difference, which narrows as the two play (a rating's own interval is against the \
+    fit's reference and need not)\n";
+
+/// A standing's rating minus the rank above's, with the interval of the difference.
+fn vs_above(above: Option<&Standing>, s: &Standing) -> String {
+    match (above.and_then(|a| a.rating), s.rating, s.gap_ci95) {
+        (Some(a), Some(r), Some(ci)) => format!("{:+.2} ± {ci:.2}", r - a),
+        _ => String::new(),
+    }
+}
+
 /// The summary's cells, one row per standing. Means and CIs are right-aligned within the
 /// mean-score column, so that decimal points line up; names go through the terminal's door.
-fn summary_rows(standings: &[Standing], builtin: &str) -> Vec<[String; 7]> {
+fn summary_rows(standings: &[Standing], builtin: &str) -> Vec<[String; 8]> {
     let means: Vec<String> = standings
         .iter()
         .map(|s| format!("{:.2}", s.mean_score))
@@ -156,8 +173,9 @@ fn summary_rows(standings: &[Standing], builtin: &str) -> Vec<[String; 7]> {
     let ci_w = cis.iter().flatten().map(String::len).max().unwrap_or(0);
     standings
         .iter()
+        .enumerate()
         .zip(means.iter().zip(&cis))
-        .map(|(s, (mean, ci))| {
+        .map(|((i, s), (mean, ci))| {
             let bot = if s.builtin {
                 format!("{} ({builtin})", untrusted::terminal(&s.bot))
             } else {
@@ -188,6 +206,7 @@ fn summary_rows(standings: &[Standing], builtin: &str) -> Vec<[String; 7]> {
                     (Some(r), None) => format!("{r:.2}"),
                     _ => String::new(),
                 },
+                vs_above(i.checked_sub(1).map(|a| &standings[a]), s),
                 faults,
             ]
         })
@@ -196,14 +215,14 @@ fn summary_rows(standings: &[Standing], builtin: &str) -> Vec<[String; 7]> {
 
 /// The header and rows as aligned lines: text columns (bot, mean score, faults) left-aligned,
 /// counts right-aligned, two spaces between columns, no trailing blanks.
-fn aligned(header: &[String; 7], rows: &[[String; 7]]) -> String {
+fn aligned(header: &[String; 8], rows: &[[String; 8]]) -> String {
     let mut widths = header.clone().map(|h| h.chars().count());
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let left = [false, true, false, true, false, true, true];
+    let left = [false, true, false, true, false, true, true, true];
     let line = |cells: &[String]| {
         let parts: Vec<String> = cells
             .iter()
@@ -333,8 +352,9 @@ mod tests {
         assert!(!table.contains("Skipped"));
         assert_eq!(
             table.lines().count(),
-            1 + 5 + 1 + 1,
-            "header, rows, the ~ legend, the note that the mean puts alice first"
+            1 + 5 + 1 + 1 + 1,
+            "header, rows, the ~ legend, the vs-above legend, the note that the mean puts alice \
+             first"
         );
     }
 

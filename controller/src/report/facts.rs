@@ -65,9 +65,18 @@ pub struct FactBot {
     pub hash: String,
     pub source: String,
     pub template: String,
+    /// The language take6 wrote its launch for, if it did.
+    pub generated: Option<FactGenerated>,
     /// What its `bot.toml` says of it.
     #[serde(flatten)]
     pub about: crate::bots::About,
+}
+
+/// The launch take6 wrote for a bot: its language.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct FactGenerated {
+    pub language: Option<crate::bots::generate::Language>,
 }
 
 /// A bot that could not take part, and why.
@@ -135,6 +144,26 @@ impl SeriesFacts {
                 serde_json::Value::String(text) => text.clone(),
                 other => other.to_string(),
             },
+        }
+    }
+
+    /// Whether the series' reply limits were given (flags, take6.toml) rather than left to the
+    /// game's per-language ones.
+    pub fn limits_given(&self) -> bool {
+        (self.settings.get("limits_given")).is_some_and(|v| v.as_bool() == Some(true))
+    }
+
+    /// The series' reply limits as recorded (`first_reply_ms`, `reply_ms`).
+    pub fn reply_limits(&self) -> crate::player::Limits {
+        let ms = |key: &str, default: u64| {
+            let v = self.settings.get(key).and_then(serde_json::Value::as_u64);
+            std::time::Duration::from_millis(v.unwrap_or(default))
+        };
+        crate::player::Limits {
+            first_reply: ms("first_reply_ms", 1000),
+            reply: ms("reply_ms", 1000),
+            reply_given: self.limits_given(),
+            ..crate::player::Limits::default()
         }
     }
 

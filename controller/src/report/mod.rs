@@ -14,6 +14,7 @@ mod svg;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::path::Path;
 
 pub use extras::{ReplyRow, STDERR_LINES, StderrExcerpt, stderr_of_game};
 pub use facts::{FactBalance, FactBot, FactSkipped, SeriesFacts};
@@ -713,28 +714,7 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
         escape(f.finished.as_deref().unwrap_or("")),
         escape(&games_line(report)),
     );
-    page.push_str("<h3>Bots</h3><table class=\"bots\"><thead><tr><th>bot</th><th>version</th><th>author</th><th>about</th><th>SHA-256 of its folder</th><th>source</th><th>template</th></tr></thead><tbody>");
-    // Template sets are Take 6's wire; a bot of another game speaks the game's one wire.
-    let templated = report.game().supports().templates;
-    for b in &f.bots {
-        let _ = write!(
-            page,
-            "<tr><td>{}</td><td class=\"version\">{}</td><td class=\"author\">{}</td>\
-             <td class=\"about\">{}</td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
-            escape(&b.name),
-            escape(b.about.version.as_deref().unwrap_or("")),
-            escape(b.about.author.as_deref().unwrap_or("")),
-            about_cell(&b.about),
-            escape(&b.hash),
-            escape(&f.source_shown(&b.source)),
-            if templated {
-                escape(&b.template)
-            } else {
-                format!("— ({})", escape(report.game().facts().wire_label))
-            }
-        );
-    }
-    page.push_str("</tbody></table>");
+    bots_table(page, report);
     if !f.builtins.is_empty() {
         let _ = write!(
             page,
@@ -755,13 +735,73 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
         }
         page.push_str("</ul>");
     }
+    settings_table(page, report);
+    page.push_str("</section>\n");
+}
+
+/// The bots that took part: name, `bot.toml`'s facts, folder hash and source, and the words
+/// each speaks (Take 6's template; a Botzone bot's JSON or simple interaction).
+fn bots_table(page: &mut String, report: &Report<'_>) {
+    let f = report.facts;
+    // Template sets are Take 6's wire; a bot of another game speaks the game's one wire.
+    let templated = report.game().supports().templates;
+    let simple = (f.bots.iter()).any(|b| report.stats.speaks_simple(&b.name));
+    let _ = write!(
+        page,
+        "<h3>Bots</h3><table class=\"bots\"><thead><tr><th>bot</th><th>version</th>\
+         <th>author</th><th>about</th><th>SHA-256 of its folder</th><th>source</th><th>{}</th>\
+         </tr></thead><tbody>",
+        if templated { "template" } else { "speaks" }
+    );
+    for b in &f.bots {
+        let speaks = if templated {
+            escape(&b.template)
+        } else if report.stats.speaks_simple(&b.name) {
+            "simple interaction (Botzone's, <code>simple_io</code>)".to_string()
+        } else if simple {
+            "JSON (Botzone's)".to_string()
+        } else {
+            format!("— ({})", escape(report.game().facts().wire_label))
+        };
+        let _ = write!(
+            page,
+            "<tr><td>{}</td><td class=\"version\">{}</td><td class=\"author\">{}</td>\
+             <td class=\"about\">{}</td><td><code>{}</code></td><td>{}</td>\
+             <td class=\"speaks\">{speaks}</td></tr>",
+            escape(&b.name),
+            escape(b.about.version.as_deref().unwrap_or("")),
+            escape(b.about.author.as_deref().unwrap_or("")),
+            about_cell(&b.about),
+            escape(&b.hash),
+            escape(&f.source_shown(&b.source)),
+        );
+    }
+    page.push_str("</tbody></table>");
+}
+
+/// The series' settings, then the other tables of `series.toml` (no machine's path: a report
+/// is published). A game whose bots each have their own reply limits (a Botzone game's, by
+/// language, unless the series gave its own) shows each bot's instead of the series'.
+fn settings_table(page: &mut String, report: &Report<'_>) {
+    let f = report.facts;
+    let per_bot = report.game().limits_note().is_some() && !f.limits_given();
     page.push_str("<h3>Settings</h3><table class=\"settings\"><tbody>");
     for (k, v) in &f.settings {
+        if per_bot && (k == "first_reply_ms" || k == "reply_ms") {
+            continue;
+        }
         let _ = write!(
             page,
             "<tr><th>{}</th><td><code>{}</code></td></tr>",
             escape(k),
             escape(&f.setting_shown(k, v))
+        );
+    }
+    if per_bot {
+        let _ = write!(
+            page,
+            "<tr><th>reply limits</th><td class=\"reply-limits\">{}</td></tr>",
+            reply_limits_cell(report)
         );
     }
     page.push_str("</tbody></table>");
@@ -770,10 +810,62 @@ fn facts_section(page: &mut String, report: &Report<'_>) {
             page,
             "<h3>{}</h3><pre>{}</pre>",
             escape(k),
-            escape(&v.to_string())
+            escape(&without_paths(v).to_string())
         );
     }
-    page.push_str("</section>\n");
+}
+
+/// Each bot's reply limits, as the game gives them for its language (CPU or wall time as the
+/// `clock` setting says), then how the game sets them for the others (its padding bots).
+fn reply_limits_cell(report: &Report<'_>) -> String {
+    let f = report.facts;
+    let game = report.game();
+    let series = f.reply_limits();
+    let mut cell = String::new();
+    for b in &f.bots {
+        let language = b.generated.as_ref().and_then(|g| g.language);
+        let l = game.reply_limits(language, &series);
+        let kept = l
+            .kept_running_ms
+            .map_or(String::new(), |k| format!(", kept running {k} ms"));
+        let _ = write!(
+            cell,
+            "<code>{}</code> ({}): first turn {} ms, later turns {} ms{kept}<br>",
+            escape(&b.name),
+            language.map_or("its own launch", |l| l.name()),
+            l.first_ms,
+            l.later_ms
+        );
+    }
+    let note = game.limits_note().unwrap_or_default();
+    let _ = write!(cell, "<small>{}</small>", escape(&without_folder(&note)));
+    cell
+}
+
+/// A note with any absolute path in it cut to its last component.
+fn without_folder(text: &str) -> String {
+    (text.split(' '))
+        .map(|word| match Path::new(word).file_name() {
+            Some(name) if word.starts_with('/') => format!("…/{}", name.to_string_lossy()),
+            _ => word.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A table of `series.toml` with every absolute path in its text cut to its last component
+/// (where a toolchain was found, say): a report names no folder of the machine.
+fn without_paths(value: &toml::Value) -> toml::Value {
+    match value {
+        toml::Value::String(s) => toml::Value::String(without_folder(s)),
+        toml::Value::Array(a) => toml::Value::Array(a.iter().map(without_paths).collect()),
+        toml::Value::Table(t) => toml::Value::Table(
+            t.iter()
+                .map(|(k, v)| (k.clone(), without_paths(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// What a game calls its built-in players, as a title: "Built-ins", "Padding bots".

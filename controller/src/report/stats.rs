@@ -148,6 +148,8 @@ pub struct ReportStats {
     fault_notes: Vec<Vec<FaultNote>>,
     /// The numbers of players the games were played at (a handful of values).
     table_sizes: std::collections::BTreeSet<usize>,
+    /// The players that speak Botzone's simple interaction, as their first game records it.
+    simple_io: std::collections::BTreeSet<String>,
 }
 
 /// A score turned so that lower is better whatever the game: the best and worst games and
@@ -206,6 +208,11 @@ pub struct Distribution {
 }
 
 impl ReportStats {
+    /// Whether `player` speaks Botzone's simple interaction (its `bot.toml` `simple_io`).
+    pub fn speaks_simple(&self, player: &str) -> bool {
+        self.simple_io.contains(player)
+    }
+
     /// Adds one finished game.
     pub fn add(&mut self, r: &GameRecord) {
         if !r.scored() {
@@ -239,6 +246,9 @@ impl ReportStats {
             self.scores[i].add(r.first().scores[seat]);
             let score = badness(direction, r.first().scores[seat]);
             if i == self.best.len() {
+                if crate::games::botzone::record::speaks_simple(r, seat) {
+                    self.simple_io.insert(r.players[seat].clone());
+                }
                 self.fault_notes.push(Vec::new());
                 let extreme = Extreme {
                     score,

@@ -166,6 +166,40 @@ pub struct ManifestError {
     pub problem: String,
 }
 
+/// `game.toml`'s name, its number of players and each limit it sets, each within its bounds.
+fn check_numbers(toml: &GameToml) -> Result<(), String> {
+    if let Some(problem) = crate::names::name_problem(&toml.name) {
+        return Err(format!(
+            "game.toml: name = {:?}: {problem}; use one word such as \"tictactoe\"",
+            toml.name
+        ));
+    }
+    if !(1..=MOST_PLAYERS).contains(&toml.players) {
+        return Err(format!(
+            "game.toml: players = {}: a table seats 1 to {} players; set players to the \
+             judge's number of players",
+            toml.players, MOST_PLAYERS
+        ));
+    }
+    for (key, value) in [
+        ("limits.first_turn_ms", toml.limits.first_turn_ms),
+        ("limits.turn_ms", toml.limits.turn_ms),
+        ("limits.kept_running_ms", toml.limits.kept_running_ms),
+        ("limits.memory_mb", toml.limits.memory_mb),
+        ("judge.time_ms", toml.judge.time_ms),
+        ("judge.memory_mb", toml.judge.memory_mb),
+    ] {
+        if let Some(v) = value
+            && !(1..=3_600_000).contains(&v)
+        {
+            return Err(format!(
+                "game.toml: {key} = {v}: must be 1 to 3600000; leave it out for the default"
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Manifest {
     /// Reads the game folder `folder`: its `game.toml`, the padding bots it names, whether
     /// there is a judge.
@@ -207,35 +241,7 @@ impl Manifest {
 
     fn check(folder: &Path, toml: GameToml) -> Result<Manifest, String> {
         let folder = std::path::absolute(folder).map_err(|e| e.to_string())?;
-        if let Some(problem) = crate::names::name_problem(&toml.name) {
-            return Err(format!(
-                "game.toml: name = {:?}: {problem}; use one word such as \"tictactoe\"",
-                toml.name
-            ));
-        }
-        if !(1..=MOST_PLAYERS).contains(&toml.players) {
-            return Err(format!(
-                "game.toml: players = {}: a table seats 1 to {} players; set players to the \
-                 judge's number of players",
-                toml.players, MOST_PLAYERS
-            ));
-        }
-        for (key, value) in [
-            ("limits.first_turn_ms", toml.limits.first_turn_ms),
-            ("limits.turn_ms", toml.limits.turn_ms),
-            ("limits.kept_running_ms", toml.limits.kept_running_ms),
-            ("limits.memory_mb", toml.limits.memory_mb),
-            ("judge.time_ms", toml.judge.time_ms),
-            ("judge.memory_mb", toml.judge.memory_mb),
-        ] {
-            if let Some(v) = value
-                && !(1..=3_600_000).contains(&v)
-            {
-                return Err(format!(
-                    "game.toml: {key} = {v}: must be 1 to 3600000; leave it out for the default"
-                ));
-            }
-        }
+        check_numbers(&toml)?;
         let judge_file = folder.join("judge");
         if !judge_file.exists() && !crate::bots::generate::has_source(&folder) {
             return Err(

@@ -4,9 +4,12 @@
 //! protocols ([`wire`]); one game is played by [`table`]; [`record`] is what `games.jsonl`
 //! keeps of it (the log as Botzone keeps it) and how `take6 verify` runs the judge again.
 
+mod advice;
 pub mod boards;
+mod globaldata;
 pub mod manifest;
 pub mod record;
+mod reply;
 pub mod screen;
 pub mod simpleio;
 pub mod table;
@@ -43,7 +46,7 @@ pub struct Botzone {
     prepared: Mutex<Option<Arc<Prepared>>>,
     /// The judge built for `take6 verify` (and leaderboard, merge, resume), in the sandbox
     /// it runs in: as a series runs it.
-    verifier: OnceLock<Result<Verifier, String>>,
+    verifier: OnceLock<Result<Verifier, BuildError>>,
     /// What verify took as the judge's own draw rather than re-derived.
     draws: Arc<Mutex<record::Draws>>,
 }
@@ -57,8 +60,64 @@ struct Verifier {
     runtime: tokio::runtime::Handle,
 }
 
+/// Why the game's programs (its judge, its padding bots) could not be staged or built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// A file or folder of the game or of the series could not be read or written.
+    #[error("cannot {what} {}: {source}", path.display())]
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The judge did not build: why, and the last lines of its build's log.
+    #[error("the judge in {}: {reason}{tail}", folder.display())]
+    Judge {
+        folder: PathBuf,
+        reason: String,
+        tail: String,
+    },
+    /// A padding bot did not build: why, and the last lines of its build's log.
+    #[error("padding bot {name}: {reason}{tail}")]
+    Padding {
+        name: String,
+        reason: String,
+        tail: String,
+    },
+    /// The builder, the sandbox or the verifier's thread failed (their own words).
+    #[error("{0}")]
+    Builder(String),
+    /// The build gave nothing for a program.
+    #[error("{0} was not built")]
+    NotBuilt(&'static str),
+}
+
+impl BuildError {
+    fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> BuildError {
+        let path = path.to_path_buf();
+        move |source| BuildError::Io { what, path, source }
+    }
+}
+
+/// The verifier's thread ended before its task did (the task panicked).
+#[derive(Debug, thiserror::Error)]
+#[error("the verifier's task panicked")]
+struct VerifierGone;
+
+impl From<VerifierGone> for BuildError {
+    fn from(gone: VerifierGone) -> BuildError {
+        BuildError::Builder(gone.to_string())
+    }
+}
+
+impl From<VerifierGone> for String {
+    fn from(gone: VerifierGone) -> String {
+        gone.to_string()
+    }
+}
+
 /// A thread of its own, for the life of the process, running the tasks given to the handle.
-fn verifier_thread() -> Result<tokio::runtime::Handle, String> {
+fn verifier_thread() -> Result<tokio::runtime::Handle, BuildError> {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("take6-verify".into())
@@ -72,25 +131,24 @@ fn verifier_thread() -> Result<tokio::runtime::Handle, String> {
                     runtime.block_on(std::future::pending::<()>());
                 }
                 Err(e) => {
-                    let _ = tx.send(Err(e.to_string()));
+                    let _ = tx.send(Err(BuildError::Builder(e.to_string())));
                 }
             }
         })
-        .map_err(|e| e.to_string())?;
-    rx.recv().map_err(|e| e.to_string())?
+        .map_err(|e| BuildError::Builder(e.to_string()))?;
+    rx.recv().map_err(|e| BuildError::Builder(e.to_string()))?
 }
 
 /// Runs `task` on the verifier's thread and waits for its result.
-fn on_verifier<T: Send + 'static>(
+fn on_verifier<T: Send + 'static, E: From<VerifierGone> + Send + 'static>(
     runtime: &tokio::runtime::Handle,
-    task: impl std::future::Future<Output = Result<T, String>> + Send + 'static,
-) -> Result<T, String> {
+    task: impl std::future::Future<Output = Result<T, E>> + Send + 'static,
+) -> Result<T, E> {
     let (tx, rx) = std::sync::mpsc::channel();
     runtime.spawn(async move {
         let _ = tx.send(task.await);
     });
-    rx.recv()
-        .unwrap_or_else(|_| Err("the verifier's task panicked".into()))
+    rx.recv().unwrap_or_else(|_| Err(VerifierGone.into()))
 }
 
 /// The game's programs, built in a series' folder.
@@ -201,21 +259,21 @@ impl Botzone {
     }
 }
 
-impl Game for Botzone {
-    fn facts(&self) -> &GameFacts {
-        &self.facts
-    }
+/// A seat's occupant with the limits and the way of speaking it plays with.
+type SeatPlan = (Occupant, BotLimits, table::BotIo);
 
-    fn play(&self, table: TableGame, limits: Limits) -> GameFuture {
-        let prepared = self.prepared();
-        let initdata = self.manifest.initdata.clone();
-        let score_map = self.manifest.score_map;
-        let name = self.manifest.name.clone();
-        let seats: Vec<(Occupant, BotLimits, table::BotIo)> = table
-            .seats
-            .iter()
+impl Botzone {
+    /// Each seat of `table` with its limits (by its language, as [`Botzone::bot_limits`]) and
+    /// its way of speaking (its `bot.toml` modes; a padding bot's as it was built).
+    fn seat_plans(
+        &self,
+        table: &TableGame,
+        limits: &Limits,
+        prepared: Option<&Prepared>,
+    ) -> Vec<SeatPlan> {
+        (table.seats.iter())
             .map(|s| {
-                let (language, modes) = match (&s.occupant, &prepared) {
+                let (language, modes) = match (&s.occupant, prepared) {
                     (Occupant::Builtin(kind), Some(p)) => {
                         match p.padding.get(kind.index as usize) {
                             Some((_, language, modes)) => (*language, *modes),
@@ -230,14 +288,56 @@ impl Game for Botzone {
                     ) => (*language, *modes),
                     _ => (None, crate::bots::Modes::default()),
                 };
-                let mut bot_limits = self.bot_limits(language, &limits);
+                let mut bot_limits = self.bot_limits(language, limits);
                 // Kept running only where the game allows it and the bot enabled it, as a
                 // Botzone bot does in its settings (bot.toml keep_running = true).
                 bot_limits.keep_running &= modes.keep_running;
-                let io = self.bot_io(modes);
-                (s.occupant.clone(), bot_limits, io)
+                (s.occupant.clone(), bot_limits, self.bot_io(modes))
             })
-            .collect();
+            .collect()
+    }
+}
+
+/// The table's seats as [`table::play`] takes them (a padding bot from the game's built
+/// programs, every bot of game `game` with its transcript if any).
+fn seat_kinds(seats: Vec<SeatPlan>, prepared: &Prepared, game: u64) -> Vec<table::SeatKind> {
+    (seats.into_iter())
+        .map(|(occupant, limits, io)| match occupant {
+            Occupant::Bot {
+                workdir,
+                sandbox,
+                transcript,
+                ..
+            } => table::SeatKind::Bot {
+                workdir,
+                sandbox,
+                limits,
+                transcript: transcript.map(|t| (t, game)),
+                io,
+            },
+            Occupant::Builtin(kind) => table::SeatKind::Bot {
+                workdir: prepared.padding[kind.index as usize].0.clone(),
+                sandbox: Arc::clone(&prepared.judge.sandbox),
+                limits,
+                transcript: None,
+                io,
+            },
+            Occupant::Human(console) => table::SeatKind::Human(console),
+        })
+        .collect()
+}
+
+impl Game for Botzone {
+    fn facts(&self) -> &GameFacts {
+        &self.facts
+    }
+
+    fn play(&self, table: TableGame, limits: Limits) -> GameFuture {
+        let prepared = self.prepared();
+        let initdata = self.manifest.initdata.clone();
+        let score_map = self.manifest.score_map;
+        let name = self.manifest.name.clone();
+        let seats = self.seat_plans(&table, &limits, prepared.as_deref());
         Box::pin(async move {
             let started = Instant::now();
             let Some(prepared) = prepared else {
@@ -253,31 +353,7 @@ impl Game for Botzone {
                 let why = format!("padding bot {missing} was not built (not needed, it seemed)");
                 return record::void_outcome(&table, why, started);
             }
-            let mut kinds = Vec::with_capacity(seats.len());
-            for (occupant, bot_limits, io) in seats {
-                kinds.push(match occupant {
-                    Occupant::Bot {
-                        workdir,
-                        sandbox,
-                        transcript,
-                        ..
-                    } => table::SeatKind::Bot {
-                        workdir,
-                        sandbox,
-                        limits: bot_limits,
-                        transcript: transcript.map(|t| (t, table.game)),
-                        io,
-                    },
-                    Occupant::Builtin(kind) => table::SeatKind::Bot {
-                        workdir: prepared.padding[kind.index as usize].0.clone(),
-                        sandbox: Arc::clone(&prepared.judge.sandbox),
-                        limits: bot_limits,
-                        transcript: None,
-                        io,
-                    },
-                    Occupant::Human(console) => table::SeatKind::Human(console),
-                });
-            }
+            let kinds = seat_kinds(seats, &prepared, table.game);
             // Each bot's image stays whole for the whole game: between its turns take6 reads
             // and writes its data and globaldata in its working copy.
             let seated: Vec<crate::sandbox::Seat> = kinds
@@ -362,28 +438,7 @@ impl Game for Botzone {
     }
 
     fn advice(&self, record: &GameRecord, fault: &InvalidRecord, reply: Option<&str>) -> Advice {
-        // The judge's request and the bot's reply: `take6 check` shows the advice through
-        // crate::untrusted::terminal.
-        let step = fault.turn as usize;
-        let asked = match record::request_of(record, fault.seat, step) {
-            Some((request, n)) => format!(
-                "answering the judge's request at step {step}, its request {n} of the game: {}",
-                wire::excerpt(&request.to_string())
-            ),
-            None => format!("answering the judge's request at step {step} (not in the record)"),
-        };
-        Advice {
-            asked,
-            correct: format!(
-                "one line of JSON, {{\"response\": ...}} (or the response itself), printed before \
-                 it exits, or followed by {} to be kept running{}",
-                wire::KEEP_RUNNING,
-                reply.map_or(String::new(), |r| format!(
-                    "; it printed {:?}",
-                    wire::excerpt(r)
-                ))
-            ),
-        }
+        advice::of(record, fault, reply, self.manifest.simpleio.as_deref())
     }
 
     fn code(&self) -> Option<&dyn GameCode> {
@@ -397,7 +452,7 @@ impl GameCode for Botzone {
     }
 
     fn content_hash(&self) -> Result<String, String> {
-        judge_hash(&self.manifest.folder)
+        judge_hash(&self.manifest.folder).map_err(|e| e.to_string())
     }
 
     fn build_dialect(&self) -> Dialect {
@@ -406,7 +461,9 @@ impl GameCode for Botzone {
 
     fn prepare<'a>(&'a self, ctx: &'a Prepare) -> PrepareFuture<'a> {
         Box::pin(async move {
-            let prepared = build(&self.manifest, ctx).await?;
+            let prepared = build(&self.manifest, ctx)
+                .await
+                .map_err(|e| e.to_string())?;
             *self
                 .prepared
                 .lock()
@@ -464,9 +521,9 @@ fn own_names(manifest: &Manifest) -> crate::bots::GameNames {
 /// The SHA-256 of a game folder's judge: its top-level regular files that [`stage_judge`]
 /// copies, and `game.toml`, each by name and content, read through the door (no link, no
 /// FIFO).
-fn judge_hash(folder: &Path) -> Result<String, String> {
+fn judge_hash(folder: &Path) -> Result<String, BuildError> {
     use sha2::{Digest, Sha256};
-    let read = |e: std::io::Error| format!("cannot read {}: {e}", folder.display());
+    let read = |e: std::io::Error| BuildError::io("read", folder)(e);
     let door = crate::door::Folder::open(folder).map_err(read)?;
     let mut hash = Sha256::new();
     for name in door.files().map_err(read)? {
@@ -490,11 +547,10 @@ fn judge_file(name: &str) -> bool {
 }
 
 /// Builds the judge and the padding bots in the series' folder (`game/`) through its sandbox.
-async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
+async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, BuildError> {
     let root = ctx.series_dir.join("game");
     if root.exists() {
-        std::fs::remove_dir_all(&root)
-            .map_err(|e| format!("cannot clear {}: {e}", root.display()))?;
+        std::fs::remove_dir_all(&root).map_err(BuildError::io("clear", &root))?;
     }
     let source = stage_judge(manifest, &root.join("judge-source"))?;
     // Built as Botzone's compiler builds, the judge as its bots.
@@ -510,21 +566,34 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
         )
     })
     .await
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| BuildError::Builder(e.to_string()))?;
     if let Some(s) = skipped.first() {
         // The series' folder goes when the series cannot start: what the compiler said is
         // shown here, not only named by its log's path.
         let log = root.join("judge/logs/judge.build.log");
-        return Err(format!(
-            "the judge in {}: {}{}",
-            manifest.folder.display(),
-            without_log(&s.reason),
-            build_tail(&log)
-        ));
+        return Err(BuildError::Judge {
+            folder: manifest.folder.clone(),
+            reason: without_log(&s.reason).to_string(),
+            tail: build_tail(&log),
+        });
     }
-    let judge = built.pop().ok_or("the judge was not built")?;
-    let limit = ctx.sandbox.limits().memory_mib;
-    if ctx.sandbox.memory_cgroup() {
+    let judge = built.pop().ok_or(BuildError::NotBuilt("the judge"))?;
+    say_memory(&ctx.sandbox);
+    let padding = build_padding(manifest, ctx, &root, &tools).await?;
+    Ok(Prepared {
+        judge: table::JudgeSpec {
+            workdir: judge.workdir,
+            sandbox: Arc::clone(&ctx.sandbox),
+            limits: manifest.judge,
+        },
+        padding,
+    })
+}
+
+/// Says on stderr what holds the bots' and the judge's memory in this sandbox.
+fn say_memory(sandbox: &crate::sandbox::Sandbox) {
+    let limit = sandbox.limits().memory_mib;
+    if sandbox.memory_cgroup() {
         eprintln!(
             "take6: memory: each bot's process tree is held to its memory_mb (Botzone's 256 MB \
              unless game.toml's [limits] memory_mb says otherwise), the judge's to [judge] \
@@ -537,6 +606,16 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
              bots are told or [judge] memory_mb"
         );
     }
+}
+
+/// Builds the padding bots in `root/padding` when a table may need them: each one's working
+/// copy, language and modes, in padding order.
+async fn build_padding(
+    manifest: &Manifest,
+    ctx: &Prepare,
+    root: &Path,
+    tools: &crate::bots::Toolchains,
+) -> Result<Vec<(PathBuf, Option<Language>, crate::bots::Modes)>, BuildError> {
     let mut padding = Vec::new();
     // Built only when a table may need them: a padding bot that does not build does not
     // refuse a series whose bots fill every seat.
@@ -552,32 +631,25 @@ async fn build(manifest: &Manifest, ctx: &Prepare) -> Result<Prepared, String> {
             ..crate::bots::BuildPlan::new(
                 (folder, &root.join("padding")),
                 &ctx.sandbox,
-                &tools,
+                tools,
                 own_names(manifest),
             )
         })
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| BuildError::Builder(e.to_string()))?;
         if let Some(s) = skipped.first() {
             let log = root.join(format!("padding/logs/{name}.build.log"));
-            return Err(format!(
-                "padding bot {name}: {}{}",
-                without_log(&s.reason),
-                build_tail(&log)
-            ));
+            return Err(BuildError::Padding {
+                name: name.clone(),
+                reason: without_log(&s.reason).to_string(),
+                tail: build_tail(&log),
+            });
         }
-        let bot = bots.pop().ok_or("a padding bot was not built")?;
+        let bot = bots.pop().ok_or(BuildError::NotBuilt("a padding bot"))?;
         let language = bot.generated.as_ref().map(|g| g.language);
         padding.push((bot.workdir, language, bot.modes));
     }
-    Ok(Prepared {
-        judge: table::JudgeSpec {
-            workdir: judge.workdir,
-            sandbox: Arc::clone(&ctx.sandbox),
-            limits: manifest.judge,
-        },
-        padding,
-    })
+    Ok(padding)
 }
 
 /// A failed build's reason without its pointer to its build log (`… (see
@@ -625,18 +697,18 @@ fn build_tail(log: &Path) -> String {
 
 /// A folder `into/judge` holding the judge alone: the game folder's top-level files (not its
 /// padding bots, not its viewer), with a `launch` that runs an executable `judge`.
-fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, String> {
+fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, BuildError> {
     let dir = into.join("judge");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let entries = std::fs::read_dir(&manifest.folder)
-        .map_err(|e| format!("cannot read {}: {e}", manifest.folder.display()))?;
+    std::fs::create_dir_all(&dir).map_err(BuildError::io("create", &dir))?;
+    let entries =
+        std::fs::read_dir(&manifest.folder).map_err(BuildError::io("read", &manifest.folder))?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if !judge_file(&name) || !entry.file_type().is_ok_and(|t| t.is_file()) {
             continue;
         }
         std::fs::copy(entry.path(), dir.join(&name))
-            .map_err(|e| format!("cannot copy {}: {e}", entry.path().display()))?;
+            .map_err(BuildError::io("copy", &entry.path()))?;
     }
     if dir.join("judge").is_file() {
         use std::os::unix::fs::PermissionsExt;
@@ -645,7 +717,7 @@ fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, String> {
             .and_then(|()| {
                 std::fs::set_permissions(&launch, std::fs::Permissions::from_mode(0o755))
             })
-            .map_err(|e| format!("cannot write {}: {e}", launch.display()))?;
+            .map_err(BuildError::io("write", &launch))?;
     }
     Ok(dir)
 }
@@ -654,7 +726,7 @@ fn stage_judge(manifest: &Manifest, into: &Path) -> Result<PathBuf, String> {
 /// by the next take6 that verifies such a game once this one is gone), in the sandbox a series
 /// runs it in (its own user, seccomp, limits, no network): verify re-runs it over logs whose
 /// responses bots wrote, and a judge careless with its input must not run them as root.
-fn build_for_verify(manifest: &Manifest) -> Result<Verifier, String> {
+fn build_for_verify(manifest: &Manifest) -> Result<Verifier, BuildError> {
     let manifest = manifest.clone();
     let runtime = verifier_thread()?;
     let built = on_verifier(&runtime, async move {
@@ -673,7 +745,7 @@ fn build_for_verify(manifest: &Manifest) -> Result<Verifier, String> {
             crate::sandbox::Limits::default(),
             crate::sandbox::Clock::Cpu,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| BuildError::Builder(e.to_string()))?;
         // A call of the judge costs a message to its warm sandbox, not a new sandbox: as
         // in a series (this binary is their init).
         if let Ok(exe) = std::env::current_exe() {
@@ -693,14 +765,14 @@ fn build_for_verify(manifest: &Manifest) -> Result<Verifier, String> {
             own_names(&manifest),
         ))
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| BuildError::Builder(e.to_string()))?;
         if let Some(s) = skipped.first() {
-            return Err(s.reason.clone());
+            return Err(BuildError::Builder(s.reason.clone()));
         }
         built
             .pop()
             .map(|b| (b.workdir, Arc::clone(&sandbox)))
-            .ok_or_else(|| "the judge was not built".to_string())
+            .ok_or(BuildError::NotBuilt("the judge"))
     })?;
     Ok(Verifier {
         judge: built.0,

@@ -4,7 +4,8 @@
 //! "log": [judge output, responses, judge output, ..., judge output], "scores": [...]}`, each
 //! judge output wrapped as the judge read it (with its `display`), each step's responses keyed
 //! by player with their verdicts. A void game (the judge failed) keeps the log up to the
-//! failure, and its `void` reason holds the judge's stderr. The envelope's `scores` are the
+//! failure, and its `void` reason holds the judge's stderr; `simple_io` lists the seats whose
+//! bots speak simple interaction, when any do. The envelope's `scores` are the
 //! judge's numbers as it gave them (fractions and negatives included; after `[scores]`' map,
 //! when game.toml gives one); the body keeps the judge's exactly.
 //!
@@ -31,6 +32,18 @@ use crate::record::{Body, FaultPhase, GameRecord, ReplyTimes, RoundRecord, Score
 use crate::table::seats;
 use crate::table::{GameOutcome, TableGame};
 
+/// The body's list of the seats whose bots speak simple interaction (absent: none do).
+pub const SIMPLE_IO: &str = "simple_io";
+
+/// Whether the bot at `seat` spoke simple interaction in the game of `record`.
+pub fn speaks_simple(record: &GameRecord, seat: usize) -> bool {
+    body(record).is_ok_and(|b| {
+        b[SIMPLE_IO]
+            .as_array()
+            .is_some_and(|seats| seats.contains(&json!(seat)))
+    })
+}
+
 /// The fault phase of a seat asked for a step's response.
 pub const MOVE: FaultPhase = FaultPhase::named("move");
 /// The fault phase of a seat whose response the judge failed on: the judge's call that first
@@ -49,6 +62,9 @@ fn blamed_scores(players: usize, blamed: &[usize]) -> Vec<Score> {
 pub fn of(table: &TableGame, played: &Played, started: Instant, map: (f64, f64)) -> GameRecord {
     let players = table.seats.len();
     let mut body = json!({"initdata": played.initdata, "log": played.log});
+    if !played.simple.is_empty() {
+        body[SIMPLE_IO] = json!(played.simple);
+    }
     let (scores, void) = match &played.scores {
         Ok(scores) => {
             body["scores"] = json!(scores);
@@ -174,15 +190,33 @@ fn mapped(scores: &[f64], (offset, scale): (f64, f64)) -> Option<Vec<Score>> {
         .collect()
 }
 
+/// Why a record holds no Botzone log.
+#[derive(Debug, thiserror::Error)]
+pub enum BodyError {
+    #[error("no body: not a Botzone game's record")]
+    None,
+    #[error("the body: {0}")]
+    Unreadable(String),
+    #[error("the body has no log")]
+    NoLog,
+}
+
+impl From<BodyError> for String {
+    fn from(e: BodyError) -> String {
+        e.to_string()
+    }
+}
+
 /// The record's body.
-fn body(record: &GameRecord) -> Result<Value, String> {
-    let body = (record.body.as_ref()).ok_or("no body: not a Botzone game's record")?;
-    body.read().map_err(|e| format!("the body: {e}"))
+fn body(record: &GameRecord) -> Result<Value, BodyError> {
+    let body = (record.body.as_ref()).ok_or(BodyError::None)?;
+    body.read()
+        .map_err(|e| BodyError::Unreadable(e.to_string()))
 }
 
 /// The body's log and initdata.
-fn parts(body: &Value) -> Result<(&Vec<Value>, &Value), String> {
-    let log = body["log"].as_array().ok_or("the body has no log")?;
+fn parts(body: &Value) -> Result<(&Vec<Value>, &Value), BodyError> {
+    let log = body["log"].as_array().ok_or(BodyError::NoLog)?;
     Ok((log, &body["initdata"]))
 }
 
@@ -212,6 +246,28 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
     if log.len().is_multiple_of(2) && record.void.is_none() && failed.is_none() {
         return Err("the log ends with responses but the game is not void".into());
     }
+    check_entries(log, round)?;
+    let blames: Vec<(usize, u8)> = (round.invalid.iter())
+        .filter(|f| f.phase == JUDGED)
+        .map(|f| (f.seat, f.turn))
+        .collect();
+    if let Some(why) = failed {
+        return check_failed(log, round, players, why, &blames);
+    }
+    if !blames.is_empty() {
+        return Err(format!(
+            "the record blames seats {blames:?} for a judge failure it does not record"
+        ));
+    }
+    if record.void.is_some() {
+        return check_void_shape(record, &body, log, players, map);
+    }
+    check_finish(&body, log, round, players, map)
+}
+
+/// Each entry of the log: the judge's outputs where they should be, the responses of the
+/// players each step asked, and a recorded fault for every verdict other than `OK`.
+fn check_entries(log: &[Value], round: &RoundRecord) -> Result<(), String> {
     for (i, entry) in log.iter().enumerate() {
         if i % 2 == 0 {
             let output = &entry["output"];
@@ -248,62 +304,67 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
             }
         }
     }
-    let blames: Vec<(usize, u8)> = (round.invalid.iter())
+    Ok(())
+}
+
+/// A record of a judge that failed on the last responses (`why`): the seats that answered in
+/// them are at fault at that step (`blames` as recorded), and lose.
+fn check_failed(
+    log: &[Value],
+    round: &RoundRecord,
+    players: usize,
+    why: &Value,
+    blames: &[(usize, u8)],
+) -> Result<(), String> {
+    // The judge failed on the last responses: the seats that answered in them are at
+    // fault at that step, and lose.
+    let step = (log.len() / 2).min(u8::MAX as usize) as u8;
+    let blamed = table::answered(&log[log.len() - 1]);
+    let want: Vec<(usize, u8)> = blamed.iter().map(|&s| (s, step)).collect();
+    let reason = judged(why.as_str().unwrap_or_default()).to_string();
+    let reasons = (round.invalid.iter())
         .filter(|f| f.phase == JUDGED)
-        .map(|f| (f.seat, f.turn))
-        .collect();
-    if let Some(why) = failed {
-        // The judge failed on the last responses: the seats that answered in them are at
-        // fault at that step, and lose.
-        let step = (log.len() / 2).min(u8::MAX as usize) as u8;
-        let blamed = table::answered(&log[log.len() - 1]);
-        let want: Vec<(usize, u8)> = blamed.iter().map(|&s| (s, step)).collect();
-        let reason = judged(why.as_str().unwrap_or_default()).to_string();
-        let reasons = (round.invalid.iter())
-            .filter(|f| f.phase == JUDGED)
-            .all(|f| f.reason == reason);
-        if blamed.is_empty() || blames != want || !reasons {
-            return Err(format!(
-                "the judge failed on the responses of step {step}, which seats {blamed:?} \
-                 answered; the record blames {blames:?}"
-            ));
-        }
-        if round.scores != blamed_scores(players, &blamed) {
-            return Err(format!(
-                "the judge failed on the responses of seats {blamed:?}: they lose; the record \
-                 scores {:?}",
-                round.scores
-            ));
-        }
-        return Ok(());
-    }
-    if !blames.is_empty() {
+        .all(|f| f.reason == reason);
+    if blamed.is_empty() || blames != want.as_slice() || !reasons {
         return Err(format!(
-            "the record blames seats {blames:?} for a judge failure it does not record"
+            "the judge failed on the responses of step {step}, which seats {blamed:?} \
+             answered; the record blames {blames:?}"
         ));
     }
-    if record.void.is_some() {
-        return check_void_shape(record, &body, log, players, map);
+    if round.scores != blamed_scores(players, &blamed) {
+        return Err(format!(
+            "the judge failed on the responses of seats {blamed:?}: they lose; the record \
+             scores {:?}",
+            round.scores
+        ));
     }
-    {
-        let exact = body.get("scores");
-        let last = &log[log.len() - 1]["output"];
-        if last["command"] != "finish" {
-            return Err("the game is not void, but the judge's last output is no finish".into());
-        }
-        let given = wire::parse_judge(&last.to_string(), players).map_err(|e| e.to_string())?;
-        let Command::Finish(scores) = given.command else {
-            unreachable!("a finish");
-        };
-        if exact != Some(&json!(scores))
-            || mapped(&scores, map).as_deref() != Some(&round.scores[..])
-        {
-            return Err(format!(
-                "the scores {:?} are not the judge's {}",
-                round.scores,
-                json!(scores)
-            ));
-        }
+    Ok(())
+}
+
+/// A finished game: the judge's last output finishes it, with the scores the record has
+/// (exactly in the body, after game.toml's `[scores]` in the envelope).
+fn check_finish(
+    body: &Value,
+    log: &[Value],
+    round: &RoundRecord,
+    players: usize,
+    map: (f64, f64),
+) -> Result<(), String> {
+    let exact = body.get("scores");
+    let last = &log[log.len() - 1]["output"];
+    if last["command"] != "finish" {
+        return Err("the game is not void, but the judge's last output is no finish".into());
+    }
+    let given = wire::parse_judge(&last.to_string(), players).map_err(|e| e.to_string())?;
+    let Command::Finish(scores) = given.command else {
+        unreachable!("a finish");
+    };
+    if exact != Some(&json!(scores)) || mapped(&scores, map).as_deref() != Some(&round.scores[..]) {
+        return Err(format!(
+            "the scores {:?} are not the judge's {}",
+            round.scores,
+            json!(scores)
+        ));
     }
     Ok(())
 }
@@ -658,6 +719,23 @@ pub fn request_of(record: &GameRecord, seat: usize, step: usize) -> Option<(Valu
     Some((request, number))
 }
 
+/// A response of the log with verdict `OK`: `seat`'s first, else the first of any seat.
+pub fn accepted_response(record: &GameRecord, seat: usize) -> Option<Value> {
+    let body = body(record).ok()?;
+    let (log, _) = parts(&body).ok()?;
+    let answers: Vec<(&String, &Value)> = (log.iter().skip(1).step_by(2))
+        .filter_map(Value::as_object)
+        .flatten()
+        .filter(|(_, a)| a["verdict"] == "OK")
+        .collect();
+    let key = seat.to_string();
+    answers
+        .iter()
+        .find(|(k, _)| **k == key)
+        .or(answers.first())
+        .map(|(_, a)| a["response"].clone())
+}
+
 /// `take6 replay`: each step's requests, responses and display.
 /// The game's number, its players by seat and its result: each player's score, or why the
 /// game was void.
@@ -684,7 +762,7 @@ fn header(record: &GameRecord) -> String {
 
 pub fn replay_text(record: &GameRecord) -> String {
     let body = body(record);
-    let Ok((log, initdata)) = body.as_ref().map_err(String::clone).and_then(parts) else {
+    let Ok((log, initdata)) = body.as_ref().map_err(|_| BodyError::None).and_then(parts) else {
         return "no Botzone log in this record\n".into();
     };
     let mut out = header(record);

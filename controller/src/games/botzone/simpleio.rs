@@ -39,28 +39,31 @@ const TIME: Duration = Duration::from_secs(2);
 const WALL_FACTOR: u32 = 3;
 
 /// Why a conversion gave nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Failure {
     /// It ran over its budget of CPU time (`budget`, on the bot's time): interrupted, or
     /// finished too late.
+    #[error(
+        "ran over the {} ms of CPU time it had (it used {} ms)",
+        budget.as_millis(),
+        used.as_millis()
+    )]
     Over { budget: Duration, used: Duration },
+    /// A function returned a line feed in a line (it would shift every line after it).
+    #[error("{name} returned several lines: {excerpt}")]
+    SeveralLines { name: &'static str, excerpt: String },
     /// The function failed (a syntax error, an exception, a value that cannot be used).
+    #[error("{0}")]
     Failed(String),
 }
 
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::Over { budget, used } => write!(
-                f,
-                "ran over the {} ms of CPU time it had (it used {} ms)",
-                budget.as_millis(),
-                used.as_millis()
-            ),
-            Failure::Failed(why) => write!(f, "{why}"),
-        }
-    }
-}
+/// A simple-interaction bot printed nothing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "printed nothing before it ended; a simple-interaction response is one line (then \
+     optionally debug, data and globaldata lines)"
+)]
+pub struct NothingPrinted;
 
 /// What one conversion gave, and the CPU time it used.
 pub struct Converted<T> {
@@ -88,11 +91,9 @@ const PARAMS: [(&str, &str); 3] = [
 
 impl SimpleIo {
     /// Compiles the three bodies once: the first syntax error, named by its key.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Failure> {
         for (name, _) in PARAMS {
-            run(self, name, None, TIME)
-                .value
-                .map_err(|e| e.to_string())?;
+            run(self, name, None, TIME).value?;
         }
         Ok(())
     }
@@ -108,7 +109,7 @@ impl SimpleIo {
         Converted {
             value: ran
                 .value
-                .and_then(|text| one_line("request_from_json", text).map_err(Failure::Failed)),
+                .and_then(|text| one_line("request_from_json", text)),
             cpu: ran.cpu,
         }
     }
@@ -128,15 +129,14 @@ impl SimpleIo {
 
     /// The line a bot would answer for the judge's JSON `response` (a person's response, shown
     /// as a simple-interaction bot would print it).
-    pub fn response_line(&self, response: &Value) -> Result<String, String> {
+    pub fn response_line(&self, response: &Value) -> Result<String, Failure> {
         let text = run(
             self,
             "response_from_json",
             Some(&response.to_string()),
             TIME,
         )
-        .value
-        .map_err(|e| e.to_string())?;
+        .value?;
         one_line("response_from_json", text)
     }
 
@@ -151,12 +151,12 @@ impl SimpleIo {
 
 /// A line as a bot reads it: what a function returned, one line (a line feed would shift
 /// every line after it).
-fn one_line(name: &str, text: String) -> Result<String, String> {
+fn one_line(name: &'static str, text: String) -> Result<String, Failure> {
     if text.contains('\n') {
-        return Err(format!(
-            "{name} returned several lines: {}",
-            super::wire::excerpt(&text)
-        ));
+        return Err(Failure::SeveralLines {
+            name,
+            excerpt: super::wire::excerpt(&text),
+        });
     }
     Ok(text)
 }
@@ -173,15 +173,11 @@ fn run(io: &SimpleIo, name: &str, arg: Option<&str>, budget: Duration) -> Conver
     let used = Duration::from_micros(cpu().saturating_sub(start));
     let value = match value {
         _ if used > budget => Err(Failure::Over { budget, used }),
-        Err(why) if why == OVER => Err(Failure::Over { budget, used }),
-        Err(why) => Err(Failure::Failed(why)),
-        Ok(text) => Ok(text),
+        Err(Failure::Over { .. }) => Err(Failure::Over { budget, used }),
+        other => other,
     };
     Converted { value, cpu: used }
 }
-
-/// What [`run_within`] says of a call it interrupted.
-const OVER: &str = "interrupted: over its time";
 
 fn run_within(
     io: &SimpleIo,
@@ -189,8 +185,9 @@ fn run_within(
     arg: Option<&str>,
     budget: Duration,
     start_cpu_us: u64,
-) -> Result<String, String> {
-    let runtime = Runtime::new().map_err(|e| format!("cannot start JavaScript: {e}"))?;
+) -> Result<String, Failure> {
+    let failed = Failure::Failed;
+    let runtime = Runtime::new().map_err(|e| failed(format!("cannot start JavaScript: {e}")))?;
     runtime.set_memory_limit(MEMORY);
     runtime.set_max_stack_size(STACK);
     let wall = Instant::now() + budget * WALL_FACTOR;
@@ -200,25 +197,29 @@ fn run_within(
             || Instant::now() > wall
     };
     runtime.set_interrupt_handler(Some(Box::new(over)));
-    let context = Context::full(&runtime).map_err(|e| format!("cannot start JavaScript: {e}"))?;
+    let context =
+        Context::full(&runtime).map_err(|e| failed(format!("cannot start JavaScript: {e}")))?;
     let param = PARAMS.iter().find(|(n, _)| *n == name).map_or("x", |p| p.1);
     context.with(|ctx| {
         let source = format!("(function({param}){{{}\n}})", io.body(name));
         let function: Function = ctx
             .eval(source)
-            .map_err(|e| format!("[simpleio] {name}: {}", caught(&ctx, e)))?;
+            .map_err(|e| failed(format!("[simpleio] {name}: {}", caught(&ctx, e))))?;
         let Some(arg) = arg else {
             return Ok(String::new());
         };
         let arg = ctx
             .json_parse(arg)
-            .map_err(|e| format!("{name}'s argument: {}", caught(&ctx, e)))?;
+            .map_err(|e| failed(format!("{name}'s argument: {}", caught(&ctx, e))))?;
         let result: rquickjs::Value = function.call((arg,)).map_err(|e| {
             let why = caught(&ctx, e);
             if over() {
-                OVER.to_string()
+                Failure::Over {
+                    budget,
+                    used: Duration::ZERO,
+                }
             } else {
-                format!("{name} failed: {why}")
+                failed(format!("{name} failed: {why}"))
             }
         })?;
         let text = if name == "response_to_json" {
@@ -228,12 +229,13 @@ fn run_within(
                 Err(e) => Err(e),
             }
         } else {
-            let string: Function = ctx.globals().get("String").map_err(|e| e.to_string())?;
+            let string: Function = (ctx.globals().get("String"))
+                .map_err(|e: rquickjs::Error| failed(e.to_string()))?;
             string.call::<_, String>((result,))
         }
-        .map_err(|e| format!("{name}'s value: {}", caught(&ctx, e)))?;
+        .map_err(|e| failed(format!("{name}'s value: {}", caught(&ctx, e))))?;
         if text.len() > RESULT_CAP {
-            return Err(format!("{name} returned over {RESULT_CAP} bytes"));
+            return Err(failed(format!("{name} returned over {RESULT_CAP} bytes")));
         }
         Ok(text)
     })
@@ -285,13 +287,9 @@ pub struct Answer {
 }
 
 /// Reads a simple-interaction bot's output `lines`.
-pub fn answer(lines: &[String]) -> Result<Answer, String> {
+pub fn answer(lines: &[String]) -> Result<Answer, NothingPrinted> {
     let Some(response) = lines.first() else {
-        return Err(
-            "printed nothing before it ended; a simple-interaction response is one line \
-                    (then optionally debug, data and globaldata lines)"
-                .into(),
-        );
+        return Err(NothingPrinted);
     };
     Ok(Answer {
         response: response.clone(),
@@ -344,7 +342,11 @@ mod tests {
         let mut io = reversi();
         io.response_to_json = "return {x:".into();
         let why = io.check().unwrap_err();
-        assert!(why.contains("[simpleio] response_to_json"), "{why}");
+        assert!(matches!(why, Failure::Failed(_)), "{why}");
+        assert!(
+            why.to_string().contains("[simpleio] response_to_json"),
+            "{why}"
+        );
         let mut io = reversi();
         io.request_from_json = "while (true) {}".into();
         let budget = Duration::from_millis(200);
@@ -362,7 +364,9 @@ mod tests {
         let why = line(&io).unwrap_err();
         assert!(why.to_string().contains("no such move"), "{why}");
         io.request_from_json = "return 'a\\nb';".into();
-        assert!(line(&io).unwrap_err().to_string().contains("several lines"));
+        let why = line(&io).unwrap_err();
+        assert!(matches!(why, Failure::SeveralLines { .. }), "{why}");
+        assert!(why.to_string().contains("several lines"), "{why}");
         // Nothing of the host is there.
         io.request_from_json = "return typeof require + typeof process + typeof std;".into();
         assert_eq!(line(&io).unwrap(), "undefinedundefinedundefined");

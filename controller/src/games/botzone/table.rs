@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 use futures::future::join_all;
 use serde_json::Value;
 
+use super::globaldata;
 use super::manifest::{BotLimits, JudgeLimits};
+use super::reply;
 use super::simpleio::{self, SimpleIo};
 use super::wire::{self, Command, JudgeOutput};
 use crate::player::transcript::Transcript;
@@ -89,6 +91,8 @@ pub struct Played {
     pub seats: Vec<(usize, Vec<ReplyTime>, StderrLog)>,
     /// The judge's stderr over the game.
     pub judge_stderr: StderrLog,
+    /// The seats whose bots speak simple interaction (`bot.toml` `simple_io`), in seat order.
+    pub simple: Vec<usize>,
 }
 
 /// The game's players as it goes on.
@@ -112,6 +116,15 @@ struct Seat {
     responded: usize,
 }
 
+/// A bot's seat as one turn uses it (its [`SeatKind::Bot`]).
+struct BotSeat {
+    workdir: PathBuf,
+    sandbox: Arc<Sandbox>,
+    limits: BotLimits,
+    transcript: Option<(Transcript, u64)>,
+    io: BotIo,
+}
+
 /// The most steps in a row a judge may ask no player (each is a call of the judge that runs
 /// no bot): beyond, the game is void, not a hang.
 pub const IDLE_STEPS: usize = 200;
@@ -119,8 +132,7 @@ pub const IDLE_STEPS: usize = 200;
 /// The most of a program's stderr kept per game.
 const STDERR_CAP: usize = 64 * 1024;
 
-/// Where a bot keeps its `globaldata` between games, in its working copy.
-pub const GLOBALDATA: &str = ".botzone-globaldata";
+pub use super::globaldata::GLOBALDATA;
 
 /// Plays one game of the game called `name` between `seats` (seat order) under `base`
 /// limits (the series' clock, wall factor, grace; the times are the seats' own). Never fails:
@@ -135,6 +147,10 @@ pub async fn play(
 ) -> Played {
     let players = seats.len();
     let person = seats.iter().position(|s| matches!(s, SeatKind::Human(_)));
+    let simple = (seats.iter().enumerate())
+        .filter(|(_, s)| matches!(s, SeatKind::Bot { io, .. } if !matches!(io, BotIo::Json)))
+        .map(|(seat, _)| seat)
+        .collect();
     if let Some(me) = person {
         show(&super::screen::seat_text(name, me, players));
     }
@@ -145,55 +161,13 @@ pub async fn play(
         kept: None,
         stderr: StderrLog::default(),
     };
-    let mut log: Vec<Value> = Vec::new();
-    let mut current = initdata.clone();
-    let mut faults = Vec::new();
-    let mut responses: Option<Value> = None;
-    let mut blamed = Vec::new();
-    let mut idle = 0;
-    let scores = loop {
-        let step = log.len() / 2;
-        let output = match runner
-            .call(&log, &current, responses.as_ref(), players)
-            .await
-        {
-            Ok(output) => output,
-            Err(failed) => {
-                if failed.ran {
-                    blamed = responses.as_ref().map_or_else(Vec::new, answered);
-                }
-                break Err(failed.why);
-            }
-        };
-        let (entry, output) = output;
-        if step == 0
-            && let Some(given) = &output.initdata
-        {
-            current = given.clone();
-        }
-        log.push(entry);
-        if person.is_some() {
-            show(&super::screen::step_text(name, &log));
-        }
-        let asked = match output.command {
-            Command::Finish(scores) => break Ok(scores),
-            Command::Request(asked) => asked,
-        };
-        // As botzone-local's runner: a request of no player runs no one, its responses `{}`.
-        idle = if asked.is_empty() { idle + 1 } else { 0 };
-        if idle > IDLE_STEPS {
-            break Err(format!(
-                "the judge asked no player in more than {IDLE_STEPS} steps in a row (a judge that never \
-                 asks anyone again cannot finish)"
-            ));
-        }
-        let step_responses = match ask(&mut seats, asked, base, step + 1, &mut faults).await {
-            Ok(responses) => responses,
-            Err(why) => break Err(why),
-        };
-        log.push(step_responses.clone());
-        responses = Some(step_responses);
-    };
+    let shown = person.map(|_| name);
+    let Steps {
+        log,
+        scores,
+        blamed,
+        mut faults,
+    } = steps(&mut runner, &mut seats, initdata, base, shown).await;
     runner.finish().await;
     if person.is_some() {
         show(&super::screen::end_text(&log, &scores, person));
@@ -208,6 +182,81 @@ pub async fn play(
         faults,
         seats: ended,
         judge_stderr: runner.stderr,
+        simple,
+    }
+}
+
+/// What the judge's steps came to.
+struct Steps {
+    log: Vec<Value>,
+    scores: Result<Vec<f64>, String>,
+    blamed: Vec<usize>,
+    faults: Vec<SeatFault>,
+}
+
+/// The judge called, step after step, each step's requests asked of its seats, until it
+/// finishes or fails; each step shown (`shown`: the game's name) when a person plays.
+async fn steps(
+    runner: &mut Judge,
+    seats: &mut [Seat],
+    initdata: &Value,
+    base: Limits,
+    shown: Option<&str>,
+) -> Steps {
+    let players = seats.len();
+    let mut log: Vec<Value> = Vec::new();
+    let mut current = initdata.clone();
+    let mut faults = Vec::new();
+    let mut responses: Option<Value> = None;
+    let mut blamed = Vec::new();
+    let mut idle = 0;
+    let scores = loop {
+        let step = log.len() / 2;
+        let (entry, output) = match runner
+            .call(&log, &current, responses.as_ref(), players)
+            .await
+        {
+            Ok(output) => output,
+            Err(failed) => {
+                if failed.ran {
+                    blamed = responses.as_ref().map_or_else(Vec::new, answered);
+                }
+                break Err(failed.why);
+            }
+        };
+        if step == 0
+            && let Some(given) = &output.initdata
+        {
+            current = given.clone();
+        }
+        log.push(entry);
+        if let Some(name) = shown {
+            show(&super::screen::step_text(name, &log));
+        }
+        let asked = match output.command {
+            Command::Finish(scores) => break Ok(scores),
+            Command::Request(asked) => asked,
+        };
+        // As botzone-local's runner: a request of no player runs no one, its responses `{}`.
+        idle = if asked.is_empty() { idle + 1 } else { 0 };
+        if idle > IDLE_STEPS {
+            break Err(format!(
+                "the judge asked no player in more than {IDLE_STEPS} steps in a row (a judge that never \
+                 asks anyone again cannot finish)"
+            ));
+        }
+        let step_responses = match ask(seats, asked, base, step + 1, &mut faults).await {
+            Ok(responses) => responses,
+            Err(why) => break Err(why),
+        };
+        log.push(step_responses.clone());
+        responses = Some(step_responses);
+    };
+    Steps {
+        log,
+        scores,
+        blamed,
+        faults,
     }
 }
 
@@ -300,7 +349,7 @@ impl Seat {
     async fn turn(&mut self, request: Value, base: Limits) -> Result<Value, Fault> {
         self.requests.push(request.clone());
         self.debug = Value::String(String::new());
-        let (workdir, sandbox, limits, transcript, io) = match &mut self.kind {
+        let bot = match &self.kind {
             SeatKind::Human(console) => {
                 let console = Arc::clone(console);
                 let response = human_turn(&console, &self.requests, &self.responses).await?;
@@ -313,73 +362,111 @@ impl Seat {
                 limits,
                 transcript,
                 io,
-            } => (
-                workdir.clone(),
-                Arc::clone(sandbox),
-                *limits,
-                transcript.clone(),
-                io.clone(),
-            ),
+            } => BotSeat {
+                workdir: workdir.clone(),
+                sandbox: Arc::clone(sandbox),
+                limits: *limits,
+                transcript: transcript.clone(),
+                io: io.clone(),
+            },
         };
-        // The turn's limit: a bot kept running has its kept-running one, a bot started afresh
-        // its first turn's or a later turn's. A simple-interaction bot's conversions run on it.
-        let limit_ms = if self.kept.is_some() {
-            limits.kept_running_ms
-        } else if self.requests.len() == 1 {
-            limits.first_turn_ms
-        } else {
-            limits.turn_ms
-        };
-        let limit = Duration::from_millis(limit_ms);
-        let mut converting = Duration::ZERO;
-        match &io {
-            BotIo::Json => {}
-            BotIo::NoSimple => return Err(Fault::BadReply(NO_SIMPLE.into(), "bad_reply")),
-            BotIo::Simple(simple) => {
-                let line = convert(simple, move |io| io.request_line(&request, limit)).await;
-                converting = line.cpu;
-                match line.value {
-                    Ok(line) => self.lines.push(line),
-                    Err(over @ simpleio::Failure::Over { .. }) => {
-                        let fault = conversion_over("request_from_json", "its request", &over);
-                        return Err(match self.kept.take() {
-                            Some(p) => self.ended(p, fault).await,
-                            None => fault,
-                        });
-                    }
-                    Err(why) => {
-                        self.void = Some(format!("the game's [simpleio] {why}"));
-                        return Err(Fault::Left);
-                    }
-                }
-            }
-        }
+        let limit = Duration::from_millis(self.turn_limit_ms(bot.limits));
+        let converting = self.request_line(&bot.io, request, limit).await?;
         // A turn that starts the bot reads its globaldata as it is now and keeps what it
         // answers before the next such turn of the bot, in this game or another, reads it:
         // once the bot uses globaldata, those turns take its working copy's lock.
         let mut _globaldata_lock = None;
         let (mut process, input) = match self.kept.take() {
-            Some(p) => (p, self.next_request(&io)),
+            Some(p) => (p, self.next_request(&bot.io)),
             None => {
-                _globaldata_lock = globaldata_lock(&workdir).await;
-                self.start(&workdir, &sandbox, limits, transcript, base, &io)?
+                _globaldata_lock = globaldata::lock(&bot.workdir).await;
+                self.start(&bot, base)?
             }
         };
         process.charge(converting.as_micros() as u64);
-        let asked = process
+        let (reply, kept) = match self
+            .answer(&mut process, &input, &bot, limit, converting)
+            .await
+        {
+            Ok(answered) => answered,
+            Err(fault) => return Err(self.ended(process, fault).await),
+        };
+        let response = reply.response.clone();
+        self.keep(reply, &bot.workdir);
+        drop(_globaldata_lock);
+        self.after_reply(process, kept).await?;
+        Ok(response)
+    }
+
+    /// The limit of this turn: a bot kept running has its kept-running one, a bot started
+    /// afresh its first turn's or a later turn's. A simple-interaction bot's conversions run on
+    /// it.
+    fn turn_limit_ms(&self, limits: BotLimits) -> u64 {
+        if self.kept.is_some() {
+            limits.kept_running_ms
+        } else if self.requests.len() == 1 {
+            limits.first_turn_ms
+        } else {
+            limits.turn_ms
+        }
+    }
+
+    /// For a simple-interaction bot, the line of `request` (kept for its input) and the CPU
+    /// time its conversion took (none for a JSON bot); the bot's fault when it cannot have
+    /// one, or (the game's own function failing) [`Fault::Left`] with the seat's `void` set.
+    async fn request_line(
+        &mut self,
+        io: &BotIo,
+        request: Value,
+        limit: Duration,
+    ) -> Result<Duration, Fault> {
+        let simple = match io {
+            BotIo::Json => return Ok(Duration::ZERO),
+            BotIo::NoSimple => return Err(Fault::BadReply(NO_SIMPLE.into(), "bad_reply")),
+            BotIo::Simple(simple) => simple,
+        };
+        let line = reply::convert(simple, move |io| io.request_line(&request, limit)).await;
+        match line.value {
+            Ok(text) => {
+                self.lines.push(text);
+                Ok(line.cpu)
+            }
+            Err(over @ simpleio::Failure::Over { .. }) => {
+                let fault = reply::conversion_over("request_from_json", "its request", &over);
+                Err(match self.kept.take() {
+                    Some(p) => self.ended(p, fault).await,
+                    None => fault,
+                })
+            }
+            Err(why) => {
+                self.void = Some(format!("the game's [simpleio] {why}"));
+                Err(Fault::Left)
+            }
+        }
+    }
+
+    /// Asks the bot's `process` for its answer to `input` and reads it as its way of speaking
+    /// says, within what is left of its turn's `limit` (`converting`: what its request's
+    /// conversion took), each field within its cap: the reply, and whether it asked to be
+    /// kept running.
+    async fn answer(
+        &mut self,
+        process: &mut Process,
+        input: &str,
+        bot: &BotSeat,
+        limit: Duration,
+        converting: Duration,
+    ) -> Result<(reply::Reply, bool), Fault> {
+        let (lines, kept) = process
             .ask_until(
                 &format!("{input}\n"),
                 wire::KEEP_RUNNING,
                 wire::OUTPUT_CAP,
-                !limits.keep_running,
+                !bot.limits.keep_running,
             )
-            .await;
-        let (lines, kept) = match asked {
-            Ok(reply) => reply,
-            Err(fault) => return Err(self.ended(process, fault).await),
-        };
-        if kept && !limits.keep_running {
-            return Err(self.ended(process, not_kept()).await);
+            .await?;
+        if kept && !bot.limits.keep_running {
+            return Err(not_kept());
         }
         // What is left of the turn's limit after the reply (its conversion included), for
         // converting the reply.
@@ -387,46 +474,45 @@ impl Seat {
             Some(cpu) => Duration::from_micros(cpu),
             None => Duration::from_micros(r.wall_us) + converting,
         });
-        let reply = match read_reply(&io, lines, limit.saturating_sub(spent)).await {
-            Ok(reply) => reply,
-            Err(fault) => return Err(self.ended(process, fault).await),
-        };
+        let reply = reply::read(&bot.io, lines, limit.saturating_sub(spent)).await?;
         // Each field within its cap, and the game's responses within theirs: over is OLE.
-        match wire::within_caps(
+        let bytes = wire::within_caps(
             &reply.response,
             &reply.data,
             reply.globaldata.as_ref(),
             self.responded,
-        ) {
-            Ok(bytes) => self.responded += bytes,
-            Err(why) => {
-                return Err(self
-                    .ended(process, Fault::BadReply(why, wire::OUTPUT_LIMIT))
-                    .await);
-            }
-        }
-        self.responses.push(reply.response.clone());
+        )
+        .map_err(|why| Fault::BadReply(why.to_string(), wire::OUTPUT_LIMIT))?;
+        self.responded += bytes;
+        Ok((reply, kept))
+    }
+
+    /// Keeps a reply: its response in the bot's history, its data for its next turn, its
+    /// debug for the log, its globaldata in its working copy.
+    fn keep(&mut self, reply: reply::Reply, workdir: &Path) {
+        self.responses.push(reply.response);
         self.said.extend(reply.said);
         self.data = reply.data;
         self.debug = wire::capped_debug(reply.debug);
-        if let Some(g) = reply.globaldata.filter(|g| !is_empty(g)) {
-            write_globaldata(&workdir, &g);
+        if let Some(g) = reply.globaldata.filter(|g| !globaldata::is_empty(g)) {
+            globaldata::write(workdir, &g);
         }
-        drop(_globaldata_lock);
+    }
+
+    /// After the reply: the bot kept running, or its process finished (a limit it passed on
+    /// its way out is still its fault).
+    async fn after_reply(&mut self, process: Process, kept: bool) -> Result<(), Fault> {
         if kept {
             self.kept = Some(process);
-        } else {
-            let finished = process.finish_text(None).await;
-            let fault = finished
-                .breach
-                .map(Fault::Limit)
-                .or(finished.overrun.clone());
-            self.absorb(finished);
-            if let Some(fault) = fault {
-                return Err(fault);
-            }
+            return Ok(());
         }
-        Ok(reply.response)
+        let finished = process.finish_text(None).await;
+        let fault = finished
+            .breach
+            .map(Fault::Limit)
+            .or(finished.overrun.clone());
+        self.absorb(finished);
+        fault.map_or(Ok(()), Err)
     }
 
     /// The bot's process ended on `fault`: what it left is kept, the fault returned.
@@ -450,16 +536,9 @@ impl Seat {
     /// Starts the bot afresh for this turn (its globaldata's lock held by the caller): the
     /// first turn's limit or a later one's, then the kept-running one; its memory limit; and
     /// its input, the whole history with its data and its globaldata as they are now.
-    fn start(
-        &self,
-        workdir: &Path,
-        sandbox: &Arc<Sandbox>,
-        limits: BotLimits,
-        transcript: Option<(Transcript, u64)>,
-        base: Limits,
-        io: &BotIo,
-    ) -> Result<(Process, String), Fault> {
-        let globaldata = read_globaldata(workdir);
+    fn start(&self, bot: &BotSeat, base: Limits) -> Result<(Process, String), Fault> {
+        let globaldata = globaldata::read(&bot.workdir);
+        let limits = bot.limits;
         let turn_ms = if self.requests.len() == 1 {
             limits.first_turn_ms
         } else {
@@ -474,20 +553,20 @@ impl Seat {
         };
         // Botzone's memory limit, the one the bot is told, where the sandbox can hold its tree
         // to it (a memory cgroup); else the series' --memory-mib holds it.
-        sandbox.limit_memory(workdir, limits.memory_mb);
+        bot.sandbox.limit_memory(&bot.workdir, limits.memory_mb);
         // A simple-interaction bot's conversions are the controller's work on its behalf.
-        let p = Process::spawn(sandbox, workdir, process_limits)?
-            .charging(matches!(io, BotIo::Simple(_)));
-        let p = match transcript {
-            Some((t, game)) => p.with_transcript(t.game(game)),
+        let p = Process::spawn(&bot.sandbox, &bot.workdir, process_limits)?
+            .charging(matches!(bot.io, BotIo::Simple(_)));
+        let p = match &bot.transcript {
+            Some((t, game)) => p.with_transcript(t.game(*game)),
             None => p,
         };
-        let input = match io {
+        let input = match bot.io {
             BotIo::Simple(_) => simpleio::input(
                 &self.lines,
                 &self.said,
-                &line(&self.data),
-                &line(&globaldata),
+                &reply::line(&self.data),
+                &reply::line(&globaldata),
             ),
             _ => wire::bot_input(
                 &self.requests,
@@ -522,110 +601,6 @@ fn not_kept() -> Fault {
     )
 }
 
-/// What a bot answered in one turn, whichever way it speaks.
-struct Reply {
-    /// The response, as the judge reads it.
-    response: Value,
-    /// Simple interaction: the response as the bot wrote it (its history keeps that).
-    said: Option<String>,
-    debug: Option<Value>,
-    /// Kept for its next turn of this game ("" for none).
-    data: Value,
-    globaldata: Option<Value>,
-}
-
-/// The fault of a bot whose conversion (`function`, converting `what`) ran over what was left
-/// of its turn's limit.
-fn conversion_over(function: &str, what: &str, over: &simpleio::Failure) -> Fault {
-    Fault::BadReply(
-        format!(
-            "the game's [simpleio] {function}, converting {what}, {over}: a simple-interaction \
-             bot's conversions run on its own time, within its turn's limit"
-        ),
-        "timeout",
-    )
-}
-
-/// Reads a bot's output `lines` (before the keep-running marker) as its way of speaking says:
-/// JSON, or simple interaction's lines with the response converted by the game's function
-/// within `left` of CPU time (what is left of the bot's turn). The bot's fault when it cannot.
-async fn read_reply(io: &BotIo, lines: Vec<String>, left: Duration) -> Result<Reply, Fault> {
-    let bad = |why: String| Fault::BadReply(why, "bad_reply");
-    match io {
-        BotIo::Simple(simple) => {
-            let answer = simpleio::answer(&lines).map_err(bad)?;
-            let said = answer.response.clone();
-            let converted = convert(simple, move |io| io.response_value(&said, left)).await;
-            let response = match converted.value {
-                Ok(response) => response,
-                Err(over @ simpleio::Failure::Over { .. }) => {
-                    let what = format!("its response line {:?}", wire::excerpt(&answer.response));
-                    return Err(conversion_over("response_to_json", &what, &over));
-                }
-                Err(why) => {
-                    return Err(bad(format!(
-                        "its response line {:?} cannot be read by the game: {why}",
-                        wire::excerpt(&answer.response)
-                    )));
-                }
-            };
-            Ok(Reply {
-                response,
-                said: Some(answer.response),
-                debug: answer.debug.map(Value::String),
-                data: Value::String(answer.data.unwrap_or_default()),
-                globaldata: answer.globaldata.map(Value::String),
-            })
-        }
-        _ => {
-            let answer = wire::parse_bot(&lines).map_err(bad)?;
-            Ok(Reply {
-                response: answer.response,
-                said: None,
-                debug: answer.debug,
-                data: answer.data.unwrap_or_else(|| Value::String(String::new())),
-                globaldata: answer.globaldata,
-            })
-        }
-    }
-}
-
-/// Runs one of the game's simple-interaction functions off the async threads (it may run up
-/// to its budget).
-async fn convert<T: Send + 'static>(
-    simple: &Arc<SimpleIo>,
-    call: impl FnOnce(&SimpleIo) -> simpleio::Converted<T> + Send + 'static,
-) -> simpleio::Converted<T> {
-    let io = Arc::clone(simple);
-    tokio::task::spawn_blocking(move || call(&io))
-        .await
-        .unwrap_or_else(|e| simpleio::Converted {
-            value: Err(simpleio::Failure::Failed(format!(
-                "the conversion failed: {e}"
-            ))),
-            cpu: Duration::ZERO,
-        })
-}
-
-/// A value as one line of a simple-interaction bot's input: a string as it is, nothing for
-/// an empty value, anything else as JSON.
-fn line(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        v if !wire::truthy(v) => String::new(),
-        v => v.to_string(),
-    }
-}
-
-/// Whether a `globaldata` value says nothing (Botzone keeps the old one then).
-fn is_empty(v: &Value) -> bool {
-    match v {
-        Value::Null => true,
-        Value::String(s) => s.is_empty(),
-        _ => false,
-    }
-}
-
 /// Appends one process's stderr to a seat's, within the cap.
 fn append_stderr(into: &mut StderrLog, more: StderrLog) {
     let room = STDERR_CAP
@@ -633,66 +608,6 @@ fn append_stderr(into: &mut StderrLog, more: StderrLog) {
         .min(more.kept.len());
     into.kept.extend_from_slice(&more.kept[..room]);
     into.dropped += (more.kept.len() - room) as u64 + more.dropped;
-}
-
-/// The lock of a bot's `globaldata`, by working copy: held by a turn that starts the bot, from
-/// reading its globaldata to keeping its answer, once the bot has some (a bot that never
-/// writes any is never held up). Tables of a series run in one process.
-async fn globaldata_lock(workdir: &std::path::Path) -> Option<tokio::sync::OwnedMutexGuard<()>> {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    static LOCKS: OnceLock<Mutex<HashMap<PathBuf, Arc<tokio::sync::Mutex<()>>>>> = OnceLock::new();
-    if std::fs::symlink_metadata(workdir.join(GLOBALDATA)).is_err() {
-        return None;
-    }
-    let lock = {
-        let mut locks = LOCKS
-            .get_or_init(Mutex::default)
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        Arc::clone(locks.entry(workdir.to_path_buf()).or_default())
-    };
-    Some(lock.lock_owned().await)
-}
-
-/// A bot's `globaldata` from its working copy (a string, as Botzone keeps it), or "". Read
-/// through the door ([`crate::door`]): the bot owns its working copy and may have made the
-/// name a link (to a host file, or through `/proc/self/cwd` to another bot's), a FIFO or a huge
-/// file; each is refused, logged, and read as none.
-fn read_globaldata(workdir: &std::path::Path) -> Value {
-    let read = crate::door::Folder::open(workdir)
-        .and_then(|f| f.read_if_any(Path::new(GLOBALDATA), wire::GLOBALDATA_CAP as u64));
-    let text = match read {
-        Ok(bytes) => bytes.unwrap_or_default(),
-        Err(e) => {
-            tracing::warn!(
-                "globaldata not read from {}: {}",
-                workdir.join(GLOBALDATA).display(),
-                crate::untrusted::log(&e.to_string())
-            );
-            Vec::new()
-        }
-    };
-    let text = String::from_utf8(text).unwrap_or_default();
-    serde_json::from_str(&text).unwrap_or(Value::String(String::new()))
-}
-
-/// Keeps a bot's `globaldata` for its next game: written into a file made fresh under a name
-/// the bot cannot guess and renamed over `.botzone-globaldata` (whatever the bot left there,
-/// a link included, is replaced, never written through), owned by the bot's user.
-fn write_globaldata(workdir: &std::path::Path, value: &Value) {
-    if is_empty(value) {
-        return;
-    }
-    let written = crate::door::Folder::open(workdir)
-        .and_then(|f| f.replace(Path::new(GLOBALDATA), value.to_string().as_bytes(), false));
-    if let Err(e) = written {
-        tracing::warn!(
-            "cannot keep globaldata in {}: {}",
-            workdir.join(GLOBALDATA).display(),
-            crate::untrusted::log(&e.to_string())
-        );
-    }
 }
 
 /// Shows the person untrusted text (the judge's display, a board with its notes).

@@ -29,17 +29,37 @@ pub const KEEP_RUNNING: &str = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<";
 pub const OUTPUT_CAP: usize = 1 << 20;
 
 /// The most each field of a bot's answer may hold, as its JSON text: going over is the bot's
-/// fault, `OLE` to the judge (as Botzone's output limit is), never a larger record. Botzone
-/// publishes no limit for these, so they are take6's, far above what a board game's move or
-/// memory needs; `debug` is cut at Botzone's published 1 KB instead ([`DEBUG_CAP`]).
+/// fault, `OLE` to the judge (as Botzone's output limit is), never a larger record. `data` and
+/// `globaldata` are Botzone's ("with a maximum size of 100 KB" each, its wiki's page "Bot"),
+/// so a bot that keeps within take6's keeps within Botzone's; Botzone publishes none for the
+/// response, so that one is take6's, far above what a board game's move needs; `debug` is cut
+/// at Botzone's published 1 KB instead ([`DEBUG_CAP`]).
 pub const RESPONSE_CAP: usize = 64 << 10;
-pub const DATA_CAP: usize = 256 << 10;
-pub const GLOBALDATA_CAP: usize = 256 << 10;
+pub const DATA_CAP: usize = 100 << 10;
+pub const GLOBALDATA_CAP: usize = 100 << 10;
 /// The most a bot's responses in one game may hold together (what its game's record keeps of
 /// it): a game's record stays a few MiB at most whatever its bots answer.
 pub const GAME_RESPONSES_CAP: usize = 1 << 20;
 /// The fault kind of an answer over one of these caps (verdict `OLE`).
 pub const OUTPUT_LIMIT: &str = "output_limit";
+
+/// Why a bot's answer is over a cap (its fault [`OUTPUT_LIMIT`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OverCap {
+    /// One field of the answer, as its JSON text.
+    #[error("its {field} is {bytes} bytes, over the {cap} bytes a {field} may hold")]
+    Field {
+        field: &'static str,
+        bytes: usize,
+        cap: usize,
+    },
+    /// The bot's responses in the game together.
+    #[error(
+        "its responses in this game come to {bytes} bytes, over the {GAME_RESPONSES_CAP} bytes \
+         a bot's responses in one game may hold"
+    )]
+    Game { bytes: usize },
+}
 
 /// Checks each field of an answer (its `response`, `data` and `globaldata`) against its cap,
 /// and its response against what is left of the game's (`so_far`: the bytes of the bot's
@@ -50,7 +70,7 @@ pub fn within_caps(
     data: &Value,
     globaldata: Option<&Value>,
     so_far: usize,
-) -> Result<usize, String> {
+) -> Result<usize, OverCap> {
     let response = response.to_string().len();
     for (field, bytes, cap) in [
         ("response", response, RESPONSE_CAP),
@@ -62,17 +82,13 @@ pub fn within_caps(
         ),
     ] {
         if bytes > cap {
-            return Err(format!(
-                "its {field} is {bytes} bytes, over the {cap} bytes a {field} may hold"
-            ));
+            return Err(OverCap::Field { field, bytes, cap });
         }
     }
     if so_far + response > GAME_RESPONSES_CAP {
-        return Err(format!(
-            "its responses in this game come to {} bytes, over the {GAME_RESPONSES_CAP} bytes a \
-             bot's responses in one game may hold",
-            so_far + response
-        ));
+        return Err(OverCap::Game {
+            bytes: so_far + response,
+        });
     }
     Ok(response)
 }
@@ -277,19 +293,33 @@ pub struct BotAnswer {
     pub globaldata: Option<Value>,
 }
 
+/// Why a bot's output is no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum NotAnswer {
+    #[error("printed nothing before it ended; a response is one line of JSON")]
+    Nothing,
+    #[error(
+        "its output is not JSON ({error}): {excerpt}; a response is one line of JSON such as \
+         {{\"response\": ...}}"
+    )]
+    NotJson {
+        error: serde_json::Error,
+        excerpt: String,
+    },
+}
+
 /// Reads a bot's output (its lines before [`KEEP_RUNNING`], or all of them), as `bot.py` does:
 /// an object with `response` is the full answer, any other JSON value is the response.
-pub fn parse_bot(lines: &[String]) -> Result<BotAnswer, String> {
+pub fn parse_bot(lines: &[String]) -> Result<BotAnswer, NotAnswer> {
     let text = lines.join("\n");
-    let value: Value = serde_json::from_str(text.trim()).map_err(|e| {
+    let value: Value = serde_json::from_str(text.trim()).map_err(|error| {
         if text.trim().is_empty() {
-            "printed nothing before it ended; a response is one line of JSON".to_string()
+            NotAnswer::Nothing
         } else {
-            format!(
-                "its output is not JSON ({e}): {}; a response is one line of JSON such as \
-                 {{\"response\": ...}}",
-                excerpt(&text)
-            )
+            NotAnswer::NotJson {
+                error,
+                excerpt: excerpt(&text),
+            }
         }
     })?;
     Ok(match value {
@@ -405,13 +435,18 @@ mod tests {
             };
             let why = caps(len, field, pad, 0).unwrap_err();
             assert!(
-                why.contains(&format!("its {field} is {} bytes", cap + 1)),
+                matches!(why, OverCap::Field { bytes, .. } if bytes == cap + 1),
+                "{why}"
+            );
+            assert!(
+                why.to_string()
+                    .contains(&format!("its {field} is {} bytes", cap + 1)),
                 "{why}"
             );
         }
         let near = GAME_RESPONSES_CAP - 12;
         assert!(caps(10, "data", 0, near).is_ok());
-        let why = caps(11, "data", 0, near).unwrap_err();
+        let why = caps(11, "data", 0, near).unwrap_err().to_string();
         assert!(why.contains("in this game come to"), "{why}");
         let fault = Fault::BadReply(why, OUTPUT_LIMIT);
         assert_eq!(verdict(&fault), "OLE");
@@ -464,8 +499,10 @@ mod tests {
             "}".to_string(),
         ];
         assert_eq!(parse_bot(&multi).unwrap().response, json!(7));
-        assert!(parse_bot(&lines("3 4")).unwrap_err().contains("not JSON"));
-        assert!(parse_bot(&[]).unwrap_err().contains("printed nothing"));
+        let not_json = parse_bot(&lines("3 4")).unwrap_err();
+        assert!(matches!(not_json, NotAnswer::NotJson { .. }));
+        assert!(not_json.to_string().contains("not JSON"), "{not_json}");
+        assert!(matches!(parse_bot(&[]), Err(NotAnswer::Nothing)));
     }
 
     #[test]

@@ -10,7 +10,9 @@ debug line, a data line and, at a game's first turn, a globaldata line.
 
 With a file `keep` in its folder (and keep_running = true in bot.toml) it leaves no data or
 globaldata, asks to be kept running after each response, and then reads exactly one line per
-turn, the next request alone. On anything else it exits 1 with the reason on stderr."""
+turn, the next request alone. With a file `crash` in its folder, started afresh, it exits 3 at
+its third turn once it has checked its input. On anything else it exits 1 with the reason on
+stderr."""
 import os
 import sys
 
@@ -80,6 +82,8 @@ def afresh():
         games = int(g[6:])
     if n > 1 and games == 0:
         fail("no globaldata after the first turn")
+    if n == 3 and os.path.exists("crash"):
+        sys.exit(3)
     out = [str(choose(check_request(history[-1], n))), "round %d" % n, "turn %d" % n]
     if n == 1:
         out.append("games %d" % (games + 1))
