@@ -113,20 +113,20 @@ pub trait Game: Send + Sync + 'static {
     /// The independent checker: replays `record` with a second, minimal implementation of
     /// the rules and names the first inconsistency (`take6 verify`, the tests). A game whose
     /// checker runs its folder's judge runs it only as `permit` allows.
-    fn check(&self, record: &GameRecord, permit: &JudgePermit) -> Result<(), String>;
+    fn check(&self, record: &GameRecord, permit: &JudgePermit) -> Result<(), Flaw>;
 
     /// `take6 verify`'s check that `record` was dealt what its seed deals (a game whose
     /// checker already re-derives the deal from the seed has nothing more to check).
-    fn check_deal(&self, record: &GameRecord) -> Result<(), String> {
+    fn check_deal(&self, record: &GameRecord) -> Result<(), Flaw> {
         let _ = record;
         Ok(())
     }
 
     /// `take6 verify` of a summary record (`--record summary`, built-ins only): plays the
     /// game again from its seed and compares. Only for a game that supports summaries.
-    fn check_summary(&self, record: &GameRecord) -> Result<(), String> {
+    fn check_summary(&self, record: &GameRecord) -> Result<(), Flaw> {
         let _ = record;
-        Err(format!("{} records no summaries", self.facts().title))
+        Err(Flaw(format!("{} records no summaries", self.facts().title)))
     }
 
     /// `take6 replay`: the game turn by turn for people.
@@ -601,5 +601,23 @@ impl JudgePermit {
                  is the code the series played"
             )),
         }
+    }
+}
+
+/// Why a record does not follow its game's rules: the first inconsistency a game's checker
+/// finds (what `take6 verify` says of the record).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Flaw(pub String);
+
+impl From<String> for Flaw {
+    fn from(why: String) -> Flaw {
+        Flaw(why)
+    }
+}
+
+impl From<&str> for Flaw {
+    fn from(why: &str) -> Flaw {
+        Flaw(why.to_string())
     }
 }

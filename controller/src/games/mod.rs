@@ -191,9 +191,9 @@ impl GameRecord {
     /// Checks this record with its game's independent checker
     /// ([`crate::game::Game::check`]): the first inconsistency with the rules, if any. A
     /// record chooses no code: a game folder's judge does not run for it (its check says so).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), crate::game::Flaw> {
         self.game_ref()
-            .map_err(|e| e.to_string())?
+            .map_err(|e| crate::game::Flaw(e.to_string()))?
             .check(self, &JudgePermit::none())
     }
 }

@@ -31,7 +31,6 @@ pub use toolchains::{Dialect, Language, TOOLS, Tool, Toolchains};
 #[error("{0}")]
 pub struct NoScripts(pub String);
 
-
 /// The scripts take6 wrote for a folder without `launch`, as `series.toml` records them under
 /// the bot's `generated` table (`language`, the files it was recognised by, the commands).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

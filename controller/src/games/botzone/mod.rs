@@ -104,6 +104,12 @@ impl BuildError {
 #[error("the verifier's task panicked")]
 struct VerifierGone;
 
+impl From<VerifierGone> for crate::game::Flaw {
+    fn from(gone: VerifierGone) -> crate::game::Flaw {
+        crate::game::Flaw(gone.to_string())
+    }
+}
+
 impl From<VerifierGone> for BuildError {
     fn from(gone: VerifierGone) -> BuildError {
         BuildError::Builder(gone.to_string())
@@ -383,7 +389,11 @@ impl Game for Botzone {
         })
     }
 
-    fn check(&self, record: &GameRecord, permit: &crate::game::JudgePermit) -> Result<(), String> {
+    fn check(
+        &self,
+        record: &GameRecord,
+        permit: &crate::game::JudgePermit,
+    ) -> Result<(), crate::game::Flaw> {
         record::check_shape(record, self.manifest.players, self.manifest.score_map)?;
         permit.may_run_judge(&self.manifest.folder.display().to_string())?;
         let verifier = self

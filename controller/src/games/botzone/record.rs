@@ -19,6 +19,7 @@
 //! Kingz, Snake, Tetris) has its recorded first answer taken as its draw ([`Draws`], which
 //! `take6 verify` reports), and every later call is re-checked against it.
 
+use crate::game::Flaw;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -223,17 +224,18 @@ fn parts(body: &Value) -> Result<(&Vec<Value>, &Value), BodyError> {
 /// The checks that need no judge: the log alternates outputs and responses, the responses
 /// answer the players asked, every verdict other than OK is a recorded fault, and a finished
 /// game's scores are the judge's.
-pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Result<(), String> {
-    let body = body(record)?;
-    let (log, _) = parts(&body)?;
+pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Result<(), Flaw> {
+    let body = body(record).map_err(|e| Flaw(e.to_string()))?;
+    let (log, _) = parts(&body).map_err(|e| Flaw(e.to_string()))?;
     let [round] = record.rounds.as_slice() else {
-        return Err(format!("{} rounds; a game is one", record.rounds.len()));
+        return Err(format!("{} rounds; a game is one", record.rounds.len()).into());
     };
     if record.players.len() != players || round.scores.len() != players {
         return Err(format!(
             "the game has {players} players; the record has {}",
             record.players.len()
-        ));
+        )
+        .into());
     }
     let failed = body.get("failed");
     if failed.is_some() && (record.void.is_some() || !log.len().is_multiple_of(2)) {
@@ -257,7 +259,8 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
     if !blames.is_empty() {
         return Err(format!(
             "the record blames seats {blames:?} for a judge failure it does not record"
-        ));
+        )
+        .into());
     }
     if record.void.is_some() {
         return check_void_shape(record, &body, log, players, map);
@@ -267,12 +270,12 @@ pub fn check_shape(record: &GameRecord, players: usize, map: (f64, f64)) -> Resu
 
 /// Each entry of the log: the judge's outputs where they should be, the responses of the
 /// players each step asked, and a recorded fault for every verdict other than `OK`.
-fn check_entries(log: &[Value], round: &RoundRecord) -> Result<(), String> {
+fn check_entries(log: &[Value], round: &RoundRecord) -> Result<(), Flaw> {
     for (i, entry) in log.iter().enumerate() {
         if i % 2 == 0 {
             let output = &entry["output"];
             if entry["verdict"] != "OK" || !output.is_object() {
-                return Err(format!("log[{i}] is not a judge's output"));
+                return Err(format!("log[{i}] is not a judge's output").into());
             }
             continue;
         }
@@ -285,7 +288,8 @@ fn check_entries(log: &[Value], round: &RoundRecord) -> Result<(), String> {
         if asked_keys != answered_keys {
             return Err(format!(
                 "log[{i}] answers players {answered_keys:?}; the judge asked {asked_keys:?}"
-            ));
+            )
+            .into());
         }
         for (key, answer) in answered {
             let verdict = answer["verdict"].as_str().unwrap_or("");
@@ -300,7 +304,8 @@ fn check_entries(log: &[Value], round: &RoundRecord) -> Result<(), String> {
                     "log[{i}]: player {key}'s verdict is {verdict:?}, but the record {} a fault \
                      of seat {seat} at step {step}",
                     if faulted { "has" } else { "has no" }
-                ));
+                )
+                .into());
             }
         }
     }
@@ -315,7 +320,7 @@ fn check_failed(
     players: usize,
     why: &Value,
     blames: &[(usize, u8)],
-) -> Result<(), String> {
+) -> Result<(), Flaw> {
     // The judge failed on the last responses: the seats that answered in them are at
     // fault at that step, and lose.
     let step = (log.len() / 2).min(u8::MAX as usize) as u8;
@@ -329,14 +334,16 @@ fn check_failed(
         return Err(format!(
             "the judge failed on the responses of step {step}, which seats {blamed:?} \
              answered; the record blames {blames:?}"
-        ));
+        )
+        .into());
     }
     if round.scores != blamed_scores(players, &blamed) {
         return Err(format!(
             "the judge failed on the responses of seats {blamed:?}: they lose; the record \
              scores {:?}",
             round.scores
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -349,7 +356,7 @@ fn check_finish(
     round: &RoundRecord,
     players: usize,
     map: (f64, f64),
-) -> Result<(), String> {
+) -> Result<(), Flaw> {
     let exact = body.get("scores");
     let last = &log[log.len() - 1]["output"];
     if last["command"] != "finish" {
@@ -364,7 +371,8 @@ fn check_finish(
             "the scores {:?} are not the judge's {}",
             round.scores,
             json!(scores)
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -393,12 +401,13 @@ fn check_void_shape(
     log: &[Value],
     players: usize,
     map: (f64, f64),
-) -> Result<(), String> {
+) -> Result<(), Flaw> {
     let scores = record.total_scores();
     if scores.iter().any(|&s| s != Score::default()) {
         return Err(format!(
             "the game is void, but the record gives it scores {scores:?} (a void game's are 0)"
-        ));
+        )
+        .into());
     }
     if record.void.as_deref() == Some(NOT_PREPARED) && !log.is_empty() {
         return Err("the game is void as never played, but its log holds steps".into());
@@ -426,13 +435,15 @@ fn check_void_shape(
             "the game is void, but its judge finished it with scores {} (the record says {})",
             json!(scores),
             exact.map_or("none".to_string(), Value::to_string)
-        ));
+        )
+        .into());
     }
     if mapped(&scores, map).is_some() {
         return Err(format!(
             "the game is void, but its judge finished it with scores {} that take6 ranks",
             json!(scores)
-        ));
+        )
+        .into());
     }
     Ok(())
 }
@@ -490,7 +501,7 @@ pub fn check_with_judge(
     sandbox: &std::sync::Arc<crate::sandbox::Sandbox>,
     manifest: &Manifest,
     draws: &std::sync::Arc<std::sync::Mutex<Draws>>,
-) -> impl std::future::Future<Output = Result<(), String>> + Send + 'static {
+) -> impl std::future::Future<Output = Result<(), Flaw>> + Send + 'static {
     let checked = prepare_rerun(&record, judge, sandbox, manifest, draws);
     async move {
         let Rerunning {
@@ -521,7 +532,8 @@ pub fn check_with_judge(
                     "step {step}: the record says the judge failed on the recorded log, but \
                      the judge answers {} to it",
                     wire::excerpt(&output.raw.to_string())
-                ));
+                )
+                .into());
             }
         }
         Ok(())
@@ -619,7 +631,7 @@ impl Rerun<'_> {
         log: &[Value],
         effective: &Value,
         draws: &std::sync::Mutex<Draws>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Flaw> {
         let (recorded, before) = log.split_last().expect("a judge output");
         let recorded = &recorded["output"];
         let first = self.call(before, effective).await?;
@@ -630,7 +642,7 @@ impl Rerun<'_> {
             return self.first_draw(&first, recorded, effective, draws).await;
         }
         let second = self.call(before, effective).await?;
-        Err(if second.raw != first.raw {
+        Err(Flaw(if second.raw != first.raw {
             format!(
                 "the judge is not deterministic: it answered {} then {} to the same log",
                 wire::excerpt(&first.raw.to_string()),
@@ -638,7 +650,7 @@ impl Rerun<'_> {
             )
         } else {
             contradicts(&first.raw, recorded)
-        })
+        }))
     }
 
     /// A first answer `recorded` that the judge's (`answer`, to the first call with
@@ -652,7 +664,7 @@ impl Rerun<'_> {
         recorded: &Value,
         initdata: &Value,
         draws: &std::sync::Mutex<Draws>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Flaw> {
         let lock = || {
             draws
                 .lock()
@@ -671,7 +683,7 @@ impl Rerun<'_> {
                 }
             }
             if !random {
-                return Err(contradicts(&answer.raw, recorded));
+                return Err(Flaw(contradicts(&answer.raw, recorded)));
             }
             lock().random.insert(input);
         }
@@ -687,7 +699,8 @@ impl Rerun<'_> {
                  of the form of its answers ({})",
                 wire::excerpt(&recorded.to_string()),
                 wire::excerpt(&answer.raw.to_string())
-            ));
+            )
+            .into());
         }
         lock().games += 1;
         Ok(())

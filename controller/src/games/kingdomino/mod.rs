@@ -98,8 +98,12 @@ impl Game for Kingdomino {
         Box::pin(table::play(table, limits))
     }
 
-    fn check(&self, record: &GameRecord, _: &crate::game::JudgePermit) -> Result<(), String> {
-        check::check_record(record).map_err(|e| e.0)
+    fn check(
+        &self,
+        record: &GameRecord,
+        _: &crate::game::JudgePermit,
+    ) -> Result<(), crate::game::Flaw> {
+        check::check_record(record).map_err(|e| crate::game::Flaw(e.0))
     }
 
     fn replay_text(&self, record: &GameRecord) -> String {

@@ -92,16 +92,20 @@ impl Game for Take6 {
         Box::pin(table::play(table, limits))
     }
 
-    fn check(&self, record: &GameRecord, _: &crate::game::JudgePermit) -> Result<(), String> {
-        check::check_record(record).map_err(|e| e.0)
+    fn check(
+        &self,
+        record: &GameRecord,
+        _: &crate::game::JudgePermit,
+    ) -> Result<(), crate::game::Flaw> {
+        check::check_record(record).map_err(|e| crate::game::Flaw(e.0))
     }
 
-    fn check_deal(&self, record: &GameRecord) -> Result<(), String> {
-        verify::check_deal(record).map_err(|e| e.0)
+    fn check_deal(&self, record: &GameRecord) -> Result<(), crate::game::Flaw> {
+        verify::check_deal(record).map_err(|e| crate::game::Flaw(e.0))
     }
 
-    fn check_summary(&self, record: &GameRecord) -> Result<(), String> {
-        verify::check_summary(record).map_err(|e| e.0)
+    fn check_summary(&self, record: &GameRecord) -> Result<(), crate::game::Flaw> {
+        verify::check_summary(record).map_err(|e| crate::game::Flaw(e.0))
     }
 
     fn replay_text(&self, record: &GameRecord) -> String {
