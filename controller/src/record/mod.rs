@@ -50,6 +50,7 @@ impl Direction {
 
 pub mod export;
 pub mod fit;
+mod reduced;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod interner;
