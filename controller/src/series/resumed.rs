@@ -94,6 +94,9 @@ pub async fn resume(
     };
     let _release = sandbox.as_ref().map(|s| Release(Arc::clone(s)));
     if let Some(sandbox) = &sandbox {
+        let sources: Vec<&std::path::Path> = bots.iter().map(|(b, _)| b.source.as_path()).collect();
+        let shape = (settings.jobs, settings.players);
+        crate::bots::room::check_resumed(&dir.path, &sources, sandbox, shape, settings.max_bot_bytes())?;
         workdirs_and_game(&settings, dir, sandbox, &bots).await?;
     }
     manifest.sandbox = sandbox.as_ref().map(|s| s.report().into());
