@@ -299,7 +299,11 @@ fn a_resumed_run_that_cannot_fit_the_disk_is_refused_before_it_starts() {
     for way in ["--disk-mib", "--jobs", "a disk with more room"] {
         assert!(said.contains(way), "names {way}: {said}");
     }
-    assert_eq!(fs::read_to_string(&games).unwrap(), kept, "the games unchanged");
+    assert_eq!(
+        fs::read_to_string(&games).unwrap(),
+        kept,
+        "the games unchanged"
+    );
     disk.free();
     let out = output(take6_args(disk.path(), &["run", "--resume"]).arg(&series));
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -319,7 +323,11 @@ fn held_under(dir: &Path) -> Vec<String> {
         let backing = entry.path().join("loop/backing_file");
         if let Ok(file) = fs::read_to_string(&backing) {
             if file.trim().starts_with(&dir) {
-                held.push(format!("loop device {:?} on {}", entry.file_name(), file.trim()));
+                held.push(format!(
+                    "loop device {:?} on {}",
+                    entry.file_name(),
+                    file.trim()
+                ));
             }
         }
     }
@@ -340,7 +348,16 @@ fn a_league_stopped_by_ctrl_c_leaves_no_mount_and_says_what_it_left() {
     let league = disk.path().join("lg");
     let start = |games: &str| {
         take6_args(disk.path(), &["league", "--bots", "bots", "--league", "lg"])
-            .args(["--players", "2", "--jobs", "2", "--disk-mib", "8", "--seed", "5"])
+            .args([
+                "--players",
+                "2",
+                "--jobs",
+                "2",
+                "--disk-mib",
+                "8",
+                "--seed",
+                "5",
+            ])
             .args(["--games", games])
             .stdout(Stdio::null())
             .stderr(Stdio::piped())

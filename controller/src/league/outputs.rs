@@ -292,7 +292,9 @@ pub fn report_html(
     board: &[Standing],
     stderr: &BTreeMap<String, crate::report::StderrExcerpt>,
 ) -> String {
-    let all = snap.tally.standings_with(&fitted(snap.manifest, snap.tally));
+    let all = snap
+        .tally
+        .standings_with(&fitted(snap.manifest, snap.tally));
     league_page(snap, board, &all, stderr)
 }
 

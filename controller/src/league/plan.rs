@@ -208,12 +208,18 @@ pub fn batch_from(
         pinned: choose::pinned(&fitted, &ids, &ranked, rules.top, rules.alpha),
         min_games: rules.min_games,
         benched: is_benched,
-        leader: ranked.first().copied().filter(|&i| {
-            ids[i].is_some_and(|id| fitted.score(id).is_some())
-        }),
+        leader: ranked
+            .first()
+            .copied()
+            .filter(|&i| ids[i].is_some_and(|id| fitted.score(id).is_some())),
         varied: rules.chooser >= 3,
     };
-    let tables = choose::choose(batch_key(rules.seed, b), rules.batch, rules.players, &chooser);
+    let tables = choose::choose(
+        batch_key(rules.seed, b),
+        rules.batch,
+        rules.players,
+        &chooser,
+    );
     let games = tables
         .into_iter()
         .enumerate()

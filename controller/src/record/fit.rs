@@ -84,7 +84,10 @@ struct Memo(Mutex<Option<Arc<Frozen>>>);
 
 impl Memo {
     fn get(&self) -> Option<Arc<Frozen>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     fn set(&self, frozen: Arc<Frozen>) {
@@ -869,7 +872,10 @@ mod tests {
             pool.shuffle(rng);
             pool.truncate(rng.random_range(3..=6.min(pool.len())));
             let ids: Vec<u32> = pool.iter().map(|&i| interner.id(&names[i])).collect();
-            let scores: Vec<u32> = pool.iter().map(|&i| (i as u32 % 7) * 3 + rng.random_range(0..20)).collect();
+            let scores: Vec<u32> = pool
+                .iter()
+                .map(|&i| (i as u32 % 7) * 3 + rng.random_range(0..20))
+                .collect();
             sums.add(&ids, &crate::record::score::whole(&scores), |_| false);
         };
         let (early, alone, rest): (Vec<usize>, Vec<usize>, Vec<usize>) =
@@ -881,7 +887,11 @@ mod tests {
                 _ => add(&mut sums, &rest, &mut rng),
             }
         }
-        let frozen: Vec<u32> = early.iter().chain(&alone).map(|&i| interner.get(&names[i]).unwrap()).collect();
+        let frozen: Vec<u32> = early
+            .iter()
+            .chain(&alone)
+            .map(|&i| interner.get(&names[i]).unwrap())
+            .collect();
         let dense = sums.fit(&interner);
         for round in 0..2 {
             let reduced = sums.fit_frozen(&interner, &frozen);
@@ -894,7 +904,11 @@ mod tests {
                 close(dense.score(a), reduced.score(a), &format!("score {a}"));
                 close(dense.ci95(a), reduced.ci95(a), &format!("ci95 {a}"));
                 for b in 0..60u32 {
-                    close(dense.diff_se(a, b), reduced.diff_se(a, b), &format!("se {a} {b}"));
+                    close(
+                        dense.diff_se(a, b),
+                        reduced.diff_se(a, b),
+                        &format!("se {a} {b}"),
+                    );
                 }
             }
             assert_eq!(dense.quantile().to_bits(), reduced.quantile().to_bits());

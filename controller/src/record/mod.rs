@@ -50,13 +50,13 @@ impl Direction {
 
 pub mod export;
 pub mod fit;
-mod reduced;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod interner;
 pub mod jsonl;
 pub mod level;
 mod line;
+mod reduced;
 pub mod score;
 pub mod stats;
 pub mod tally;

@@ -477,7 +477,11 @@ impl Images {
                 )),
             }
         }
-        let still: Vec<PathBuf> = late.iter().filter(|w| mounted.contains(w)).cloned().collect();
+        let still: Vec<PathBuf> = late
+            .iter()
+            .filter(|w| mounted.contains(w))
+            .cloned()
+            .collect();
         for (workdir, result) in each_of(&still, |w| Some(self.put_away(w))) {
             if let Some(Err(e)) = result {
                 problems.push(format!(
@@ -571,9 +575,8 @@ fn each_of<'a>(
                 scope.spawn(|| {
                     let mut done = Vec::new();
                     while let Some(dir) = dirs.get(next.fetch_add(1, Ordering::SeqCst)) {
-                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            work(dir)
-                        }));
+                        let result =
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(dir)));
                         let result = result
                             .unwrap_or_else(|_| Some(Err(io::Error::other("the work panicked"))));
                         done.push((dir, result));

@@ -96,7 +96,13 @@ pub async fn resume(
     if let Some(sandbox) = &sandbox {
         let sources: Vec<&std::path::Path> = bots.iter().map(|(b, _)| b.source.as_path()).collect();
         let shape = (settings.jobs, settings.players);
-        crate::bots::room::check_resumed(&dir.path, &sources, sandbox, shape, settings.max_bot_bytes())?;
+        crate::bots::room::check_resumed(
+            &dir.path,
+            &sources,
+            sandbox,
+            shape,
+            settings.max_bot_bytes(),
+        )?;
         workdirs_and_game(&settings, dir, sandbox, &bots).await?;
     }
     manifest.sandbox = sandbox.as_ref().map(|s| s.report().into());
