@@ -321,14 +321,14 @@ fn held_under(dir: &Path) -> Vec<String> {
         .collect();
     for entry in fs::read_dir("/sys/block").into_iter().flatten().flatten() {
         let backing = entry.path().join("loop/backing_file");
-        if let Ok(file) = fs::read_to_string(&backing) {
-            if file.trim().starts_with(&dir) {
-                held.push(format!(
-                    "loop device {:?} on {}",
-                    entry.file_name(),
-                    file.trim()
-                ));
-            }
+        if let Ok(file) = fs::read_to_string(&backing)
+            && file.trim().starts_with(&dir)
+        {
+            held.push(format!(
+                "loop device {:?} on {}",
+                entry.file_name(),
+                file.trim()
+            ));
         }
     }
     held

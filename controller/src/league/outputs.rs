@@ -312,7 +312,7 @@ fn league_page(
             snap.counts(board.len()),
             snap.manifest.seed
         ),
-        section: league_section(snap, board, &all),
+        section: league_section(snap, board, all),
     };
     let ratings: BTreeMap<String, f64> = board
         .iter()

@@ -883,7 +883,7 @@ mod tests {
         for g in 0..600 {
             match g {
                 0..20 => add(&mut sums, &alone, &mut rng),
-                0..300 => add(&mut sums, &[&early[..], &rest[..]].concat(), &mut rng),
+                20..300 => add(&mut sums, &[&early[..], &rest[..]].concat(), &mut rng),
                 _ => add(&mut sums, &rest, &mut rng),
             }
         }

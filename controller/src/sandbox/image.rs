@@ -564,10 +564,10 @@ impl Images {
 
 /// `work` done on each of `dirs` (`None`: not done), eight at a time (each thread takes the next one as it
 /// finishes one: the last ones do not wait for the slowest of the first), sorted by folder.
-fn each_of<'a>(
-    dirs: &'a [PathBuf],
+fn each_of(
+    dirs: &[PathBuf],
     work: impl Fn(&Path) -> Option<io::Result<()>> + Sync,
-) -> Vec<(&'a PathBuf, Option<io::Result<()>>)> {
+) -> Vec<(&PathBuf, Option<io::Result<()>>)> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut done: Vec<(&PathBuf, Option<io::Result<()>>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..dirs.len().min(8))
