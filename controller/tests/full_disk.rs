@@ -226,7 +226,8 @@ fn a_disk_that_fills_mid_run_stops_cleanly_and_resume_plays_the_rest() {
     let series = fs::canonicalize(disk.path().join("results/latest")).unwrap();
     let verify = |what: &str| {
         let out = output(take6_args(disk.path(), &["verify"]).arg(&series));
-        assert!(out.status.success(), "{what}: {}", text(&out.stderr));
+        let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert!(out.status.success(), "{what}: {:?} {said}", out.status);
     };
     verify("the games kept");
     let out = output(take6_args(disk.path(), &["run", "--resume"]).arg(&series));
@@ -239,4 +240,154 @@ fn a_disk_that_fills_mid_run_stops_cleanly_and_resume_plays_the_rest() {
     let again: Vec<&str> = all.lines().take(finished).collect();
     assert_eq!(first, again);
     assert!(!series.join("work/.images").exists(), "no image is left");
+}
+
+/// A series stopped by Ctrl-C after a few games, on a disk then filled to its last 32 MiB:
+/// `--resume` is refused before it takes anything back, with a new run's message (the need,
+/// the room, the ways out), the games kept as they were; once the room is back it plays on.
+#[test]
+fn a_resumed_run_that_cannot_fit_the_disk_is_refused_before_it_starts() {
+    let Some(disk) = SmallDisk::new(300, "resume refused") else {
+        return;
+    };
+    patients(disk.path(), 4);
+    let mut child = take6_args(
+        disk.path(),
+        &["run", "--bots", "bots", "--results", "results"],
+    )
+    .args(["--games", "60", "--players", "2", "--jobs", "1"])
+    .args(["--disk-mib", "8", "--seed", "3"])
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let games = disk.path().join("results/latest/games.jsonl");
+    let until = Instant::now() + Duration::from_secs(300);
+    while fs::read_to_string(&games).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(child.try_wait().unwrap().is_none(), "ended too soon");
+        assert!(Instant::now() < until, "no game played");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success(), "{}", text(&out.stderr));
+    let kept = fs::read_to_string(&games).unwrap();
+    // Room for a bot's limit (8 MiB: the flag is allowed), not for the run.
+    disk.fill();
+    let filler = fs::File::options()
+        .write(true)
+        .open(disk.path().join("filler"))
+        .unwrap();
+    let free = || {
+        let fs = nix::sys::statvfs::statvfs(disk.path()).unwrap();
+        fs.blocks_available() * fs.fragment_size()
+    };
+    while free() < 32 << 20 {
+        let len = filler.metadata().unwrap().len();
+        filler.set_len(len.saturating_sub(1 << 20)).unwrap();
+        filler.sync_all().unwrap();
+    }
+    drop(filler);
+    let series = fs::canonicalize(disk.path().join("results/latest")).unwrap();
+    let out = output(take6_args(disk.path(), &["run", "--resume"]).arg(&series));
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(!said.contains("panicked"), "{said}");
+    assert!(said.contains("this run needs up to"), "{said}");
+    assert!(said.contains("MiB are free"), "{said}");
+    for way in ["--disk-mib", "--jobs", "a disk with more room"] {
+        assert!(said.contains(way), "names {way}: {said}");
+    }
+    assert_eq!(
+        fs::read_to_string(&games).unwrap(),
+        kept,
+        "the games unchanged"
+    );
+    disk.free();
+    let out = output(take6_args(disk.path(), &["run", "--resume"]).arg(&series));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(fs::read_to_string(&games).unwrap().lines().count(), 60);
+}
+
+/// The mounts and loop devices whose path or backing file is under `dir`.
+fn held_under(dir: &Path) -> Vec<String> {
+    let dir = dir.to_string_lossy().to_string();
+    let mut held: Vec<String> = fs::read_to_string("/proc/self/mountinfo")
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.split(' ').nth(4).is_some_and(|m| m.starts_with(&dir)))
+        .map(|l| format!("mount {l}"))
+        .collect();
+    for entry in fs::read_dir("/sys/block").into_iter().flatten().flatten() {
+        let backing = entry.path().join("loop/backing_file");
+        if let Ok(file) = fs::read_to_string(&backing)
+            && file.trim().starts_with(&dir)
+        {
+            held.push(format!(
+                "loop device {:?} on {}",
+                entry.file_name(),
+                file.trim()
+            ));
+        }
+    }
+    held
+}
+
+/// A league of 8 bots, their images parked and unparked as they take turns, stopped by
+/// Ctrl-C while it plays: it ends within the stop's window with no mount and no loop device
+/// left, every finished game kept, and says where the working copies were left (in their
+/// images, unmounted) and how to go on or free them; the next run of the league takes them
+/// back and, once it ends, leaves no image.
+#[test]
+fn a_league_stopped_by_ctrl_c_leaves_no_mount_and_says_what_it_left() {
+    let Some(disk) = SmallDisk::new(600, "league stopped") else {
+        return;
+    };
+    patients(disk.path(), 8);
+    let league = disk.path().join("lg");
+    let start = |games: &str| {
+        take6_args(disk.path(), &["league", "--bots", "bots", "--league", "lg"])
+            .args([
+                "--players",
+                "2",
+                "--jobs",
+                "2",
+                "--disk-mib",
+                "8",
+                "--seed",
+                "5",
+            ])
+            .args(["--games", games])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let child = start("100000");
+    let games = league.join("games.jsonl");
+    let until = Instant::now() + Duration::from_secs(300);
+    while fs::read_to_string(&games).map_or(0, |t| t.lines().count()) < 12 {
+        assert!(Instant::now() < until, "no game played");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let stopped = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let said = text(&out.stderr);
+    assert!(stopped.elapsed() < Duration::from_secs(5), "{said}");
+    assert!(!said.contains("panicked"), "{said}");
+    assert_eq!(held_under(&league), Vec::<String>::new(), "{said}");
+    if league.join("work/.images").exists() {
+        assert!(said.contains("left in their disk images"), "{said}");
+        assert!(said.contains("takes them back"), "{said}");
+    }
+    let kept = fs::read_to_string(&games).unwrap().lines().count();
+    assert!(kept >= 12, "{kept} games kept");
+    let out = start("4").wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(fs::read_to_string(&games).unwrap().lines().count() >= kept + 4);
+    assert!(!league.join("work/.images").exists(), "no image is left");
+    assert_eq!(held_under(&league), Vec::<String>::new());
 }

@@ -52,25 +52,65 @@ pub fn need(
     shape: Shape,
     max_data: u64,
 ) -> Need {
+    let sources = folders.iter().filter_map(|(folder, source)| {
+        let fresh = !kept.contains_key(&super::file_name(folder));
+        Some((source.as_deref().ok()?, fresh))
+    });
+    measure(sources, folders.len(), sandbox, shape, max_data)
+}
+
+/// What `sources` (each a bot's folder and whether its working copy is made afresh) need, of
+/// `field` bots in all.
+fn measure<'a>(
+    sources: impl Iterator<Item = (&'a Path, bool)>,
+    field: usize,
+    sandbox: &Sandbox,
+    shape: Shape,
+    max_data: u64,
+) -> Need {
     let (mut copies, mut own, mut entries) = (0u64, 0u64, 0u64);
-    for (folder, source) in folders {
-        let Ok(source) = source else { continue };
+    for (source, fresh) in sources {
         let Ok(listing) = crate::folder::scan(source, max_data) else {
             continue;
         };
         own = own.max(listing.footprint());
         entries = entries.max(listing.entries().len() as u64);
-        if !kept.contains_key(&super::file_name(folder)) {
+        if fresh {
             copies = copies.saturating_add(listing.footprint());
         }
     }
-    let images = sandbox.images_at_once(folders.len(), shape.slots, shape.tables, shape.seats);
+    let images = sandbox.images_at_once(field, shape.slots, shape.tables, shape.seats);
     let disk = sandbox.limits().disk_mib.saturating_mul(MIB);
     Need {
         images,
         image: crate::sandbox::image_bytes(own, entries, disk),
         copies,
     }
+}
+
+/// Refuses a resumed run (its working copies kept, their images made again as its bots
+/// play, one bot taken back at a time) that cannot fit where it writes, `dir`, as
+/// [`check`] refuses a new one. `sources`: the bots' folders.
+pub fn check_resumed(
+    dir: &Path,
+    sources: &[&Path],
+    sandbox: &Sandbox,
+    (jobs, seats): (usize, usize),
+    max_data: u64,
+) -> Result<(), BotsError> {
+    let shape = Shape {
+        slots: 1 + jobs,
+        tables: jobs,
+        seats,
+    };
+    let need = measure(
+        sources.iter().map(|s| (*s, false)),
+        sources.len(),
+        sandbox,
+        shape,
+        max_data,
+    );
+    check(dir, need, sandbox.limits().disk_mib)
 }
 
 /// Refuses a run whose `need` is more than the room free on the file system of `dir` (where it

@@ -24,14 +24,34 @@ pub const MARKDOWN: &str = "leaderboard.md";
 /// The standings of the current versions (the last field's) over every game, ranked by the
 /// fit; older versions stay in the fit (their games inform the others') but not on the board.
 pub fn current(manifest: &LeagueManifest, tally: &Tally) -> Vec<Standing> {
+    let fitted = fitted(manifest, tally);
+    board_of(manifest, tally, &fitted, tally.standings_with(&fitted))
+}
+
+/// The fit of every game, the retired versions frozen ([`Tally::fitted_frozen`]).
+pub fn fitted(manifest: &LeagueManifest, tally: &Tally) -> record::Fitted {
+    let retired: Vec<String> = manifest
+        .versions
+        .iter()
+        .filter(|v| v.until_game.is_some())
+        .map(Version::key)
+        .collect();
+    tally.fitted_frozen(retired.iter().map(String::as_str))
+}
+
+/// The board of the current versions from the standings of every version, `all`.
+fn board_of(
+    manifest: &LeagueManifest,
+    tally: &Tally,
+    fitted: &record::Fitted,
+    all: Vec<Standing>,
+) -> Vec<Standing> {
     let field = manifest.field_of(u64::MAX);
-    let mut board: Vec<Standing> = tally
-        .standings()
+    let mut board: Vec<Standing> = all
         .into_iter()
         .filter(|s| field.iter().any(|(k, _)| *k == s.bot))
         .collect();
     // Ranks and separation marks among the board's rows.
-    let fitted = tally.fitted();
     for i in 0..board.len() {
         board[i].rank = match i.checked_sub(1) {
             Some(p) if board[p].rating == board[i].rating => board[p].rank,
@@ -142,7 +162,9 @@ impl<'a> Snapshot<'a> {
 /// `snap` (every game so far, kept by the caller: a long league does not refit its whole
 /// record at every batch); returns the board.
 pub fn write(dir: &SeriesDir, snap: &Snapshot<'_>) -> Result<Vec<Standing>, SeriesError> {
-    let board = current(snap.manifest, snap.tally);
+    let fitted = fitted(snap.manifest, snap.tally);
+    let all = snap.tally.standings_with(&fitted);
+    let board = board_of(snap.manifest, snap.tally, &fitted, all.clone());
     replace_file(
         &dir.file(crate::series::dir::LEADERBOARD),
         &record::leaderboard_csv(&board),
@@ -159,7 +181,7 @@ pub fn write(dir: &SeriesDir, snap: &Snapshot<'_>) -> Result<Vec<Standing>, Seri
     );
     replace_file(
         &dir.file(crate::report::REPORT),
-        report_html(snap, &board, &stderr).as_bytes(),
+        league_page(snap, &board, &all, &stderr).as_bytes(),
         false,
     )?;
     Ok(board)
@@ -270,7 +292,19 @@ pub fn report_html(
     board: &[Standing],
     stderr: &BTreeMap<String, crate::report::StderrExcerpt>,
 ) -> String {
-    let all = snap.tally.standings();
+    let all = snap
+        .tally
+        .standings_with(&fitted(snap.manifest, snap.tally));
+    league_page(snap, board, &all, stderr)
+}
+
+/// [`report_html`] from the standings of every version, `all`.
+fn league_page(
+    snap: &Snapshot<'_>,
+    board: &[Standing],
+    all: &[Standing],
+    stderr: &BTreeMap<String, crate::report::StderrExcerpt>,
+) -> String {
     let part = LeaguePart {
         headline: format!(
             "{} · {} · seed {}",
@@ -278,7 +312,7 @@ pub fn report_html(
             snap.counts(board.len()),
             snap.manifest.seed
         ),
-        section: league_section(snap, board, &all),
+        section: league_section(snap, board, all),
     };
     let ratings: BTreeMap<String, f64> = board
         .iter()

@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use super::{choose, settle};
-use crate::record::{Direction, GameRecord, Model, Standing, Tally};
+use crate::record::{Direction, Fitted, GameRecord, Model, Tally};
 use crate::seed::Seed;
 use crate::table::BuiltinKind;
 
@@ -111,13 +111,11 @@ impl Seat {
     }
 }
 
-/// What a league knows at a batch's start: the field's standings, who is benched and why,
+/// What a league knows at a batch's start: who is benched and why,
 /// whether the ranking is settled, and the batch's games.
 #[derive(Debug, Clone)]
 pub struct Batch {
     pub number: u64,
-    /// The field's versions (keys) ranked, best first.
-    pub standings: Vec<Standing>,
     /// Keys benched, with the reason.
     pub benched: Vec<(String, String)>,
     /// Each of the top K adjacent pairs separated by the sequential rule, every version past
@@ -162,7 +160,9 @@ pub fn batch(
     )
 }
 
-/// [`batch`] from the tally of the games before it, kept by the caller.
+/// [`batch`] from the tally of the games before it, kept by the caller. The versions retired
+/// before the batch are fitted as frozen ([`Tally::fitted_frozen`]): the fit is solved on the
+/// versions that still play, what the retired ones fix kept from batch to batch.
 pub fn batch_from(
     rules: &Rules,
     versions: &[Version],
@@ -172,38 +172,21 @@ pub fn batch_from(
     b: u64,
 ) -> Batch {
     let start = b * rules.batch as u64;
-    let fitted = tally.fitted();
-    let all = tally.standings_with(&fitted);
-    let keys: Vec<&String> = field.iter().map(|(k, _)| k).collect();
-    let standings: Vec<Standing> = all
+    let retired: Vec<String> = versions
         .iter()
-        .filter(|s| keys.contains(&&s.bot))
-        .cloned()
+        .filter(|v| v.until_game.is_some_and(|u| u <= start))
+        .map(Version::key)
         .collect();
+    let fitted = tally.fitted_frozen(retired.iter().map(String::as_str));
+    let keys: Vec<&String> = field.iter().map(|(k, _)| k).collect();
     let benched = benched(versions, field, records, start);
-    let games: Vec<u64> = keys
+    let is_benched: Vec<bool> = keys
         .iter()
-        .map(|k| {
-            standings
-                .iter()
-                .find(|s| &s.bot == *k)
-                .map_or(0, |s| s.games)
-        })
+        .map(|k| benched.iter().any(|(b, _)| b == *k))
         .collect();
     let ids: Vec<Option<u32>> = keys.iter().map(|k| tally.id(k)).collect();
-    // The field ranked by the fit (those not yet fitted last, by name).
-    let mut ranked: Vec<usize> = (0..keys.len())
-        .filter(|&i| !benched.iter().any(|(k, _)| k == keys[i]))
-        .collect();
-    let score = |i: usize| ids[i].and_then(|id| fitted.score(id));
-    let lower = fitted.direction() == Direction::Lower;
-    ranked.sort_by(|&a, &b| match (score(a), score(b)) {
-        (Some(x), Some(y)) if lower => x.total_cmp(&y),
-        (Some(x), Some(y)) => y.total_cmp(&x),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => keys[a].cmp(keys[b]),
-    });
+    let ranked = rank(&fitted, &keys, &ids, &is_benched);
+    let games: Vec<u64> = keys.iter().map(|k| tally.games_of(k)).collect();
     let ranked_ids: Vec<u32> = ranked.iter().filter_map(|&i| ids[i]).collect();
     let settled = ranked.iter().all(|&i| games[i] >= rules.min_games)
         && ranked_ids.len() == ranked.len()
@@ -224,11 +207,11 @@ pub fn batch_from(
         need: choose::needs(&fitted, &ids, &ranked, rules.top, rules.alpha),
         pinned: choose::pinned(&fitted, &ids, &ranked, rules.top, rules.alpha),
         min_games: rules.min_games,
-        benched: keys
-            .iter()
-            .map(|k| benched.iter().any(|(b, _)| b == *k))
-            .collect(),
-        leader: ranked.first().copied().filter(|&i| score(i).is_some()),
+        benched: is_benched,
+        leader: ranked
+            .first()
+            .copied()
+            .filter(|&i| ids[i].is_some_and(|id| fitted.score(id).is_some())),
         varied: rules.chooser >= 3,
     };
     let tables = choose::choose(
@@ -244,12 +227,27 @@ pub fn batch_from(
         .collect();
     Batch {
         number: b,
-        standings,
         benched,
         settled,
         pairs,
         games,
     }
+}
+
+/// The field's entrants that are not benched, ranked by the fit (those not yet fitted last,
+/// by key).
+fn rank(fitted: &Fitted, keys: &[&String], ids: &[Option<u32>], benched: &[bool]) -> Vec<usize> {
+    let mut ranked: Vec<usize> = (0..keys.len()).filter(|&i| !benched[i]).collect();
+    let score = |i: usize| ids[i].and_then(|id| fitted.score(id));
+    let lower = fitted.direction() == Direction::Lower;
+    ranked.sort_by(|&a, &b| match (score(a), score(b)) {
+        (Some(x), Some(y)) if lower => x.total_cmp(&y),
+        (Some(x), Some(y)) => y.total_cmp(&x),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => keys[a].cmp(keys[b]),
+    });
+    ranked
 }
 
 /// Game `game` at the table of the field's `members`: padded with built-ins, seats shuffled

@@ -21,8 +21,11 @@
 //! gives the same sums; the fit numbers the bots by name, so it is bit for bit the same too.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use nalgebra::{DMatrix, DVector};
+
+use super::reduced::{self, Frozen, Place, Reduced};
 
 use super::interner::{Interner, PairMap, pair_key};
 use super::{Direction, Score};
@@ -71,7 +74,53 @@ pub struct FitSums {
     model: Model,
     direction: Direction,
     by_size: BTreeMap<usize, SizeSums>,
+    /// What the last frozen set fixed ([`super::reduced::Frozen`]).
+    memo: Memo,
 }
+
+/// A kept [`Frozen`], shared by clones.
+#[derive(Default)]
+struct Memo(Mutex<Option<Arc<Frozen>>>);
+
+impl Memo {
+    fn get(&self) -> Option<Arc<Frozen>> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn set(&self, frozen: Arc<Frozen>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(frozen);
+    }
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Memo {
+        Memo(Mutex::new(self.get()))
+    }
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memo")
+    }
+}
+
+/// The points model's sums in the fit's numbering: `L`'s diagonal, `b`, and the totals.
+#[derive(Default)]
+struct PointSums {
+    diag: Vec<f64>,
+    b: Vec<f64>,
+    syy: f64,
+    obs: u64,
+    games: u64,
+    played: Vec<u64>,
+    sum_y: u128,
+}
+
+/// The strengths (average 0 per component) and what their covariance is made of.
+type Solved = (Vec<f64>, Spread);
 
 impl FitSums {
     pub fn new(model: Model, direction: Direction) -> FitSums {
@@ -79,6 +128,7 @@ impl FitSums {
             model,
             direction,
             by_size: BTreeMap::new(),
+            memo: Memo::default(),
         }
     }
 
@@ -135,6 +185,14 @@ impl FitSums {
 
     /// The fit of every player `names` numbers (that played a scored game).
     pub fn fit(&self, names: &Interner) -> Fitted {
+        self.fit_frozen(names, &[])
+    }
+
+    /// [`FitSums::fit`], the players numbered `frozen` known to play no further game (a
+    /// league's retired versions): the points model is then solved on the others
+    /// ([`super::reduced`]), what they fix kept from one fit to the next while they stay
+    /// frozen. The numbers are the dense solve's, to rounding.
+    pub fn fit_frozen(&self, names: &Interner, frozen: &[u32]) -> Fitted {
         // Numbered by name, so the fit does not depend on the order names were first seen.
         let mut order: Vec<u32> = (0..names.len() as u32)
             .filter(|&id| self.games_of(id) > 0)
@@ -145,7 +203,14 @@ impl FitSums {
             index[id as usize] = k;
         }
         let fitted = match self.model {
-            Model::Points => self.fit_points(&index, order.len()),
+            Model::Points => {
+                let mut by_id = vec![false; names.len()];
+                for &id in frozen.iter().filter(|&&id| (id as usize) < names.len()) {
+                    by_id[id as usize] = true;
+                }
+                let frozen: Vec<bool> = order.iter().map(|&id| by_id[id as usize]).collect();
+                self.fit_points(&index, &order, &frozen)
+            }
             Model::Ranks => self.fit_ranks(&index, order.len()),
         };
         Fitted { index, ..fitted }
@@ -170,11 +235,14 @@ impl FitSums {
         })
     }
 
-    fn fit_points(&self, index: &[usize], m: usize) -> Fitted {
-        let mut l = DMatrix::<f64>::zeros(m, m);
-        let mut b = DVector::<f64>::zeros(m);
-        let (mut syy, mut obs, mut games, mut sum_y) = (0.0, 0u64, 0u64, 0u128);
-        let mut played = vec![0u64; m];
+    /// The points model's sums in the fit's numbering.
+    fn point_sums(&self, index: &[usize], m: usize) -> PointSums {
+        let mut out = PointSums {
+            diag: vec![0.0; m],
+            b: vec![0.0; m],
+            played: vec![0; m],
+            ..PointSums::default()
+        };
         for (&n, s) in &self.by_size {
             let k = n as f64;
             for (id, &g) in s.games.iter().enumerate() {
@@ -182,26 +250,162 @@ impl FitSums {
                     continue;
                 }
                 let i = index[id];
-                l[(i, i)] += g as f64 * (k - 1.0) / k;
-                b[i] += s.dev[id] as f64 / k;
-                played[i] += g;
-                sum_y += s.total[id];
+                out.diag[i] += g as f64 * (k - 1.0) / k;
+                out.b[i] += s.dev[id] as f64 / k;
+                out.played[i] += g;
+                out.sum_y += s.total[id];
             }
-            syy += s.sq as f64 / (k * k);
-            obs += n as u64 * s.count;
-            games += s.count;
+            out.syy += s.sq as f64 / (k * k);
+            out.obs += n as u64 * s.count;
+            out.games += s.count;
+        }
+        out
+    }
+
+    /// The dense solve: `(L + Σ_c 1_c 1_cᵀ / |c|)⁻¹` and the strengths.
+    fn dense_points(&self, index: &[usize], sums: &PointSums, comp: &[usize]) -> Option<Solved> {
+        let m = sums.diag.len();
+        let mut l = DMatrix::<f64>::zeros(m, m);
+        for (i, &d) in sums.diag.iter().enumerate() {
+            l[(i, i)] = d;
         }
         for (i, j, n, p) in self.pairs(index) {
             let w = p.together as f64 / n as f64;
             l[(i, j)] -= w;
             l[(j, i)] -= w;
         }
+        let inv = pinned_inverse(l, comp)?;
+        let theta = &inv * DVector::from_column_slice(&sums.b);
+        Some((theta.iter().copied().collect(), Spread::Dense(inv)))
+    }
+
+    /// The reduced solve ([`super::reduced`]) when some frozen player shares a component
+    /// with a player that still plays; `None` otherwise (or when it fails: the dense solve).
+    fn reduced_points(
+        &self,
+        index: &[usize],
+        order: &[u32],
+        frozen: &[bool],
+        sums: &PointSums,
+        comp: &[usize],
+    ) -> Option<Solved> {
+        let comp_size = comp_sizes(comp);
+        let mut live = vec![false; comp_size.len()];
+        for (i, &c) in comp.iter().enumerate() {
+            live[c] |= !frozen[i];
+        }
+        let (mut na, mut nf, mut grounds) = (0, 0, vec![None; comp_size.len()]);
+        let place: Vec<Place> = (0..order.len())
+            .map(|i| {
+                if frozen[i] && live[comp[i]] {
+                    nf += 1;
+                    Place::Frozen(nf - 1)
+                } else {
+                    grounds[comp[i]].get_or_insert(na);
+                    na += 1;
+                    Place::Active(na - 1)
+                }
+            })
+            .collect();
+        if nf == 0 {
+            return None;
+        }
+        let ids = |frozen: bool| -> Vec<u32> {
+            (0..order.len())
+                .filter(|&i| matches!(place[i], Place::Frozen(_)) == frozen)
+                .map(|i| order[i])
+                .collect()
+        };
+        let frozen_games = ids(true).iter().map(|&id| self.games_of(id)).sum();
+        let key = (ids(true), ids(false), frozen_games);
+        let kept = self.memo.get().filter(|f| f.key == key);
+        let frozen = match kept {
+            Some(f) => f,
+            None => {
+                let f = Arc::new(self.frozen_part(index, &place, sums, (nf, na), key)?);
+                self.memo.set(f.clone());
+                f
+            }
+        };
+        let mut r = DMatrix::<f64>::zeros(na, na);
+        for (i, p) in place.iter().enumerate() {
+            if let Place::Active(k) = *p {
+                r[(k, k)] = sums.diag[i];
+            }
+        }
+        for (i, j, n, p) in self.pairs(index) {
+            if let (Place::Active(a), Place::Active(b)) = (place[i], place[j]) {
+                let w = p.together as f64 / n as f64;
+                r[(a, b)] -= w;
+                r[(b, a)] -= w;
+            }
+        }
+        let (theta, reduced) = reduced::solve(reduced::Parts {
+            place,
+            comp: comp.to_vec(),
+            comp_size,
+            r,
+            grounds: grounds.into_iter().flatten().collect(),
+            b: &sums.b,
+            frozen,
+        })?;
+        Some((theta, Spread::Reduced(Arc::new(reduced), 1.0)))
+    }
+
+    /// `P` (among the frozen) and `Q` (frozen × active) of the Laplacian, made into a
+    /// [`Frozen`].
+    fn frozen_part(
+        &self,
+        index: &[usize],
+        place: &[Place],
+        sums: &PointSums,
+        (nf, na): (usize, usize),
+        key: (Vec<u32>, Vec<u32>, u64),
+    ) -> Option<Frozen> {
+        let mut p = DMatrix::<f64>::zeros(nf, nf);
+        let mut q = DMatrix::<f64>::zeros(nf, na);
+        for (i, pl) in place.iter().enumerate() {
+            if let Place::Frozen(k) = *pl {
+                p[(k, k)] = sums.diag[i];
+            }
+        }
+        for (i, j, n, pair) in self.pairs(index) {
+            let w = pair.together as f64 / n as f64;
+            match (place[i], place[j]) {
+                (Place::Frozen(a), Place::Frozen(b)) => {
+                    p[(a, b)] -= w;
+                    p[(b, a)] -= w;
+                }
+                (Place::Frozen(f), Place::Active(a)) | (Place::Active(a), Place::Frozen(f)) => {
+                    q[(f, a)] -= w
+                }
+                _ => {}
+            }
+        }
+        Frozen::new(key, p, q)
+    }
+
+    fn fit_points(&self, index: &[usize], order: &[u32], frozen: &[bool]) -> Fitted {
+        let m = order.len();
+        let sums = self.point_sums(index, m);
         let comp = components(m, self.pairs(index).map(|(i, j, ..)| (i, j)));
-        let Some(inv) = pinned_inverse(l, &comp) else {
+        let solved = self
+            .reduced_points(index, order, frozen, &sums, &comp)
+            .or_else(|| self.dense_points(index, &sums, &comp));
+        let Some((theta, spread)) = solved else {
             return Fitted::empty(m, Model::Points, self.direction);
         };
-        let theta = &inv * &b;
-        let rss = (syy - theta.dot(&b)).max(0.0);
+        let PointSums {
+            b,
+            syy,
+            obs,
+            games,
+            played,
+            sum_y,
+            ..
+        } = sums;
+        let tb = DVector::from_column_slice(&theta).dot(&DVector::from_vec(b));
+        let rss = (syy - tb).max(0.0);
         let sizes = comp_sizes(&comp);
         let df = obs as i64 - games as i64 - (m as i64 - sizes.len() as i64);
         let sigma2 = (df > 0).then(|| rss / df as f64);
@@ -223,7 +427,10 @@ impl FitSums {
             model: Model::Points,
             direction: self.direction,
             strength: theta.iter().map(|t| t + shift).collect(),
-            cov: sigma2.map(|s2| inv * s2),
+            cov: sigma2.map(|s2| match spread {
+                Spread::Dense(inv) => Spread::Dense(inv * s2),
+                Spread::Reduced(r, _) => Spread::Reduced(r, s2),
+            }),
             comp_size: comp.iter().map(|&c| sizes[c]).collect(),
             comp,
             quantile: super::stats::t975(df.max(0) as u64),
@@ -285,7 +492,7 @@ impl FitSums {
             direction: Direction::Higher,
             // On the Elo scale: 400 / ln 10 per unit of log-strength.
             strength: beta.iter().map(|b| b * ELO).collect(),
-            cov: cov.map(|c| c * (ELO * ELO)),
+            cov: cov.map(|c| Spread::Dense(c * (ELO * ELO))),
             comp_size: vec![m; m],
             comp,
             quantile: Z975,
@@ -349,6 +556,15 @@ fn pinned_inverse(mut l: DMatrix<f64>, comp: &[usize]) -> Option<DMatrix<f64>> {
     l.cholesky().map(|c| c.inverse())
 }
 
+/// The covariance of the fitted strengths.
+#[derive(Debug, Clone)]
+enum Spread {
+    /// The whole matrix (points: the pinned inverse, times `σ²`).
+    Dense(DMatrix<f64>),
+    /// The reduced solve's grounded inverse, times the factor.
+    Reduced(Arc<Reduced>, f64),
+}
+
 /// The fitted strengths and their covariance.
 #[derive(Debug, Clone)]
 pub struct Fitted {
@@ -361,7 +577,7 @@ pub struct Fitted {
     strength: Vec<f64>,
     /// Covariance of the strengths (up to a constant per component, which cancels in
     /// differences); `None` without residual degrees of freedom.
-    cov: Option<DMatrix<f64>>,
+    cov: Option<Spread>,
     comp: Vec<usize>,
     comp_size: Vec<usize>,
     /// The 95 % quantile of the intervals (Student's t or the normal).
@@ -409,12 +625,16 @@ impl Fitted {
     /// Half-width of the 95 % interval of player `id`'s score (against its field's average).
     pub fn ci95(&self, id: u32) -> Option<f64> {
         let i = self.at(id)?;
-        let cov = self.cov.as_ref()?;
-        let pin = match self.model {
-            Model::Points => 1.0 / self.comp_size[i] as f64 * self.sigma2?,
-            Model::Ranks => 0.0,
+        let var = match self.cov.as_ref()? {
+            Spread::Dense(cov) => {
+                let pin = match self.model {
+                    Model::Points => 1.0 / self.comp_size[i] as f64 * self.sigma2?,
+                    Model::Ranks => 0.0,
+                };
+                cov[(i, i)] - pin
+            }
+            Spread::Reduced(r, s2) => r.lplus(i) * s2,
         };
-        let var = cov[(i, i)] - pin;
         (var >= 0.0 && self.quantile.is_finite()).then(|| self.quantile * var.sqrt())
     }
 
@@ -425,8 +645,10 @@ impl Fitted {
         if self.comp[i] != self.comp[j] {
             return None;
         }
-        let cov = self.cov.as_ref()?;
-        let var = cov[(i, i)] + cov[(j, j)] - 2.0 * cov[(i, j)];
+        let var = match self.cov.as_ref()? {
+            Spread::Dense(cov) => cov[(i, i)] + cov[(j, j)] - 2.0 * cov[(i, j)],
+            Spread::Reduced(r, s2) => r.diff(i, j) * s2,
+        };
         Some(var.max(0.0).sqrt())
     }
 
@@ -629,6 +851,67 @@ mod tests {
                     assert!((want - got).abs() < 1e-6, "seed {seed}: {want} vs {got}");
                 }
             }
+        }
+    }
+
+    /// A random sparse league of 60 versions at tables of 3 to 6, a third of them retired
+    /// after the first 300 of 600 games (one retired group apart, met only among itself), and
+    /// 6 never seen again after game 20: the fit with the retired versions frozen gives every
+    /// score, interval and difference's standard error the dense solve gives, to 1e-6; and so
+    /// does the next fit, which reuses what the frozen set fixed.
+    #[test]
+    fn the_frozen_solve_gives_the_dense_numbers() {
+        use rand::seq::SliceRandom;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(50);
+        let names: Vec<String> = (0..60).map(|i| format!("v{i:02}")).collect();
+        let mut sums = FitSums::new(Model::Points, Direction::Lower);
+        let mut interner = Interner::default();
+        let mut add = |sums: &mut FitSums, pool: &[usize], rng: &mut rand::rngs::ChaCha8Rng| {
+            let mut pool = pool.to_vec();
+            pool.shuffle(rng);
+            pool.truncate(rng.random_range(3..=6.min(pool.len())));
+            let ids: Vec<u32> = pool.iter().map(|&i| interner.id(&names[i])).collect();
+            let scores: Vec<u32> = pool
+                .iter()
+                .map(|&i| (i as u32 % 7) * 3 + rng.random_range(0..20))
+                .collect();
+            sums.add(&ids, &crate::record::score::whole(&scores), |_| false);
+        };
+        let (early, alone, rest): (Vec<usize>, Vec<usize>, Vec<usize>) =
+            ((0..20).collect(), (54..60).collect(), (20..54).collect());
+        for g in 0..600 {
+            match g {
+                0..20 => add(&mut sums, &alone, &mut rng),
+                20..300 => add(&mut sums, &[&early[..], &rest[..]].concat(), &mut rng),
+                _ => add(&mut sums, &rest, &mut rng),
+            }
+        }
+        let frozen: Vec<u32> = early
+            .iter()
+            .chain(&alone)
+            .map(|&i| interner.get(&names[i]).unwrap())
+            .collect();
+        let dense = sums.fit(&interner);
+        for round in 0..2 {
+            let reduced = sums.fit_frozen(&interner, &frozen);
+            assert!(matches!(reduced.cov, Some(Spread::Reduced(..))), "{round}");
+            let close = |a: Option<f64>, b: Option<f64>, what: &str| match (a, b) {
+                (Some(a), Some(b)) => assert!((a - b).abs() < 1e-6, "{what}: {a} vs {b}"),
+                (a, b) => assert_eq!(a, b, "{what}"),
+            };
+            for a in 0..60u32 {
+                close(dense.score(a), reduced.score(a), &format!("score {a}"));
+                close(dense.ci95(a), reduced.ci95(a), &format!("ci95 {a}"));
+                for b in 0..60u32 {
+                    close(
+                        dense.diff_se(a, b),
+                        reduced.diff_se(a, b),
+                        &format!("se {a} {b}"),
+                    );
+                }
+            }
+            assert_eq!(dense.quantile().to_bits(), reduced.quantile().to_bits());
         }
     }
 

@@ -56,6 +56,7 @@ pub mod interner;
 pub mod jsonl;
 pub mod level;
 mod line;
+mod reduced;
 pub mod score;
 pub mod stats;
 pub mod tally;

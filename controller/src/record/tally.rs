@@ -242,6 +242,24 @@ impl Tally {
         self.fit.fit(&self.names)
     }
 
+    /// [`Tally::fitted`], the players named `frozen` known to play no further game (a league's
+    /// retired versions): solved on the others, the same numbers to rounding
+    /// ([`super::fit::FitSums::fit_frozen`]).
+    pub fn fitted_frozen<'a>(&self, frozen: impl IntoIterator<Item = &'a str>) -> Fitted {
+        let ids: Vec<u32> = frozen
+            .into_iter()
+            .filter_map(|n| self.names.get(n))
+            .collect();
+        self.fit.fit_frozen(&self.names, &ids)
+    }
+
+    /// The scored games player `name` played.
+    pub fn games_of(&self, name: &str) -> u64 {
+        self.names
+            .get(name)
+            .map_or(0, |id| self.players[id as usize].games)
+    }
+
     /// The number of player `name`, if it played.
     pub fn id(&self, name: &str) -> Option<u32> {
         self.names.get(name)

@@ -418,7 +418,12 @@ fn scores(page: &mut String, report: &Report<'_>) {
     );
 }
 
-/// The heat map of each pair's share of points, when the line-ups varied.
+/// The most players the head-to-head map shows (the first by the leaderboard): a map of a
+/// course's 300 is 90,000 cells, more than a browser opens at ease or a person reads.
+const HEAD_TO_HEAD_MOST: usize = 40;
+
+/// The heat map of each pair's share of points, when the line-ups varied: the first
+/// [`HEAD_TO_HEAD_MOST`] of the leaderboard.
 fn head_to_head(page: &mut String, report: &Report<'_>) {
     page.push_str("<section id=\"headtohead\"><h2>Head to head</h2>");
     if !report.stats.varied_lineups() {
@@ -428,13 +433,26 @@ fn head_to_head(page: &mut String, report: &Report<'_>) {
         );
         return;
     }
+    let names: Vec<&str> = report
+        .standings
+        .iter()
+        .take(HEAD_TO_HEAD_MOST)
+        .map(|s| s.bot.as_str())
+        .collect();
+    if report.standings.len() > names.len() {
+        let _ = write!(
+            page,
+            "<p class=\"note\">The first {} of the {} on the leaderboard.</p>",
+            names.len(),
+            report.standings.len()
+        );
+    }
     page.push_str(&format!(
         "<p class=\"note\">Percentage of the points the row's player won against the \
              column's in the games both played (a point for a {} score, half a point for a tie: \
              100 won every one, 50 even); hover for the number of games.</p><div class=\"scroll\"><table class=\"heat\"><thead><tr><th></th>",
         report.better()
     ));
-    let names: Vec<&str> = report.standings.iter().map(|s| s.bot.as_str()).collect();
     for n in &names {
         let _ = write!(page, "<th class=\"col\"><span>{}</span></th>", escape(n));
     }

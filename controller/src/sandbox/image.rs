@@ -383,6 +383,11 @@ impl Images {
         if *closed || !self.is_mounted(workdir) {
             return Ok(());
         }
+        self.put_away(workdir)
+    }
+
+    /// [`Images::park`] of a mounted working copy, whether or not the series is ending.
+    fn put_away(&self, workdir: &Path) -> io::Result<()> {
         if let Err(e) = super::loopdev::trim(workdir) {
             tracing::info!("{}: not trimmed ({e})", workdir.display());
         }
@@ -448,71 +453,60 @@ impl Images {
         self.parked.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// At the series' end: no more mounts; each mounted working copy is copied back into its
-    /// folder, unmounted and its image deleted. Returns what could not be done, one line per
-    /// working copy (whose image is then kept: it holds the working copy).
+    /// At the series' end: no more mounts; each working copy is copied back into its folder,
+    /// unmounted and its image deleted. At a stop (a signal), only what fits in its window
+    /// ([`crate::signals::GRACE`], less what the rest of the stop takes): the working copies
+    /// not copied back by then stay in their images, unmounted (the mounted ones parked as
+    /// between games, their loop devices freed), for the series' or league's next run to
+    /// mount again. Returns what could not be done and what was left, one line each.
     pub(super) fn release(&self) -> Vec<String> {
         let mut closed = self.closed.write().unwrap_or_else(PoisonError::into_inner);
         *closed = true;
-        // Parked images are mounted again (not allocated: no bot writes now) to be copied back.
-        let parked: Vec<PathBuf> = self.lock_parked().drain().collect();
-        let mut problems = Vec::new();
-        for workdir in parked {
-            if let Err(e) = self.mount(&image_of(&workdir), &workdir) {
-                problems.push(format!(
-                    "cannot mount the disk image {} to copy its working copy back ({e}); it \
-                     stays there: take6 run --resume copies it back",
-                    image_of(&workdir).display()
-                ));
-            }
-        }
-        let mut mounted: Vec<PathBuf> = self
-            .mounted
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .drain()
-            .collect();
+        let until = crate::signals::stopped_at()
+            .map(|t| t + crate::signals::GRACE.saturating_sub(std::time::Duration::from_secs(2)));
+        let in_time = || until.is_none_or(|u| std::time::Instant::now() < u);
+        let mut parked: Vec<PathBuf> = self.lock_parked().drain().collect();
+        parked.sort();
+        let mut mounted: Vec<PathBuf> = self.lock_mounted().drain().collect();
         mounted.sort();
-        // A few at once: copying back is mostly waiting on the disk, and a series' end (or its
-        // stop, within the few seconds a stop has) waits for all of them. Each of eight
-        // threads takes the next working copy as it finishes one (not eight, then the rest:
-        // the last ones would wait for the slowest of the first).
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let done: Vec<(&PathBuf, io::Result<()>)> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..mounted.len().min(8))
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut done = Vec::new();
-                        while let Some(workdir) = mounted.get(next.fetch_add(1, Ordering::SeqCst)) {
-                            let copy =
-                                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                    self.copy_back_or_trim(workdir)
-                                }));
-                            let result =
-                                copy.unwrap_or_else(|_| Err(io::Error::other("the copy panicked")));
-                            done.push((workdir, result));
-                        }
-                        done
-                    })
-                })
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().unwrap_or_default())
-                .collect()
+        let mut problems = Vec::new();
+        let mut late = Vec::new();
+        // A few at once: copying back is mostly waiting on the disk. Parked images are mounted
+        // again (not allocated: no bot writes now) to be copied back.
+        let copied = each_of(&mounted, |w| in_time().then(|| self.copy_back_or_trim(w)));
+        let unparked = each_of(&parked, |w| {
+            in_time().then(|| {
+                self.mount(&image_of(w), w)?;
+                self.copy_back_or_trim(w)
+            })
         });
-        let mut done = done;
-        done.sort_by_key(|(workdir, _)| *workdir);
-        for (workdir, result) in done {
-            if let Err(e) = result {
-                problems.push(format!(
+        for (workdir, result) in copied.into_iter().chain(unparked) {
+            match result {
+                None => late.push(workdir.clone()),
+                Some(Ok(())) => {}
+                Some(Err(e)) => problems.push(format!(
                     "cannot copy the working copy {} back out of its image {} ({e}); it \
-                     stays there: take6 run --resume copies it back",
+                     stays there: the series' or league's next run takes it back",
                     workdir.display(),
                     image_of(workdir).display()
+                )),
+            }
+        }
+        let still: Vec<PathBuf> = late
+            .iter()
+            .filter(|w| mounted.contains(w))
+            .cloned()
+            .collect();
+        for (workdir, result) in each_of(&still, |w| Some(self.put_away(w))) {
+            if let Some(Err(e)) = result {
+                problems.push(format!(
+                    "cannot unmount the working copy {} ({e}): `umount {}` frees it",
+                    workdir.display(),
+                    workdir.display()
                 ));
             }
         }
+        problems.extend(left_in_images(&late));
         problems
     }
 
@@ -581,6 +575,58 @@ impl Images {
         );
         Ok(())
     }
+}
+
+/// `work` done on each of `dirs` (`None`: not done), eight at a time (each thread takes the next one as it
+/// finishes one: the last ones do not wait for the slowest of the first), sorted by folder.
+fn each_of(
+    dirs: &[PathBuf],
+    work: impl Fn(&Path) -> Option<io::Result<()>> + Sync,
+) -> Vec<(&PathBuf, Option<io::Result<()>>)> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(&PathBuf, Option<io::Result<()>>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..dirs.len().min(8))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    while let Some(dir) = dirs.get(next.fetch_add(1, Ordering::SeqCst)) {
+                        let result =
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(dir)));
+                        let result = result
+                            .unwrap_or_else(|_| Some(Err(io::Error::other("the work panicked"))));
+                        done.push((dir, result));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    done.sort_by_key(|(dir, _)| *dir);
+    done
+}
+
+/// What a stop left in their images, `late` (the working copies not copied back in time), as
+/// one line: where, how much, and how to go on or give the room back.
+fn left_in_images(late: &[PathBuf]) -> Option<String> {
+    let folder = image_of(late.first()?).parent()?.to_path_buf();
+    let bytes: u64 = late
+        .iter()
+        .filter_map(|w| fs::metadata(image_of(w)).ok())
+        .map(|m| m.blocks() * 512)
+        .sum();
+    Some(format!(
+        "stopped: {} working copies are left in their disk images in {} ({} MiB on disk, \
+         unmounted), as they were; the series' or league's next run (take6 run --resume, \
+         take6 league --league DIR) takes them back. To give the room back instead, remove \
+         that folder (the bots' stored files go with it)",
+        late.len(),
+        folder.display(),
+        bytes.div_ceil(1 << 20)
+    ))
 }
 
 /// Warns of each special file left out of the copy of `workdir`, on stderr and in

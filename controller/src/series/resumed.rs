@@ -61,6 +61,14 @@ pub async fn resume(
     let mut stop = std::pin::pin!(stop);
     if !settings.builtins_only || settings.game.code().is_some() {
         start.launch(&settings)?;
+        let sources: Vec<&std::path::Path> = bots.iter().map(|(b, _)| b.source.as_path()).collect();
+        crate::bots::room::check_resumed(
+            &dir.path,
+            &sources,
+            start.sandbox(),
+            (settings.jobs, settings.players),
+            settings.max_bot_bytes(),
+        )?;
         take_back(&settings, start.sandbox(), &bots)?;
         start
             .game_code(&settings, dir, bots.len(), &mut stop)
