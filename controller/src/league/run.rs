@@ -651,38 +651,18 @@ fn accept(
     unchanged(
         Continued::League,
         &[
-            Kept::flag("game", "--game", &m.game, Some(settings.game.name().into())),
+            Kept::flag("game", "--game", &m.game, Some(settings.game.name())),
             Kept::flag(
                 "seed",
                 "--seed",
                 m.seed,
-                settings.seed_given.then(|| settings.seed.to_string()),
+                settings.seed_given.then_some(settings.seed),
             ),
-            Kept::flag(
-                "players",
-                "--players",
-                m.players,
-                opts.players.map(|p| p.to_string()),
-            ),
-            Kept::flag(
-                "rounds",
-                "--rounds",
-                m.rounds,
-                opts.rounds.map(|r| r.to_string()),
-            ),
-            Kept::flag(
-                "batch",
-                "--batch",
-                m.batch,
-                opts.batch.map(|b| b.to_string()),
-            ),
-            Kept::flag(
-                "min_games",
-                "--min-games",
-                m.min_games,
-                opts.min_games.map(|g| g.to_string()),
-            ),
-            Kept::flag("top", "--top", m.top, opts.top.map(|t| t.to_string())),
+            Kept::flag("players", "--players", m.players, opts.players),
+            Kept::flag("rounds", "--rounds", m.rounds, opts.rounds),
+            Kept::flag("batch", "--batch", m.batch, opts.batch),
+            Kept::flag("min_games", "--min-games", m.min_games, opts.min_games),
+            Kept::flag("top", "--top", m.top, opts.top),
         ],
     )?;
     // A game folder's code that cannot be read now is not compared (it fails as it is built).

@@ -185,12 +185,17 @@ pub struct Kept {
 impl Kept {
     /// The setting `key`, set by `flag`, recorded as `was`: changed when `now` is given and
     /// differs.
-    pub fn flag(key: &str, flag: &'static str, was: impl ToString, now: Option<String>) -> Kept {
+    pub fn flag(
+        key: &str,
+        flag: &'static str,
+        was: impl ToString,
+        now: Option<impl ToString>,
+    ) -> Kept {
         Kept {
             key: key.to_string(),
             flag: Some(flag),
             was: Some(was.to_string()),
-            now,
+            now: now.map(|n| n.to_string()),
         }
     }
 }
@@ -258,9 +263,9 @@ mod tests {
     #[test]
     fn every_changed_setting_is_said_with_its_flag_and_the_fix() {
         let kept = [
-            Kept::flag("rounds", "--rounds", 3, Some("5".into())),
-            Kept::flag("players", "--players", 4, None),
-            Kept::flag("batch", "--batch", 8, Some("8".into())),
+            Kept::flag("rounds", "--rounds", 3, Some(5)),
+            Kept::flag("players", "--players", 4, None::<u32>),
+            Kept::flag("batch", "--batch", 8, Some(8)),
             Kept {
                 key: "games".into(),
                 flag: None,
