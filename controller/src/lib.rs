@@ -40,5 +40,6 @@ pub mod series;
 pub(crate) mod shard;
 pub mod signals;
 pub mod starter;
+pub mod stop_clock;
 pub mod table;
 pub mod untrusted;

@@ -21,20 +21,10 @@ use nix::sys::signal::{SigSet, Signal, kill, killpg};
 use nix::unistd::{Pid, getpgrp, getpid};
 use tokio::sync::watch;
 
-/// How long a clean stop may take before the process exits regardless.
-pub const GRACE: Duration = Duration::from_secs(5);
+pub use crate::stop_clock::{GRACE, stopped_at};
 
 /// Stop signals this close after the first are the same request.
 pub const TOGETHER: Duration = Duration::from_millis(500);
-
-/// When the first stop signal was received.
-static STOPPED_AT: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-
-/// When the first stop signal was received, if one was: what is left to do must fit in
-/// [`GRACE`] from then.
-pub fn stopped_at() -> Option<std::time::Instant> {
-    STOPPED_AT.get().copied()
-}
 
 /// The folder of the series being played, to mark it `interrupted` on a stop at once.
 static SERIES: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
@@ -76,7 +66,7 @@ impl Stop {
             .name("take6-signals".into())
             .spawn(move || {
                 let Ok(signal) = set.wait() else { return };
-                let _ = STOPPED_AT.set(std::time::Instant::now());
+                crate::stop_clock::begin();
                 tx.send_replace(Some(signal));
                 let first = std::time::Instant::now();
                 // Said from a thread of its own: a stderr nobody reads must not hold this one.

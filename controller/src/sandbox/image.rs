@@ -455,15 +455,16 @@ impl Images {
 
     /// At the series' end: no more mounts; each working copy is copied back into its folder,
     /// unmounted and its image deleted. At a stop (a signal), only what fits in its window
-    /// ([`crate::signals::GRACE`], less what the rest of the stop takes): the working copies
+    /// ([`crate::stop_clock::GRACE`], less what the rest of the stop takes): the working copies
     /// not copied back by then stay in their images, unmounted (the mounted ones parked as
     /// between games, their loop devices freed), for the series' or league's next run to
     /// mount again. Returns what could not be done and what was left, one line each.
     pub(super) fn release(&self) -> Vec<String> {
         let mut closed = self.closed.write().unwrap_or_else(PoisonError::into_inner);
         *closed = true;
-        let until = crate::signals::stopped_at()
-            .map(|t| t + crate::signals::GRACE.saturating_sub(std::time::Duration::from_secs(2)));
+        let until = crate::stop_clock::stopped_at().map(|t| {
+            t + crate::stop_clock::GRACE.saturating_sub(std::time::Duration::from_secs(2))
+        });
         let in_time = || until.is_none_or(|u| std::time::Instant::now() < u);
         let mut parked: Vec<PathBuf> = self.lock_parked().drain().collect();
         parked.sort();

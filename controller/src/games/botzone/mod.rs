@@ -240,13 +240,13 @@ impl Botzone {
 
     /// How a bot speaks: the game's simple interaction when its `bot.toml` chose it
     /// (`simple_io = true`, Botzone's bot setting), else JSON.
-    fn bot_io(&self, modes: crate::bots::Modes) -> table::BotIo {
+    fn bot_io(&self, modes: crate::bots::Modes) -> reply::BotIo {
         if !modes.simple_io {
-            return table::BotIo::Json;
+            return reply::BotIo::Json;
         }
         match &self.manifest.simpleio {
-            Some(simple) => table::BotIo::Simple(Arc::clone(simple)),
-            None => table::BotIo::NoSimple,
+            Some(simple) => reply::BotIo::Simple(Arc::clone(simple)),
+            None => reply::BotIo::NoSimple,
         }
     }
 
@@ -266,7 +266,7 @@ impl Botzone {
 }
 
 /// A seat's occupant with the limits and the way of speaking it plays with.
-type SeatPlan = (Occupant, BotLimits, table::BotIo);
+type SeatPlan = (Occupant, BotLimits, reply::BotIo);
 
 impl Botzone {
     /// Each seat of `table` with its limits (by its language, as [`Botzone::bot_limits`]) and

@@ -8,7 +8,6 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::simpleio::{self, SimpleIo};
-use super::table::BotIo;
 use super::wire;
 use crate::player::Fault;
 
@@ -34,6 +33,17 @@ pub fn conversion_over(function: &str, what: &str, over: &simpleio::Failure) -> 
         ),
         "timeout",
     )
+}
+
+/// How a bot speaks, as it chose on Botzone (`bot.toml` `simple_io`).
+#[derive(Clone)]
+pub enum BotIo {
+    /// Botzone's JSON protocol.
+    Json,
+    /// Simple interaction (plain lines), through the game's `[simpleio]` functions.
+    Simple(Arc<SimpleIo>),
+    /// It chose simple interaction and the game has none: each of its turns faults, saying so.
+    NoSimple,
 }
 
 /// Reads a bot's output `lines` (before the keep-running marker) as its way of speaking says:

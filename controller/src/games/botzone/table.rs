@@ -16,8 +16,8 @@ use serde_json::Value;
 
 use super::globaldata;
 use super::manifest::{BotLimits, JudgeLimits};
-use super::reply;
-use super::simpleio::{self, SimpleIo};
+use super::reply::{self, BotIo};
+use super::simpleio;
 use super::wire::{self, Command, JudgeOutput};
 use crate::player::transcript::Transcript;
 use crate::player::{Console, Fault, Finished, Limits, Process, ReplyTime, StderrLog};
@@ -37,17 +37,6 @@ pub enum SeatKind {
     },
     /// The person at the keyboard: types each response.
     Human(Arc<Console>),
-}
-
-/// How a bot speaks, as it chose on Botzone (`bot.toml` `simple_io`).
-#[derive(Clone)]
-pub enum BotIo {
-    /// Botzone's JSON protocol.
-    Json,
-    /// Simple interaction (plain lines), through the game's `[simpleio]` functions.
-    Simple(Arc<SimpleIo>),
-    /// It chose simple interaction and the game has none: each of its turns faults, saying so.
-    NoSimple,
 }
 
 /// Why a bot that chose simple interaction cannot play a game without it.
