@@ -614,8 +614,9 @@ fn an_undecided_compare_plays_on_with_more_games_and_keeps_what_it_began_with() 
         let said = text(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{flag}: {said}");
         assert!(
-            said.contains(&format!("{flag} {value}: the compare in"))
-                && said.contains(&format!("leave {flag} out")),
+            said.contains("cannot continue the compare: these settings would change the games")
+                && said.contains(&format!(", {value} now ({flag} cannot change it)"))
+                && said.contains("or begin a new compare"),
             "{said}"
         );
     }

@@ -34,40 +34,23 @@ pub fn decided(m: &CompareManifest) -> bool {
 /// table size, number of rounds, margin, error rate or field than it began with, or for fewer
 /// games than it played: the error names the flag, what the compare has and the fix.
 pub fn check(m: &CompareManifest, dir: &Path, asked: &Asked) -> Result<(), SeriesError> {
-    let fixed = [
-        (
-            "--seed",
-            asked.seed.map(|s| s.to_string()),
-            m.seed.to_string(),
-        ),
-        (
-            "--players",
-            asked.players.map(|n| n.to_string()),
-            m.players.to_string(),
-        ),
-        (
-            "--rounds",
-            asked.rounds.map(|n| n.to_string()),
-            m.rounds.to_string(),
-        ),
-        (
-            "--margin",
-            number(asked.margin, m.margin),
-            m.margin.to_string(),
-        ),
-        ("--alpha", number(asked.alpha, m.alpha), m.alpha.to_string()),
-        ("--beta", number(asked.beta, m.beta), m.beta.to_string()),
-    ];
-    for (flag, now, then) in fixed {
-        if let Some(now) = now.filter(|now| *now != then) {
-            return Err(SeriesError::CompareRefused(format!(
-                "{flag} {now}: the compare in {} was begun with {flag} {then}, and a continued \
-                 compare plays on with what it began with: leave {flag} out (or give {flag} \
-                 {then}), or begin a new compare (without --resume) with {flag} {now}",
-                dir.display()
-            )));
-        }
-    }
+    use crate::series::continued::{Continued, Kept, unchanged};
+    unchanged(
+        Continued::Compare,
+        &[
+            Kept::flag("seed", "--seed", m.seed, asked.seed),
+            Kept::flag("players", "--players", m.players, asked.players),
+            Kept::flag("rounds", "--rounds", m.rounds, asked.rounds),
+            Kept::flag(
+                "margin",
+                "--margin",
+                m.margin,
+                number(asked.margin, m.margin),
+            ),
+            Kept::flag("alpha", "--alpha", m.alpha, number(asked.alpha, m.alpha)),
+            Kept::flag("beta", "--beta", m.beta, number(asked.beta, m.beta)),
+        ],
+    )?;
     field(m, dir, asked.field.as_deref())?;
     let played = m.games_played;
     if let Some(games) = asked.games.filter(|g| g / 2 < played.div_ceil(2)) {
