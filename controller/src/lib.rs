@@ -9,7 +9,9 @@
 //! The machinery knows a game only through the [`game::Game`] trait; everything that knows a
 //! game lives in its own folder under [`games`], whose registry ([`games::find`]) is the one
 //! place that maps a name to a game. [`series`] wires the stages together for `take6 run`
-//! (and `check`), [`league`] for a hill that lives across runs; each owns a single reporter,
+//! (and `check`), [`league`] for a hill that lives across runs, [`compare`] for two versions'
+//! paired games; all three start through one `series::start::Setup` and continue by one rule
+//! ([`series::continued`]); each owns a single reporter,
 //! which hands typed events to sinks (one per output); every output can be rebuilt by
 //! replaying `games.jsonl`. Files in folders others control are opened only through [`door`],
 //! untrusted text reaches a terminal, log, CSV or page only through [`untrusted`]. `main.rs`

@@ -37,7 +37,7 @@ pub fn left_out_of_repository(bots: &Path, skipped: &mut [Skipped]) {
 /// not begin with a dot.
 ///
 /// Each comes with the folder it resolves to (its recorded source), or the reason it is
-/// skipped: a link that leads out of the bots folder ([`inside`]).
+/// skipped: a link that leads out of the bots folder (`inside`).
 pub fn folders(bots_dir: &Path) -> io::Result<Vec<Found>> {
     if is_bot_folder(bots_dir) {
         let own = own_folder(bots_dir);
