@@ -662,7 +662,7 @@ fn the_report_says_what_decides_the_rank_and_lists_no_template_for_kingdomino() 
     assert!(!page.contains("1 for a lower score"));
     assert!(page.contains("total === 1 ? \" cow\" : \" cows\""), "1 cow");
     assert!(
-        page.contains("<td>default</td>"),
+        page.contains("<td class=\"speaks\">default</td>"),
         "Take 6 bots speak a template set"
     );
 
@@ -684,7 +684,7 @@ fn the_report_says_what_decides_the_rank_and_lists_no_template_for_kingdomino() 
     assert!(out.status.success(), "{}", said(&out));
     let page = fs::read_to_string(latest(kd.path()).join("report.html")).unwrap();
     assert!(
-        !page.contains("<td>default</td>"),
+        !page.contains("<td class=\"speaks\">default</td>"),
         "no template for Kingdomino"
     );
     assert!(page.contains("CodinGame&#39;s wire") || page.contains("CodinGame's wire"));
