@@ -1,9 +1,9 @@
 //! What every run assembles before its first game, in one place: `take6 run` (bots or
-//! built-ins only), `take6 run --resume` and `take6 league` each open a [`Setup`] (the bots'
-//! words on the wire) and launch it (the limits said, the launcher and its release, the
-//! toolchains), prepare or take back their entrants and the game's own programs through it,
-//! and begin their reporter with [`Setup::read_back`]. They differ only in who plays and in what the
-//! reporter's sinks are.
+//! built-ins only), `take6 run --resume`, `take6 league` and `take6 compare` each open a
+//! [`Setup`] (the bots' words on the wire) and launch it (the limits said, the launcher and
+//! its release, the toolchains), prepare or take back their entrants and the game's own
+//! programs through it, and begin their reporter with [`Setup::read_back`]. They differ only
+//! in who plays and in what the reporter's sinks are.
 
 use std::future::Future;
 use std::pin::Pin;
