@@ -123,12 +123,19 @@ impl Why {
                 run.record()
             ),
             Why::Game(why) => format!("the game folder cannot be used: {why}"),
+            // A bot's name and folder come from the run's record, a file in a results
+            // folder: shown through the terminal's door.
             Why::BotChanged { name, folder } => format!(
-                "bot {name} changed since the {noun} began ({} has other content); put it back \
+                "bot {} changed since the {noun} began ({} has other content); put it back \
                  as it was, or {fresh}",
-                folder.display()
+                crate::untrusted::terminal(name),
+                crate::untrusted::terminal(&folder.display().to_string())
             ),
-            Why::Bot { name, reason } => format!("bot {name}: {reason}"),
+            Why::Bot { name, reason } => format!(
+                "bot {}: {}",
+                crate::untrusted::terminal(name),
+                crate::untrusted::terminal_text(reason)
+            ),
             Why::Record(why) => why.clone(),
             Why::NoUsableBot => format!("the {noun} had no usable bot; {fresh}"),
             Why::AtTheKeyboard => "a game at the keyboard (take6 play) cannot be resumed".into(),
