@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::bots::{Bot, Skipped};
+use crate::bots::{Bot, Skipped, Unusable};
 use crate::sandbox::{Sandbox, Seat};
 use crate::series::SeriesError;
 use crate::series::lineup::Entrant;
@@ -29,7 +29,7 @@ pub async fn second_copies(
     for (bot, wire) in first {
         match second_copy(bot, &work, sandbox, max_data).await {
             Ok(copy) => copies.push((copy, wire.clone())),
-            Err(reason) => skipped.push(Skipped {
+            Err(Unusable(reason)) => skipped.push(Skipped {
                 name: bot.name.clone(),
                 reason,
             }),
@@ -92,11 +92,11 @@ async fn second_copy(
     work: &Path,
     sandbox: &Arc<Sandbox>,
     max_data: u64,
-) -> Result<Bot, String> {
+) -> Result<Bot, Unusable> {
     let to = work.join(&bot.name);
     // Seated while it is read: a parked disk image holds no readable working copy.
     let seat = Seat::take(sandbox, &bot.workdir)
-        .map_err(|e| format!("cannot read its built working copy: {e}"))?;
+        .map_err(|e| Unusable(format!("cannot read its built working copy: {e}")))?;
     let (from, copy, source) = (bot.workdir.clone(), to.clone(), bot.source.clone());
     let handover = Arc::clone(sandbox);
     let copied = tokio::task::spawn_blocking(move || {
@@ -120,9 +120,9 @@ async fn second_copy(
             .map_err(|e| format!("cannot hand {} to the sandbox: {e}", copy.display()))
     })
     .await
-    .map_err(|e| format!("copying its built working copy failed: {e}"))?;
+    .map_err(|e| format!("copying its built working copy failed: {e}"));
     drop(seat);
-    copied?;
+    copied.and_then(|c| c).map_err(Unusable)?;
     // Handed over seated with its image; left now, so that idle images can be parked.
     drop(Seat::held(sandbox, &to));
     Ok(Bot {
